@@ -1,0 +1,152 @@
+"""The exception tree of the client.
+
+    GatewayError                      anything the client raises on purpose
+    ├── RequestValidationError        a request broke the spec's rules; nothing was sent
+    ├── APIConnectionError            no answer: refused, reset, DNS, TLS
+    │   └── APITimeoutError           connect timeout, or the server went silent
+    ├── APIStatusError                the gateway answered with an error status
+    │   ├── BadRequestError           400, 422
+    │   ├── AuthenticationError       401, 403
+    │   ├── NotFoundError             404 (unknown model or path)
+    │   ├── RateLimitError            429
+    │   └── ServerError               5xx (upstream or gateway failure)
+    └── StreamError                   a stream went wrong after it started
+        ├── IncompleteStreamError     ended (or broke) before its end marker
+        ├── StreamEventError          the gateway sent an error event inside the stream
+        └── MalformedEventError       an event could not be parsed
+
+Every error has a `user_message` that says what happened and what to do. Error text never
+contains the API key (see `redact`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class GatewayError(Exception):
+    """Base class; `str(err)` is safe to show to a person."""
+
+    hint = "Check the request and try again."
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    @property
+    def user_message(self) -> str:
+        return f"{self.message} {self.hint}".strip()
+
+
+class RequestValidationError(GatewayError):
+    hint = "Fix the highlighted value; nothing was sent."
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("Invalid request: " + "; ".join(problems) + ".")
+
+
+class APIConnectionError(GatewayError):
+    hint = "Check the base URL and that the gateway is running, then retry."
+
+
+class APITimeoutError(APIConnectionError):
+    hint = "The gateway did not answer in time; retry, or raise the timeout in the settings."
+
+
+class APIStatusError(GatewayError):
+    """An HTTP error answer. Keeps the gateway's own error type and message."""
+
+    hint = "Check the request parameters."
+
+    def __init__(self, status: int, message: str, error_type: str | None = None, body: Any = None) -> None:
+        self.status = status
+        self.error_type = error_type
+        self.body = body
+        kind = f" {error_type}" if error_type else ""
+        super().__init__(f"HTTP {status}{kind}: {message}")
+
+
+class BadRequestError(APIStatusError):
+    hint = "The gateway rejected the request: check the parameters."
+
+
+class AuthenticationError(APIStatusError):
+    hint = "Check the API key in the connection panel."
+
+
+class NotFoundError(APIStatusError):
+    hint = "Check the model name (refresh the model list) and the base URL."
+
+
+class RateLimitError(APIStatusError):
+    hint = "The gateway is rate limiting; wait a moment and retry."
+
+
+class ServerError(APIStatusError):
+    hint = "The gateway or its upstream failed; retry in a moment."
+
+
+class StreamError(GatewayError):
+    """Something went wrong inside a stream; the output received so far is kept by the caller."""
+
+    hint = "The partial output is kept; press Retry to send again."
+
+
+class IncompleteStreamError(StreamError):
+    pass
+
+
+class StreamEventError(StreamError):
+    def __init__(self, message: str, error_type: str | None = None) -> None:
+        self.error_type = error_type
+        kind = f" ({error_type})" if error_type else ""
+        super().__init__(f"The gateway reported an error in the stream{kind}: {message}")
+
+
+class MalformedEventError(StreamError):
+    pass
+
+
+_STATUS_CLASSES: dict[int, type[APIStatusError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: AuthenticationError,
+    404: NotFoundError,
+    422: BadRequestError,
+    429: RateLimitError,
+}
+
+
+def error_from_status(status: int, body: Any) -> APIStatusError:
+    """Map an HTTP status and a (decoded or raw) error body to the right exception."""
+    message, error_type = extract_error(body)
+    if not message:
+        message = "no error message in the response"
+    cls = _STATUS_CLASSES.get(status) or (ServerError if status >= 500 else APIStatusError)
+    return cls(status, message, error_type, body)
+
+
+def extract_error(body: Any) -> tuple[str, str | None]:
+    """Pull (message, type) out of the error shapes gateways send.
+
+    Handles `{"error": {"message", "type"}}`, `{"type": "error", "error": {...}}`,
+    `{"error": "text"}`, `{"message": ...}`, `{"detail": ...}` and plain text.
+    """
+    if isinstance(body, dict):
+        inner = body.get("error")
+        if isinstance(inner, dict):
+            message = inner.get("message") or inner.get("detail") or ""
+            error_type = inner.get("type") or inner.get("code") or inner.get("status")
+            return str(message), (str(error_type) if error_type is not None else None)
+        if isinstance(inner, str):
+            return inner, body.get("type") if body.get("type") != "error" else None
+        for key in ("message", "detail"):
+            if body.get(key):
+                return str(body[key]), body.get("type")
+        return "", None
+    if isinstance(body, (bytes, bytearray)):
+        body = body.decode("utf-8", "replace")
+    if isinstance(body, str):
+        return body.strip()[:500], None
+    return "", None

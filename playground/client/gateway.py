@@ -1,0 +1,32 @@
+"""`GatewayClient`: one object holding the shared transport and every interface's API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playground.client.chat import ChatAPI
+from playground.client.transport import Connection, Exchange, Transport
+
+
+class GatewayClient:
+    def __init__(self, transport: Transport | None = None) -> None:
+        self.transport = transport or Transport()
+        self.chat = ChatAPI(self.transport)
+
+    async def list_models(self, conn: Connection) -> tuple[list[str], Exchange]:
+        """`GET /v1/models` -> model ids (OpenAI-style list; tolerant of `models`/`name` shapes)."""
+        data, exchange = await self.transport.request_json(conn, "GET", "/v1/models")
+        items: list[Any] = []
+        if isinstance(data, dict):
+            items = data.get("data") or data.get("models") or []
+        elif isinstance(data, list):
+            items = data
+        ids = []
+        for item in items:
+            model_id = item.get("id") or item.get("name") if isinstance(item, dict) else item
+            if isinstance(model_id, str) and model_id:
+                ids.append(model_id.removeprefix("models/"))
+        return ids, exchange
+
+    async def aclose(self) -> None:
+        await self.transport.aclose()

@@ -1,0 +1,100 @@
+"""Interface-neutral stream events and the accumulated result of a text generation.
+
+Each text interface (chat, responses, messages, native) turns its own wire events into these,
+so the UI renders every tab's stream with one piece of code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class ReasoningDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCallDelta:
+    index: int
+    id: str | None = None
+    name: str | None = None
+    arguments: str = ""
+
+
+@dataclass(frozen=True)
+class Finished:
+    reason: str | None
+
+
+@dataclass
+class Usage:
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    total_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    cached_tokens: int | None = None
+    cache_creation_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class UsageReport:
+    usage: Usage
+
+
+StreamEvent = TextDelta | ReasoningDelta | ToolCallDelta | Finished | UsageReport
+
+
+@dataclass
+class ToolCall:
+    id: str
+    name: str
+    arguments: str = ""
+
+
+@dataclass
+class TextResult:
+    """What a generation produced so far; `complete` is False until the end marker arrived."""
+
+    text: str = ""
+    reasoning: str = ""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    finish_reason: str | None = None
+    usage: Usage | None = None
+    complete: bool = False
+    first_token_at: float | None = None
+    finished_at: float | None = None
+
+    def apply(self, event: StreamEvent, at: float) -> None:
+        """Fold one event into the result; `at` is seconds since the request started."""
+        if isinstance(event, (TextDelta, ReasoningDelta, ToolCallDelta)) and self.first_token_at is None:
+            self.first_token_at = at
+        if isinstance(event, TextDelta):
+            self.text += event.text
+        elif isinstance(event, ReasoningDelta):
+            self.reasoning += event.text
+        elif isinstance(event, ToolCallDelta):
+            while len(self.tool_calls) <= event.index:
+                self.tool_calls.append(ToolCall(id="", name=""))
+            call = self.tool_calls[event.index]
+            if event.id:
+                call.id = event.id
+            if event.name:
+                call.name = event.name
+            call.arguments += event.arguments
+        elif isinstance(event, Finished):
+            self.finish_reason = event.reason or self.finish_reason
+        elif isinstance(event, UsageReport):
+            self.usage = event.usage
+
+    def tokens_per_second(self) -> float | None:
+        """Output tokens over the time from first token to the end (None if unknown)."""
+        if not self.usage or not self.usage.output_tokens or self.first_token_at is None or self.finished_at is None:
+            return None
+        span = self.finished_at - self.first_token_at
+        return self.usage.output_tokens / span if span > 0 else None

@@ -1,0 +1,75 @@
+"""The typed-stream machinery every text interface shares.
+
+A `TextStream` opens one SSE call, turns each wire message into interface-neutral events
+(`results.StreamEvent`) through its subclass's `parse`, folds them into a `TextResult`, and
+reports a stream that ends without its end marker as `IncompleteStreamError` with the partial
+result attached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
+from typing import Any
+
+from playground.client.errors import IncompleteStreamError, StreamError
+from playground.client.results import StreamEvent, TextResult
+from playground.client.sse import DONE, SSEMessage, iter_messages
+from playground.client.transport import Connection, Exchange, Transport
+
+
+class TextStream:
+    """`async with stream: async for event in stream: ...`, then read `stream.result`."""
+
+    def __init__(self, transport: Transport, conn: Connection, path: str, body: dict[str, Any], params: dict[str, str] | None = None) -> None:
+        self._transport = transport
+        self._conn = conn
+        self._path = path
+        self._body = body
+        self._params = params
+        self._stack = AsyncExitStack()
+        self._response: Any = None
+        self.exchange: Exchange | None = None
+        self.result = TextResult()
+
+    def parse(self, message: SSEMessage) -> list[StreamEvent]:
+        """Wire message -> neutral events. Subclasses implement it."""
+        raise NotImplementedError
+
+    def is_end(self, message: SSEMessage) -> bool:
+        """Whether `message` is this interface's end marker."""
+        return message is DONE
+
+    async def __aenter__(self) -> TextStream:
+        self._response, self.exchange = await self._stack.enter_async_context(
+            self._transport.stream(self._conn, self._path, self._body, params=self._params)
+        )
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self.exchange is not None and self.result.finished_at is None:
+            self.result.finished_at = self.exchange.elapsed()
+        await self._stack.aclose()
+
+    async def __aiter__(self) -> AsyncIterator[StreamEvent]:
+        assert self.exchange is not None, "use `async with` before iterating"
+        try:
+            async for message in iter_messages(self._response, self.exchange, self._transport.read_timeout):
+                for event in self.parse(message):
+                    self.result.apply(event, self.exchange.elapsed())
+                    yield event
+                if self.is_end(message):
+                    self.result.complete = True
+                    break
+            if not self.result.complete:
+                raise IncompleteStreamError("The stream ended before the gateway said it was finished.")
+        except StreamError as exc:
+            exc.partial = self.result  # type: ignore[attr-defined]
+            self.exchange.finish(str(exc))
+            raise
+        finally:
+            self.result.finished_at = self.exchange.elapsed()
+            self.exchange.finish()

@@ -1,0 +1,250 @@
+"""The only module that touches httpx.
+
+Owns: the process-wide connection pool, per-request credentials, timeouts, retries with
+backoff and Retry-After, mapping of error statuses to `errors`, and the `Exchange` record
+of every call (with the key redacted).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import httpx
+
+from playground.client.errors import APIConnectionError, APITimeoutError, error_from_status
+
+REDACTED = "***"
+RETRYABLE_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+MAX_RETRY_AFTER_S = 60.0
+SECRET_HEADERS = frozenset({"authorization", "x-svc-api-key", "x-api-key", "api-key"})
+SECRET_QUERY_PARAMS = frozenset({"key", "api_key"})
+
+
+@dataclass(frozen=True)
+class Connection:
+    """Where and as whom to call: belongs to one user session, never to the process."""
+
+    base_url: str
+    api_key: str | None = field(default=None, repr=False)
+
+    def url(self, path: str) -> str:
+        return self.base_url.rstrip("/") + "/" + path.lstrip("/")
+
+    def redact(self, text: str) -> str:
+        """Remove the key from any text (error messages, bodies echoed by a gateway)."""
+        if self.api_key and len(self.api_key) >= 4:
+            return text.replace(self.api_key, REDACTED)
+        return text
+
+
+@dataclass
+class RecordedEvent:
+    """One raw server-sent event, with seconds since the request started."""
+
+    at: float
+    event: str | None
+    data: str
+
+
+@dataclass
+class Exchange:
+    """Everything about one call, safe to show: the key is never stored here."""
+
+    method: str
+    url: str
+    request_headers: dict[str, str]
+    request_body: Any
+    started: float = field(default_factory=time.perf_counter)
+    status: int | None = None
+    response_headers: dict[str, str] = field(default_factory=dict)
+    response_body: Any = None
+    events: list[RecordedEvent] = field(default_factory=list)
+    attempts: int = 0
+    first_byte_at: float | None = None
+    finished_at: float | None = None
+    error: str | None = None
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def record_event(self, event: str | None, data: str) -> None:
+        self.events.append(RecordedEvent(round(self.elapsed(), 4), event, data))
+
+    def finish(self, error: str | None = None) -> None:
+        if self.finished_at is None:
+            self.finished_at = self.elapsed()
+        if error:
+            self.error = error
+
+
+def redact_headers(headers: httpx.Headers | dict[str, str]) -> dict[str, str]:
+    shown: dict[str, str] = {}
+    for name, value in headers.items():
+        if name.lower() in SECRET_HEADERS:
+            shown[name] = f"Bearer {REDACTED}" if value.lower().startswith("bearer ") else REDACTED
+        else:
+            shown[name] = value
+    return shown
+
+
+def redact_url(url: str) -> str:
+    parts = urlsplit(url)
+    if not parts.query:
+        return url
+    query = [(k, REDACTED if k in SECRET_QUERY_PARAMS else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)]
+    return urlunsplit(parts._replace(query=urlencode(query, safe="*")))
+
+
+def backoff_delay(attempt: int, headers: httpx.Headers | None = None) -> float:
+    """Seconds to wait before retry number `attempt` (0-based): Retry-After wins, capped at 60 s."""
+    if headers is not None:
+        for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+            raw = headers.get(name)
+            if raw is None:
+                continue
+            try:
+                value = float(raw) * scale
+            except ValueError:
+                continue
+            if 0 <= value <= MAX_RETRY_AFTER_S:
+                return value
+    base = min(0.5 * 2**attempt, 8.0)
+    return base * (0.75 + random.random() * 0.5)
+
+
+def _decode_body(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw.decode("utf-8", "replace")
+
+
+class Transport:
+    """One pooled `httpx.AsyncClient` for the process; credentials come with each call."""
+
+    def __init__(
+        self,
+        connect_timeout: float = 5.0,
+        read_timeout: float = 60.0,
+        max_retries: int = 2,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        http: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.max_retries = max_retries
+        self.read_timeout = read_timeout
+        self._sleep = sleep
+        self._http = http
+        self._timeout = httpx.Timeout(connect=connect_timeout, read=read_timeout, write=read_timeout, pool=read_timeout)
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        if self._http is None:
+            limits = httpx.Limits(max_connections=200, max_keepalive_connections=40)
+            self._http = httpx.AsyncClient(timeout=self._timeout, limits=limits, follow_redirects=False)
+        return self._http
+
+    async def aclose(self) -> None:
+        if self._http is not None:
+            await self._http.aclose()
+            self._http = None
+
+    def _build(self, conn: Connection, method: str, path: str, body: Any, params: dict[str, str] | None) -> httpx.Request:
+        headers = {"Accept": "application/json, text/event-stream"}
+        if conn.api_key:
+            headers["Authorization"] = f"Bearer {conn.api_key}"
+        return self.http.build_request(method, conn.url(path), json=body, params=params, headers=headers)
+
+    async def _send(self, conn: Connection, request: httpx.Request, exchange: Exchange, retry_after_accept: bool) -> httpx.Response:
+        """Send with retries before the first byte; return a response whose body is unread."""
+        attempt = 0
+        while True:
+            exchange.attempts = attempt + 1
+            try:
+                response = await self.http.send(request, stream=True)
+            except httpx.TimeoutException as exc:
+                may_retry = retry_after_accept or isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
+                if may_retry and attempt < self.max_retries:
+                    await self._sleep(backoff_delay(attempt))
+                    attempt += 1
+                    continue
+                exchange.finish("timeout")
+                raise APITimeoutError(f"No answer from {redact_url(str(request.url))} ({type(exc).__name__}).") from None
+            except httpx.TransportError as exc:
+                may_retry = retry_after_accept or isinstance(exc, httpx.ConnectError)
+                if may_retry and attempt < self.max_retries:
+                    await self._sleep(backoff_delay(attempt))
+                    attempt += 1
+                    continue
+                exchange.finish("connection error")
+                detail = conn.redact(str(exc)) or type(exc).__name__
+                raise APIConnectionError(f"Could not reach the gateway at {conn.base_url}: {detail}.") from None
+            exchange.first_byte_at = exchange.elapsed()
+            exchange.status = response.status_code
+            exchange.response_headers = dict(response.headers)
+            if response.status_code < 400:
+                return response
+            raw = await response.aread()
+            await response.aclose()
+            body = _decode_body(conn.redact(raw.decode("utf-8", "replace")).encode())
+            exchange.response_body = body
+            retryable = response.status_code in RETRYABLE_STATUSES and (retry_after_accept or response.status_code == 429)
+            if retryable and attempt < self.max_retries:
+                await self._sleep(backoff_delay(attempt, response.headers))
+                attempt += 1
+                continue
+            error = error_from_status(response.status_code, body)
+            exchange.finish(str(error))
+            raise error
+
+    def _exchange(self, request: httpx.Request, body: Any) -> Exchange:
+        return Exchange(
+            method=request.method,
+            url=redact_url(str(request.url)),
+            request_headers=redact_headers(request.headers),
+            request_body=body,
+        )
+
+    async def request_json(
+        self,
+        conn: Connection,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        params: dict[str, str] | None = None,
+        retry_after_accept: bool = True,
+    ) -> tuple[Any, Exchange]:
+        """A plain JSON call. `retry_after_accept=False` for paid submits: retry only what was never accepted."""
+        request = self._build(conn, method, path, body, params)
+        exchange = self._exchange(request, body)
+        response = await self._send(conn, request, exchange, retry_after_accept)
+        try:
+            raw = await response.aread()
+        except httpx.HTTPError as exc:
+            exchange.finish("connection cut")
+            raise APIConnectionError(f"The connection was cut while reading the answer ({type(exc).__name__}).") from None
+        finally:
+            await response.aclose()
+        exchange.response_body = _decode_body(raw)
+        exchange.finish()
+        return exchange.response_body, exchange
+
+    @asynccontextmanager
+    async def stream(self, conn: Connection, path: str, body: Any, *, params: dict[str, str] | None = None) -> AsyncIterator[tuple[httpx.Response, Exchange]]:
+        """Open a streaming call; the response body is read by the caller (see `sse`)."""
+        request = self._build(conn, "POST", path, body, params)
+        exchange = self._exchange(request, body)
+        response = await self._send(conn, request, exchange, retry_after_accept=True)
+        try:
+            yield response, exchange
+        finally:
+            exchange.finish()
+            await response.aclose()

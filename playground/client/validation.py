@@ -1,0 +1,40 @@
+"""Turns pydantic validation failures into one readable `RequestValidationError`."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from playground.client.errors import RequestValidationError
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def _location(loc: tuple[Any, ...]) -> str:
+    parts: list[str] = []
+    for item in loc:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif not str(item).startswith("function-") and item not in ("str", "list[...]", "dict[str,any]"):
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts) or "request"
+
+
+def problems_from(error: ValidationError) -> list[str]:
+    problems = []
+    for item in error.errors(include_url=False):
+        message = item["msg"].removeprefix("Value error, ")
+        where = _location(tuple(item["loc"]))
+        got = item.get("input")
+        shown = f" (got {got!r})" if isinstance(got, (int, float, str)) and len(repr(got)) < 40 else ""
+        problems.append(f"{where}: {message}{shown}")
+    return list(dict.fromkeys(problems))
+
+
+def validate(model: type[ModelT], data: dict[str, Any]) -> ModelT:
+    """Build `model` from plain data or raise `RequestValidationError` listing every problem."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise RequestValidationError(problems_from(exc)) from None

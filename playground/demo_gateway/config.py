@@ -1,0 +1,17 @@
+"""Options of the demo gateway."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class DemoConfig:
+    """`fault` applies to every request (see `faults` for the names); tests usually leave it unset
+    and ask per request instead. `token_delay` paces streamed tokens so people can watch them."""
+
+    api_key: str = field(default="demo-key", repr=False)
+    token_delay: float = 0.0
+    fault: str | None = None
+    stall_seconds: float = 30.0
+    retry_after_ms: int = 50

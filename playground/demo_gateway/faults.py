@@ -1,0 +1,105 @@
+"""Deterministic fault injection.
+
+A fault is named per request by the header `x-demo-fault`, by `[[fault:NAME]]` inside the
+last user message (handy from the UI), or for every request by `DemoConfig.fault`.
+
+| name            | effect                                                               |
+|-----------------|----------------------------------------------------------------------|
+| rate_limit[:N]  | the first N attempts of the same request get 429 + Retry-After (N=1) |
+| server_error[:N]| the first N attempts get 500                                         |
+| unavailable[:N] | the first N attempts get 503                                         |
+| cut             | the stream is cut (connection closed) after a few events             |
+| stall           | the stream goes silent after a few events (for `stall_seconds`)      |
+| malformed       | a few events in, an event whose data is not JSON                     |
+| stream_error    | a few events in, an in-stream error event, then the stream ends      |
+
+"The same request" means the same body bytes, so a client retry sees the next attempt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+STATUS_FAULTS = {"rate_limit": 429, "server_error": 500, "unavailable": 503}
+STREAM_FAULTS = frozenset({"cut", "stall", "malformed", "stream_error"})
+EVENTS_BEFORE_STREAM_FAULT = 4
+_MARKER = re.compile(r"\[\[fault:([a-z_]+(?::\d+)?)\]\]")
+
+
+@dataclass(frozen=True)
+class Fault:
+    name: str
+    count: int = 1
+
+
+def parse_fault(text: str | None) -> Fault | None:
+    if not text:
+        return None
+    name, _, count = text.strip().partition(":")
+    if name not in STATUS_FAULTS and name not in STREAM_FAULTS:
+        return None
+    return Fault(name, int(count) if count.isdigit() else 1)
+
+
+def marker_in(text: str) -> str | None:
+    match = _MARKER.search(text)
+    return match.group(1) if match else None
+
+
+def strip_markers(text: str) -> str:
+    return _MARKER.sub("", text).strip()
+
+
+class FaultInjector:
+    """Decides, per request, whether a fault applies; counts attempts of identical requests."""
+
+    def __init__(self) -> None:
+        self._attempts: Counter[str] = Counter()
+
+    def status_fault(self, fault: Fault | None, raw_body: bytes) -> int | None:
+        """The error status to answer with now, or None to serve the request."""
+        if fault is None or fault.name not in STATUS_FAULTS:
+            return None
+        key = f"{fault.name}:{hashlib.sha256(raw_body).hexdigest()}"
+        self._attempts[key] += 1
+        return STATUS_FAULTS[fault.name] if self._attempts[key] <= fault.count else None
+
+
+def last_user_text(messages: Any) -> str:
+    """Text of the last user message in an OpenAI- or messages-style list (string or parts)."""
+    if not isinstance(messages, list):
+        return ""
+    for message in reversed(messages):
+        if isinstance(message, dict) and message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, str):
+                return content
+            if isinstance(content, list):
+                return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+            return ""
+    return ""
+
+
+async def inject_stream_fault(events: Any, fault: Fault | None, stall_seconds: float, error_event: str) -> Any:
+    """Pass `events` (SSE text frames) through, breaking the stream as `fault` says."""
+    import asyncio
+
+    sent = 0
+    async for frame in events:
+        if fault is not None and fault.name in STREAM_FAULTS and sent == EVENTS_BEFORE_STREAM_FAULT:
+            if fault.name == "cut":
+                raise ConnectionAbortedError("demo fault: connection cut mid-stream")
+            if fault.name == "stall":
+                await asyncio.sleep(stall_seconds)
+            elif fault.name == "malformed":
+                yield "data: {this is not json\n\n"
+                return
+            elif fault.name == "stream_error":
+                yield error_event
+                return
+        yield frame
+        sent += 1

@@ -1,0 +1,46 @@
+"""Deterministic text the demo models "generate": replies that show the request was understood,
+reasoning text, and a long reply for trying Stop."""
+
+from __future__ import annotations
+
+LONG_WORD = "long"
+_LONG_PARAGRAPH = (
+    "The demo gateway streams this paragraph one word at a time so that you can watch tokens "
+    "arrive, measure time to first token and throughput, and press Stop halfway through. "
+    "Nothing here comes from a real model: every word is fixed, so the same request always "
+    "gets the same answer, which makes the playground easy to test and to demonstrate. "
+)
+
+_EFFORT_STEPS = {"low": 1, "medium": 2, "high": 4}
+
+
+def describe_settings(settings: dict[str, object]) -> str:
+    shown = [f"{name}={value}" for name, value in settings.items() if value is not None]
+    return ", ".join(shown) if shown else "default settings"
+
+
+def reply_text(prompt: str, model: str, settings: dict[str, object], image_count: int = 0) -> str:
+    """The visible answer to a plain prompt."""
+    about = f'You said: "{prompt.strip()}".' if prompt.strip() else "You sent an empty message."
+    images = f" I received {image_count} image{'s' if image_count != 1 else ''} with it." if image_count else ""
+    body = f"{about}{images} This is {model} on the demo gateway, answering with {describe_settings(settings)}."
+    if LONG_WORD in prompt.lower().split():
+        body += " " + _LONG_PARAGRAPH * 12
+    return body
+
+
+def reasoning_text(prompt: str, effort: str) -> str:
+    steps = [
+        f'The user wrote "{prompt.strip()[:80]}".',
+        "I should restate the request and the parameters so they can see it was understood.",
+        "The answer needs to be short and deterministic, because this is the demo gateway.",
+        "Let me double-check the parameters before I answer.",
+        "Everything is consistent, so I will write the answer now.",
+    ]
+    count = _EFFORT_STEPS.get(effort, 2) + 1
+    return " ".join(steps[:count])
+
+
+def tool_answer_text(results: list[tuple[str, str]]) -> str:
+    shown = "; ".join(f"{name or 'the tool'} returned {content.strip()}" for name, content in results)
+    return f"Using the tool result: {shown}. That is the final answer from the demo gateway."

@@ -1,0 +1,81 @@
+"""Configuration read from the environment and an optional `.env` file.
+
+Owns: every knob the app reads at start-up. Nothing here talks to the network.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEMO_API_KEY = "demo-key"
+
+
+def _read_dotenv(path: Path) -> dict[str, str]:
+    """Parse `KEY=VALUE` lines (optional quotes, `#` comments); missing file -> empty."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def _float(env: dict[str, str], name: str, default: float, *, allow_zero: bool = False) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a number of seconds, got {raw!r}") from exc
+    if value < 0 or (value == 0 and not allow_zero):
+        bound = "0 or more" if allow_zero else "greater than 0"
+        raise ValueError(f"{name} must be {bound}, got {raw!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Start-up configuration. `gateway_base_url` None means: run the demo gateway."""
+
+    gateway_base_url: str | None = None
+    gateway_api_key: str | None = field(default=None, repr=False)
+    connect_timeout: float = 5.0
+    read_timeout: float = 60.0
+    server_name: str = "127.0.0.1"
+    server_port: int = 7860
+    hosted: bool = False
+    demo_token_delay: float = 0.03
+    demo_api_key: str = field(default=DEMO_API_KEY, repr=False)
+
+    @property
+    def uses_demo_gateway(self) -> bool:
+        return self.gateway_base_url is None
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
+        """Read settings; real environment variables win over `.env` entries."""
+        env = _read_dotenv(dotenv) if dotenv is not None else {}
+        env.update(os.environ if environ is None else environ)
+        base_url = env.get("GATEWAY_BASE_URL", "").strip().rstrip("/") or None
+        port_raw = env.get("GRADIO_SERVER_PORT", "").strip()
+        return cls(
+            gateway_base_url=base_url,
+            gateway_api_key=env.get("GATEWAY_API_KEY", "").strip() or None,
+            connect_timeout=_float(env, "GATEWAY_CONNECT_TIMEOUT", 5.0),
+            read_timeout=_float(env, "GATEWAY_READ_TIMEOUT", 60.0),
+            server_name=env.get("GRADIO_SERVER_NAME", "").strip() or "127.0.0.1",
+            server_port=int(port_raw) if port_raw else 7860,
+            hosted=bool(env.get("SPACE_ID")),
+            demo_token_delay=_float(env, "DEMO_TOKEN_DELAY", 0.03, allow_zero=True),
+            demo_api_key=env.get("DEMO_API_KEY", "").strip() or DEMO_API_KEY,
+        )
