@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import json
 import time
 from collections.abc import AsyncIterator
@@ -139,12 +140,12 @@ def _pick_tool(tools: list[dict[str, Any]], tool_choice: Any, prompt: str) -> di
         if chosen is None:
             raise HTTPProblem(400, "invalid_request_error", f"tool_choice names {wanted!r}, which is not among the tools.")
         return chosen
-    lowered = prompt.lower()
+    words = set(re.findall(r"[a-z0-9]+", prompt.lower()))
     for tool in callable_tools:
-        name = tool["function"]["name"]
-        if name.lower() in lowered or name.lower().replace("_", " ") in lowered:
+        parts = [p for p in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", tool["function"]["name"]) if len(p) >= 4]
+        if any(part.lower() in words for part in parts):
             return tool
-    return callable_tools[0]
+    return callable_tools[0] if tool_choice == "required" else None
 
 
 def _validate_tools(tools: Any) -> list[dict[str, Any]]:

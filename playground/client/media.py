@@ -1,0 +1,34 @@
+"""Checked conversion of user files to what the gateway takes (data URLs), with size caps."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+from PIL import Image, UnidentifiedImageError
+
+from playground.client.errors import RequestValidationError
+
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+MAX_IMAGE_PIXELS = 40_000_000
+IMAGE_FORMATS = ("PNG", "JPEG", "WEBP", "GIF")
+_MIME = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp", "GIF": "image/gif"}
+
+
+def image_data_url(path: str | Path, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
+    """Read an uploaded image, check it is a real image within the caps, return a data URL."""
+    file = Path(path)
+    name = file.name
+    size = file.stat().st_size
+    if size > max_bytes:
+        raise RequestValidationError([f"{name} is {size / 1e6:.1f} MB; images may be at most {max_bytes / 1e6:.0f} MB"])
+    try:
+        with Image.open(file, formats=IMAGE_FORMATS) as image:
+            if image.width * image.height > MAX_IMAGE_PIXELS:
+                raise RequestValidationError([f"{name} has {image.width}x{image.height} pixels, more than {MAX_IMAGE_PIXELS:,}"])
+            image.verify()
+            image_format = image.format or "PNG"
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+        raise RequestValidationError([f"{name} is not a readable PNG, JPEG, WebP or GIF image"]) from None
+    encoded = base64.b64encode(file.read_bytes()).decode("ascii")
+    return f"data:{_MIME[image_format]};base64,{encoded}"

@@ -1,0 +1,81 @@
+"""`build_app`: the connection panel and the tabs, over one shared `GatewayClient`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import gradio as gr
+
+from playground.client import catalog
+from playground.client.errors import GatewayError
+from playground.client.gateway import GatewayClient
+from playground.client.transport import Transport
+from playground.settings import Settings
+from playground.ui.chat_tab import build_chat_tab
+from playground.ui.connection import ServerDefaults, badge_text, test_connection
+from playground.ui.render import error_text
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+BROWSER_STORAGE_KEY = "gateway-playground-connection"
+QUEUE_MAX_SIZE = 256
+DEFAULT_CONCURRENCY = 16
+
+
+def launch_options() -> dict[str, Any]:
+    """What `launch()` needs besides host and port (theme and css go there in Gradio 6)."""
+    return {
+        "theme": gr.themes.Soft(primary_hue="indigo"),
+        "css_paths": [ASSETS / "style.css"],
+        "run_history": False,
+        "favicon_path": str(ASSETS / "logo.svg"),
+    }
+
+
+def configure_queue(blocks: gr.Blocks) -> gr.Blocks:
+    """Async I/O handlers set `concurrency_limit=None`; everything else shares this default."""
+    return blocks.queue(default_concurrency_limit=DEFAULT_CONCURRENCY, max_size=QUEUE_MAX_SIZE)
+
+
+def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClient | None = None) -> gr.Blocks:
+    client = client or GatewayClient(Transport(settings.connect_timeout, settings.read_timeout))
+    key_hint = "Using the key configured on the server" if defaults.server_key else "Your gateway API key"
+    with gr.Blocks(title="Gateway Playground") as blocks:
+        with gr.Row(elem_id="header"):
+            gr.Markdown("# Gateway Playground\nTry every model family and interface of the gateway from your browser.")
+            badge = gr.Markdown(badge_text(defaults, ""), elem_id="gateway-badge")
+        with gr.Accordion("Connection", open=not defaults.demo, elem_id="connection-panel"):
+            with gr.Row():
+                url_box = gr.Textbox(label="Base URL", placeholder=defaults.base_url, elem_id="connection-url", scale=3)
+                key_box = gr.Textbox(label="API key", type="password", placeholder=key_hint, elem_id="connection-key", scale=2)
+            with gr.Row():
+                remember = gr.Checkbox(False, label="Remember the key in this browser (stored in localStorage)", elem_id="connection-remember")
+                test = gr.Button("Test connection", elem_id="connection-test", size="sm")
+            status = gr.Markdown(elem_id="connection-status")
+        saved = gr.BrowserState({"url": "", "key": "", "remember": False}, storage_key=BROWSER_STORAGE_KEY)
+        with gr.Tabs():
+            with gr.Tab("Chat", id="chat", elem_id="tab-chat"):
+                chat_model = build_chat_tab(client, defaults, url_box, key_box)
+
+        async def refresh_models(url: str, key: str) -> tuple[str, Any]:
+            try:
+                message, ids = await test_connection(client, defaults, url, key)
+            except GatewayError as error:
+                return error_text(error), gr.skip()
+            return message, gr.update(choices=catalog.merge_model_ids(ids, catalog.chat_model_ids()))
+
+        def restore(stored: dict[str, Any] | None) -> tuple[Any, Any, Any]:
+            stored = stored or {}
+            remembered = bool(stored.get("remember"))
+            return stored.get("url", ""), stored.get("key", "") if remembered else "", remembered
+
+        def store(url: str, key: str, keep_key: bool) -> dict[str, Any]:
+            return {"url": url or "", "key": key if keep_key else "", "remember": keep_key}
+
+        test.click(refresh_models, [url_box, key_box], [status, chat_model], concurrency_limit=None)
+        url_box.change(lambda url: badge_text(defaults, url), url_box, badge, queue=False)
+        gr.on([url_box.change, key_box.change, remember.change], store, [url_box, key_box, remember], saved, queue=False)
+        blocks.load(restore, saved, [url_box, key_box, remember], queue=False).then(
+            refresh_models, [url_box, key_box], [status, chat_model]
+        )
+    return blocks

@@ -1,0 +1,74 @@
+""""View code": curl and Python snippets that reproduce a recorded exchange, key redacted."""
+
+from __future__ import annotations
+
+import json
+import pprint
+from typing import Any
+
+from playground.client.transport import Exchange
+
+KEY_VARIABLE = "GATEWAY_API_KEY"
+_SKIPPED_HEADERS = frozenset({"host", "content-length", "accept-encoding", "connection", "user-agent", "authorization"})
+MAX_SHOWN_STRING = 160
+
+
+def shorten_long_strings(value: Any, limit: int = MAX_SHOWN_STRING) -> Any:
+    """Replace huge strings (base64 images) with a head and a length note, for display."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]}…({len(value) - limit} more characters)"
+    if isinstance(value, dict):
+        return {k: shorten_long_strings(v, limit) for k, v in value.items()}
+    if isinstance(value, list):
+        return [shorten_long_strings(v, limit) for v in value]
+    return value
+
+
+def _extra_headers(exchange: Exchange) -> dict[str, str]:
+    return {k: v for k, v in exchange.request_headers.items() if k.lower() not in _SKIPPED_HEADERS}
+
+
+def curl_snippet(exchange: Exchange) -> str:
+    lines = [f"curl -sS {'-N ' if exchange.events else ''}-X {exchange.method} '{exchange.url}' \\"]
+    lines.append(f'  -H "Authorization: Bearer ${KEY_VARIABLE}" \\')
+    for name, value in _extra_headers(exchange).items():
+        lines.append(f"  -H '{name}: {value}' \\")
+    if exchange.request_body is not None:
+        lines.append("  -H 'Content-Type: application/json' \\")
+        body = json.dumps(shorten_long_strings(exchange.request_body), ensure_ascii=False).replace("'", "'\\''")
+        lines.append(f"  -d '{body}'")
+    else:
+        lines[-1] = lines[-1].removesuffix(" \\")
+    return "\n".join(lines)
+
+
+def python_snippet(exchange: Exchange) -> str:
+    body = pprint.pformat(shorten_long_strings(exchange.request_body), sort_dicts=False, width=96)
+    call_args = f'"{exchange.method}", "{exchange.url}", headers=headers'
+    if exchange.request_body is not None:
+        call_args += ", json=body"
+    head = [
+        "import os",
+        "",
+        "import httpx",
+        "",
+        f'headers = {{"Authorization": f"Bearer {{os.environ[\'{KEY_VARIABLE}\']}}"}}',
+    ]
+    if exchange.request_body is not None:
+        head.append(f"body = {body}")
+    head.append("")
+    if exchange.events:
+        head += [
+            f"with httpx.stream({call_args}, timeout=60) as response:",
+            "    response.raise_for_status()",
+            "    for line in response.iter_lines():",
+            '        if line.startswith("data: "):',
+            '            print(line[len("data: "):])',
+        ]
+    else:
+        head += [
+            f"response = httpx.request({call_args}, timeout=60)",
+            "response.raise_for_status()",
+            "print(response.json())",
+        ]
+    return "\n".join(head)

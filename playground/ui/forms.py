@@ -1,0 +1,50 @@
+"""Reading form inputs shared by every tab: JSON editors and optional numbers."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def parse_json_field(label: str, text: str | None, expected: type, problems: list[str]) -> Any:
+    """Parse an editor's JSON; on a problem, append a readable message and return None.
+
+    An empty editor means "not set" and returns None without a problem.
+    """
+    if text is None or not text.strip():
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        problems.append(f"{label}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")
+        return None
+    if not isinstance(value, expected):
+        wanted = "an array [...]" if expected is list else "an object {...}"
+        problems.append(f"{label}: must be {wanted}")
+        return None
+    return value
+
+
+def optional_positive(value: float | int | None) -> int | None:
+    """Number inputs use empty or 0 for "not set"."""
+    if value is None or value == 0:
+        return None
+    return int(value) if float(value).is_integer() else value  # type: ignore[return-value]
+
+
+class Throttle:
+    """Says when a stream should push an update: at most every `interval` seconds."""
+
+    def __init__(self, interval: float, clock: Any = None) -> None:
+        import time
+
+        self._clock = clock or time.monotonic
+        self._interval = interval
+        self._last = float("-inf")
+
+    def due(self) -> bool:
+        now = self._clock()
+        if now - self._last >= self._interval:
+            self._last = now
+            return True
+        return False

@@ -1,0 +1,119 @@
+"""Pure formatting for every tab: chatbot messages from a result, errors, metrics, inspector."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playground.client.errors import GatewayError
+from playground.client.results import TextResult
+from playground.client.transport import Exchange
+from playground.ui.codegen import shorten_long_strings
+
+THINKING_TITLE = "Thinking"
+TOOL_CALL_TITLE = "🛠 Tool call: {name}"
+
+
+def flatten_text(content: Any) -> str:
+    """Chatbot content (a string, a part dict, or a list of `text`/`file` parts) -> its text."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        if content.get("type") == "text" or "text" in content:
+            return str(content.get("text", ""))
+        return ""
+    if isinstance(content, (list, tuple)):
+        return "".join(flatten_text(part) for part in content)
+    return str(content)
+
+
+def pretty_arguments(arguments: str) -> str:
+    try:
+        return json.dumps(json.loads(arguments), indent=2, ensure_ascii=False)
+    except ValueError:
+        return arguments
+
+
+def result_messages(result: TextResult, done: bool) -> list[dict[str, Any]]:
+    """Chatbot messages showing a (partial) result: thinking, answer text, tool calls."""
+    messages: list[dict[str, Any]] = []
+    if result.reasoning:
+        thinking_done = done or bool(result.text) or bool(result.tool_calls)
+        messages.append(
+            {
+                "role": "assistant",
+                "content": result.reasoning,
+                "metadata": {"title": THINKING_TITLE, "status": "done" if thinking_done else "pending"},
+            }
+        )
+    if result.text or not (result.tool_calls or result.reasoning):
+        messages.append({"role": "assistant", "content": result.text})
+    for call in result.tool_calls:
+        messages.append(
+            {
+                "role": "assistant",
+                "content": f"```json\n{pretty_arguments(call.arguments)}\n```",
+                "metadata": {"title": TOOL_CALL_TITLE.format(name=call.name or "…"), "status": "done" if done else "pending"},
+            }
+        )
+    return messages
+
+
+def error_text(error: BaseException) -> str:
+    """What a person reads in the error banner."""
+    if isinstance(error, GatewayError):
+        return f"**{type(error).__name__}** — {error.user_message}"
+    return f"**Unexpected error** — {type(error).__name__}. The conversation is kept; try again."
+
+
+def metrics_text(result: TextResult, exchange: Exchange | None) -> str:
+    parts = []
+    if result.first_token_at is not None:
+        parts.append(f"first token {result.first_token_at * 1000:.0f} ms")
+    rate = result.tokens_per_second()
+    if rate is not None:
+        parts.append(f"{rate:.1f} tokens/s")
+    usage = result.usage
+    if usage:
+        tokens = f"tokens in {usage.input_tokens if usage.input_tokens is not None else '?'} / out {usage.output_tokens if usage.output_tokens is not None else '?'}"
+        if usage.reasoning_tokens:
+            tokens += f" (reasoning {usage.reasoning_tokens})"
+        if usage.cached_tokens:
+            tokens += f", cached {usage.cached_tokens}"
+        parts.append(tokens)
+    if result.finish_reason:
+        parts.append(f"finish: {result.finish_reason}")
+    if exchange is not None and exchange.attempts > 1:
+        parts.append(f"{exchange.attempts} attempts")
+    if not result.complete:
+        parts.append("incomplete")
+    return " · ".join(parts)
+
+
+def inspector_request(exchange: Exchange | None) -> str:
+    if exchange is None:
+        return ""
+    shown = {
+        "method": exchange.method,
+        "url": exchange.url,
+        "headers": exchange.request_headers,
+        "body": shorten_long_strings(exchange.request_body),
+    }
+    return json.dumps(shown, indent=2, ensure_ascii=False)
+
+
+def inspector_response(exchange: Exchange | None) -> str:
+    """Status, then raw events with their times (or the response body)."""
+    if exchange is None:
+        return ""
+    lines = [f"HTTP {exchange.status if exchange.status is not None else '—'} · {exchange.attempts} attempt(s)"]
+    if exchange.error:
+        lines.append(f"error: {exchange.error}")
+    for event in exchange.events:
+        name = f"event: {event.event}  " if event.event else ""
+        lines.append(f"+{event.at:8.3f}s  {name}data: {event.data}")
+    if not exchange.events and exchange.response_body is not None:
+        lines.append(json.dumps(shorten_long_strings(exchange.response_body), indent=2, ensure_ascii=False))
+    return "\n".join(lines)

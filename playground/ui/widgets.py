@@ -1,0 +1,62 @@
+"""Shared Gradio pieces every tab uses: error banner, notice, metrics line, inspector and view code."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import gradio as gr
+
+from playground.client.transport import Exchange
+from playground.ui.codegen import curl_snippet, python_snippet
+from playground.ui.render import inspector_request, inspector_response
+
+
+def error_banner(prefix: str) -> gr.Markdown:
+    return gr.Markdown(visible=False, elem_id=f"{prefix}-error", elem_classes=["error-banner"])
+
+
+def notice_banner(prefix: str) -> gr.Markdown:
+    return gr.Markdown(visible=False, elem_id=f"{prefix}-notice", elem_classes=["notice-banner"])
+
+
+def metrics_line(prefix: str) -> gr.Markdown:
+    return gr.Markdown(elem_id=f"{prefix}-metrics", elem_classes=["metrics-line"])
+
+
+def banner_update(text: str) -> Any:
+    return gr.update(value=text, visible=bool(text))
+
+
+@dataclass
+class Inspector:
+    """The exact request, the raw response or events, and code that reproduces the call."""
+
+    request: gr.Code
+    response: gr.Code
+    curl: gr.Code
+    python: gr.Code
+
+    @classmethod
+    def build(cls, prefix: str) -> Inspector:
+        with gr.Accordion("Inspector and code", open=False, elem_id=f"{prefix}-inspector"):
+            with gr.Tab("Request"):
+                request = gr.Code(language="json", label="Request (key redacted)", interactive=False, elem_id=f"{prefix}-inspector-request")
+            with gr.Tab("Response / events"):
+                response = gr.Code(language=None, label="Status and raw events", interactive=False, elem_id=f"{prefix}-inspector-response")
+            with gr.Tab("curl"):
+                curl = gr.Code(language="shell", label="curl", interactive=False, elem_id=f"{prefix}-code-curl")
+            with gr.Tab("Python"):
+                python = gr.Code(language="python", label="Python (httpx)", interactive=False, elem_id=f"{prefix}-code-python")
+        return cls(request, response, curl, python)
+
+    @property
+    def components(self) -> list[gr.Code]:
+        return [self.request, self.response, self.curl, self.python]
+
+    @staticmethod
+    def values(exchange: Exchange | None) -> tuple[Any, ...]:
+        """Values for `components`; skipped (left as they are) when there is no new exchange."""
+        if exchange is None:
+            return (gr.skip(),) * 4
+        return inspector_request(exchange), inspector_response(exchange), curl_snippet(exchange), python_snippet(exchange)
