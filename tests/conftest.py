@@ -1,0 +1,50 @@
+"""Fixtures: the demo gateway on a real socket, and clients that talk to it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from playground.client.gateway import GatewayClient
+from playground.client.transport import Connection, Transport
+from playground.demo_gateway.config import DemoConfig
+from playground.demo_gateway.server import RunningGateway, start_in_thread
+
+DEMO_KEY = "sk-demo-secret-1234567890"
+STALL_SECONDS = 3.0
+READ_TIMEOUT = 1.0
+
+
+@pytest.fixture(scope="session")
+def gateway() -> Iterator[RunningGateway]:
+    running = start_in_thread(DemoConfig(api_key=DEMO_KEY, token_delay=0.0, stall_seconds=STALL_SECONDS, retry_after_ms=20))
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def conn(gateway: RunningGateway) -> Connection:
+    return Connection(gateway.url, DEMO_KEY)
+
+
+class RecordingSleep:
+    """Stands in for asyncio.sleep in retry tests: records the waits, waits not at all."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+@pytest.fixture
+def sleeps() -> RecordingSleep:
+    return RecordingSleep()
+
+
+@pytest.fixture
+async def client(sleeps: RecordingSleep) -> AsyncIterator[GatewayClient]:
+    gateway_client = GatewayClient(Transport(connect_timeout=2.0, read_timeout=READ_TIMEOUT, sleep=sleeps))
+    yield gateway_client
+    await gateway_client.aclose()

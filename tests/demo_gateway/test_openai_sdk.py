@@ -1,0 +1,59 @@
+"""The official openai SDK, pointed at the demo gateway, completes, streams and runs tools."""
+
+from __future__ import annotations
+
+import json
+
+import openai
+import pytest
+
+from playground.demo_gateway.server import RunningGateway
+from tests.conftest import DEMO_KEY
+
+TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+
+
+@pytest.fixture
+def sdk(gateway: RunningGateway) -> openai.OpenAI:
+    return openai.OpenAI(base_url=gateway.url + "/v1", api_key=DEMO_KEY, max_retries=0)
+
+
+def test_sdk_completion(sdk: openai.OpenAI) -> None:
+    completion = sdk.chat.completions.create(model="gx-2.5-flash", messages=[{"role": "user", "content": "hello sdk"}], temperature=0.3)
+    assert completion.object == "chat.completion" and "hello sdk" in completion.choices[0].message.content
+    assert completion.usage.total_tokens == completion.usage.prompt_tokens + completion.usage.completion_tokens
+
+
+def test_sdk_stream_with_reasoning_and_usage(sdk: openai.OpenAI) -> None:
+    chunks = list(sdk.chat.completions.create(model="gx-2.5-pro-thinking", messages=[{"role": "user", "content": "stream please"}], stream=True))
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    reasoning = "".join(getattr(c.choices[0].delta, "reasoning_content", None) or "" for c in chunks if c.choices)
+    assert "stream please" in text and "stream please" in reasoning
+    assert chunks[-1].usage.completion_tokens_details.reasoning_tokens > 0
+
+
+def test_sdk_tool_round_trip_streaming(sdk: openai.OpenAI) -> None:
+    messages = [{"role": "user", "content": "weather in Rome"}]
+    first = sdk.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=TOOLS)
+    call = first.choices[0].message.tool_calls[0]
+    assert first.choices[0].finish_reason == "tool_calls" and json.loads(call.function.arguments)["city"]
+    messages += [first.choices[0].message.model_dump(exclude_none=True), {"role": "tool", "tool_call_id": call.id, "content": "sunny"}]
+    with sdk.chat.completions.stream(model="gpt-4o-mini", messages=messages, tools=TOOLS) as stream:
+        final = stream.get_final_completion()
+    assert "sunny" in final.choices[0].message.content
+
+
+def test_sdk_streamed_tool_call_accumulates(sdk: openai.OpenAI) -> None:
+    with sdk.chat.completions.stream(model="gpt-4o-mini", messages=[{"role": "user", "content": "weather in Oslo"}], tools=TOOLS) as stream:
+        final = stream.get_final_completion()
+    call = final.choices[0].message.tool_calls[0]
+    assert call.function.name == "get_weather" and json.loads(call.function.arguments) == {"city": "weather in Oslo"}
+
+
+def test_sdk_errors(sdk: openai.OpenAI, gateway: RunningGateway) -> None:
+    with pytest.raises(openai.NotFoundError):
+        sdk.chat.completions.create(model="missing-model", messages=[{"role": "user", "content": "x"}])
+    with pytest.raises(openai.AuthenticationError):
+        openai.OpenAI(base_url=gateway.url + "/v1", api_key="wrong", max_retries=0).chat.completions.create(model="gx-2.5-flash", messages=[{"role": "user", "content": "x"}])
+    with pytest.raises(openai.BadRequestError):
+        sdk.chat.completions.create(model="gx-2.5-flash", messages=[{"role": "user", "content": "x"}], temperature=3)
