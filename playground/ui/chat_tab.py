@@ -33,7 +33,7 @@ def build_chat_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr.
                 tool_result = gr.Textbox(label="Tool result", lines=3, elem_id="chat-tool-result", placeholder='e.g. {"temperature_c": 21}')
                 tool_send = gr.Button("Send tool result and continue", variant="primary", elem_id="chat-tool-send")
             draft = gr.MultimodalTextbox(
-                elem_id="chat-input", file_types=["image"], sources=["upload"], placeholder="Message (Enter to send; attach images with 📎)", show_label=False
+                elem_id="chat-input", file_types=["image"], sources=["upload"], placeholder="Message (Enter to send; the clip attaches images)", show_label=False
             )
             with gr.Row():
                 stop = gr.Button("Stop", elem_id="chat-stop", variant="stop")

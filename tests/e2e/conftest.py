@@ -1,0 +1,60 @@
+"""Browser fixtures: the real app (Gradio + demo gateway) and headless Debian Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from playground.demo_gateway.config import DemoConfig
+from playground.demo_gateway.server import RunningGateway, free_port, start_in_thread
+from playground.settings import Settings
+from playground.ui.app import build_app, configure_queue, launch_options
+from playground.ui.connection import ServerDefaults
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SERVER_KEY = "sk-server-secret-0987654321"
+
+
+@dataclass
+class RunningApp:
+    url: str
+    gateway: RunningGateway
+
+
+@pytest.fixture(scope="session")
+def app_server() -> Iterator[RunningApp]:
+    gateway = start_in_thread(DemoConfig(api_key=SERVER_KEY, token_delay=0.02))
+    defaults = ServerDefaults(gateway.url, SERVER_KEY, demo=True)
+    blocks = configure_queue(build_app(Settings(read_timeout=10), defaults))
+    port = free_port()
+    blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options())
+    yield RunningApp(f"http://127.0.0.1:{port}", gateway)
+    blocks.close()
+    gateway.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser, app_server: RunningApp) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    tab = context.new_page()
+    tab.goto(app_server.url)
+    tab.wait_for_selector("#chat-input textarea")
+    yield tab
+    context.close()

@@ -1,0 +1,95 @@
+"""The Chat tab in a real browser: streamed text appears, Stop halts a long reply, no key leaks."""
+
+from __future__ import annotations
+
+import urllib.request
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import SERVER_KEY, RunningApp
+
+pytestmark = pytest.mark.browser
+BOT = "#chat-chatbot .message.bot"
+
+
+def last_bot_text(page: Page) -> str:
+    bots = page.locator(BOT)
+    return bots.nth(bots.count() - 1).inner_text() if bots.count() else ""
+
+
+def send(page: Page, text: str) -> None:
+    page.fill("#chat-input textarea", text)
+    page.keyboard.press("Enter")
+
+
+def test_typed_message_streams_into_the_chat(page: Page) -> None:
+    send(page, "Hello from the browser")
+    expect(page.locator("#chat-chatbot")).to_contain_text("Hello from the browser")
+    lengths = []
+    for _ in range(40):
+        lengths.append(len(last_bot_text(page)))
+        page.wait_for_timeout(40)
+    expect(page.locator(BOT).last).to_contain_text("answering with", timeout=10_000)
+    partial = [n for n in lengths if 0 < n < len(last_bot_text(page))]
+    assert len(set(partial)) >= 2, f"expected to see the reply grow, saw lengths {lengths}"
+    expect(page.locator("#chat-metrics")).to_contain_text("tokens/s")
+    expect(page.locator("#chat-input textarea")).to_have_value("")
+
+
+def test_stop_halts_a_long_reply_and_keeps_the_partial_text(page: Page) -> None:
+    send(page, "tell me a long story")
+    expect(page.locator(BOT).last).to_contain_text("demo gateway streams", timeout=10_000)
+    page.click("#chat-stop")
+    page.wait_for_timeout(800)
+    stopped = last_bot_text(page)
+    page.wait_for_timeout(1200)
+    assert last_bot_text(page) == stopped, "text kept growing after Stop"
+    assert stopped.startswith("You said") and len(stopped) < 4000
+    send(page, "and now?")
+    expect(page.locator(BOT).last).to_contain_text('You said: "and now?"', timeout=10_000)
+    assert stopped[:200] in page.locator("#chat-chatbot").inner_text()
+
+
+def test_gateway_error_shows_a_banner_and_keeps_the_conversation(page: Page) -> None:
+    send(page, "first message")
+    expect(page.locator(BOT).last).to_contain_text("answering with", timeout=10_000)
+    send(page, "break it [[fault:stream_error]]")
+    expect(page.locator("#chat-error")).to_contain_text("StreamEventError", timeout=10_000)
+    expect(page.locator("#chat-chatbot")).to_contain_text("first message")
+    expect(page.locator("#chat-chatbot")).to_contain_text("break it")
+
+
+def test_server_key_is_never_sent_to_the_browser(page: Page, app_server: RunningApp) -> None:
+    with urllib.request.urlopen(app_server.url + "/config") as response:
+        config = response.read().decode()
+    assert SERVER_KEY not in config and SERVER_KEY not in page.content()
+    typed = "sk-typed-by-user-123"
+    set_key(page, typed, remember=False)
+    assert reloaded_key(page) == "", "without opting in the key is not kept in the browser"
+    set_key(page, typed, remember=True)
+    assert reloaded_key(page) == typed, "opting in keeps the key across reloads"
+    open_connection(page)
+    page.locator("#connection-remember input").uncheck()
+    page.wait_for_timeout(500)
+    assert reloaded_key(page) == ""
+
+
+def open_connection(page: Page) -> None:
+    if not page.locator("#connection-key input").is_visible():
+        page.get_by_text("Connection", exact=True).click()
+
+
+def set_key(page: Page, key: str, remember: bool) -> None:
+    open_connection(page)
+    page.fill("#connection-key input", key)
+    page.locator("#connection-remember input").set_checked(remember)
+    page.wait_for_timeout(500)
+
+
+def reloaded_key(page: Page) -> str:
+    page.reload()
+    page.wait_for_selector("#chat-input textarea")
+    page.wait_for_timeout(800)
+    open_connection(page)
+    return page.locator("#connection-key input").input_value()
