@@ -42,8 +42,9 @@ def app_server() -> Iterator[RunningApp]:
     gateway.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Module-scoped: sync Playwright runs an event loop that must be gone before async tests run."""
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium

@@ -53,7 +53,7 @@ def test_stop_halts_a_long_reply_and_keeps_the_partial_text(page: Page) -> None:
 
 def test_gateway_error_shows_a_banner_and_keeps_the_conversation(page: Page) -> None:
     send(page, "first message")
-    expect(page.locator(BOT).last).to_contain_text("answering with", timeout=10_000)
+    expect(page.locator("#chat-metrics")).to_contain_text("finish: stop", timeout=10_000)
     send(page, "break it [[fault:stream_error]]")
     expect(page.locator("#chat-error")).to_contain_text("StreamEventError", timeout=10_000)
     expect(page.locator("#chat-chatbot")).to_contain_text("first message")

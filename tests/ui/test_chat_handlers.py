@@ -12,6 +12,7 @@ from PIL import Image
 
 from playground.client.gateway import GatewayClient
 from playground.demo_gateway.server import RunningGateway
+from playground.ui import chat_handlers
 from playground.ui.chat_handlers import ChatForm, ChatSession, ChatView, clear_chat, retry_last, send_message, send_tool_result
 from playground.ui.connection import ServerDefaults
 from playground.ui.render import THINKING_TITLE, flatten_text
@@ -37,7 +38,8 @@ def texts(view: ChatView) -> list[str]:
     return [flatten_text(m["content"]) for m in view.history]
 
 
-async def test_send_streams_the_reply_and_records_the_turn(client: GatewayClient, defaults: ServerDefaults) -> None:
+async def test_send_streams_the_reply_and_records_the_turn(client: GatewayClient, defaults: ServerDefaults, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(chat_handlers, "STREAM_UPDATE_INTERVAL", 0.0)
     views = await run(send_message(client, defaults, {"text": "Hello please make it long", "files": []}, [], ChatSession(), "", "", form()))
     assert views[0].clear_draft and texts(views[0]) == ["Hello please make it long"]
     growing = [len(texts(v)[-1]) for v in views[1:-1] if len(v.history) == 2]
