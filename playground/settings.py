@@ -53,7 +53,6 @@ class Settings:
     read_timeout: float = 60.0
     server_name: str = "127.0.0.1"
     server_port: int = 7860
-    hosted: bool = False
     demo_token_delay: float = 0.03
     demo_api_key: str = field(default=DEMO_API_KEY, repr=False)
 
@@ -75,7 +74,6 @@ class Settings:
             read_timeout=_float(env, "GATEWAY_READ_TIMEOUT", 60.0),
             server_name=env.get("GRADIO_SERVER_NAME", "").strip() or "127.0.0.1",
             server_port=int(port_raw) if port_raw else 7860,
-            hosted=bool(env.get("SPACE_ID")),
             demo_token_delay=_float(env, "DEMO_TOKEN_DELAY", 0.03, allow_zero=True),
             demo_api_key=env.get("DEMO_API_KEY", "").strip() or DEMO_API_KEY,
         )

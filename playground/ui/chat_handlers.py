@@ -7,6 +7,7 @@ Nothing here imports gradio, so tests drive it directly.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.forms import Throttle, optional_positive, parse_json_field
 from playground.ui.render import error_text, metrics_text, pretty_arguments, result_messages
 
+logger = logging.getLogger(__name__)
 STREAM_UPDATE_INTERVAL = 0.05
 EXTENSION_FIELDS = (
     "thinking",
@@ -175,6 +177,10 @@ async def _run_turn(
     except (asyncio.CancelledError, GeneratorExit):
         record()
         raise
+    except Exception as error:  # a bug must not cost the user the conversation
+        logger.exception("chat turn failed")
+        record()
+        yield ChatView(history + result_messages(result, True), session, error=error_text(error), exchange=exchange, done=True)
 
 
 async def send_message(
