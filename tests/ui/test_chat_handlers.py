@@ -12,8 +12,9 @@ from PIL import Image
 
 from playground.client.gateway import GatewayClient
 from playground.demo_gateway.server import RunningGateway
-from playground.ui import chat_handlers
-from playground.ui.chat_handlers import ChatForm, ChatSession, ChatView, clear_chat, retry_last, send_message, send_tool_result
+from playground.ui import conversation
+from playground.ui.chat_handlers import ChatAdapter, ChatForm
+from playground.ui.conversation import Session as ChatSession, View as ChatView, cleared as clear_chat, retry_last, send_message, send_tool_result
 from playground.ui.connection import ServerDefaults
 from playground.ui.render import THINKING_TITLE, flatten_text
 from tests.conftest import DEMO_KEY
@@ -39,8 +40,8 @@ def texts(view: ChatView) -> list[str]:
 
 
 async def test_send_streams_the_reply_and_records_the_turn(client: GatewayClient, defaults: ServerDefaults, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(chat_handlers, "STREAM_UPDATE_INTERVAL", 0.0)
-    views = await run(send_message(client, defaults, {"text": "Hello please make it long", "files": []}, [], ChatSession(), "", "", form()))
+    monkeypatch.setattr(conversation, "STREAM_UPDATE_INTERVAL", 0.0)
+    views = await run(send_message(ChatAdapter(client, form()), defaults, {"text": "Hello please make it long", "files": []}, [], ChatSession(), "", ""))
     assert views[0].clear_draft and texts(views[0]) == ["Hello please make it long"]
     growing = [len(texts(v)[-1]) for v in views[1:-1] if len(v.history) == 2]
     assert len(growing) >= 2 and growing == sorted(growing), "the reply grows across several updates"
@@ -51,7 +52,7 @@ async def test_send_streams_the_reply_and_records_the_turn(client: GatewayClient
 
 
 async def test_thinking_appears_in_a_collapsible_message(client: GatewayClient, defaults: ServerDefaults) -> None:
-    views = await run(send_message(client, defaults, "Why?", [], None, "", "", form(model="gx-2.5-pro-thinking")))
+    views = await run(send_message(ChatAdapter(client, form(model="gx-2.5-pro-thinking")), defaults, "Why?", [], None, "", ""))
     thinking = [m for m in views[-1].history if (m.get("metadata") or {}).get("title") == THINKING_TITLE]
     assert thinking and thinking[0]["metadata"]["status"] == "done" and "Why?" in thinking[0]["content"]
     assert any(v.history[-1].get("metadata", {}).get("status") == "pending" for v in views[1:-1] if len(v.history) == 2)
@@ -68,52 +69,52 @@ async def test_validation_errors_are_shown_and_nothing_is_lost(client: GatewayCl
         (form(extensions_json='{"nonsense": 1}'), "unknown field(s) nonsense"),
         (form(max_tokens=-5), "max_tokens"),
     ]:
-        views = await run(send_message(client, defaults, "new question", history, session, "", "", bad_form))
+        views = await run(send_message(ChatAdapter(client, bad_form), defaults, "new question", history, session, "", ""))
         assert len(views) == 1 and message in views[0].error and not views[0].clear_draft
         assert views[0].history == history and len(session.messages) == 2
 
 
 async def test_empty_message_and_bad_url_are_explained(client: GatewayClient, defaults: ServerDefaults) -> None:
-    empty = await run(send_message(client, defaults, {"text": "  ", "files": []}, [], None, "", "", form()))
+    empty = await run(send_message(ChatAdapter(client, form()), defaults, {"text": "  ", "files": []}, [], None, "", ""))
     assert "type a message" in empty[0].error
-    bad_url = await run(send_message(client, defaults, "hi", [], None, "ftp://nowhere", "", form()))
+    bad_url = await run(send_message(ChatAdapter(client, form()), defaults, "hi", [], None, "ftp://nowhere", ""))
     assert "base URL must start with http" in bad_url[-1].error and texts(bad_url[-1]) == ["hi"]
 
 
 async def test_gateway_errors_keep_history_and_partial_text(client: GatewayClient, defaults: ServerDefaults) -> None:
-    views = await run(send_message(client, defaults, "story [[fault:cut]]", [], None, "", "", form()))
+    views = await run(send_message(ChatAdapter(client, form()), defaults, "story [[fault:cut]]", [], None, "", ""))
     final = views[-1]
     assert "IncompleteStreamError" in final.error and "Retry" in final.error
     assert texts(final)[0] == "story [[fault:cut]]" and texts(final)[1].startswith("You said")
     assert "incomplete" in final.metrics
-    wrong_key = await run(send_message(client, defaults, "hi", [], None, "", "sk-not-the-key-999", form()))
+    wrong_key = await run(send_message(ChatAdapter(client, form()), defaults, "hi", [], None, "", "sk-not-the-key-999"))
     assert "AuthenticationError" in wrong_key[-1].error and "API key" in wrong_key[-1].error
     assert "sk-not-the-key-999" not in wrong_key[-1].error
 
 
 async def test_tool_round_trip_through_the_tab(client: GatewayClient, defaults: ServerDefaults) -> None:
     tools_form = form(tools_json=WEATHER_TOOLS)
-    first = (await run(send_message(client, defaults, "weather in Lisbon?", [], None, "", "", tools_form)))[-1]
+    first = (await run(send_message(ChatAdapter(client, tools_form), defaults, "weather in Lisbon?", [], None, "", "")))[-1]
     assert first.pending_tool is not None and first.pending_tool.name == "get_weather"
     assert "Tool call: get_weather" in first.history[-1]["metadata"]["title"]
-    blocked = await run(send_message(client, defaults, "another", first.history, first.session, "", "", tools_form))
+    blocked = await run(send_message(ChatAdapter(client, tools_form), defaults, "another", first.history, first.session, "", ""))
     assert "waiting for the result" in blocked[0].error
-    missing = await run(send_tool_result(client, defaults, " ", first.history, first.session, "", "", tools_form))
+    missing = await run(send_tool_result(ChatAdapter(client, tools_form), defaults, " ", first.history, first.session, "", ""))
     assert "type the tool's result" in missing[0].error
-    second = await run(send_tool_result(client, defaults, '{"temp": 19}', first.history, first.session, "", "", tools_form))
+    second = await run(send_tool_result(ChatAdapter(client, tools_form), defaults, '{"temp": 19}', first.history, first.session, "", ""))
     final = second[-1]
     assert final.pending_tool is None and '{"temp": 19}' in texts(final)[-1] and len(second) > 2
     assert [m["role"] for m in final.session.messages] == ["user", "assistant", "tool", "assistant"]
 
 
 async def test_non_streaming_and_retry(client: GatewayClient, defaults: ServerDefaults) -> None:
-    first = (await run(send_message(client, defaults, "once", [], None, "", "", form(stream=False))))[-1]
+    first = (await run(send_message(ChatAdapter(client, form(stream=False)), defaults, "once", [], None, "", "")))[-1]
     assert texts(first)[-1].startswith('You said: "once"') and first.exchange.events == []
-    again = await run(retry_last(client, defaults, first.history, first.session, "", "", form(temperature=0.1)))
+    again = await run(retry_last(ChatAdapter(client, form(temperature=0.1)), defaults, first.history, first.session, "", ""))
     final = again[-1]
     assert len(final.history) == 2 and "temperature=0.1" in texts(final)[-1]
     assert len(final.session.messages) == 2
-    nothing = await run(retry_last(client, defaults, [], ChatSession(), "", "", form()))
+    nothing = await run(retry_last(ChatAdapter(client, form()), defaults, [], ChatSession(), "", ""))
     assert "no message to retry" in nothing[0].error
     assert clear_chat().history == [] and clear_chat().session.messages == []
 
@@ -121,7 +122,7 @@ async def test_non_streaming_and_retry(client: GatewayClient, defaults: ServerDe
 async def test_images_are_sent_as_data_urls_and_broken_images_rejected(client: GatewayClient, defaults: ServerDefaults, tmp_path: Path) -> None:
     picture = tmp_path / "dot.png"
     Image.new("RGB", (4, 4), "red").save(picture)
-    views = await run(send_message(client, defaults, {"text": "what is this?", "files": [str(picture)]}, [], None, "", "", form()))
+    views = await run(send_message(ChatAdapter(client, form()), defaults, {"text": "what is this?", "files": [str(picture)]}, [], None, "", ""))
     final = views[-1]
     sent = final.session.messages[0]["content"]
     assert sent[1]["image_url"]["url"].startswith("data:image/png;base64,")
@@ -129,7 +130,7 @@ async def test_images_are_sent_as_data_urls_and_broken_images_rejected(client: G
     assert final.history[0]["content"][1] == {"path": str(picture)}
     broken = tmp_path / "broken.png"
     broken.write_bytes(b"\x89PNG not really")
-    rejected = await run(send_message(client, defaults, {"text": "x", "files": [str(broken)]}, [], None, "", "", form()))
+    rejected = await run(send_message(ChatAdapter(client, form()), defaults, {"text": "x", "files": [str(broken)]}, [], None, "", ""))
     assert "broken.png is not a readable" in rejected[0].error and rejected[0].history == []
 
 
@@ -141,7 +142,7 @@ async def test_cancelling_a_stream_keeps_the_partial_reply(gateway: RunningGatew
         shown: list[ChatView] = []
 
         async def consume() -> None:
-            async for view in send_message(client, defaults, "a long story please", [], session, "", "", form()):
+            async for view in send_message(ChatAdapter(client, form()), defaults, "a long story please", [], session, "", ""):
                 shown.append(view)
 
         task = asyncio.create_task(consume())
