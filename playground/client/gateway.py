@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from playground.client.chat import ChatAPI
+from playground.client.messages import MessagesAPI
 from playground.client.transport import Connection, Exchange, Transport
 
 
@@ -12,6 +13,7 @@ class GatewayClient:
     def __init__(self, transport: Transport | None = None) -> None:
         self.transport = transport or Transport()
         self.chat = ChatAPI(self.transport)
+        self.messages = MessagesAPI(self.transport)
 
     async def list_models(self, conn: Connection) -> tuple[list[str], Exchange]:
         """`GET /v1/models` -> model ids (OpenAI-style list; tolerant of `models`/`name` shapes)."""

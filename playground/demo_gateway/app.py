@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.applications import Starlette
@@ -15,8 +16,36 @@ from playground.demo_gateway.catalog import list_models
 from playground.demo_gateway.common import HTTPProblem, bearer_key, openai_error, read_json_object
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.faults import Fault, FaultInjector, last_user_text, marker_in, parse_fault
+from playground.demo_gateway.messages import MessagesEndpoints
 
-Handler = Callable[[dict[str, Any], DemoConfig, Fault | None], Awaitable[Response]]
+Handler = Callable[[dict[str, Any], Fault | None], Awaitable[Response]]
+AUTH_MESSAGE = "Invalid or missing API key. The demo gateway's key is set by DEMO_API_KEY."
+
+
+def messages_error(status: int, error_type: str, message: str, _code: str | None = None, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse({"type": "error", "error": {"type": error_type, "message": message}}, status, headers=headers)
+
+
+def count_tokens_auth_error(status: int, _type: str, message: str, _code: str | None = None, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse({"error": {"message": message, "type": "invalid_request_error"}}, status, headers=headers)
+
+
+@dataclass(frozen=True)
+class ErrorStyle:
+    """How one interface words its errors (the spec gives each interface its own table)."""
+
+    render: Callable[..., Response]
+    invalid: str
+    authentication: str
+    faults: dict[int, tuple[int, str]]
+    render_auth: Callable[..., Response] | None = None
+
+
+OPENAI_STYLE = ErrorStyle(openai_error, "invalid_request_error", "authentication_error",
+                          {429: (429, "rate_limit_error"), 500: (500, "upstream_error"), 503: (503, "service_unavailable")})
+MESSAGES_STYLE = ErrorStyle(messages_error, "invalid_request", "authentication_error",
+                            {429: (429, "rate_limit_error"), 500: (500, "upstream_error"), 503: (500, "svc_api_error")})
+COUNT_TOKENS_STYLE = ErrorStyle(messages_error, "invalid_request_error", "invalid_request_error", MESSAGES_STYLE.faults, count_tokens_auth_error)
 
 
 def _fault_for(request: Request, body: dict[str, Any], config: DemoConfig) -> Fault | None:
@@ -27,35 +56,35 @@ def _fault_for(request: Request, body: dict[str, Any], config: DemoConfig) -> Fa
 def create_app(config: DemoConfig | None = None) -> Starlette:
     config = config or DemoConfig()
     injector = FaultInjector()
+    messages = MessagesEndpoints(config)
 
     def authorized(request: Request) -> bool:
-        return bearer_key(request) == config.api_key
+        key = bearer_key(request) or request.headers.get("x-api-key")
+        return key == config.api_key
 
-    def auth_error() -> Response:
-        return openai_error(401, "authentication_error", "Invalid or missing API key. The demo gateway's key is set by DEMO_API_KEY.", "invalid_api_key")
-
-    def json_endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    def json_endpoint(handler: Handler, style: ErrorStyle) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             if not authorized(request):
-                return auth_error()
+                return (style.render_auth or style.render)(401, style.authentication, AUTH_MESSAGE, "invalid_api_key")
             raw = await request.body()
             try:
                 body = await read_json_object(request)
                 fault = _fault_for(request, body, config)
                 status = injector.status_fault(fault, raw)
                 if status is not None:
+                    answer_status, kind = style.faults[status]
                     headers = {"retry-after-ms": str(config.retry_after_ms), "retry-after": "1"} if status == 429 else None
-                    kind = {429: "rate_limit_error", 500: "upstream_error", 503: "service_unavailable"}[status]
-                    return openai_error(status, kind, f"Demo fault: the gateway answered {status}.", headers=headers)
-                return await handler(body, config, fault)
+                    return style.render(answer_status, kind, f"Demo fault: the gateway answered {answer_status}.", None, headers)
+                return await handler(body, fault)
             except HTTPProblem as problem:
-                return openai_error(problem.status, problem.error_type, problem.message, problem.code)
+                kind = style.invalid if problem.error_type == "invalid" else problem.error_type
+                return style.render(problem.status, kind, problem.message, problem.code)
 
         return endpoint
 
     async def models(request: Request) -> Response:
         if not authorized(request):
-            return auth_error()
+            return openai_error(401, "authentication_error", AUTH_MESSAGE, "invalid_api_key")
         return JSONResponse(list_models())
 
     async def health(_: Request) -> Response:
@@ -67,8 +96,8 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
     routes = [
         Route("/health", health),
         Route("/v1/models", models),
-        Route("/v1/chat/completions", json_endpoint(chat.handle), methods=["POST"]),
+        Route("/v1/chat/completions", json_endpoint(lambda body, fault: chat.handle(body, config, fault), OPENAI_STYLE), methods=["POST"]),
+        Route("/v1/messages", json_endpoint(messages.create, MESSAGES_STYLE), methods=["POST"]),
+        Route("/v1/messages/count_tokens", json_endpoint(messages.count_tokens, COUNT_TOKENS_STYLE), methods=["POST"]),
     ]
     return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
-
-

@@ -61,9 +61,9 @@ async def read_json_object(request: Request) -> dict[str, Any]:
     try:
         body = json.loads(raw or b"null")
     except ValueError:
-        raise HTTPProblem(400, "invalid_request_error", "The request body is not valid JSON.") from None
+        raise HTTPProblem(400, "invalid", "The request body is not valid JSON.") from None
     if not isinstance(body, dict):
-        raise HTTPProblem(400, "invalid_request_error", "The request body must be a JSON object.")
+        raise HTTPProblem(400, "invalid", "The request body must be a JSON object.")
     return body
 
 

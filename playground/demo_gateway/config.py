@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -15,3 +17,4 @@ class DemoConfig:
     fault: str | None = None
     stall_seconds: float = 30.0
     retry_after_ms: int = 50
+    clock: Callable[[], float] = time.monotonic

@@ -1,0 +1,343 @@
+"""Messages format (`POST /v1/messages`, `POST /v1/messages/count_tokens`): request rules,
+the Message object, the typed event stream, and token counting."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
+
+from playground.client.errors import APIStatusError
+from playground.client.results import (
+    Finished,
+    ReasoningDelta,
+    StreamEvent,
+    TextDelta,
+    TextResult,
+    ToolCall,
+    ToolCallDelta,
+    Usage,
+    UsageReport,
+)
+from playground.client.sse import SSEMessage
+from playground.client.streaming import TextStream
+from playground.client.transport import Connection, Exchange, Transport
+from playground.client.validation import validate
+
+PATH = "/v1/messages"
+COUNT_PATH = "/v1/messages/count_tokens"
+MIN_THINKING_BUDGET = 1024
+WEB_SEARCH_TYPE = "web_search_20250305"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class CacheControl(_Strict):
+    type: Literal["ephemeral", "persistent"] = "ephemeral"
+
+
+class TextBlock(_Strict):
+    type: Literal["text"]
+    text: str
+    cache_control: CacheControl | None = None
+
+
+class Base64Source(_Strict):
+    type: Literal["base64"]
+    media_type: Literal["image/png", "image/jpeg", "image/webp", "image/gif"]
+    data: str = Field(min_length=1)
+
+
+class UrlSource(_Strict):
+    type: Literal["url"]
+    url: str = Field(pattern=r"^https?://")
+
+
+class ImageBlock(_Strict):
+    type: Literal["image"]
+    source: Base64Source | UrlSource = Field(discriminator="type")
+    cache_control: CacheControl | None = None
+
+
+class ToolUseBlock(_Strict):
+    type: Literal["tool_use"]
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    input: dict[str, Any]
+    cache_control: CacheControl | None = None
+
+
+class ToolResultBlock(_Strict):
+    type: Literal["tool_result"]
+    tool_use_id: str = Field(min_length=1)
+    content: str | list[TextBlock] = ""
+    is_error: bool | None = None
+    cache_control: CacheControl | None = None
+
+
+class ThinkingBlock(_Open):
+    type: Literal["thinking"]
+    thinking: str
+    signature: str | None = None
+
+
+ContentBlock = Annotated[
+    TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock,
+    Field(discriminator="type"),
+]
+
+
+class MessageParam(_Strict):
+    role: Literal["user", "assistant"]
+    content: str | list[ContentBlock]
+
+    @field_validator("content")
+    @classmethod
+    def _not_empty(cls, value: str | list[Any]) -> str | list[Any]:
+        if isinstance(value, list) and not value:
+            raise ValueError("content must not be an empty list")
+        return value
+
+
+class UserLocation(_Strict):
+    type: Literal["approximate"] = "approximate"
+    timezone: str | None = None
+    country: str | None = None
+    region: str | None = None
+    city: str | None = None
+
+
+class FunctionTool(_Strict):
+    type: Literal["custom"] | None = None
+    name: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    description: str | None = None
+    input_schema: dict[str, Any]
+    cache_control: CacheControl | None = None
+
+    @field_validator("input_schema")
+    @classmethod
+    def _object_schema(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if value.get("type") != "object":
+            raise ValueError("input_schema must be a JSON Schema with type 'object'")
+        return value
+
+
+class WebSearchTool(_Strict):
+    type: Literal["web_search_20250305"]
+    name: Literal["web_search"]
+    max_uses: int | None = Field(default=None, ge=1)
+    user_location: UserLocation | None = None
+    cache_control: CacheControl | None = None
+
+
+def _tool_kind(value: Any) -> str:
+    kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
+    return "web_search" if isinstance(kind, str) and kind.startswith("web_search") else "function"
+
+
+Tool = Annotated[Annotated[FunctionTool, Tag("function")] | Annotated[WebSearchTool, Tag("web_search")], Discriminator(_tool_kind)]
+
+
+class ToolChoice(_Strict):
+    type: Literal["auto", "any", "none", "tool"] = "auto"
+    name: str | None = None
+    disable_parallel_tool_use: bool | None = None
+
+    @model_validator(mode="after")
+    def _name_for_tool(self) -> ToolChoice:
+        if self.type == "tool" and not self.name:
+            raise ValueError("tool_choice type 'tool' needs the tool's name")
+        if self.type != "tool" and self.name:
+            raise ValueError("tool_choice name is only for type 'tool'")
+        return self
+
+
+class Thinking(_Strict):
+    type: Literal["enabled"]
+    budget_tokens: int = Field(gt=MIN_THINKING_BUDGET)
+
+
+class _Prompt(_Strict):
+    """Fields that make up the prompt (what count_tokens counts)."""
+
+    model: str = Field(min_length=1)
+    messages: list[MessageParam] = Field(min_length=1)
+    system: str | list[TextBlock] | None = None
+    tools: list[Tool] | None = None
+
+    @field_validator("model")
+    @classmethod
+    def _cl_family(cls, value: str) -> str:
+        if not value.strip().startswith("cl-"):
+            raise ValueError("the messages format serves the `cl` family: choose a model whose id begins with 'cl-'")
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _tool_results_answer_tool_uses(self) -> _Prompt:
+        seen: set[str] = set()
+        for index, message in enumerate(self.messages):
+            for block in message.content if isinstance(message.content, list) else []:
+                if isinstance(block, ToolUseBlock):
+                    seen.add(block.id)
+                elif isinstance(block, ToolResultBlock) and block.tool_use_id not in seen:
+                    raise ValueError(f"messages[{index}]: tool_result.tool_use_id {block.tool_use_id!r} does not match an earlier tool_use id")
+        return self
+
+
+class MessagesRequest(_Prompt):
+    """The request body with the spec's rules. Build it with `MessagesRequest.build(...)`."""
+
+    max_tokens: int = Field(gt=0)
+    temperature: float | None = Field(default=None, ge=0, le=1)
+    top_p: float | None = Field(default=None, ge=0, le=1)
+    top_k: int | None = Field(default=None, ge=1)
+    stream: bool = False
+    stop_sequences: list[Annotated[str, Field(min_length=1)]] | None = None
+    tool_choice: ToolChoice | None = None
+    thinking: Thinking | None = None
+    metadata: dict[str, Any] | None = None
+    mcp_servers: list[dict[str, Any]] | None = None
+    context_management: dict[str, Any] | None = None
+    cache_control: CacheControl | None = None
+
+    @model_validator(mode="after")
+    def _tool_choice_rules(self) -> MessagesRequest:
+        if self.tool_choice is not None and self.tool_choice.type in ("any", "tool") and not self.tools:
+            raise ValueError(f"tool_choice '{self.tool_choice.type}' needs at least one tool")
+        if self.tool_choice is not None and self.tool_choice.type == "tool":
+            names = {tool.name for tool in self.tools or []}
+            if self.tool_choice.name not in names:
+                raise ValueError(f"tool_choice names {self.tool_choice.name!r}, which is not among the tools")
+        return self
+
+    @classmethod
+    def build(cls, **fields: Any) -> MessagesRequest:
+        return validate(cls, {k: v for k, v in fields.items() if v is not None})
+
+    def advisories(self) -> list[str]:
+        notes = []
+        if self.thinking is not None:
+            if self.temperature is not None and self.temperature != 1.0:
+                notes.append("With extended thinking, temperature 1.0 is recommended.")
+            if self.top_p is not None and self.top_p != 0:
+                notes.append("With extended thinking, the spec recommends top_p 0.")
+            if not self.stream:
+                notes.append("Streaming is recommended with extended thinking.")
+            if self.thinking.budget_tokens >= self.max_tokens:
+                notes.append("budget_tokens is not below max_tokens, so the answer may be cut short.")
+        return notes
+
+    def to_body(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True)
+
+    def count_body(self) -> dict[str, Any]:
+        """What count_tokens takes: output parameters such as max_tokens are not counted."""
+        return self.model_dump(mode="json", exclude_none=True, include={"model", "messages", "system", "tools"})
+
+
+def _usage(raw: Any, into: Usage | None = None) -> Usage:
+    usage = into or Usage()
+    if not isinstance(raw, dict):
+        return usage
+    for ours, theirs in (
+        ("input_tokens", "input_tokens"),
+        ("output_tokens", "output_tokens"),
+        ("cache_creation_tokens", "cache_creation_input_tokens"),
+        ("cached_tokens", "cache_read_input_tokens"),
+    ):
+        if raw.get(theirs) is not None:
+            setattr(usage, ours, raw[theirs])
+    if usage.input_tokens is not None and usage.output_tokens is not None:
+        usage.total_tokens = usage.input_tokens + (usage.cache_creation_tokens or 0) + (usage.cached_tokens or 0) + usage.output_tokens
+    return usage
+
+
+def result_from_message(body: Any) -> TextResult:
+    """A Message object -> `TextResult` (unknown block kinds are skipped)."""
+    result = TextResult(complete=True)
+    if not isinstance(body, dict):
+        return result
+    for block in body.get("content") or []:
+        kind = block.get("type")
+        if kind == "text":
+            result.text += block.get("text", "")
+        elif kind == "thinking":
+            result.reasoning += block.get("thinking", "")
+        elif kind == "tool_use":
+            result.tool_calls.append(ToolCall(block.get("id", ""), block.get("name", ""), json.dumps(block.get("input") or {})))
+    result.finish_reason = body.get("stop_reason")
+    result.usage = _usage(body.get("usage"))
+    return result
+
+
+class MessagesStream(TextStream):
+    """Messages events -> neutral events; `message_stop` is the end marker."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._tool_index: dict[int, int] = {}
+        self._usage = Usage()
+
+    def is_end(self, message: SSEMessage) -> bool:
+        return message.event == "message_stop" or (isinstance(message.data, dict) and message.data.get("type") == "message_stop")
+
+    def parse(self, message: SSEMessage) -> list[StreamEvent]:
+        data = message.data if isinstance(message.data, dict) else {}
+        kind = data.get("type") or message.event
+        if kind == "message_start":
+            _usage((data.get("message") or {}).get("usage"), self._usage)
+            return [UsageReport(self._usage)]
+        if kind == "content_block_start":
+            block = data.get("content_block") or {}
+            if block.get("type") == "tool_use":
+                index = self._tool_index.setdefault(data.get("index", 0), len(self._tool_index))
+                initial = json.dumps(block["input"]) if block.get("input") else ""
+                return [ToolCallDelta(index, block.get("id"), block.get("name"), initial)]
+            if block.get("type") == "text" and block.get("text"):
+                return [TextDelta(block["text"])]
+            return []
+        if kind == "content_block_delta":
+            delta = data.get("delta") or {}
+            if delta.get("type") == "text_delta":
+                return [TextDelta(delta.get("text", ""))]
+            if delta.get("type") == "thinking_delta":
+                return [ReasoningDelta(delta.get("thinking", ""))]
+            if delta.get("type") == "input_json_delta" and data.get("index") in self._tool_index:
+                return [ToolCallDelta(self._tool_index[data["index"]], arguments=delta.get("partial_json", ""))]
+            return []
+        if kind == "message_delta":
+            _usage(data.get("usage"), self._usage)
+            stop = (data.get("delta") or {}).get("stop_reason")
+            return [Finished(stop), UsageReport(self._usage)]
+        return []
+
+
+class MessagesAPI:
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    async def create(self, conn: Connection, request: MessagesRequest) -> tuple[TextResult, Exchange]:
+        body = request.to_body()
+        body["stream"] = False
+        data, exchange = await self._transport.request_json(conn, "POST", PATH, body)
+        result = result_from_message(data)
+        result.first_token_at, result.finished_at = exchange.first_byte_at, exchange.finished_at
+        return result, exchange
+
+    def stream(self, conn: Connection, request: MessagesRequest) -> MessagesStream:
+        body = request.to_body()
+        body["stream"] = True
+        return MessagesStream(self._transport, conn, PATH, body)
+
+    async def count_tokens(self, conn: Connection, request: MessagesRequest) -> tuple[int, Exchange]:
+        data, exchange = await self._transport.request_json(conn, "POST", COUNT_PATH, request.count_body())
+        if not isinstance(data, dict) or not isinstance(data.get("input_tokens"), int):
+            raise APIStatusError(exchange.status or 200, "count_tokens answered without input_tokens", body=data)
+        return data["input_tokens"], exchange
