@@ -77,3 +77,12 @@ def merge_model_ids(from_gateway: list[str], fallback: list[str]) -> list[str]:
     for model_id in fallback:
         seen.setdefault(model_id)
     return list(seen)
+
+
+MESSAGES_MODELS = tuple(info.id for info in CHAT_MODELS if "messages" in info.interfaces)
+CACHED_READ_DISCOUNT = 0.9
+
+
+def cache_minimum(model_id: str) -> int:
+    """Fewest prefix tokens the messages format caches: 2048 for the small model, else 1024."""
+    return 2048 if "haiku" in model_id else 1024

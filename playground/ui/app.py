@@ -14,6 +14,7 @@ from playground.client.transport import Transport
 from playground.settings import Settings
 from playground.ui.chat_tab import build_chat_tab
 from playground.ui.connection import ServerDefaults, badge_text, test_connection
+from playground.ui.messages_tab import build_messages_tab
 from playground.ui.render import error_text
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -56,6 +57,8 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
         with gr.Tabs():
             with gr.Tab("Chat", id="chat", elem_id="tab-chat"):
                 chat_model = build_chat_tab(client, defaults, url_box, key_box)
+            with gr.Tab("Messages", id="messages", elem_id="tab-messages"):
+                build_messages_tab(client, defaults, url_box, key_box)
 
         async def refresh_models(url: str, key: str) -> tuple[str, Any]:
             try:

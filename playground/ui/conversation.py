@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.media import image_data_url
-from playground.client.results import TextResult, ToolCall
+from playground.client.results import TextResult, ToolCall, Usage
 from playground.client.streaming import TextStream
 from playground.client.transport import Connection, Exchange
 from playground.ui.connection import ServerDefaults, resolve_connection
@@ -33,6 +33,7 @@ class Session:
 
     messages: list[dict[str, Any]] = field(default_factory=list)
     pending: list[ToolCall] = field(default_factory=list)
+    usage_log: list[Usage] = field(default_factory=list)
 
 
 @dataclass
@@ -96,6 +97,8 @@ async def run_turn(
         if not recorded and (result.text or result.tool_calls):
             session.messages.append(adapter.assistant_message(result))
             session.pending = [call for call in result.tool_calls if call.id]
+        if not recorded and result.usage is not None:
+            session.usage_log.append(result.usage)
         recorded = True
 
     try:

@@ -63,16 +63,16 @@ class ConversationPanel:
         defaults: ServerDefaults,
         connection: list[gr.Textbox],
         inspector: Inspector,
-        extra: Callable[[View], tuple[Any, ...]] | None = None,
+        extra: Callable[[View, TurnAdapter | None], tuple[Any, ...]] | None = None,
         extra_outputs: list[Any] | None = None,
     ) -> None:
         """Connect the events. `adapter_for(*form_values)` builds the tab's adapter per call;
-        `extra(view)` feeds tab-specific `extra_outputs` (e.g. a cache report)."""
+        `extra(view, adapter)` feeds tab-specific `extra_outputs` (e.g. a cache report)."""
         extra_outputs = extra_outputs or []
         outputs = [self.chatbot, self.session, self.draft, self.tool_result, self.error, self.notice, self.metrics,
                    self.tool_panel, self.tool_label, *inspector.components, *extra_outputs]
 
-        def to_outputs(view: View, clears: str) -> tuple[Any, ...]:
+        def to_outputs(view: View, clears: str, adapter: TurnAdapter | None = None) -> tuple[Any, ...]:
             clear_draft = view.clear_draft and clears in ("draft", "both")
             clear_tool = view.clear_draft and clears in ("tool", "both")
             return (
@@ -86,7 +86,7 @@ class ConversationPanel:
                 gr.update(visible=view.pending_tool is not None),
                 describe_pending(view.pending_tool),
                 *Inspector.values(view.exchange),
-                *(extra(view) if extra else ()),
+                *(extra(view, adapter) if extra else ()),
             )
 
         n_form = len(form_inputs)
@@ -98,17 +98,17 @@ class ConversationPanel:
         async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> Any:
             adapter, url, key = split(values)
             async for view in conversation.send_message(adapter, defaults, draft, history, state, url, key):
-                yield to_outputs(view, "draft")
+                yield to_outputs(view, "draft", adapter)
 
         async def on_tool(text: str, history: Any, state: Session, *values: Any) -> Any:
             adapter, url, key = split(values)
             async for view in conversation.send_tool_result(adapter, defaults, text, history, state, url, key):
-                yield to_outputs(view, "tool")
+                yield to_outputs(view, "tool", adapter)
 
         async def on_retry(history: Any, state: Session, *values: Any) -> Any:
             adapter, url, key = split(values)
             async for view in conversation.retry_last(adapter, defaults, history, state, url, key):
-                yield to_outputs(view, "draft")
+                yield to_outputs(view, "draft", adapter)
 
         tail = [*form_inputs, *connection]
         send_event = self.draft.submit(on_send, [self.draft, self.chatbot, self.session, *tail], outputs, concurrency_limit=None)

@@ -1,0 +1,43 @@
+"""The Messages tab in a real browser: thinking section and answer, and the prompt-cache lab."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+BOT = "#messages-chatbot .message.bot"
+
+
+def open_messages_tab(page: Page) -> None:
+    page.get_by_role("tab", name="Messages").click()
+    page.wait_for_selector("#messages-input textarea")
+
+
+def send(page: Page, text: str) -> None:
+    page.fill("#messages-input textarea", text)
+    page.locator("#messages-input textarea").press("Enter")
+
+
+def test_thinking_section_and_answer(page: Page) -> None:
+    open_messages_tab(page)
+    page.locator("#messages-thinking input").check()
+    send(page, "Explain caching briefly")
+    expect(page.locator("#messages-chatbot")).to_contain_text("Thinking", timeout=10_000)
+    expect(page.locator(BOT).last).to_contain_text('You said: "Explain caching briefly"', timeout=15_000)
+    expect(page.locator("#messages-metrics")).to_contain_text("finish: end_turn", timeout=15_000)
+    page.locator("#messages-chatbot").get_by_text("Thinking").first.click()
+    expect(page.locator("#messages-chatbot")).to_contain_text('The user wrote "Explain caching briefly"')
+    expect(page.locator("#messages-token-count")).to_contain_text("input tokens", timeout=10_000)
+
+
+def test_cache_lab_shows_a_read_on_the_second_send(page: Page) -> None:
+    open_messages_tab(page)
+    page.get_by_role("button", name="Prompt-cache lab").click()
+    page.click("#messages-fill-document")
+    expect(page.locator("#messages-cache-system input")).to_be_checked()
+    send(page, "first question")
+    expect(page.locator("#messages-cache-report")).to_contain_text("Cache written", timeout=15_000)
+    send(page, "second question")
+    expect(page.locator("#messages-cache-report")).to_contain_text("Cache hit", timeout=15_000)
+    expect(page.locator("#messages-cache-report")).to_contain_text("% cheaper")
