@@ -80,8 +80,10 @@ def metrics_text(result: TextResult, exchange: Exchange | None) -> str:
         tokens = f"tokens in {usage.input_tokens if usage.input_tokens is not None else '?'} / out {usage.output_tokens if usage.output_tokens is not None else '?'}"
         if usage.reasoning_tokens:
             tokens += f" (reasoning {usage.reasoning_tokens})"
+        if usage.cache_creation_tokens:
+            tokens += f", cache write {usage.cache_creation_tokens}"
         if usage.cached_tokens:
-            tokens += f", cached {usage.cached_tokens}"
+            tokens += f", cache read {usage.cached_tokens}"
         parts.append(tokens)
     if result.finish_reason:
         parts.append(f"finish: {result.finish_reason}")
