@@ -18,9 +18,8 @@ from playground.client.results import (
     UsageReport,
 )
 from playground.client.sse import SSEMessage
-from playground.client.streaming import TextStream
-from playground.client.transport import Connection, Exchange, Transport
-from playground.client.validation import validate
+from playground.client.streaming import TextAPI, TextStream
+from playground.client.validation import RequestModel
 
 PATH = "/v1/chat/completions"
 TOOL_NAME_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
@@ -180,7 +179,7 @@ class SearchParameters(_Open):
     return_citations: bool | None = None
 
 
-class ChatRequest(_Strict):
+class ChatRequest(RequestModel):
     """The request body, with the spec's rules. Build it with `ChatRequest.build(...)`."""
 
     model: str = Field(min_length=1)
@@ -226,11 +225,6 @@ class ChatRequest(_Strict):
             raise ValueError("tool_choice needs at least one tool")
         return self
 
-    @classmethod
-    def build(cls, **fields: Any) -> ChatRequest:
-        """Validate plain data; raises `RequestValidationError` with every problem listed."""
-        return validate(cls, {k: v for k, v in fields.items() if v is not None})
-
     def advisories(self) -> list[str]:
         """Valid but probably not what the user meant (the spec's notes on thinking)."""
         notes = []
@@ -241,9 +235,6 @@ class ChatRequest(_Strict):
         if self.reasoning_effort and self.max_tokens is not None:
             notes.append("reasoning_effort is meant for when max_tokens is not set.")
         return notes
-
-    def to_body(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", exclude_none=True, by_alias=True)
 
 
 def _usage(raw: Any) -> Usage | None:
@@ -302,20 +293,7 @@ class ChatStream(TextStream):
         return events
 
 
-class ChatAPI:
-    def __init__(self, transport: Transport) -> None:
-        self._transport = transport
-
-    async def create(self, conn: Connection, request: ChatRequest) -> tuple[TextResult, Exchange]:
-        body = request.to_body()
-        body["stream"] = False
-        data, exchange = await self._transport.request_json(conn, "POST", PATH, body)
-        result = result_from_completion(data)
-        result.finished_at = exchange.finished_at
-        result.first_token_at = exchange.first_byte_at
-        return result, exchange
-
-    def stream(self, conn: Connection, request: ChatRequest) -> ChatStream:
-        body = request.to_body()
-        body["stream"] = True
-        return ChatStream(self._transport, conn, PATH, body)
+class ChatAPI(TextAPI):
+    path = PATH
+    stream_class = ChatStream
+    result_from = staticmethod(result_from_completion)

@@ -21,9 +21,9 @@ from playground.client.results import (
     UsageReport,
 )
 from playground.client.sse import SSEMessage
-from playground.client.streaming import TextStream
-from playground.client.transport import Connection, Exchange, Transport
-from playground.client.validation import validate
+from playground.client.streaming import TextAPI, TextStream
+from playground.client.transport import Connection, Exchange
+from playground.client.validation import RequestModel
 
 PATH = "/v1/messages"
 COUNT_PATH = "/v1/messages/count_tokens"
@@ -164,7 +164,7 @@ class Thinking(_Strict):
     budget_tokens: int = Field(gt=MIN_THINKING_BUDGET)
 
 
-class _Prompt(_Strict):
+class _Prompt(RequestModel):
     """Fields that make up the prompt (what count_tokens counts)."""
 
     model: str = Field(min_length=1)
@@ -217,10 +217,6 @@ class MessagesRequest(_Prompt):
                 raise ValueError(f"tool_choice names {self.tool_choice.name!r}, which is not among the tools")
         return self
 
-    @classmethod
-    def build(cls, **fields: Any) -> MessagesRequest:
-        return validate(cls, {k: v for k, v in fields.items() if v is not None})
-
     def advisories(self) -> list[str]:
         notes = []
         if self.thinking is not None:
@@ -233,9 +229,6 @@ class MessagesRequest(_Prompt):
             if self.thinking.budget_tokens >= self.max_tokens:
                 notes.append("budget_tokens is not below max_tokens, so the answer may be cut short.")
         return notes
-
-    def to_body(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", exclude_none=True)
 
     def count_body(self) -> dict[str, Any]:
         """What count_tokens takes: output parameters such as max_tokens are not counted."""
@@ -319,22 +312,10 @@ class MessagesStream(TextStream):
         return []
 
 
-class MessagesAPI:
-    def __init__(self, transport: Transport) -> None:
-        self._transport = transport
-
-    async def create(self, conn: Connection, request: MessagesRequest) -> tuple[TextResult, Exchange]:
-        body = request.to_body()
-        body["stream"] = False
-        data, exchange = await self._transport.request_json(conn, "POST", PATH, body)
-        result = result_from_message(data)
-        result.first_token_at, result.finished_at = exchange.first_byte_at, exchange.finished_at
-        return result, exchange
-
-    def stream(self, conn: Connection, request: MessagesRequest) -> MessagesStream:
-        body = request.to_body()
-        body["stream"] = True
-        return MessagesStream(self._transport, conn, PATH, body)
+class MessagesAPI(TextAPI):
+    path = PATH
+    stream_class = MessagesStream
+    result_from = staticmethod(result_from_message)
 
     async def count_tokens(self, conn: Connection, request: MessagesRequest) -> tuple[int, Exchange]:
         data, exchange = await self._transport.request_json(conn, "POST", COUNT_PATH, request.count_body())

@@ -73,3 +73,31 @@ class TextStream:
         finally:
             self.result.finished_at = self.exchange.elapsed()
             self.exchange.finish()
+
+
+class TextAPI:
+    """Non-streaming and streaming calls of one text interface (subclasses name the path,
+    the stream class and how a whole response body becomes a `TextResult`)."""
+
+    path: str
+    stream_class: type[TextStream]
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    @staticmethod
+    def result_from(body: Any) -> TextResult:
+        raise NotImplementedError
+
+    async def create(self, conn: Connection, request: Any) -> tuple[TextResult, Exchange]:
+        body = request.to_body()
+        body["stream"] = False
+        data, exchange = await self._transport.request_json(conn, "POST", self.path, body)
+        result = self.result_from(data)
+        result.first_token_at, result.finished_at = exchange.first_byte_at, exchange.finished_at
+        return result, exchange
+
+    def stream(self, conn: Connection, request: Any) -> TextStream:
+        body = request.to_body()
+        body["stream"] = True
+        return self.stream_class(self._transport, conn, self.path, body)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from typing_extensions import Self
+
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from playground.client.errors import RequestValidationError
 
@@ -38,3 +40,17 @@ def validate(model: type[ModelT], data: dict[str, Any]) -> ModelT:
         return model.model_validate(data)
     except ValidationError as exc:
         raise RequestValidationError(problems_from(exc)) from None
+
+
+class RequestModel(BaseModel):
+    """A request body: unknown fields are refused, `build` reports every problem at once."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @classmethod
+    def build(cls, **fields: Any) -> Self:
+        """Validate plain data (None means "not set"); raises `RequestValidationError`."""
+        return validate(cls, {k: v for k, v in fields.items() if v is not None})
+
+    def to_body(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True, by_alias=True)
