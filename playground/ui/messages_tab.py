@@ -75,6 +75,6 @@ def build_messages_tab(client: GatewayClient, defaults: ServerDefaults, url_box:
         return await count_draft_tokens(client, defaults, draft, session, url, key, MessagesForm(*form))
 
     count_inputs = [panel.draft, panel.session, url_box, key_box, *form_inputs]
-    triggers = [panel.draft.change, system.change, tools.change, model.change, cache_system.change, cache_last.change, web_search.change, panel.chatbot.change]
+    triggers = [panel.draft.change, system.change, tools.change, model.change, cache_system.change, cache_last.change, web_search.change]
     gr.on(triggers, on_count, count_inputs, token_count, trigger_mode="always_last", concurrency_limit=None, show_progress="hidden")
     fill.click(lambda: (LONG_DOCUMENT, True), None, [system, cache_system], queue=False)
