@@ -12,6 +12,7 @@ import gradio as gr
 from playground.ui import conversation
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, TurnAdapter, View, describe_pending
+from playground.ui.render import settle_pending
 from playground.ui.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
 
 AdapterFactory = Callable[..., TurnAdapter]
@@ -114,5 +115,5 @@ class ConversationPanel:
         send_event = self.draft.submit(on_send, [self.draft, self.chatbot, self.session, *tail], outputs, concurrency_limit=None)
         tool_event = self.tool_send.click(on_tool, [self.tool_result, self.chatbot, self.session, *tail], outputs, concurrency_limit=None)
         retry_event = self.retry.click(on_retry, [self.chatbot, self.session, *tail], outputs, concurrency_limit=None)
-        self.stop.click(None, cancels=[send_event, tool_event, retry_event])
+        self.stop.click(settle_pending, self.chatbot, self.chatbot, cancels=[send_event, tool_event, retry_event], queue=False)
         self.clear.click(lambda: to_outputs(conversation.cleared(), "both"), None, outputs, queue=False)

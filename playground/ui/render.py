@@ -61,6 +61,17 @@ def result_messages(result: TextResult, done: bool) -> list[dict[str, Any]]:
     return messages
 
 
+def settle_pending(history: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """After Stop: no thinking or tool-call message should keep spinning."""
+    settled = []
+    for message in history or []:
+        metadata = message.get("metadata") or {}
+        if metadata.get("status") == "pending":
+            message = {**message, "metadata": {**metadata, "status": "done"}}
+        settled.append(message)
+    return settled
+
+
 def error_text(error: BaseException) -> str:
     """What a person reads in the error banner."""
     if isinstance(error, GatewayError):

@@ -41,3 +41,15 @@ def test_cache_lab_shows_a_read_on_the_second_send(page: Page) -> None:
     send(page, "second question")
     expect(page.locator("#messages-cache-report")).to_contain_text("Cache hit", timeout=15_000)
     expect(page.locator("#messages-cache-report")).to_contain_text("% cheaper")
+
+
+def test_stop_during_thinking_keeps_it_and_stops_the_spinner(page: Page) -> None:
+    open_messages_tab(page)
+    page.locator("#messages-thinking input").check()
+    send(page, "think about a long story")
+    expect(page.locator("#messages-chatbot")).to_contain_text("Thinking", timeout=10_000)
+    page.click("#messages-stop")
+    page.wait_for_timeout(1000)
+    shown = page.locator("#messages-chatbot").inner_text()
+    page.wait_for_timeout(800)
+    assert page.locator("#messages-chatbot").inner_text() == shown and "think about a long story" in shown

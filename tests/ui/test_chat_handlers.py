@@ -170,3 +170,12 @@ def test_key_never_reaches_generated_code_or_inspector() -> None:
     assert "$GATEWAY_API_KEY" in curl_snippet(exchange)
     compile(python_snippet(exchange), "snippet", "exec")
     assert "'flag': True" in python_snippet(exchange)
+
+
+def test_stop_settles_spinning_thinking_messages() -> None:
+    from playground.ui.render import settle_pending
+
+    history = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "hmm", "metadata": {"title": THINKING_TITLE, "status": "pending"}}]
+    settled = settle_pending(history)
+    assert settled[1]["metadata"] == {"title": THINKING_TITLE, "status": "done"} and settled[0] == history[0]
+    assert history[1]["metadata"]["status"] == "pending", "the input is not mutated"
