@@ -16,7 +16,9 @@ _PIECE = re.compile(r"\s*\S+")
 
 
 class HTTPProblem(Exception):
-    """Raised by handlers; turned into the interface's error body by the app."""
+    """Raised by handlers; turned into the interface's error body by the app.
+
+    `error_type` "invalid" means a malformed request: each interface names it its own way."""
 
     def __init__(self, status: int, error_type: str, message: str, code: str | None = None) -> None:
         super().__init__(message)
@@ -90,7 +92,7 @@ def number_in_range(body: dict[str, Any], name: str, low: float, high: float) ->
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        raise HTTPProblem(400, "invalid_request_error", f"{name} must be a number from {low:g} to {high:g}.", code="invalid_value")
+        raise HTTPProblem(400, "invalid", f"{name} must be a number from {low:g} to {high:g}.", code="invalid_value")
     return float(value)
 
 
@@ -99,5 +101,5 @@ def positive_int(body: dict[str, Any], name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise HTTPProblem(400, "invalid_request_error", f"{name} must be an integer greater than 0.", code="invalid_value")
+        raise HTTPProblem(400, "invalid", f"{name} must be an integer greater than 0.", code="invalid_value")
     return value

@@ -18,6 +18,7 @@ last user message (handy from the UI), or for every request by `DemoConfig.fault
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 from collections import Counter
@@ -86,8 +87,6 @@ def last_user_text(messages: Any) -> str:
 
 async def inject_stream_fault(events: Any, fault: Fault | None, stall_seconds: float, error_event: str) -> Any:
     """Pass `events` (SSE text frames) through, breaking the stream as `fault` says."""
-    import asyncio
-
     sent = 0
     async for frame in events:
         if fault is not None and fault.name in STREAM_FAULTS and sent == EVENTS_BEFORE_STREAM_FAULT:

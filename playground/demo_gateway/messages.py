@@ -12,7 +12,17 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from playground.demo_gateway import schema_fill, text
-from playground.demo_gateway.common import HTTPProblem, count_tokens, first_pieces, pace, split_pieces, sse_data, sse_response
+from playground.demo_gateway.common import (
+    HTTPProblem,
+    count_tokens,
+    first_pieces,
+    number_in_range,
+    pace,
+    positive_int,
+    split_pieces,
+    sse_data,
+    sse_response,
+)
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.faults import Fault, inject_stream_fault, last_user_text, strip_markers
 from playground.demo_gateway.prompt_cache import PromptCache, prompt_units
@@ -25,12 +35,6 @@ ARGUMENT_PIECE = 8
 
 def _invalid(message: str) -> HTTPProblem:
     return HTTPProblem(400, "invalid", message)
-
-
-def _number(body: dict[str, Any], name: str, low: float, high: float) -> None:
-    value = body.get(name)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high):
-        raise _invalid(f"{name}: must be a number from {low:g} to {high:g}")
 
 
 def validate_prompt(body: dict[str, Any]) -> None:
@@ -64,13 +68,11 @@ def validate_prompt(body: dict[str, Any]) -> None:
 
 
 def _validate_generation(body: dict[str, Any]) -> None:
-    max_tokens = body.get("max_tokens")
-    if max_tokens is None:
+    if body.get("max_tokens") is None:
         raise _invalid("max_tokens: field required")
-    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens <= 0:
-        raise _invalid("max_tokens: must be an integer greater than 0")
-    _number(body, "temperature", 0, 1)
-    _number(body, "top_p", 0, 1)
+    positive_int(body, "max_tokens")
+    number_in_range(body, "temperature", 0, 1)
+    number_in_range(body, "top_p", 0, 1)
     thinking = body.get("thinking")
     if thinking is not None:
         budget = thinking.get("budget_tokens") if isinstance(thinking, dict) else None

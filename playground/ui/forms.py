@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from typing import Any
 
 
@@ -35,10 +37,8 @@ def optional_positive(value: float | int | None) -> int | None:
 class Throttle:
     """Says when a stream should push an update: at most every `interval` seconds."""
 
-    def __init__(self, interval: float, clock: Any = None) -> None:
-        import time
-
-        self._clock = clock or time.monotonic
+    def __init__(self, interval: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
         self._interval = interval
         self._last = float("-inf")
 
