@@ -10,10 +10,17 @@
     │   ├── NotFoundError             404 (unknown model or path)
     │   ├── RateLimitError            429
     │   └── ServerError               5xx (upstream or gateway failure)
-    └── StreamError                   a stream went wrong after it started
-        ├── IncompleteStreamError     ended (or broke) before its end marker
-        ├── StreamEventError          the gateway sent an error event inside the stream
-        └── MalformedEventError       an event could not be parsed
+    ├── StreamError                   a stream went wrong after it started
+    │   ├── IncompleteStreamError     ended (or broke) before its end marker
+    │   ├── StreamEventError          the gateway sent an error event inside the stream
+    │   └── MalformedEventError       an event could not be parsed
+    ├── VideoTaskFailed               a video task ended `failed` (keeps error.code, error.message)
+    ├── PollError                     polling a video task gave up
+    │   ├── PollDeadlineError         the task did not finish before the deadline
+    │   └── TooManyFailedPolls        several queries in a row failed
+    └── DownloadError                 a finished video could not be saved
+        ├── CorruptDownloadError      bad base64, not an MP4, or sizes that do not match
+        └── DownloadTooLargeError     bigger than the size cap
 
 Every error has a `user_message` that says what happened and what to do. Error text never
 contains the API key (see `redact`).
@@ -106,6 +113,40 @@ class StreamEventError(StreamError):
 
 class MalformedEventError(StreamError):
     pass
+
+
+class VideoTaskFailed(GatewayError):
+    hint = "Change the prompt or the parameters and submit again."
+
+    def __init__(self, task_id: str, code: int | None, message: str) -> None:
+        self.task_id = task_id
+        self.code = code
+        shown = f" (code {code})" if code is not None else ""
+        super().__init__(f"Video task {task_id} failed{shown}: {message}")
+
+
+class PollError(GatewayError):
+    hint = "The job may still be running on the gateway: paste its task id under Resume to check again."
+
+
+class PollDeadlineError(PollError):
+    pass
+
+
+class TooManyFailedPolls(PollError):
+    pass
+
+
+class DownloadError(GatewayError):
+    hint = "The video was not saved; try the download again."
+
+
+class CorruptDownloadError(DownloadError):
+    pass
+
+
+class DownloadTooLargeError(DownloadError):
+    hint = "Raise the size cap if you trust this gateway, or pick a shorter or smaller video."
 
 
 _STATUS_CLASSES: dict[int, type[APIStatusError]] = {

@@ -7,13 +7,15 @@ from typing import Any
 from playground.client.chat import ChatAPI
 from playground.client.messages import MessagesAPI
 from playground.client.transport import Connection, Exchange, Transport
+from playground.client.video import VideoAPI
 
 
 class GatewayClient:
-    def __init__(self, transport: Transport | None = None) -> None:
+    def __init__(self, transport: Transport | None = None, video: VideoAPI | None = None) -> None:
         self.transport = transport or Transport()
         self.chat = ChatAPI(self.transport)
         self.messages = MessagesAPI(self.transport)
+        self.video = video or VideoAPI(self.transport)
 
     async def list_models(self, conn: Connection) -> tuple[list[str], Exchange]:
         """`GET /v1/models` -> model ids (OpenAI-style list; tolerant of `models`/`name` shapes)."""

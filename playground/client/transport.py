@@ -24,6 +24,7 @@ from playground.client.errors import APIConnectionError, APITimeoutError, error_
 REDACTED = "***"
 RETRYABLE_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 60.0
+MAX_REDIRECTS = 5
 SECRET_HEADERS = frozenset({"authorization", "x-svc-api-key", "x-api-key", "api-key"})
 SECRET_QUERY_PARAMS = frozenset({"key", "api_key"})
 
@@ -162,8 +163,10 @@ class Transport:
             headers["Authorization"] = f"Bearer {conn.api_key}"
         return self.http.build_request(method, conn.url(path), json=body, params=params, headers=headers)
 
-    async def _send(self, conn: Connection, request: httpx.Request, exchange: Exchange, retry_after_accept: bool) -> httpx.Response:
+    async def _send(self, conn: Connection, request: httpx.Request, exchange: Exchange, retry_after_accept: bool,
+                    max_retries: int | None = None) -> httpx.Response:
         """Send with retries before the first byte; return a response whose body is unread."""
+        retries = self.max_retries if max_retries is None else max_retries
         attempt = 0
         while True:
             exchange.attempts = attempt + 1
@@ -171,7 +174,7 @@ class Transport:
                 response = await self.http.send(request, stream=True)
             except httpx.TimeoutException as exc:
                 may_retry = retry_after_accept or isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
-                if may_retry and attempt < self.max_retries:
+                if may_retry and attempt < retries:
                     await self._sleep(backoff_delay(attempt))
                     attempt += 1
                     continue
@@ -179,7 +182,7 @@ class Transport:
                 raise APITimeoutError(f"No answer from {redact_url(str(request.url))} ({type(exc).__name__}).") from None
             except httpx.TransportError as exc:
                 may_retry = retry_after_accept or isinstance(exc, httpx.ConnectError)
-                if may_retry and attempt < self.max_retries:
+                if may_retry and attempt < retries:
                     await self._sleep(backoff_delay(attempt))
                     attempt += 1
                     continue
@@ -196,7 +199,7 @@ class Transport:
             body = _decode_body(conn.redact(raw.decode("utf-8", "replace")).encode())
             exchange.response_body = body
             retryable = response.status_code in RETRYABLE_STATUSES and (retry_after_accept or response.status_code == 429)
-            if retryable and attempt < self.max_retries:
+            if retryable and attempt < retries:
                 await self._sleep(backoff_delay(attempt, response.headers))
                 attempt += 1
                 continue
@@ -221,11 +224,13 @@ class Transport:
         *,
         params: dict[str, str] | None = None,
         retry_after_accept: bool = True,
+        max_retries: int | None = None,
     ) -> tuple[Any, Exchange]:
-        """A plain JSON call. `retry_after_accept=False` for paid submits: retry only what was never accepted."""
+        """A plain JSON call. `retry_after_accept=False` for paid submits: retry only what was never accepted;
+        `max_retries=0` when the caller has its own retry policy (video polling)."""
         request = self._build(conn, method, path, body, params)
         exchange = self._exchange(request, body)
-        response = await self._send(conn, request, exchange, retry_after_accept)
+        response = await self._send(conn, request, exchange, retry_after_accept, max_retries)
         try:
             raw = await response.aread()
         except httpx.HTTPError as exc:
@@ -238,11 +243,34 @@ class Transport:
         return exchange.response_body, exchange
 
     @asynccontextmanager
-    async def stream(self, conn: Connection, path: str, body: Any, *, params: dict[str, str] | None = None) -> AsyncIterator[tuple[httpx.Response, Exchange]]:
-        """Open a streaming call; the response body is read by the caller (see `sse`)."""
-        request = self._build(conn, "POST", path, body, params)
+    async def stream(
+        self, conn: Connection, path: str, body: Any = None, *, method: str = "POST", params: dict[str, str] | None = None
+    ) -> AsyncIterator[tuple[httpx.Response, Exchange]]:
+        """Open a streaming call; the response body is read by the caller (see `sse`, `video_files`)."""
+        request = self._build(conn, method, path, body, params)
         exchange = self._exchange(request, body)
         response = await self._send(conn, request, exchange, retry_after_accept=True)
+        try:
+            yield response, exchange
+        finally:
+            exchange.finish()
+            await response.aclose()
+
+    @asynccontextmanager
+    async def fetch(self, url: str) -> AsyncIterator[tuple[httpx.Response, Exchange]]:
+        """GET a URL the gateway handed out (a video file): no credentials, redirects followed."""
+        if not url.startswith(("http://", "https://")):
+            raise APIConnectionError(f"The gateway gave a video address that is not http(s): {url[:80]!r}.")
+        request = self.http.build_request("GET", url, headers={"Accept": "video/mp4, */*"})
+        exchange = self._exchange(request, None)
+        anonymous = Connection(url)
+        response = await self._send(anonymous, request, exchange, retry_after_accept=True)
+        hops = 0
+        while response.next_request is not None and hops < MAX_REDIRECTS:
+            await response.aclose()
+            request = response.next_request
+            response = await self._send(anonymous, request, exchange, retry_after_accept=True)
+            hops += 1
         try:
             yield response, exchange
         finally:

@@ -27,6 +27,9 @@ def problems_from(error: ValidationError) -> list[str]:
     problems = []
     for item in error.errors(include_url=False):
         message = item["msg"].removeprefix("Value error, ")
+        if not item["loc"]:
+            problems.extend(message.split("; "))
+            continue
         where = _location(tuple(item["loc"]))
         got = item.get("input")
         shown = f" (got {got!r})" if isinstance(got, (int, float, str)) and len(repr(got)) < 40 else ""

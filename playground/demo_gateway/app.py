@@ -15,10 +15,11 @@ from playground.demo_gateway import chat
 from playground.demo_gateway.catalog import list_models
 from playground.demo_gateway.common import HTTPProblem, bearer_key, openai_error, read_json_object
 from playground.demo_gateway.config import DemoConfig
-from playground.demo_gateway.faults import Fault, FaultInjector, last_user_text, marker_in, parse_fault
+from playground.demo_gateway.faults import Fault, FaultInjector, marker_in, parse_fault, prompt_text
 from playground.demo_gateway.messages import MessagesEndpoints
+from playground.demo_gateway.video import VideoEndpoints
 
-Handler = Callable[[dict[str, Any], Fault | None], Awaitable[Response]]
+Handler = Callable[..., Awaitable[Response]]
 AUTH_MESSAGE = "Invalid or missing API key. The demo gateway's key is set by DEMO_API_KEY."
 
 
@@ -48,8 +49,15 @@ MESSAGES_STYLE = ErrorStyle(messages_error, "invalid_request", "authentication_e
 COUNT_TOKENS_STYLE = ErrorStyle(messages_error, "invalid_request_error", "invalid_request_error", MESSAGES_STYLE.faults, count_tokens_auth_error)
 
 
+def query_param(request: Request, name: str) -> str:
+    value = request.query_params.get(name, "").strip()
+    if not value:
+        raise HTTPProblem(400, "invalid", f"The query parameter {name} is required.", code="missing_parameter")
+    return value
+
+
 def _fault_for(request: Request, body: dict[str, Any], config: DemoConfig) -> Fault | None:
-    named = request.headers.get("x-demo-fault") or marker_in(last_user_text(body.get("messages"))) or config.fault
+    named = request.headers.get("x-demo-fault") or marker_in(prompt_text(body)) or config.fault
     return parse_fault(named)
 
 
@@ -57,12 +65,14 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
     config = config or DemoConfig()
     injector = FaultInjector()
     messages = MessagesEndpoints(config)
+    video = VideoEndpoints(config)
 
     def authorized(request: Request) -> bool:
         key = bearer_key(request) or request.headers.get("x-api-key")
         return key == config.api_key
 
-    def json_endpoint(handler: Handler, style: ErrorStyle) -> Callable[[Request], Awaitable[Response]]:
+    def json_endpoint(handler: Handler, style: ErrorStyle, pass_request: bool = False) -> Callable[[Request], Awaitable[Response]]:
+        """`handler(body, fault)` (plus the request when `pass_request`) behind auth, faults and error bodies."""
         async def endpoint(request: Request) -> Response:
             if not authorized(request):
                 return (style.render_auth or style.render)(401, style.authentication, AUTH_MESSAGE, "invalid_api_key")
@@ -75,12 +85,28 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
                     answer_status, kind = style.faults[status]
                     headers = {"retry-after-ms": str(config.retry_after_ms), "retry-after": "1"} if status == 429 else None
                     return style.render(answer_status, kind, f"Demo fault: the gateway answered {answer_status}.", None, headers)
-                return await handler(body, fault)
+                return await (handler(body, fault, request) if pass_request else handler(body, fault))
             except HTTPProblem as problem:
                 kind = style.invalid if problem.error_type == "invalid" else problem.error_type
                 return style.render(problem.status, kind, problem.message, problem.code)
 
         return endpoint
+
+    def get_endpoint(handler: Callable[..., Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        """`handler(request)` for a GET route, behind auth, with OpenAI-style errors."""
+        async def endpoint(request: Request) -> Response:
+            if not authorized(request):
+                return openai_error(401, "authentication_error", AUTH_MESSAGE, "invalid_api_key")
+            try:
+                return await handler(request)
+            except HTTPProblem as problem:
+                kind = OPENAI_STYLE.invalid if problem.error_type == "invalid" else problem.error_type
+                return openai_error(problem.status, kind, problem.message, problem.code)
+
+        return endpoint
+
+    async def video_file(request: Request) -> Response:
+        return await video.file(request.path_params["task_id"], request.path_params["token"])
 
     async def models(request: Request) -> Response:
         if not authorized(request):
@@ -99,5 +125,9 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
         Route("/v1/chat/completions", json_endpoint(lambda body, fault: chat.handle(body, config, fault), OPENAI_STYLE), methods=["POST"]),
         Route("/v1/messages", json_endpoint(messages.create, MESSAGES_STYLE), methods=["POST"]),
         Route("/v1/messages/count_tokens", json_endpoint(messages.count_tokens, COUNT_TOKENS_STYLE), methods=["POST"]),
+        Route("/v1/video/generations", json_endpoint(video.submit, OPENAI_STYLE, pass_request=True), methods=["POST"]),
+        Route("/v1/video/generations/download", get_endpoint(lambda request: video.download(query_param(request, "id")))),
+        Route("/v1/video/generations/{task_id}", get_endpoint(lambda request: video.query(request.path_params["task_id"]))),
+        Route("/files/video/{task_id}/{token}.mp4", video_file),
     ]
     return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 @dataclass
 class DemoConfig:
     """`fault` applies to every request (see `faults` for the names); tests usually leave it unset
-    and ask per request instead. `token_delay` paces streamed tokens so people can watch them."""
+    and ask per request instead. `token_delay` paces streamed tokens so people can watch them.
+    A video task is queued for `video_queue_seconds`, then renders for `video_run_seconds`
+    (both on `clock`, which tests replace to run the lifecycle fast)."""
 
     api_key: str = field(default="demo-key", repr=False)
     token_delay: float = 0.0
@@ -18,3 +20,5 @@ class DemoConfig:
     stall_seconds: float = 30.0
     retry_after_ms: int = 50
     clock: Callable[[], float] = time.monotonic
+    video_queue_seconds: float = 2.0
+    video_run_seconds: float = 8.0

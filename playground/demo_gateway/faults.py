@@ -12,6 +12,13 @@ last user message (handy from the UI), or for every request by `DemoConfig.fault
 | stall           | the stream goes silent after a few events (for `stall_seconds`)      |
 | malformed       | a few events in, an event whose data is not JSON                     |
 | stream_error    | a few events in, an in-stream error event, then the stream ends      |
+| poll_errors[:N] | video: the first N queries of the task get 503                       |
+| corrupt_base64  | video (vidA): the download's base64 has stray characters            |
+| not_mp4         | video (vidA): the download decodes to bytes that are not an MP4      |
+| bad_size        | video (vidA): the download's `size` does not match its base64        |
+| cut_download    | video: the download or file is cut off halfway                       |
+
+Video faults are named in the prompt at submit time and act later, on that task.
 
 "The same request" means the same body bytes, so a client retry sees the next attempt.
 """
@@ -27,6 +34,7 @@ from typing import Any
 
 STATUS_FAULTS = {"rate_limit": 429, "server_error": 500, "unavailable": 503}
 STREAM_FAULTS = frozenset({"cut", "stall", "malformed", "stream_error"})
+VIDEO_FAULTS = frozenset({"poll_errors", "corrupt_base64", "not_mp4", "bad_size", "cut_download"})
 EVENTS_BEFORE_STREAM_FAULT = 4
 _MARKER = re.compile(r"\[\[fault:([a-z_]+(?::\d+)?)\]\]")
 
@@ -41,7 +49,7 @@ def parse_fault(text: str | None) -> Fault | None:
     if not text:
         return None
     name, _, count = text.strip().partition(":")
-    if name not in STATUS_FAULTS and name not in STREAM_FAULTS:
+    if name not in STATUS_FAULTS and name not in STREAM_FAULTS and name not in VIDEO_FAULTS:
         return None
     return Fault(name, int(count) if count.isdigit() else 1)
 
@@ -82,6 +90,20 @@ def last_user_text(messages: Any) -> str:
             if isinstance(content, list):
                 return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
             return ""
+    return ""
+
+
+def prompt_text(body: dict[str, Any]) -> str:
+    """The text a person typed: the last user message, a video prompt, or vidD's text item."""
+    text = last_user_text(body.get("messages"))
+    if text:
+        return text
+    if isinstance(body.get("prompt"), str):
+        return body["prompt"]
+    metadata = body.get("metadata")
+    content = metadata.get("content") if isinstance(metadata, dict) else None
+    if isinstance(content, list):
+        return " ".join(str(item.get("text", "")) for item in content if isinstance(item, dict) and item.get("type") == "text")
     return ""
 
 
