@@ -292,7 +292,7 @@ def _family_body(spec: VideoInput, model: VideoModel) -> dict[str, Any]:
                 "numberOfVideos": spec.count, "personGeneration": spec.person_generation, "seed": spec.seed}
     if model.family == VIDC:
         return {"model": model.id, "prompt": spec.prompt or None, "duration": spec.duration, "resolution": spec.resolution,
-                "size": spec.size if Mode.TEXT in model.modes else None, "smart_rewrite": spec.smart_rewrite,
+                "size": spec.size, "smart_rewrite": spec.smart_rewrite,
                 "generate_audio": spec.generate_audio, "audio_url": spec.audio_url or None, "seed": spec.seed, "image": first}
     content: list[dict[str, Any]] = [{"type": "text", "text": vidd_text(spec)}]
     if first:
@@ -301,7 +301,7 @@ def _family_body(spec: VideoInput, model: VideoModel) -> dict[str, Any]:
         content.append({"type": "image_url", "image_url": {"url": spec.last_frame}, "role": "last_frame"})
     if spec.mode is Mode.REFERENCE:
         content += [{"type": "image_url", "image_url": {"url": url}, "role": "reference_image"} for url in spec.references]
-    metadata = {"content": content, "return_last_frame": spec.return_last_frame if model.return_last_frame else None,
+    metadata = {"content": content, "return_last_frame": spec.return_last_frame or None,
                 "callback_url": spec.callback_url or None}
     return {"model": model.id, "metadata": {k: v for k, v in metadata.items() if v is not None}}
 

@@ -36,7 +36,7 @@ STATUS_FAULTS = {"rate_limit": 429, "server_error": 500, "unavailable": 503}
 STREAM_FAULTS = frozenset({"cut", "stall", "malformed", "stream_error"})
 VIDEO_FAULTS = frozenset({"poll_errors", "corrupt_base64", "not_mp4", "bad_size", "cut_download"})
 EVENTS_BEFORE_STREAM_FAULT = 4
-_MARKER = re.compile(r"\[\[fault:([a-z_]+(?::\d+)?)\]\]")
+_MARKER = re.compile(r"\[\[fault:([a-z][a-z0-9_]*(?::\d+)?)\]\]")
 
 
 @dataclass(frozen=True)

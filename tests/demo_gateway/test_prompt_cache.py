@@ -16,16 +16,9 @@ from playground.client.results import Usage
 from playground.client.transport import Connection, Transport
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
+from tests.fakes import FakeClock
 
 SONNET, HAIKU = "cl-sonnet-4-5-20250929", "cl-haiku-4-5-20251001"
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture(scope="module")
