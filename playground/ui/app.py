@@ -16,6 +16,7 @@ from playground.ui.chat_tab import build_chat_tab
 from playground.ui.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.render import error_text
+from playground.ui.video_tab import build_video_tab, saved_jobs_state
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 BROWSER_STORAGE_KEY = "gateway-playground-connection"
@@ -54,11 +55,14 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 test = gr.Button("Test connection", elem_id="connection-test", size="sm")
             status = gr.Markdown(elem_id="connection-status")
         saved = gr.BrowserState({"url": "", "key": "", "remember": False}, storage_key=BROWSER_STORAGE_KEY)
+        saved_video_jobs = saved_jobs_state()
         with gr.Tabs():
             with gr.Tab("Chat", id="chat", elem_id="tab-chat"):
                 chat_model = build_chat_tab(client, defaults, url_box, key_box)
             with gr.Tab("Messages", id="messages", elem_id="tab-messages"):
                 build_messages_tab(client, defaults, url_box, key_box)
+            with gr.Tab("Video", id="video", elem_id="tab-video"):
+                restore_video_jobs = build_video_tab(client, defaults, url_box, key_box, saved_video_jobs)
 
         async def refresh_models(url: str, key: str) -> tuple[str, Any]:
             try:
@@ -78,7 +82,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
         test.click(refresh_models, [url_box, key_box], [status, chat_model], concurrency_limit=None)
         url_box.change(lambda url: badge_text(defaults, url), url_box, badge, queue=False)
         gr.on([url_box.change, key_box.change, remember.change], store, [url_box, key_box, remember], saved, queue=False)
-        blocks.load(restore, saved, [url_box, key_box, remember], queue=False).then(
-            refresh_models, [url_box, key_box], [status, chat_model]
-        )
+        connection_restored = blocks.load(restore, saved, [url_box, key_box, remember], queue=False)
+        connection_restored.then(refresh_models, [url_box, key_box], [status, chat_model])
+        restore_video_jobs(connection_restored)
     return blocks

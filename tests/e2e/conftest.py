@@ -32,7 +32,7 @@ class RunningApp:
 
 @pytest.fixture(scope="session")
 def app_server() -> Iterator[RunningApp]:
-    gateway = start_in_thread(DemoConfig(api_key=SERVER_KEY, token_delay=0.02))
+    gateway = start_in_thread(DemoConfig(api_key=SERVER_KEY, token_delay=0.02, video_queue_seconds=1.0, video_run_seconds=6.0))
     defaults = ServerDefaults(gateway.url, SERVER_KEY, demo=True)
     blocks = configure_queue(build_app(Settings(read_timeout=10), defaults))
     port = free_port()

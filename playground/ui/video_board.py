@@ -1,0 +1,144 @@
+"""The Video tab's task board: the jobs of one browser session and how they are shown.
+
+Plain Python (no Gradio): a `VideoBoard` lives in the session's `gr.State` and is shared by the
+handlers of that session; `board_html` draws it, with a progress bar per job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playground.client.transport import Connection, Exchange
+from playground.client.video import PollUpdate
+
+MAX_JOBS = 20
+STATE_LABELS = {
+    "submitted": "Submitted", "queued": "Queued", "in_progress": "In progress", "succeeded": "Done",
+    "failed": "Failed", "cancelled": "Polling stopped", "error": "Error", "resuming": "Checking…",
+}
+ACTIVE_STATES = frozenset({"submitted", "queued", "in_progress", "resuming"})
+
+
+@dataclass
+class VideoJob:
+    task_id: str
+    model: str
+    prompt: str
+    submitted_at: float
+    conn: Connection | None = field(default=None, repr=False)
+    state: str = "submitted"
+    progress: float | None = None
+    message: str = ""
+    video_path: Path | None = None
+    finished_at: float | None = None
+    cancel: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+
+    @property
+    def active(self) -> bool:
+        return self.state in ACTIVE_STATES
+
+    def elapsed(self, now: float) -> float:
+        return max(0.0, (self.finished_at or now) - self.submitted_at)
+
+    def apply(self, update: PollUpdate) -> None:
+        if update.error is not None:
+            self.message = f"Poll {update.polls} failed ({update.failed_polls} in a row), retrying: {update.error.message}"
+            return
+        task = update.task
+        if task is None:
+            return
+        self.state, self.progress = task.status, task.progress
+        self.message = f"{task.error_message} (code {task.error_code})" if task.status == "failed" else ""
+        if task.status == "failed":
+            self.finished_at = time.time()
+
+    def end(self, state: str, message: str = "") -> None:
+        self.state, self.message = state, message
+        self.finished_at = self.finished_at or time.time()
+
+
+@dataclass
+class VideoBoard:
+    jobs: dict[str, VideoJob] = field(default_factory=dict)
+    watching: bool = False
+    last_exchange: Exchange | None = None
+    shown_videos: tuple[str, ...] = ()
+
+    def add(self, job: VideoJob) -> VideoJob:
+        existing = self.jobs.pop(job.task_id, None)
+        if existing is not None and existing.active:
+            existing.cancel.set()
+        self.jobs[job.task_id] = job
+        while len(self.jobs) > MAX_JOBS:
+            oldest = next(iter(self.jobs))
+            self.jobs.pop(oldest).cancel.set()
+        return job
+
+    def active(self) -> list[VideoJob]:
+        return [job for job in self.jobs.values() if job.active]
+
+    def finished_videos(self) -> list[VideoJob]:
+        return [job for job in reversed(list(self.jobs.values())) if job.video_path is not None]
+
+    def saved(self) -> list[dict[str, Any]]:
+        """What the browser keeps so jobs survive a reload: ids and labels, nothing secret."""
+        return [{"task_id": j.task_id, "model": j.model, "prompt": j.prompt[:300], "submitted_at": j.submitted_at} for j in self.jobs.values()]
+
+    def restore(self, saved: Any, conn: Connection | None) -> list[VideoJob]:
+        restored = []
+        for item in saved if isinstance(saved, list) else []:
+            if not isinstance(item, dict) or not isinstance(item.get("task_id"), str) or item["task_id"] in self.jobs:
+                continue
+            submitted = item.get("submitted_at")
+            job = VideoJob(item["task_id"], str(item.get("model") or "?"), str(item.get("prompt") or ""),
+                           float(submitted) if isinstance(submitted, (int, float)) else time.time(), conn, state="resuming")
+            restored.append(self.add(job))
+        return restored
+
+    def clear(self) -> None:
+        for job in self.jobs.values():
+            job.cancel.set()
+        self.jobs.clear()
+        self.shown_videos = ()
+
+
+def _bar(job: VideoJob) -> str:
+    percent = 100.0 if job.state == "succeeded" else job.progress
+    if percent is None:
+        return '<div class="video-progress indeterminate" role="progressbar" aria-valuemin="0" aria-valuemax="100"><div class="video-progress-fill"></div></div>'
+    return (f'<div class="video-progress" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="{percent:.0f}">'
+            f'<div class="video-progress-fill" style="width:{percent:.1f}%"></div></div>')
+
+
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes} min {secs:02d} s" if minutes else f"{secs} s"
+
+
+def board_html(board: VideoBoard, now: float | None = None) -> str:
+    now = time.time() if now is None else now
+    if not board.jobs:
+        return '<div class="video-board-empty">No video jobs yet. Submit one, or paste a task id under “Resume”.</div>'
+    rows = []
+    for job in reversed(list(board.jobs.values())):
+        label = STATE_LABELS.get(job.state, job.state)
+        percent = f" · {job.progress:.0f}%" if job.progress is not None and job.active else ""
+        message = f'<div class="video-job-message">{html.escape(job.message)}</div>' if job.message else ""
+        rows.append(
+            f'<div class="video-job state-{html.escape(job.state)}" data-task-id="{html.escape(job.task_id)}" data-state="{html.escape(job.state)}">'
+            f'<div class="video-job-head"><span class="video-job-state">{label}{percent}</span>'
+            f' · <span class="video-job-elapsed">{_duration(job.elapsed(now))}</span>'
+            f' · <code>{html.escape(job.model)}</code> · <code class="video-job-id">{html.escape(job.task_id)}</code></div>'
+            f'<div class="video-job-prompt">{html.escape(job.prompt[:200]) or "<em>(no prompt)</em>"}</div>'
+            f"{_bar(job)}{message}</div>"
+        )
+    return '<div class="video-board">' + "".join(rows) + "</div>"
+
+
+def gallery_items(board: VideoBoard) -> list[tuple[str, str]]:
+    return [(str(job.video_path), f"{job.model} · {job.prompt[:60]}") for job in board.finished_videos()]

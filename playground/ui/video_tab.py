@@ -1,0 +1,169 @@
+"""The Video tab's layout and wiring: a form that follows the model, the task board with a
+progress bar per job, the player and gallery of finished videos, resume and cancel."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import gradio as gr
+
+from playground.client.gateway import GatewayClient
+from playground.client.video_catalog import video_model_ids
+from playground.ui.connection import ServerDefaults
+from playground.ui.video_board import VideoBoard, board_html, gallery_items
+from playground.ui.video_form import DEFAULT_MODEL, FIELD_NAMES, VideoForm, flags_preview, mode_fields, model_fields, model_notes
+from playground.ui.video_handlers import cancel_job, restore_jobs, resume_job, submit_job, watch
+from playground.ui.widgets import Inspector, banner_update, error_banner
+
+JOBS_STORAGE_KEY = "gateway-playground-video-jobs"
+SUBMIT_CONCURRENCY = 16
+WATCH_CONCURRENCY = 64
+PROMPT_HELP = ("Demo gateway: a prompt containing “forbidden” fails (content policy); `[[video_mb:50]]` makes a ~50 MB result. "
+               "vidD reference mode: cite images as [图1], [图2], …")
+
+
+def _active_choices(board: VideoBoard) -> Any:
+    active = [job.task_id for job in board.active()]
+    return gr.update(choices=active, value=active[-1] if active else None)
+
+
+def saved_jobs_state() -> gr.BrowserState:
+    """The task ids the browser keeps. Create it outside the tabs: a tab's content is only mounted
+    when the tab is first opened, too late for the page-load event that restores the jobs."""
+    return gr.BrowserState({"jobs": []}, storage_key=JOBS_STORAGE_KEY)
+
+
+def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr.Textbox, key_box: gr.Textbox,
+                    saved: gr.BrowserState) -> Callable[[Any], Any]:
+    """Lay out the tab and wire its events; returns a hook that restores saved jobs after an event."""
+    start = model_fields(DEFAULT_MODEL)
+    board = gr.State(VideoBoard())
+    with gr.Row():
+        with gr.Column(scale=2):
+            model = gr.Dropdown(video_model_ids(), value=DEFAULT_MODEL, label="Model", elem_id="video-model")
+            notes = gr.Markdown(model_notes(DEFAULT_MODEL), elem_id="video-model-notes")
+            mode = gr.Radio(list(start["mode"].choices or ()), value=start["mode"].value, label="Mode", elem_id="video-mode")
+            prompt = gr.Textbox(label="Prompt", lines=3, info=PROMPT_HELP, elem_id="video-prompt")
+            first_frame = gr.Image(type="filepath", label="First frame / input image", visible=False, elem_id="video-first-frame")
+            last_frame = gr.Image(type="filepath", label="Last frame", visible=False, elem_id="video-last-frame")
+            references = gr.File(file_count="multiple", file_types=["image"], label="Reference images ([图1], [图2], … in order)", visible=False, elem_id="video-references")
+            remix = gr.Textbox(label="remix_from_video_id (video_…)", visible=False, elem_id="video-remix")
+            with gr.Row():
+                duration = gr.Dropdown(list(start["duration"].choices or ()), value=start["duration"].value, label="Duration (s)", elem_id="video-duration")
+                resolution = gr.Dropdown([], label="Resolution", visible=False, elem_id="video-resolution")
+                ratio = gr.Dropdown([], label="Aspect ratio", visible=False, elem_id="video-ratio")
+                size = gr.Dropdown(list(start["size"].choices or ()), value=start["size"].value, label="Size", allow_custom_value=True, elem_id="video-size")
+            with gr.Accordion("More parameters", open=False, elem_id="video-more"):
+                with gr.Row():
+                    fps = gr.Number(None, label="fps", precision=0, visible=False, elem_id="video-fps")
+                    seed = gr.Number(None, label="seed (empty = random)", precision=0, visible=False, elem_id="video-seed")
+                    frames = gr.Number(None, label="frames (25 + 4n, 29-289)", precision=0, visible=False, elem_id="video-frames")
+                    count = gr.Number(1, label="videos per call (1-4)", precision=0, visible=False, elem_id="video-count")
+                with gr.Row():
+                    person = gr.Dropdown(["", "allow_all", "allow_adult", "dont_allow"], value="", label="person generation", visible=False, elem_id="video-person")
+                    watermark = gr.Dropdown(["not set", "true", "false"], value="not set", label="watermark (--wm)", visible=False, elem_id="video-watermark")
+                    camera_fixed = gr.Dropdown(["not set", "true", "false"], value="not set", label="camera fixed (--cf)", visible=False, elem_id="video-camera-fixed")
+                with gr.Row():
+                    smart_rewrite = gr.Checkbox(False, label="smart_rewrite", visible=False, elem_id="video-smart-rewrite")
+                    generate_audio = gr.Checkbox(False, label="generate_audio", visible=False, elem_id="video-generate-audio")
+                    return_last_frame = gr.Checkbox(False, label="return_last_frame", visible=False, elem_id="video-return-last-frame")
+                audio_url = gr.Textbox(label="audio_url (https://…)", visible=False, elem_id="video-audio-url")
+                callback_url = gr.Textbox(label="metadata.callback_url (POSTed when the task ends)", visible=False, elem_id="video-callback-url")
+            flags = gr.Textbox(label="Text sent in metadata.content (flags built from the fields above)", interactive=False, visible=False, elem_id="video-flags")
+            submit = gr.Button("Generate video", variant="primary", elem_id="video-submit")
+            error = error_banner("video")
+        with gr.Column(scale=3):
+            board_view = gr.HTML(board_html(VideoBoard()), elem_id="video-board")
+            with gr.Row():
+                cancel_pick = gr.Dropdown([], label="Running job", scale=3, elem_id="video-cancel-pick")
+                cancel = gr.Button("Cancel polling", scale=1, elem_id="video-cancel")
+            with gr.Row():
+                resume_id = gr.Textbox(label="Resume a task by id", placeholder="paste a task_id", scale=3, elem_id="video-resume-id")
+                resume = gr.Button("Resume", scale=1, elem_id="video-resume")
+                clear = gr.Button("Clear board", scale=1, size="sm", elem_id="video-clear")
+            player = gr.Video(label="Latest video", interactive=False, autoplay=True, height=360, elem_id="video-player")
+            gallery = gr.Gallery(label="Finished videos (select one to play it above)", columns=4, height=220, object_fit="contain", elem_id="video-gallery")
+    inspector = Inspector.build("video")
+
+    form_inputs = [model, mode, prompt, first_frame, last_frame, references, remix, duration, resolution, ratio, size, fps, seed,
+                   count, person, watermark, camera_fixed, frames, smart_rewrite, generate_audio, audio_url, return_last_frame, callback_url]
+    assert len(form_inputs) == len(FIELD_NAMES)
+    by_name = dict(zip(FIELD_NAMES, form_inputs))
+    model_driven = [name for name in model_fields(DEFAULT_MODEL)]
+
+    def on_model(model_id: str) -> tuple[Any, ...]:
+        states = model_fields(model_id)
+        updates = [gr.update(visible=s.visible, value=s.value, **({"choices": list(s.choices)} if s.choices is not None else {}))
+                   for s in (states[name] for name in model_driven)]
+        is_vidd = (model_id or "").startswith("vidD")
+        return (*updates, gr.update(visible=is_vidd), model_notes(model_id))
+
+    def on_mode(mode_label: str) -> tuple[Any, ...]:
+        visible = mode_fields(mode_label)
+        return tuple(gr.update(visible=visible[name]) for name in ("first_frame", "last_frame", "references", "remix_from_video_id"))
+
+    async def on_submit(state: VideoBoard, url: str, key: str, *values: Any) -> tuple[Any, ...]:
+        outcome = await submit_job(client, defaults, state, url, key, VideoForm(*values))
+        return (banner_update(outcome.error), board_html(state), {"jobs": state.saved()}, _active_choices(state), *Inspector.values(outcome.exchange))
+
+    def on_resume(state: VideoBoard, url: str, key: str, task_text: str) -> tuple[Any, ...]:
+        outcome = resume_job(defaults, state, url, key, task_text)
+        return banner_update(outcome.error), board_html(state), {"jobs": state.saved()}, _active_choices(state)
+
+    def on_cancel(state: VideoBoard, task_id: str | None) -> tuple[Any, ...]:
+        outcome = cancel_job(state, task_id)
+        return banner_update(outcome.error), board_html(state), _active_choices(state)
+
+    def on_clear(state: VideoBoard) -> tuple[Any, ...]:
+        state.clear()
+        return board_html(state), {"jobs": []}, [], None, _active_choices(state)
+
+    def on_restore(state: VideoBoard, url: str, key: str, stored: Any) -> str:
+        restore_jobs(defaults, state, url, key, (stored or {}).get("jobs") if isinstance(stored, dict) else None)
+        return board_html(state)
+
+    async def on_watch(state: VideoBoard, url: str, key: str) -> AsyncIterator[tuple[Any, ...]]:
+        shown_exchange = state.last_exchange
+        shown_active: list[str] | None = None
+        async for current in watch(client, defaults, state, url, key):
+            videos = tuple(str(job.video_path) for job in current.finished_videos())
+            new_videos = videos != current.shown_videos
+            current.shown_videos = videos
+            active = [job.task_id for job in current.active()]
+            exchange = current.last_exchange if current.last_exchange is not shown_exchange else None
+            shown_exchange = current.last_exchange
+            yield (
+                board_html(current),
+                gallery_items(current) if new_videos else gr.skip(),
+                (videos[0] if videos else None) if new_videos else gr.skip(),
+                _active_choices(current) if active != shown_active else gr.skip(),
+                *Inspector.values(exchange),
+            )
+            shown_active = active
+
+    def on_pick(evt: gr.SelectData) -> Any:
+        value = evt.value
+        return value.get("video", {}).get("path") if isinstance(value, dict) and isinstance(value.get("video"), dict) else gr.skip()
+
+    connection = [url_box, key_box]
+    watch_outputs = [board_view, gallery, player, cancel_pick, *inspector.components]
+    watch_options: dict[str, Any] = {"concurrency_limit": WATCH_CONCURRENCY, "concurrency_id": "video-watch", "show_progress": "hidden"}
+
+    model.change(on_model, model, [by_name[name] for name in model_driven] + [flags, notes], queue=False)
+    mode.change(on_mode, mode, [first_frame, last_frame, references, remix], queue=False)
+    gr.on([component.change for component in form_inputs if component not in (first_frame, last_frame, references)],
+          lambda *values: flags_preview(VideoForm(*values)), form_inputs, flags, queue=False, show_progress="hidden")
+    submit.click(on_submit, [board, *connection, *form_inputs], [error, board_view, saved, cancel_pick, *inspector.components],
+                 concurrency_limit=SUBMIT_CONCURRENCY).then(on_watch, [board, *connection], watch_outputs, **watch_options)
+    resume.click(on_resume, [board, *connection, resume_id], [error, board_view, saved, cancel_pick], queue=False).then(
+        on_watch, [board, *connection], watch_outputs, **watch_options)
+    cancel.click(on_cancel, [board, cancel_pick], [error, board_view, cancel_pick], queue=False)
+    clear.click(on_clear, board, [board_view, saved, gallery, player, cancel_pick], queue=False)
+    gallery.select(on_pick, None, player, queue=False)
+
+    def restore_after(event: Any) -> Any:
+        return event.then(on_restore, [board, *connection, saved], board_view, queue=False).then(
+            on_watch, [board, *connection], watch_outputs, **watch_options)
+
+    return restore_after
