@@ -17,8 +17,11 @@ def main() -> None:
     parser.add_argument("--key", default="demo-key", help="the API key clients must send as a Bearer token")
     parser.add_argument("--token-delay", type=float, default=0.03, help="seconds between streamed tokens")
     parser.add_argument("--fault", default=None, help="a fault for every request (see playground/demo_gateway/faults.py)")
+    parser.add_argument("--video-queue-seconds", type=float, default=2.0, help="how long a video task stays queued")
+    parser.add_argument("--video-run-seconds", type=float, default=8.0, help="how long a video task renders")
     args = parser.parse_args()
-    config = DemoConfig(api_key=args.key, token_delay=args.token_delay, fault=args.fault)
+    config = DemoConfig(api_key=args.key, token_delay=args.token_delay, fault=args.fault,
+                        video_queue_seconds=args.video_queue_seconds, video_run_seconds=args.video_run_seconds)
     uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="info")
 
 

@@ -1,0 +1,170 @@
+"""The Video tab's handlers without a browser: form -> request, model-driven fields, the board,
+and the watcher following jobs on the demo gateway (fake clock, real socket)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from playground.client.gateway import GatewayClient
+from playground.client.transport import Transport
+from playground.client.video import VideoAPI
+from playground.client.video_catalog import VIDEO_MODELS, Mode
+from playground.demo_gateway.config import DemoConfig
+from playground.demo_gateway.server import RunningGateway, start_in_thread
+from playground.ui.connection import ServerDefaults
+from playground.ui.video_board import VideoBoard, VideoJob, board_html
+from playground.ui.video_form import FIELD_NAMES, VideoForm, flags_preview, mode_fields, model_fields
+from playground.ui.video_handlers import cancel_job, restore_jobs, resume_job, submit_job, watch
+from tests.fakes import FakeClock
+
+KEY = "sk-video-ui-key-123456"
+
+
+def form(**values: Any) -> VideoForm:
+    blank: dict[str, Any] = {name: None for name in FIELD_NAMES}
+    blank.update(model="vidA-2", mode=Mode.TEXT.value, prompt="a lighthouse")
+    blank.update(values)
+    return VideoForm(**blank)
+
+
+@pytest.fixture(scope="module")
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture(scope="module")
+def ui_gateway(clock: FakeClock, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningGateway]:
+    running = start_in_thread(DemoConfig(api_key=KEY, clock=clock))
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def defaults(ui_gateway: RunningGateway) -> ServerDefaults:
+    return ServerDefaults(ui_gateway.url, KEY, demo=True)
+
+
+@pytest.fixture
+async def video_client(clock: FakeClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[GatewayClient]:
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))
+    transport = Transport(connect_timeout=2, read_timeout=5)
+    client = GatewayClient(transport, VideoAPI(transport, clock=clock, sleep=clock.sleep))
+    yield client
+    await client.aclose()
+
+
+def test_every_model_shows_only_its_fields() -> None:
+    for model in VIDEO_MODELS:
+        fields = model_fields(model.id)
+        assert fields["mode"].choices == tuple(m.value for m in model.modes)
+        assert fields["duration"].choices == model.durations and fields["duration"].value in model.durations
+        assert fields["frames"].visible == model.frames_flag and fields["camera_fixed"].visible == model.camera_fixed_flag
+        assert fields["count"].visible == (model.family == "vidB") and fields["audio_url"].visible == (model.family == "vidC")
+        assert fields["callback_url"].visible == (model.family == "vidD")
+    assert model_fields("vidA-2")["resolution"].visible is False and model_fields("vidA-2")["size"].choices == ("720x1280", "1280x720")
+    assert model_fields("vidD-1-5-pro-251215")["resolution"].choices == ("480p", "720p")
+    assert mode_fields(Mode.FIRST_LAST.value) == {"first_frame": True, "last_frame": True, "references": False, "remix_from_video_id": False}
+    assert mode_fields(Mode.REFERENCE.value)["references"] and mode_fields(Mode.REMIX.value)["remix_from_video_id"]
+
+
+def test_form_values_become_the_request(tmp_path: Path) -> None:
+    picture = tmp_path / "first.png"
+    Image.new("RGB", (32, 18), "teal").save(picture)
+    spec = form(model="vidB-3.1-fast-generate-preview", mode=Mode.FIRST_FRAME.value, first_frame=str(picture), last_frame=str(picture),
+                duration="6", fps=24.0, seed=7.0, count=2.0, person_generation="", watermark="not set").to_input()
+    assert spec.first_frame and spec.first_frame.startswith("data:image/png;base64,")
+    assert spec.last_frame is None and (spec.duration, spec.fps, spec.seed, spec.count) == (6, 24, 7, 2)
+    assert spec.person_generation is None and spec.watermark is None
+
+
+def test_bad_numbers_and_broken_images_get_clear_messages(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"not an image")
+    with pytest.raises(Exception) as caught:
+        form(mode=Mode.IMAGE.value, first_frame=str(broken), fps=2.5).to_input()
+    assert "first frame: broken.png is not a readable" in str(caught.value) and "fps: must be a whole number" in str(caught.value)
+
+
+def test_flags_preview_is_vidd_only() -> None:
+    assert flags_preview(form()) == ""
+    shown = flags_preview(form(model="vidD-1-0-lite-i2v-250428", mode=Mode.FIRST_FRAME.value, prompt="a kite", resolution="480p",
+                               ratio="adaptive", duration=10, watermark="true", camera_fixed="false"))
+    assert shown == "a kite --rs 480p --ratio adaptive --dur 10 --wm true --cf false"
+
+
+async def test_invalid_form_is_not_sent_and_the_board_is_unchanged(video_client: GatewayClient, defaults: ServerDefaults) -> None:
+    board = VideoBoard()
+    outcome = await submit_job(video_client, defaults, board, "", "", form(duration=5))
+    assert "seconds must be 4, 8 or 12" in outcome.error and "nothing was sent" in outcome.error
+    assert board.jobs == {} and outcome.exchange is None
+
+
+async def follow_all(client: GatewayClient, defaults: ServerDefaults, board: VideoBoard) -> list[str]:
+    shown = []
+    async for current in watch(client, defaults, board, "", ""):
+        shown.append(board_html(current))
+    return shown
+
+
+async def test_watch_follows_several_jobs_to_their_end(video_client: GatewayClient, defaults: ServerDefaults, tmp_path: Path) -> None:
+    board = VideoBoard()
+    for prompt in ("a lighthouse", "a forbidden lighthouse"):
+        outcome = await submit_job(video_client, defaults, board, "", "", form(prompt=prompt))
+        assert outcome.error == "" and outcome.exchange is not None and outcome.exchange.status == 200
+    outcome = await submit_job(video_client, defaults, board, "", "", form(model="vidC2.5-t2v-preview", prompt="a fox", size="1280*720"))
+    shown = await follow_all(video_client, defaults, board)
+    done, failed, vidc = board.jobs.values()
+    assert done.state == "succeeded" and done.video_path is not None and done.video_path.is_file()
+    assert str(done.video_path).startswith(str(tmp_path))
+    assert failed.state == "failed" and "code 1301" in failed.message and failed.video_path is None
+    assert vidc.state == "succeeded" and vidc.video_path is not None
+    assert "Done" in shown[-1] and "Failed" in shown[-1] and 'aria-valuenow="100"' in shown[-1]
+    assert board.watching is False and board.saved()[0]["task_id"] == done.task_id
+
+
+async def test_one_watcher_per_session(video_client: GatewayClient, defaults: ServerDefaults) -> None:
+    board = VideoBoard(watching=True)
+    board.add(VideoJob("video_x", "vidA-2", "", 0.0))
+    assert [b async for b in watch(video_client, defaults, board, "", "")] == []
+
+
+async def test_cancel_stops_polling_and_resume_picks_it_up(video_client: GatewayClient, defaults: ServerDefaults, clock: FakeClock) -> None:
+    board = VideoBoard()
+    await submit_job(video_client, defaults, board, "", "", form(prompt="a slow boat"))
+    job = next(iter(board.jobs.values()))
+    watcher = asyncio.ensure_future(follow_all(video_client, defaults, board))
+    await asyncio.sleep(0)
+    assert cancel_job(board, job.task_id).error == ""
+    await asyncio.wait_for(watcher, 5)
+    assert job.state == "cancelled" and job.video_path is None and "Resume" in job.message
+    assert "Nothing to cancel" not in cancel_job(board, job.task_id).error
+    clock.advance(60)
+    fresh = VideoBoard()
+    assert resume_job(defaults, fresh, "", "", "  " + job.task_id).error == ""
+    await follow_all(video_client, defaults, fresh)
+    assert fresh.jobs[job.task_id].state == "succeeded" and fresh.jobs[job.task_id].model == "vidA-2"
+    assert "not valid" in resume_job(defaults, fresh, "", "", "../etc").error
+
+
+async def test_restore_from_the_browser_ignores_junk(video_client: GatewayClient, defaults: ServerDefaults) -> None:
+    board = VideoBoard()
+    saved = [{"task_id": "video_missing", "model": "vidA-2", "prompt": "p", "submitted_at": 1.0}, "junk", {"model": "x"}]
+    assert restore_jobs(defaults, board, "", "", saved) == 1
+    assert restore_jobs(defaults, board, "", "", None) == 0
+    await follow_all(video_client, defaults, board)
+    assert board.jobs["video_missing"].state == "error" and "No video task" in board.jobs["video_missing"].message
+
+
+def test_board_escapes_what_people_type() -> None:
+    board = VideoBoard()
+    board.add(replace(VideoJob("t1", "vidA-2", "<script>alert(1)</script>", 0.0), state="in_progress", progress=40.0))
+    shown = board_html(board, now=12.0)
+    assert "<script>" not in shown and "&lt;script&gt;" in shown
+    assert 'aria-valuenow="40"' in shown and "In progress · 40%" in shown and "12 s" in shown
