@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import base64
 import json
-import os
 import resource
 import statistics
 import subprocess
@@ -112,10 +111,10 @@ def main() -> None:
         task_id = asyncio.run(_finished_task(url, args.mb))
         results: dict[str, list[dict[str, float]]] = {"streaming": [], "naive": []}
         for _ in range(args.runs):
-            for approach in results:
+            for approach, runs in results.items():
                 command = [sys.executable, "-m", "bench.video_download_memory", "--worker", approach, url, task_id]
-                output = subprocess.run(command, check=True, capture_output=True, text=True, env={**os.environ}).stdout
-                results[approach].append(json.loads(output.strip().splitlines()[-1]))
+                output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+                runs.append(json.loads(output.strip().splitlines()[-1]))
     finally:
         gateway.terminate()
         gateway.wait(10)

@@ -25,12 +25,27 @@ from typing import Any
 import httpx
 
 from playground.client.errors import (
-    APIConnectionError, CorruptDownloadError, DownloadTooLargeError, GatewayError, PollDeadlineError, RateLimitError,
-    RequestValidationError, ServerError, TooManyFailedPolls, VideoTaskFailed,
+    APIConnectionError,
+    CorruptDownloadError,
+    DownloadTooLargeError,
+    GatewayError,
+    PollDeadlineError,
+    RateLimitError,
+    RequestValidationError,
+    ServerError,
+    TooManyFailedPolls,
+    VideoTaskFailed,
 )
 from playground.client.transport import Connection, Exchange, Transport
 from playground.client.validation import RequestModel
-from playground.client.video_files import MAX_VIDEO_BYTES, Base64ToFile, CappedFile, JSONObjectStream, check_mp4, discard
+from playground.client.video_files import (
+    MAX_VIDEO_BYTES,
+    Base64ToFile,
+    CappedFile,
+    JSONObjectStream,
+    check_mp4,
+    discard,
+)
 
 SUBMIT_PATH = "/v1/video/generations"
 DOWNLOAD_PATH = "/v1/video/generations/download"
@@ -226,7 +241,7 @@ class VideoAPI:
                     received = await _read_into(response, parser.feed, budget, "download result")
                 values = parser.finish()
                 decoder.close()
-            exchange.response_body = {k: v for k, v in values.items()} | {"base64": f"<{decoder.characters:,} characters>"}
+            exchange.response_body = {**values, "base64": f"<{decoder.characters:,} characters>"}
             _check_download(values, task_id, capped.written)
             check_mp4(partial)
             os.replace(partial, target)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 
 class Mode(str, Enum):
@@ -52,16 +53,16 @@ class VideoModel:
         return len(self.durations) > 2 and list(self.durations) == list(range(self.durations[0], self.durations[-1] + 1))
 
 
-_VIDD_15 = dict(
-    modes=(Mode.TEXT, Mode.FIRST_FRAME, Mode.FIRST_LAST),
-    durations=tuple(range(4, 13)),
-    resolutions=("480p", "720p"),
-    ratios=VIDD_RATIOS,
-    default_resolution="720p",
-    default_ratio="16:9",
-    frames_flag=True,
-    return_last_frame=True,
-)
+_VIDD_15: dict[str, Any] = {
+    "modes": (Mode.TEXT, Mode.FIRST_FRAME, Mode.FIRST_LAST),
+    "durations": tuple(range(4, 13)),
+    "resolutions": ("480p", "720p"),
+    "ratios": VIDD_RATIOS,
+    "default_resolution": "720p",
+    "default_ratio": "16:9",
+    "frames_flag": True,
+    "return_last_frame": True,
+}
 
 VIDEO_MODELS: tuple[VideoModel, ...] = (
     VideoModel("vidA-2", VIDA, (Mode.TEXT, Mode.IMAGE, Mode.REMIX), (4, 8, 12), sizes=("720x1280", "1280x720"), default_duration=4,

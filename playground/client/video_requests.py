@@ -15,8 +15,21 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from playground.client.errors import RequestValidationError
 from playground.client.validation import RequestModel, validate
-from playground.client.video_catalog import VIDA, VIDB, VIDC, VIDD, Mode, VideoModel, video_model
-from playground.client.video_flags import flag_problems, parse_flags, reference_markers, render_flags
+from playground.client.video_catalog import (
+    VIDA,
+    VIDB,
+    VIDC,
+    VIDD,
+    Mode,
+    VideoModel,
+    video_model,
+)
+from playground.client.video_flags import (
+    flag_problems,
+    parse_flags,
+    reference_markers,
+    render_flags,
+)
 
 VIDC_SEED_MAX = 2_147_483_647
 VIDB_COUNT_RANGE = (1, 4)

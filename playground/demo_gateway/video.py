@@ -46,7 +46,7 @@ def sample_clip(ratio: str) -> bytes:
 
 
 def _padding_mb(prompt: str) -> int:
-    head, sep, rest = prompt.partition("[[video_mb:")
+    _, sep, rest = prompt.partition("[[video_mb:")
     number = rest.partition("]]")[0]
     return min(int(number), MAX_PADDING_MB) if sep and number.isdigit() else 0
 

@@ -10,7 +10,16 @@ from typing import Any
 
 from playground.client.errors import RequestValidationError
 from playground.client.media import image_data_url
-from playground.client.video_catalog import VIDA, VIDB, VIDC, VIDD, VIDEO_MODELS, Mode, VideoModel, video_model
+from playground.client.video_catalog import (
+    VIDA,
+    VIDB,
+    VIDC,
+    VIDD,
+    VIDEO_MODELS,
+    Mode,
+    VideoModel,
+    video_model,
+)
 from playground.client.video_requests import VideoInput, build_video_request, vidd_text
 
 DEFAULT_MODEL = VIDEO_MODELS[0].id

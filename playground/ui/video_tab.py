@@ -12,8 +12,22 @@ from playground.client.gateway import GatewayClient
 from playground.client.video_catalog import video_model_ids
 from playground.ui.connection import ServerDefaults
 from playground.ui.video_board import VideoBoard, board_html, gallery_items
-from playground.ui.video_form import DEFAULT_MODEL, FIELD_NAMES, VideoForm, flags_preview, mode_fields, model_fields, model_notes
-from playground.ui.video_handlers import cancel_job, restore_jobs, resume_job, submit_job, watch
+from playground.ui.video_form import (
+    DEFAULT_MODEL,
+    FIELD_NAMES,
+    VideoForm,
+    flags_preview,
+    mode_fields,
+    model_fields,
+    model_notes,
+)
+from playground.ui.video_handlers import (
+    cancel_job,
+    restore_jobs,
+    resume_job,
+    submit_job,
+    watch,
+)
 from playground.ui.widgets import Inspector, banner_update, error_banner
 
 JOBS_STORAGE_KEY = "gateway-playground-video-jobs"

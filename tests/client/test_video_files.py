@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from playground.client.errors import CorruptDownloadError, DownloadTooLargeError
-from playground.client.video_files import Base64ToFile, CappedFile, JSONObjectStream, check_mp4, discard
+from playground.client.video_files import (
+    Base64ToFile,
+    CappedFile,
+    JSONObjectStream,
+    check_mp4,
+    discard,
+)
 
 VIDEO = Path(__file__).resolve().parents[2] / "assets" / "video" / "demo-16x9.mp4"
 

@@ -11,13 +11,21 @@ import threading
 from collections.abc import AsyncIterator, Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 from playground.client.errors import (
-    BadRequestError, CorruptDownloadError, DownloadTooLargeError, NotFoundError, PollDeadlineError, RequestValidationError,
-    ServerError, TooManyFailedPolls, VideoTaskFailed, APIConnectionError,
+    APIConnectionError,
+    BadRequestError,
+    CorruptDownloadError,
+    DownloadTooLargeError,
+    NotFoundError,
+    PollDeadlineError,
+    RequestValidationError,
+    ServerError,
+    TooManyFailedPolls,
+    VideoTaskFailed,
 )
 from playground.client.transport import Connection, Transport
 from playground.client.video import PollUpdate, VideoAPI, VideoTask
@@ -221,9 +229,9 @@ async def test_gateway_refuses_bad_bodies_a_client_sends_unchecked(api: VideoAPI
 
 
 class CallbackReceiver(BaseHTTPRequestHandler):
-    received: list[dict] = []
+    received: ClassVar[list[dict]] = []
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+    def do_POST(self) -> None:
         length = int(self.headers["content-length"])
         CallbackReceiver.received.append(json.loads(self.rfile.read(length)))
         self.send_response(204)

@@ -9,7 +9,12 @@ import pytest
 from playground.client.errors import RequestValidationError
 from playground.client.video_catalog import VIDEO_MODELS, Mode, video_model
 from playground.client.video_flags import parse_flags, render_flags, strip_flags
-from playground.client.video_requests import VideoInput, build_video_request, validate_video_body, vidd_text
+from playground.client.video_requests import (
+    VideoInput,
+    build_video_request,
+    validate_video_body,
+    vidd_text,
+)
 
 IMG = "data:image/png;base64,iVBORw0KGgo="
 VIDA, VIDB30, VIDB31 = "vidA-2", "vidB-3.0-fast-generate-001", "vidB-3.1-fast-generate-preview"

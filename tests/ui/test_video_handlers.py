@@ -20,8 +20,20 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 from playground.ui.connection import ServerDefaults
 from playground.ui.video_board import VideoBoard, VideoJob, board_html
-from playground.ui.video_form import FIELD_NAMES, VideoForm, flags_preview, mode_fields, model_fields
-from playground.ui.video_handlers import cancel_job, restore_jobs, resume_job, submit_job, watch
+from playground.ui.video_form import (
+    FIELD_NAMES,
+    VideoForm,
+    flags_preview,
+    mode_fields,
+    model_fields,
+)
+from playground.ui.video_handlers import (
+    cancel_job,
+    restore_jobs,
+    resume_job,
+    submit_job,
+    watch,
+)
 from tests.fakes import FakeClock
 
 KEY = "sk-video-ui-key-123456"
