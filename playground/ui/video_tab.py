@@ -167,7 +167,8 @@ def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr
     model.change(on_model, model, [by_name[name] for name in model_driven] + [flags, notes], queue=False)
     mode.change(on_mode, mode, [first_frame, last_frame, references, remix], queue=False)
     gr.on([component.change for component in form_inputs if component not in (first_frame, last_frame, references)],
-          lambda *values: flags_preview(VideoForm(*values)), form_inputs, flags, queue=False, show_progress="hidden")
+          lambda *values: flags_preview(VideoForm(*values)), form_inputs, flags, queue=False, show_progress="hidden",
+          trigger_mode="always_last")
     submit.click(on_submit, [board, *connection, *form_inputs], [error, board_view, saved, cancel_pick, *inspector.components],
                  concurrency_limit=SUBMIT_CONCURRENCY).then(on_watch, [board, *connection], watch_outputs, **watch_options)
     resume.click(on_resume, [board, *connection, resume_id], [error, board_view, saved, cancel_pick], queue=False).then(
