@@ -26,12 +26,27 @@ from playground.ui.video_form import VideoForm, check_form
 
 BOARD_TICK_S = 0.5
 VIDA_MODEL = "vidA-2"
+KEEP_VIDEOS_S = 24 * 3600.0
 
 
 def video_directory(conn: Connection) -> Path:
     """Where this gateway's videos are saved: under GRADIO_TEMP_DIR, one folder per base URL."""
     root = Path(os.environ.get("GRADIO_TEMP_DIR") or Path(tempfile.gettempdir()) / "gradio")
     return root / "gateway-playground-videos" / hashlib.sha256(conn.base_url.encode()).hexdigest()[:16]
+
+
+def prune_videos(directory: Path, max_age_s: float = KEEP_VIDEOS_S, now: float | None = None) -> int:
+    """Delete saved videos older than `max_age_s` (a long-running Space must not fill its disk)."""
+    cutoff = (time.time() if now is None else now) - max_age_s
+    removed = 0
+    for path in directory.glob("*.mp4"):
+        try:
+            if path.stat().st_mtime < cutoff:
+                path.unlink()
+                removed += 1
+        except FileNotFoundError:
+            continue
+    return removed
 
 
 @dataclass
@@ -97,6 +112,8 @@ async def follow(client: GatewayClient, board: VideoBoard, job: VideoJob, fallba
         job.message = "Saving the video…"
         target = video_directory(conn) / f"{final.task_id}.mp4"
         if not target.is_file():
+            if target.parent.is_dir():
+                prune_videos(target.parent)
             saved = await client.video.save_result(conn, final, target.parent)
             board.last_exchange = saved.exchange
         job.video_path = target

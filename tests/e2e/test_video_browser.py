@@ -109,3 +109,18 @@ def test_rejected_prompt_shows_the_failure(page: Page) -> None:
     job = page.locator(JOB).first
     expect(job).to_have_attribute("data-state", "failed", timeout=20_000)
     expect(job).to_contain_text("code 1301")
+
+
+def test_polling_does_not_hold_up_the_chat_tab(page: Page) -> None:
+    open_video_tab(page)
+    page.fill("#video-prompt textarea", "a slow sunrise")
+    page.click("#video-submit")
+    job = page.locator(JOB).first
+    expect(job).to_have_attribute("data-state", "queued", timeout=10_000)
+    page.get_by_role("tab", name="Chat").click()
+    page.fill("#chat-input textarea", "hello while a video renders")
+    page.locator("#chat-input textarea").press("Enter")
+    expect(page.locator("#chat-chatbot .message.bot").last).to_contain_text("hello while a video renders", timeout=10_000)
+    assert job.get_attribute("data-state") in ("queued", "in_progress"), "the chat reply should arrive while the job is still polled"
+    page.get_by_role("tab", name="Video").click()
+    expect(job).to_have_attribute("data-state", "succeeded", timeout=30_000)

@@ -4,6 +4,7 @@ and the watcher following jobs on the demo gateway (fake clock, real socket)."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +30,7 @@ from playground.ui.video_form import (
 )
 from playground.ui.video_handlers import (
     cancel_job,
+    prune_videos,
     restore_jobs,
     resume_job,
     submit_job,
@@ -176,6 +178,15 @@ async def test_restore_from_the_browser_ignores_junk(video_client: GatewayClient
     assert restore_jobs(defaults, board, "", "", None) == 0
     await follow_all(video_client, defaults, board)
     assert board.jobs["video_missing"].state == "error" and "No video task" in board.jobs["video_missing"].message
+
+
+def test_old_videos_are_pruned(tmp_path: Path) -> None:
+    old, fresh = tmp_path / "old.mp4", tmp_path / "fresh.mp4"
+    for path in (old, fresh):
+        path.write_bytes(b"x")
+    os.utime(old, (1000.0, 1000.0))
+    assert prune_videos(tmp_path, max_age_s=3600, now=fresh.stat().st_mtime + 10) == 1
+    assert not old.exists() and fresh.exists()
 
 
 def test_board_escapes_what_people_type() -> None:
