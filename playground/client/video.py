@@ -238,7 +238,7 @@ class VideoAPI:
                 decoder = Base64ToFile(capped)
                 parser = JSONObjectStream({"base64": decoder, "data_url": discard})
                 async with self.transport.stream(conn, DOWNLOAD_PATH, method="GET", params={"id": task_id}) as (response, exchange):
-                    received = await _read_into(response, parser.feed, budget, "download result")
+                    await _read_into(response, parser.feed, budget, "download result")
                 values = parser.finish()
                 decoder.close()
             exchange.response_body = {**values, "base64": f"<{decoder.characters:,} characters>"}
@@ -247,7 +247,6 @@ class VideoAPI:
             os.replace(partial, target)
         finally:
             partial.unlink(missing_ok=True)
-        exchange.record_event("saved", f"{capped.written} bytes from {received} bytes of JSON")
         return SavedVideo(target, capped.written, exchange)
 
     async def _fetch(self, url: str, target: Path) -> SavedVideo:
@@ -268,7 +267,7 @@ class VideoAPI:
         return SavedVideo(target, capped.written, exchange)
 
 
-async def _read_into(response: httpx.Response, sink: Callable[[bytes], None], budget: int, what: str) -> int:
+async def _read_into(response: httpx.Response, sink: Callable[[bytes], None], budget: int, what: str) -> None:
     received = 0
     try:
         async for chunk in response.aiter_bytes(_CHUNK):
@@ -278,7 +277,6 @@ async def _read_into(response: httpx.Response, sink: Callable[[bytes], None], bu
             sink(chunk)
     except httpx.HTTPError as exc:
         raise APIConnectionError(f"The connection was cut while downloading the {what} ({type(exc).__name__}).") from None
-    return received
 
 
 def _check_download(values: dict[str, Any], task_id: str, written: int) -> None:
