@@ -104,7 +104,7 @@ def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr
                    count, person, watermark, camera_fixed, frames, smart_rewrite, generate_audio, audio_url, return_last_frame, callback_url]
     assert len(form_inputs) == len(FIELD_NAMES)
     by_name = dict(zip(FIELD_NAMES, form_inputs))
-    model_driven = [name for name in model_fields(DEFAULT_MODEL)]
+    model_driven = list(model_fields(DEFAULT_MODEL))
 
     def on_model(model_id: str) -> tuple[Any, ...]:
         states = model_fields(model_id)
@@ -114,8 +114,7 @@ def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr
         return (*updates, gr.update(visible=is_vidd), model_notes(model_id))
 
     def on_mode(mode_label: str) -> tuple[Any, ...]:
-        visible = mode_fields(mode_label)
-        return tuple(gr.update(visible=visible[name]) for name in ("first_frame", "last_frame", "references", "remix_from_video_id"))
+        return tuple(gr.update(visible=shown) for shown in mode_fields(mode_label).values())
 
     async def on_submit(state: VideoBoard, url: str, key: str, *values: Any) -> tuple[Any, ...]:
         outcome = await submit_job(client, defaults, state, url, key, VideoForm(*values))
@@ -134,7 +133,7 @@ def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr
         return board_html(state), {"jobs": []}, [], None, _active_choices(state)
 
     def on_restore(state: VideoBoard, url: str, key: str, stored: Any) -> str:
-        restore_jobs(defaults, state, url, key, (stored or {}).get("jobs") if isinstance(stored, dict) else None)
+        restore_jobs(defaults, state, url, key, stored.get("jobs") if isinstance(stored, dict) else None)
         return board_html(state)
 
     async def on_watch(state: VideoBoard, url: str, key: str) -> AsyncIterator[tuple[Any, ...]]:
@@ -165,7 +164,7 @@ def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr
     watch_options: dict[str, Any] = {"concurrency_limit": WATCH_CONCURRENCY, "concurrency_id": "video-watch", "show_progress": "hidden"}
 
     model.change(on_model, model, [by_name[name] for name in model_driven] + [flags, notes], queue=False)
-    mode.change(on_mode, mode, [first_frame, last_frame, references, remix], queue=False)
+    mode.change(on_mode, mode, [by_name[name] for name in mode_fields(None)], queue=False)
     gr.on([component.change for component in form_inputs if component not in (first_frame, last_frame, references)],
           lambda *values: flags_preview(VideoForm(*values)), form_inputs, flags, queue=False, show_progress="hidden",
           trigger_mode="always_last")
