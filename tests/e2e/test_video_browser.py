@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 pytestmark = pytest.mark.browser
 JOB = "#video-board .video-job"
@@ -15,6 +15,14 @@ JOB = "#video-board .video-job"
 def open_video_tab(page: Page) -> None:
     page.get_by_role("tab", name="Video").click()
     page.wait_for_selector("#video-prompt textarea")
+
+
+def submit_prompt(page: Page, prompt: str) -> Locator:
+    """Open the tab, submit `prompt` with the current settings; the newest job's row."""
+    open_video_tab(page)
+    page.fill("#video-prompt textarea", prompt)
+    page.click("#video-submit")
+    return page.locator(JOB).first
 
 
 def choose(page: Page, elem_id: str, option: str) -> None:
@@ -103,19 +111,13 @@ def test_form_follows_the_model_and_shows_vidd_flags(page: Page) -> None:
 
 
 def test_rejected_prompt_shows_the_failure(page: Page) -> None:
-    open_video_tab(page)
-    page.fill("#video-prompt textarea", "something forbidden")
-    page.click("#video-submit")
-    job = page.locator(JOB).first
+    job = submit_prompt(page, "something forbidden")
     expect(job).to_have_attribute("data-state", "failed", timeout=20_000)
     expect(job).to_contain_text("code 1301")
 
 
 def test_polling_does_not_hold_up_the_chat_tab(page: Page) -> None:
-    open_video_tab(page)
-    page.fill("#video-prompt textarea", "a slow sunrise")
-    page.click("#video-submit")
-    job = page.locator(JOB).first
+    job = submit_prompt(page, "a slow sunrise")
     expect(job).to_have_attribute("data-state", "queued", timeout=10_000)
     page.get_by_role("tab", name="Chat").click()
     page.fill("#chat-input textarea", "hello while a video renders")
