@@ -88,8 +88,9 @@ def set_key(page: Page, key: str, remember: bool) -> None:
 
 
 def reloaded_key(page: Page) -> str:
+    """Reload, wait for the page-load chain (restore, then the connection check), read the key box."""
     page.reload()
     page.wait_for_selector("#chat-input textarea")
-    page.wait_for_timeout(800)
     open_connection(page)
+    expect(page.locator("#connection-status")).not_to_be_empty(timeout=15_000)
     return page.locator("#connection-key input").input_value()
