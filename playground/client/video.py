@@ -13,7 +13,6 @@ every other family's `url` is fetched to a file. Both are size-capped and checke
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import re
 import time
@@ -41,9 +40,8 @@ from playground.client.validation import RequestModel
 from playground.client.video_files import (
     MAX_VIDEO_BYTES,
     Base64ToFile,
-    CappedFile,
     JSONObjectStream,
-    check_mp4,
+    capped_video_file,
     discard,
 )
 
@@ -231,39 +229,25 @@ class VideoAPI:
 
     async def _download(self, conn: Connection, task_id: str, target: Path) -> SavedVideo:
         budget = self.max_video_bytes * 3 + 64 * 1024  # base64 and data_url both carry the video (4/3 each)
-        partial = target.with_suffix(".part")
-        try:
-            with partial.open("wb") as file:
-                capped = CappedFile(file, self.max_video_bytes)
-                decoder = Base64ToFile(capped)
-                parser = JSONObjectStream({"base64": decoder, "data_url": discard})
-                async with self.transport.stream(conn, DOWNLOAD_PATH, method="GET", params={"id": task_id}) as (response, exchange):
-                    await _read_into(response, parser.feed, budget, "download result")
-                values = parser.finish()
-                decoder.close()
+        with capped_video_file(target, self.max_video_bytes) as capped:
+            decoder = Base64ToFile(capped)
+            parser = JSONObjectStream({"base64": decoder, "data_url": discard})
+            async with self.transport.stream(conn, DOWNLOAD_PATH, method="GET", params={"id": task_id}) as (response, exchange):
+                await _read_into(response, parser.feed, budget, "download result")
+            values = parser.finish()
+            decoder.close()
             exchange.response_body = {**values, "base64": f"<{decoder.characters:,} characters>"}
             _check_download(values, task_id, capped.written)
-            check_mp4(partial)
-            os.replace(partial, target)
-        finally:
-            partial.unlink(missing_ok=True)
         return SavedVideo(target, capped.written, exchange)
 
     async def _fetch(self, url: str, target: Path) -> SavedVideo:
-        partial = target.with_suffix(".part")
-        try:
-            with partial.open("wb") as file:
-                capped = CappedFile(file, self.max_video_bytes)
-                async with self.transport.fetch(url) as (response, exchange):
-                    declared = int(response.headers.get("content-length") or 0)
-                    if declared > self.max_video_bytes:
-                        raise DownloadTooLargeError(f"The video is {declared / 1e6:.1f} MB, above the {self.max_video_bytes / 1e6:.0f} MB cap.")
-                    await _read_into(response, capped.write, self.max_video_bytes, "video")
+        with capped_video_file(target, self.max_video_bytes) as capped:
+            async with self.transport.fetch(url) as (response, exchange):
+                declared = int(response.headers.get("content-length") or 0)
+                if declared > self.max_video_bytes:
+                    raise DownloadTooLargeError(f"The video is {declared / 1e6:.1f} MB, above the {self.max_video_bytes / 1e6:.0f} MB cap.")
+                await _read_into(response, capped.write, self.max_video_bytes, "video")
             exchange.response_body = f"<{capped.written:,} bytes of video>"
-            check_mp4(partial)
-            os.replace(partial, target)
-        finally:
-            partial.unlink(missing_ok=True)
         return SavedVideo(target, capped.written, exchange)
 
 

@@ -3,15 +3,17 @@
 `JSONObjectStream` reads the vidA download result (a flat JSON object whose `base64` value is
 the whole video) chunk by chunk and hands the big string values to sinks as they arrive;
 `Base64ToFile` decodes such a value straight into a file with a size cap; `CappedFile` does the
-same for raw bytes fetched from a URL. `check_mp4` looks for the `ftyp` box every MP4 starts with.
+same for raw bytes fetched from a URL. `check_mp4` looks for the `ftyp` box every MP4 starts with; `capped_video_file` puts them together.
 """
 
 from __future__ import annotations
 
 import binascii
 import json
+import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -206,3 +208,17 @@ def check_mp4(path: Path) -> None:
         head = file.read(12)
     if len(head) < 12 or head[4:8] != b"ftyp":
         raise CorruptDownloadError("The downloaded file is not an MP4 video (no ftyp box at the start).")
+
+
+@contextmanager
+def capped_video_file(target: Path, max_bytes: int) -> Iterator[CappedFile]:
+    """Write to `<target>.part` under a cap; when the block succeeds, check that it is an MP4 and
+    move it to `target`. On any failure no file is left behind."""
+    partial = target.with_suffix(".part")
+    try:
+        with partial.open("wb") as file:
+            yield CappedFile(file, max_bytes)
+        check_mp4(partial)
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)

@@ -319,11 +319,16 @@ def _family_body(spec: VideoInput, model: VideoModel) -> dict[str, Any]:
     return {"model": model.id, "metadata": {k: v for k, v in metadata.items() if v is not None}}
 
 
+def _registered(model_id: Any) -> VideoModel:
+    model = video_model(str(model_id or ""))
+    if model is None:
+        raise RequestValidationError([f"model: {model_id!r} is not a known video model"])
+    return model
+
+
 def build_video_request(spec: VideoInput) -> RequestModel:
     """The family's request for `spec`; raises `RequestValidationError` with every problem."""
-    model = video_model(spec.model)
-    if model is None:
-        raise RequestValidationError([f"model: {spec.model!r} is not a known video model"])
+    model = _registered(spec.model)
     problems = _images_for_mode(spec, model)
     try:
         request = REQUEST_MODELS[model.family].build(**_family_body(spec, model))
@@ -336,7 +341,4 @@ def build_video_request(spec: VideoInput) -> RequestModel:
 
 def validate_video_body(body: dict[str, Any]) -> RequestModel:
     """Check a raw submit body (for example one edited by hand) against its family's rules."""
-    model = video_model(str(body.get("model", "")))
-    if model is None:
-        raise RequestValidationError([f"model: {body.get('model')!r} is not a known video model"])
-    return validate(REQUEST_MODELS[model.family], body)
+    return validate(REQUEST_MODELS[_registered(body.get("model")).family], body)

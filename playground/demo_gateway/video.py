@@ -77,12 +77,20 @@ class DemoTask:
         return len(sample_clip(self.job.ratio)) + (padding + 8 if padding else 0)
 
     def chunks(self) -> Iterator[bytes]:
-        """The video's bytes in pieces (padding generated, never held whole)."""
+        """The video's bytes in pieces (padding generated, never held whole); `cut_download`
+        breaks the connection halfway, whichever endpoint is sending."""
         clip = sample_clip(self.job.ratio)
-        if self.fault_named("not_mp4"):
-            clip = b"\x00" * len(clip)
+        size = self.size()
+        sent = 0
+        for piece in self._pieces(b"\x00" * len(clip) if self.fault_named("not_mp4") else clip, size - len(clip)):
+            if self.fault_named("cut_download") and sent > size // 2:
+                raise ConnectionAbortedError("demo fault: download cut")
+            sent += len(piece)
+            yield piece
+
+    @staticmethod
+    def _pieces(clip: bytes, padding: int) -> Iterator[bytes]:
         yield clip
-        padding = self.size() - len(clip)
         if padding:
             yield padding.to_bytes(4, "big") + b"free"
             remaining = padding - 8
@@ -148,7 +156,7 @@ class VideoEndpoints:
     async def query(self, task_id: str) -> Response:
         task = self._task(task_id)
         task.queries += 1
-        if task.fault_named("poll_errors") and task.queries <= (task.fault.count if task.fault else 0):
+        if task.fault_named("poll_errors") and task.fault is not None and task.queries <= task.fault.count:
             raise HTTPProblem(503, "service_unavailable", "Demo fault: the task query failed.")
         return JSONResponse(task.view(self.config))
 
@@ -170,29 +178,17 @@ class VideoEndpoints:
         yield b'"}'
 
     def _base64(self, task: DemoTask) -> Iterator[bytes]:
-        sent, half = 0, task.size() // 2
-        for piece in _aligned(task.chunks()):
-            if task.fault_named("cut_download") and sent > half:
-                raise ConnectionAbortedError("demo fault: download cut")
+        for index, piece in enumerate(_aligned(task.chunks())):
             encoded = base64.b64encode(piece)
-            if task.fault_named("corrupt_base64") and sent == 0:
+            if task.fault_named("corrupt_base64") and index == 0:
                 encoded = encoded[:100] + b"!!" + encoded[102:]
-            sent += len(piece)
             yield encoded
 
     async def file(self, task_id: str, token: str) -> Response:
         task = self.tasks.get(task_id)
         if task is None or not secrets.compare_digest(token, task.token) or task.view(self.config)["status"] != "succeeded":
             return JSONResponse({"error": {"message": "No such video file."}}, 404)
-        return StreamingResponse(self._file_chunks(task), media_type="video/mp4", headers={"content-length": str(task.size())})
-
-    def _file_chunks(self, task: DemoTask) -> Iterator[bytes]:
-        sent = 0
-        for piece in task.chunks():
-            if task.fault_named("cut_download") and sent > task.size() // 2:
-                raise ConnectionAbortedError("demo fault: file cut")
-            sent += len(piece)
-            yield piece
+        return StreamingResponse(task.chunks(), media_type="video/mp4", headers={"content-length": str(task.size())})
 
     async def _deliver_callback(self, task: DemoTask) -> None:
         """POST the final task to metadata.callback_url once it ends (checked on the config's clock)."""
