@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.pages import open_tab
+
 pytestmark = pytest.mark.browser
 BOT = "#messages-chatbot .message.bot"
 
 
 def open_messages_tab(page: Page) -> None:
-    page.get_by_role("tab", name="Messages").click()
-    page.wait_for_selector("#messages-input textarea")
+    open_tab(page, "Messages", "#messages-input textarea")
 
 
 def send(page: Page, text: str) -> None:

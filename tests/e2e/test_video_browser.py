@@ -8,13 +8,14 @@ import time
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.e2e.pages import open_tab
+
 pytestmark = pytest.mark.browser
 JOB = "#video-board .video-job"
 
 
 def open_video_tab(page: Page) -> None:
-    page.get_by_role("tab", name="Video").click()
-    page.wait_for_selector("#video-prompt textarea")
+    open_tab(page, "Video", "#video-prompt textarea")
 
 
 def submit_prompt(page: Page, prompt: str) -> Locator:
@@ -119,10 +120,10 @@ def test_rejected_prompt_shows_the_failure(page: Page) -> None:
 def test_polling_does_not_hold_up_the_chat_tab(page: Page) -> None:
     job = submit_prompt(page, "a slow sunrise")
     expect(job).to_have_attribute("data-state", "queued", timeout=10_000)
-    page.get_by_role("tab", name="Chat").click()
+    open_tab(page, "Chat", "#chat-input textarea")
     page.fill("#chat-input textarea", "hello while a video renders")
     page.locator("#chat-input textarea").press("Enter")
     expect(page.locator("#chat-chatbot .message.bot").last).to_contain_text("hello while a video renders", timeout=10_000)
     assert job.get_attribute("data-state") in ("queued", "in_progress"), "the chat reply should arrive while the job is still polled"
-    page.get_by_role("tab", name="Video").click()
+    open_video_tab(page)
     expect(job).to_have_attribute("data-state", "succeeded", timeout=30_000)
