@@ -50,10 +50,6 @@ class JSONObjectStream:
         self._escaped = False
         self.values: dict[str, Any] = {}
 
-    @property
-    def complete(self) -> bool:
-        return self._state == "done"
-
     def feed(self, chunk: bytes) -> None:
         data = self._pending + chunk if self._pending else chunk
         self._pending = b""

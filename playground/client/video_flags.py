@@ -37,10 +37,6 @@ def parse_flags(text: str) -> list[Flag]:
     return [Flag(FLAG_ALIASES.get(m[1].lower(), m[1]), m[2], m[1]) for m in _FLAG.finditer(text)]
 
 
-def strip_flags(text: str) -> str:
-    return re.sub(r"\s{2,}", " ", _FLAG.sub("", text)).strip()
-
-
 def render_flags(values: dict[str, object]) -> str:
     """`{"resolution": "720p", "duration": 5, "watermark": False}` -> `--rs 720p --dur 5 --wm false`."""
     parts = []

@@ -226,12 +226,7 @@ class VidDRequest(RequestModel):
         _fail(problems)
         return self
 
-    @property
-    def text(self) -> str:
-        return next((item.text or "" for item in self.metadata.content if item.type == "text"), "")
 
-
-VideoRequest = VidARequest | VidBRequest | VidCRequest | VidDRequest
 REQUEST_MODELS: dict[str, type[RequestModel]] = {VIDA: VidARequest, VIDB: VidBRequest, VIDC: VidCRequest, VIDD: VidDRequest}
 
 

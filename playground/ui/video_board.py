@@ -52,10 +52,11 @@ class VideoJob:
         task = update.task
         if task is None:
             return
-        self.state, self.progress = task.status, task.progress
-        self.message = f"{task.error_message} (code {task.error_code})" if task.status == "failed" else ""
+        self.progress = task.progress
         if task.status == "failed":
-            self.finished_at = time.time()
+            self.end("failed", f"{task.error_message} (code {task.error_code})")
+        else:
+            self.state, self.message = task.status, ""
 
     def end(self, state: str, message: str = "") -> None:
         self.state, self.message = state, message
@@ -89,15 +90,18 @@ class VideoBoard:
         """What the browser keeps so jobs survive a reload: ids and labels, nothing secret."""
         return [{"task_id": j.task_id, "model": j.model, "prompt": j.prompt[:300], "submitted_at": j.submitted_at} for j in self.jobs.values()]
 
-    def restore(self, saved: Any, conn: Connection | None) -> list[VideoJob]:
-        restored = []
+    def restore(self, saved: Any) -> int:
+        """Put back the jobs the browser remembered (they are polled on the current connection);
+        entries that are not job records are skipped. Returns how many came back."""
+        restored = 0
         for item in saved if isinstance(saved, list) else []:
             if not isinstance(item, dict) or not isinstance(item.get("task_id"), str) or item["task_id"] in self.jobs:
                 continue
             submitted = item.get("submitted_at")
             job = VideoJob(item["task_id"], str(item.get("model") or "?"), str(item.get("prompt") or ""),
-                           float(submitted) if isinstance(submitted, (int, float)) else time.time(), conn, state="resuming")
-            restored.append(self.add(job))
+                           float(submitted) if isinstance(submitted, (int, float)) else time.time(), state="resuming")
+            self.add(job)
+            restored += 1
         return restored
 
     def clear(self) -> None:

@@ -20,7 +20,7 @@ from playground.client.video_catalog import (
     VideoModel,
     video_model,
 )
-from playground.client.video_requests import VideoInput, build_video_request, vidd_text
+from playground.client.video_requests import VideoInput, vidd_text
 
 DEFAULT_MODEL = VIDEO_MODELS[0].id
 TRI_STATE = ("not set", "true", "false")
@@ -135,13 +135,6 @@ def _image(label: str, path: str | None, problems: list[str], read: bool) -> str
     except RequestValidationError as error:
         problems.extend(f"{label}: {problem}" for problem in error.problems)
         return None
-
-
-def check_form(form: VideoForm) -> VideoInput:
-    """Everything the spec says about this form's values (images read and checked too)."""
-    spec = form.to_input()
-    build_video_request(spec)
-    return spec
 
 
 def flags_preview(form: VideoForm) -> str:

@@ -12,7 +12,6 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
@@ -22,7 +21,7 @@ from playground.client.video_requests import build_video_request
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.render import error_text
 from playground.ui.video_board import VideoBoard, VideoJob
-from playground.ui.video_form import VideoForm, check_form
+from playground.ui.video_form import VideoForm
 
 BOARD_TICK_S = 0.5
 VIDA_MODEL = "vidA-2"
@@ -60,7 +59,7 @@ class Outcome:
 async def submit_job(client: GatewayClient, defaults: ServerDefaults, board: VideoBoard, url: str, key: str, form: VideoForm) -> Outcome:
     try:
         conn = resolve_connection(defaults, url, key)
-        spec = check_form(form)
+        spec = form.to_input()
         task, exchange = await client.video.submit(conn, build_video_request(spec))
     except GatewayError as error:
         return Outcome(error_text(error))
@@ -78,15 +77,6 @@ def resume_job(defaults: ServerDefaults, board: VideoBoard, url: str, key: str, 
     model = VIDA_MODEL if task_id.startswith("video_") else "resumed task"
     board.add(VideoJob(task_id, model, "", time.time(), conn, state="resuming"))
     return Outcome()
-
-
-def restore_jobs(defaults: ServerDefaults, board: VideoBoard, url: str, key: str, saved: Any) -> int:
-    """Put the jobs the browser remembered back on a fresh board; they are polled again."""
-    try:
-        conn = resolve_connection(defaults, url, key)
-    except GatewayError:
-        conn = None
-    return len(board.restore(saved, conn))
 
 
 def cancel_job(board: VideoBoard, task_id: str | None) -> Outcome:

@@ -23,7 +23,6 @@ from playground.ui.video_form import (
 )
 from playground.ui.video_handlers import (
     cancel_job,
-    restore_jobs,
     resume_job,
     submit_job,
     watch,
@@ -132,8 +131,8 @@ def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr
         state.clear()
         return board_html(state), {"jobs": []}, [], None, _active_choices(state)
 
-    def on_restore(state: VideoBoard, url: str, key: str, stored: Any) -> str:
-        restore_jobs(defaults, state, url, key, stored.get("jobs") if isinstance(stored, dict) else None)
+    def on_restore(state: VideoBoard, stored: Any) -> str:
+        state.restore(stored.get("jobs") if isinstance(stored, dict) else None)
         return board_html(state)
 
     async def on_watch(state: VideoBoard, url: str, key: str) -> AsyncIterator[tuple[Any, ...]]:
@@ -177,7 +176,7 @@ def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr
     gallery.select(on_pick, None, player, queue=False)
 
     def restore_after(event: Any) -> Any:
-        return event.then(on_restore, [board, *connection, saved], board_view, queue=False).then(
+        return event.then(on_restore, [board, saved], board_view, queue=False).then(
             on_watch, [board, *connection], watch_outputs, **watch_options)
 
     return restore_after

@@ -31,7 +31,6 @@ from playground.ui.video_form import (
 from playground.ui.video_handlers import (
     cancel_job,
     prune_videos,
-    restore_jobs,
     resume_job,
     submit_job,
     watch,
@@ -174,8 +173,8 @@ async def test_cancel_stops_polling_and_resume_picks_it_up(video_client: Gateway
 async def test_restore_from_the_browser_ignores_junk(video_client: GatewayClient, defaults: ServerDefaults) -> None:
     board = VideoBoard()
     saved = [{"task_id": "video_missing", "model": "vidA-2", "prompt": "p", "submitted_at": 1.0}, "junk", {"model": "x"}]
-    assert restore_jobs(defaults, board, "", "", saved) == 1
-    assert restore_jobs(defaults, board, "", "", None) == 0
+    assert board.restore(saved) == 1
+    assert board.restore(None) == 0
     await follow_all(video_client, defaults, board)
     assert board.jobs["video_missing"].state == "error" and "No video task" in board.jobs["video_missing"].message
 
