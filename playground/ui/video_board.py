@@ -68,7 +68,6 @@ class VideoBoard:
     jobs: dict[str, VideoJob] = field(default_factory=dict)
     watching: bool = False
     last_exchange: Exchange | None = None
-    shown_videos: tuple[str, ...] = ()
 
     def add(self, job: VideoJob) -> VideoJob:
         existing = self.jobs.pop(job.task_id, None)
@@ -108,7 +107,6 @@ class VideoBoard:
         for job in self.jobs.values():
             job.cancel.set()
         self.jobs.clear()
-        self.shown_videos = ()
 
 
 def _bar(job: VideoJob) -> str:

@@ -138,17 +138,18 @@ def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr
     async def on_watch(state: VideoBoard, url: str, key: str) -> AsyncIterator[tuple[Any, ...]]:
         shown_exchange = state.last_exchange
         shown_active: list[str] | None = None
+        shown_videos = gallery_items(state)
         async for current in watch(client, defaults, state, url, key):
-            videos = tuple(str(job.video_path) for job in current.finished_videos())
-            new_videos = videos != current.shown_videos
-            current.shown_videos = videos
+            videos = gallery_items(current)
+            new_videos = videos != shown_videos
+            shown_videos = videos
             active = [job.task_id for job in current.active()]
             exchange = current.last_exchange if current.last_exchange is not shown_exchange else None
             shown_exchange = current.last_exchange
             yield (
                 board_html(current),
-                gallery_items(current) if new_videos else gr.skip(),
-                (videos[0] if videos else None) if new_videos else gr.skip(),
+                videos if new_videos else gr.skip(),
+                (videos[0][0] if videos else None) if new_videos else gr.skip(),
                 _active_choices(current) if active != shown_active else gr.skip(),
                 *Inspector.values(exchange),
             )
