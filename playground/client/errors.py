@@ -4,6 +4,7 @@
     ├── RequestValidationError        a request broke the spec's rules; nothing was sent
     ├── APIConnectionError            no answer: refused, reset, DNS, TLS
     │   └── APITimeoutError           connect timeout, or the server went silent
+    ├── UnexpectedResponseError       a success status whose body is not what the interface returns
     ├── APIStatusError                the gateway answered with an error status
     │   ├── BadRequestError           400, 422
     │   ├── AuthenticationError       401, 403
@@ -35,6 +36,7 @@ class GatewayError(Exception):
     """Base class; `str(err)` is safe to show to a person."""
 
     hint = "Check the request and try again."
+    title = "Something went wrong"
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -46,6 +48,7 @@ class GatewayError(Exception):
 
 
 class RequestValidationError(GatewayError):
+    title = "Please check the request"
     hint = "Fix the highlighted value; nothing was sent."
 
     def __init__(self, problems: list[str]) -> None:
@@ -54,16 +57,27 @@ class RequestValidationError(GatewayError):
 
 
 class APIConnectionError(GatewayError):
+    title = "Could not reach the gateway"
     hint = "Check the base URL and that the gateway is running, then retry."
 
 
 class APITimeoutError(APIConnectionError):
+    title = "The gateway did not answer in time"
     hint = "The gateway did not answer in time; retry, or raise the timeout in the settings."
+
+
+class UnexpectedResponseError(GatewayError):
+    """The gateway said success but the body is not the interface's answer (not JSON, an HTML
+    page, an event stream, an error object, or the wrong shape)."""
+
+    title = "The gateway's answer could not be read"
+    hint = "The inspector shows what arrived; check the base URL points at the gateway, then retry."
 
 
 class APIStatusError(GatewayError):
     """An HTTP error answer. Keeps the gateway's own error type and message."""
 
+    title = "The gateway returned an error"
     hint = "Check the request parameters."
 
     def __init__(self, status: int, message: str, error_type: str | None = None, body: Any = None) -> None:
@@ -75,28 +89,34 @@ class APIStatusError(GatewayError):
 
 
 class BadRequestError(APIStatusError):
+    title = "The gateway rejected the request"
     hint = "The gateway rejected the request: check the parameters."
 
 
 class AuthenticationError(APIStatusError):
+    title = "The API key was not accepted"
     hint = "Check the API key in the connection panel."
 
 
 class NotFoundError(APIStatusError):
+    title = "Not found on the gateway"
     hint = "Check the model name (refresh the model list) and the base URL."
 
 
 class RateLimitError(APIStatusError):
+    title = "Too many requests"
     hint = "The gateway is rate limiting; wait a moment and retry."
 
 
 class ServerError(APIStatusError):
+    title = "The gateway failed"
     hint = "The gateway or its upstream failed; retry in a moment."
 
 
 class StreamError(GatewayError):
     """Something went wrong inside a stream; the output received so far is kept by the caller."""
 
+    title = "The reply stopped early"
     hint = "The partial output is kept; press Retry to send again."
 
 
@@ -105,6 +125,8 @@ class IncompleteStreamError(StreamError):
 
 
 class StreamEventError(StreamError):
+    title = "The gateway reported an error during the reply"
+
     def __init__(self, message: str, error_type: str | None = None) -> None:
         self.error_type = error_type
         kind = f" ({error_type})" if error_type else ""
@@ -112,10 +134,11 @@ class StreamEventError(StreamError):
 
 
 class MalformedEventError(StreamError):
-    pass
+    title = "The gateway sent something unreadable"
 
 
 class VideoTaskFailed(GatewayError):
+    title = "The video job failed"
     hint = "Change the prompt or the parameters and submit again."
 
     def __init__(self, task_id: str, code: int | None, message: str) -> None:
@@ -126,6 +149,7 @@ class VideoTaskFailed(GatewayError):
 
 
 class PollError(GatewayError):
+    title = "Stopped checking on the video job"
     hint = "The job may still be running on the gateway: paste its task id under Resume to check again."
 
 
@@ -138,6 +162,7 @@ class TooManyFailedPolls(PollError):
 
 
 class DownloadError(GatewayError):
+    title = "The video could not be saved"
     hint = "The video was not saved; try the download again."
 
 
@@ -146,6 +171,7 @@ class CorruptDownloadError(DownloadError):
 
 
 class DownloadTooLargeError(DownloadError):
+    title = "The video is too large"
     hint = "Raise the size cap if you trust this gateway, or pick a shorter or smaller video."
 
 

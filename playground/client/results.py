@@ -7,6 +7,7 @@ so the UI renders every tab's stream with one piece of code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,9 @@ class TextResult:
     complete: bool = False
     first_token_at: float | None = None
     finished_at: float | None = None
+    turn_items: list[dict[str, Any]] = field(default_factory=list)
+    """The interface's own wire items of this assistant turn (thinking blocks with signatures,
+    thought signatures, reasoning items, tool calls), replayed verbatim in the next request."""
 
     def apply(self, event: StreamEvent, at: float) -> None:
         """Fold one event into the result; `at` is seconds since the request started."""

@@ -14,6 +14,7 @@ from playground.client.transport import Transport
 from playground.settings import Settings
 from playground.ui.chat_tab import build_chat_tab
 from playground.ui.connection import ServerDefaults, badge_text, test_connection
+from playground.ui.context import TabContext
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.render import error_text
 from playground.ui.video_tab import build_video_tab, saved_jobs_state
@@ -56,13 +57,14 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
             status = gr.Markdown(elem_id="connection-status")
         saved = gr.BrowserState({"url": "", "key": "", "remember": False}, storage_key=BROWSER_STORAGE_KEY)
         saved_video_jobs = saved_jobs_state()
+        ctx = TabContext(client, defaults, url_box, key_box)
         with gr.Tabs():
             with gr.Tab("Chat", id="chat", elem_id="tab-chat"):
-                chat_model = build_chat_tab(client, defaults, url_box, key_box)
+                chat_model = build_chat_tab(ctx)
             with gr.Tab("Messages", id="messages", elem_id="tab-messages"):
-                build_messages_tab(client, defaults, url_box, key_box)
+                build_messages_tab(ctx)
             with gr.Tab("Video", id="video", elem_id="tab-video"):
-                restore_video_jobs = build_video_tab(client, defaults, url_box, key_box, saved_video_jobs)
+                restore_video_jobs = build_video_tab(ctx, saved_video_jobs)
 
         async def refresh_models(url: str, key: str) -> tuple[str, Any]:
             try:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import gradio as gr
 
 from playground.client import catalog
-from playground.client.gateway import GatewayClient
 from playground.ui.chat_handlers import ChatAdapter, ChatForm
-from playground.ui.connection import ServerDefaults
+from playground.ui.context import TabContext
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.widgets import Inspector
 
@@ -19,7 +18,7 @@ TOOLS_EXAMPLE = """[
 DEFAULT_MODEL = "gx-2.5-flash"
 
 
-def build_chat_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr.Textbox, key_box: gr.Textbox) -> gr.Dropdown:
+def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
     """Lay out the tab and wire its events; returns the model picker (refreshed from the gateway)."""
     with gr.Row():
         with gr.Column(scale=3):
@@ -45,6 +44,6 @@ def build_chat_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr.
                 )
     inspector = Inspector.build("chat")
     form_inputs = [model, system, stream, temperature, top_p, max_tokens, tool_choice, tools, schema, extensions, effort]
-    panel.wire(lambda *form: ChatAdapter(client, ChatForm(*form)), form_inputs, defaults, [url_box, key_box], inspector)
+    panel.wire(lambda *form: ChatAdapter(ctx.client, ChatForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector)
     example_tools.click(lambda: TOOLS_EXAMPLE, None, tools, queue=False)
     return model

@@ -8,8 +8,7 @@ from typing import Any
 import gradio as gr
 
 from playground.client import catalog
-from playground.client.gateway import GatewayClient
-from playground.ui.connection import ServerDefaults
+from playground.ui.context import TabContext
 from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm, cache_report, count_draft_tokens
@@ -19,7 +18,7 @@ LONG_DOCUMENT = " ".join(f"Section {i}: the gateway routes each request to the m
 THINKING_ADVICE = "With thinking on, the spec recommends temperature 1.0 and top_p 0; budget_tokens must be greater than 1024 and below max_tokens."
 
 
-def build_messages_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr.Textbox, key_box: gr.Textbox) -> None:
+def build_messages_tab(ctx: TabContext) -> None:
     with gr.Row():
         with gr.Column(scale=3):
             panel = ConversationPanel.build("messages", "Messages format (`cl` models). Turn on thinking, try tools, or open the prompt-cache lab.")
@@ -68,13 +67,13 @@ def build_messages_tab(client: GatewayClient, defaults: ServerDefaults, url_box:
             return (gr.skip(),) if view.history else (cache_report("", []),)
         return (cache_report(adapter.form.model, view.session.usage_log),)
 
-    panel.wire(lambda *form: MessagesAdapter(client, MessagesForm(*form)), form_inputs, defaults, [url_box, key_box], inspector,
+    panel.wire(lambda *form: MessagesAdapter(ctx.client, MessagesForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
                extra=lab_report, extra_outputs=[report])
 
     async def on_count(draft: Any, session: Session, url: str, key: str, *form: Any) -> str:
-        return await count_draft_tokens(client, defaults, draft, session, url, key, MessagesForm(*form))
+        return await count_draft_tokens(ctx.client, ctx.defaults, draft, session, url, key, MessagesForm(*form))
 
-    count_inputs = [panel.draft, panel.session, url_box, key_box, *form_inputs]
+    count_inputs = [panel.draft, panel.session, *ctx.connection, *form_inputs]
     triggers = [panel.draft.change, system.change, tools.change, model.change, cache_system.change, cache_last.change, web_search.change]
     gr.on(triggers, on_count, count_inputs, token_count, trigger_mode="always_last", concurrency_limit=None, show_progress="hidden")
     fill.click(lambda: (LONG_DOCUMENT, True), None, [system, cache_system], queue=False)

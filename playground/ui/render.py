@@ -75,7 +75,7 @@ def settle_pending(history: list[dict[str, Any]] | None) -> list[dict[str, Any]]
 def error_text(error: BaseException) -> str:
     """What a person reads in the error banner."""
     if isinstance(error, GatewayError):
-        return f"**{type(error).__name__}** — {error.user_message}"
+        return f"**{error.title}** — {error.user_message}"
     return f"**Unexpected error** — {type(error).__name__}. The conversation is kept; try again."
 
 

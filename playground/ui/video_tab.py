@@ -8,9 +8,8 @@ from typing import Any
 
 import gradio as gr
 
-from playground.client.gateway import GatewayClient
 from playground.client.video_catalog import video_model_ids
-from playground.ui.connection import ServerDefaults
+from playground.ui.context import TabContext
 from playground.ui.video_board import VideoBoard, board_html, gallery_items
 from playground.ui.video_form import (
     DEFAULT_MODEL,
@@ -47,8 +46,7 @@ def saved_jobs_state() -> gr.BrowserState:
     return gr.BrowserState({"jobs": []}, storage_key=JOBS_STORAGE_KEY)
 
 
-def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr.Textbox, key_box: gr.Textbox,
-                    saved: gr.BrowserState) -> Callable[[Any], Any]:
+def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], Any]:
     """Lay out the tab and wire its events; returns a hook that restores saved jobs after an event."""
     start = model_fields(DEFAULT_MODEL)
     board = gr.State(VideoBoard())
@@ -116,11 +114,11 @@ def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr
         return tuple(gr.update(visible=shown) for shown in mode_fields(mode_label).values())
 
     async def on_submit(state: VideoBoard, url: str, key: str, *values: Any) -> tuple[Any, ...]:
-        outcome = await submit_job(client, defaults, state, url, key, VideoForm(*values))
+        outcome = await submit_job(ctx.client, ctx.defaults, state, url, key, VideoForm(*values))
         return (banner_update(outcome.error), board_html(state), {"jobs": state.saved()}, _active_choices(state), *Inspector.values(outcome.exchange))
 
     def on_resume(state: VideoBoard, url: str, key: str, task_text: str) -> tuple[Any, ...]:
-        outcome = resume_job(defaults, state, url, key, task_text)
+        outcome = resume_job(ctx.defaults, state, url, key, task_text)
         return banner_update(outcome.error), board_html(state), {"jobs": state.saved()}, _active_choices(state)
 
     def on_cancel(state: VideoBoard, task_id: str | None) -> tuple[Any, ...]:
@@ -139,7 +137,7 @@ def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr
         shown_exchange = state.last_exchange
         shown_active: list[str] | None = None
         shown_videos = gallery_items(state)
-        async for current in watch(client, defaults, state, url, key):
+        async for current in watch(ctx.client, ctx.defaults, state, url, key):
             videos = gallery_items(current)
             new_videos = videos != shown_videos
             shown_videos = videos
@@ -159,7 +157,7 @@ def build_video_tab(client: GatewayClient, defaults: ServerDefaults, url_box: gr
         value = evt.value
         return value.get("video", {}).get("path") if isinstance(value, dict) and isinstance(value.get("video"), dict) else gr.skip()
 
-    connection = [url_box, key_box]
+    connection = ctx.connection
     watch_outputs = [board_view, gallery, player, cancel_pick, *inspector.components]
     watch_options: dict[str, Any] = {"concurrency_limit": WATCH_CONCURRENCY, "concurrency_id": "video-watch", "show_progress": "hidden"}
 

@@ -84,11 +84,12 @@ async def test_empty_message_and_bad_url_are_explained(client: GatewayClient, de
 async def test_gateway_errors_keep_history_and_partial_text(client: GatewayClient, defaults: ServerDefaults) -> None:
     views = await run(send_message(ChatAdapter(client, form()), defaults, "story [[fault:cut]]", [], None, "", ""))
     final = views[-1]
-    assert "IncompleteStreamError" in final.error and "Retry" in final.error
+    assert "The reply stopped early" in final.error and "Retry" in final.error
+    assert "IncompleteStreamError" not in final.error
     assert texts(final)[0] == "story [[fault:cut]]" and texts(final)[1].startswith("You said")
     assert "incomplete" in final.metrics
     wrong_key = await run(send_message(ChatAdapter(client, form()), defaults, "hi", [], None, "", "sk-not-the-key-999"))
-    assert "AuthenticationError" in wrong_key[-1].error and "API key" in wrong_key[-1].error
+    assert "The API key was not accepted" in wrong_key[-1].error and "AuthenticationError" not in wrong_key[-1].error
     assert "sk-not-the-key-999" not in wrong_key[-1].error
 
 

@@ -1,0 +1,24 @@
+"""`TabContext`: what every tab is built from (the shared client, the server's defaults and the
+connection panel's inputs), so adding a tab never grows a parameter list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import gradio as gr
+
+from playground.client.gateway import GatewayClient
+from playground.ui.connection import ServerDefaults
+
+
+@dataclass(frozen=True)
+class TabContext:
+    client: GatewayClient
+    defaults: ServerDefaults
+    url_box: gr.Textbox
+    key_box: gr.Textbox
+
+    @property
+    def connection(self) -> list[gr.Textbox]:
+        """The inputs every gateway call reads last: base URL, then key."""
+        return [self.url_box, self.key_box]
