@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -27,6 +28,9 @@ MAX_RETRY_AFTER_S = 60.0
 MAX_REDIRECTS = 5
 SECRET_HEADERS = frozenset({"authorization", "x-svc-api-key", "x-api-key", "api-key"})
 SECRET_QUERY_PARAMS = frozenset({"key", "api_key"})
+AUTH_STYLES = ("bearer", "header", "query")
+"""Where the key travels: `Authorization: Bearer`, the `x-svc-api-key` header, or a `key=` query
+parameter (the last two only for the native endpoints, see the spec's Authentication)."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,13 @@ class Connection:
 
     base_url: str
     api_key: str | None = field(default=None, repr=False)
+    auth_style: str = "bearer"
+
+    def with_auth(self, style: str) -> Connection:
+        """The same gateway and key, sent the way `style` (one of `AUTH_STYLES`) says."""
+        if style not in AUTH_STYLES:
+            raise ValueError(f"unknown auth style {style!r}")
+        return replace(self, auth_style=style)
 
     def url(self, path: str) -> str:
         return self.base_url.rstrip("/") + "/" + path.lstrip("/")
@@ -104,6 +115,18 @@ def redact_url(url: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(query, safe="*")))
 
 
+class _RedactURLs(logging.Filter):
+    """httpx logs each request's URL; a `key=` query parameter must not reach any log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            record.args = tuple(redact_url(str(arg)) if isinstance(arg, httpx.URL) else arg for arg in record.args)
+        return True
+
+
+logging.getLogger("httpx").addFilter(_RedactURLs())
+
+
 def backoff_delay(attempt: int, headers: httpx.Headers | None = None) -> float:
     """Seconds to wait before retry number `attempt` (0-based): Retry-After wins, capped at 60 s."""
     if headers is not None:
@@ -159,7 +182,11 @@ class Transport:
 
     def _build(self, conn: Connection, method: str, path: str, body: Any, params: dict[str, str] | None) -> httpx.Request:
         headers = {"Accept": "application/json, text/event-stream"}
-        if conn.api_key:
+        if conn.api_key and conn.auth_style == "header":
+            headers["x-svc-api-key"] = conn.api_key
+        elif conn.api_key and conn.auth_style == "query":
+            params = {**(params or {}), "key": conn.api_key}
+        elif conn.api_key:
             headers["Authorization"] = f"Bearer {conn.api_key}"
         return self.http.build_request(method, conn.url(path), json=body, params=params, headers=headers)
 

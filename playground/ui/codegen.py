@@ -9,7 +9,8 @@ from typing import Any
 from playground.client.transport import Exchange
 
 KEY_VARIABLE = "GATEWAY_API_KEY"
-_SKIPPED_HEADERS = frozenset({"host", "content-length", "accept-encoding", "connection", "user-agent", "authorization"})
+_SKIPPED_HEADERS = frozenset({"host", "content-length", "accept-encoding", "connection", "user-agent", "authorization", "x-svc-api-key"})
+KEY_QUERY_REDACTED = "key=***"
 MAX_SHOWN_STRING = 160
 
 
@@ -28,9 +29,25 @@ def _extra_headers(exchange: Exchange) -> dict[str, str]:
     return {k: v for k, v in exchange.request_headers.items() if k.lower() not in _SKIPPED_HEADERS}
 
 
+def _key_header(exchange: Exchange) -> str | None:
+    """The header that carries the key in this exchange (None when it travels as `key=`)."""
+    names = {name.lower() for name in exchange.request_headers}
+    if "x-svc-api-key" in names:
+        return "x-svc-api-key"
+    if "authorization" in names or KEY_QUERY_REDACTED not in exchange.url:
+        return "Authorization"
+    return None
+
+
 def curl_snippet(exchange: Exchange) -> str:
-    lines = [f"curl -sS {'-N ' if exchange.events else ''}-X {exchange.method} '{exchange.url}' \\"]
-    lines.append(f'  -H "Authorization: Bearer ${KEY_VARIABLE}" \\')
+    url = exchange.url.replace(KEY_QUERY_REDACTED, f"key=${{{KEY_VARIABLE}}}")
+    quote = '"' if url != exchange.url else "'"
+    lines = [f"curl -sS {'-N ' if exchange.events else ''}-X {exchange.method} {quote}{url}{quote} \\"]
+    header = _key_header(exchange)
+    if header == "Authorization":
+        lines.append(f'  -H "Authorization: Bearer ${KEY_VARIABLE}" \\')
+    elif header:
+        lines.append(f'  -H "{header}: ${KEY_VARIABLE}" \\')
     for name, value in _extra_headers(exchange).items():
         lines.append(f"  -H '{name}: {value}' \\")
     if exchange.request_body is not None:
@@ -44,15 +61,25 @@ def curl_snippet(exchange: Exchange) -> str:
 
 def python_snippet(exchange: Exchange) -> str:
     body = pprint.pformat(shorten_long_strings(exchange.request_body), sort_dicts=False, width=96)
-    call_args = f'"{exchange.method}", "{exchange.url}", headers=headers'
+    header = _key_header(exchange)
+    url = exchange.url.replace(KEY_QUERY_REDACTED, "key={key}")
+    url_expr = f'f"{url}"' if url != exchange.url else f'"{url}"'
+    call_args = f'"{exchange.method}", {url_expr}, headers=headers'
     if exchange.request_body is not None:
         call_args += ", json=body"
+    if header == "Authorization":
+        headers_line = 'headers = {"Authorization": f"Bearer {key}"}'
+    elif header:
+        headers_line = f'headers = {{"{header}": key}}'
+    else:
+        headers_line = "headers = {}"
     head = [
         "import os",
         "",
         "import httpx",
         "",
-        f'headers = {{"Authorization": f"Bearer {{os.environ[\'{KEY_VARIABLE}\']}}"}}',
+        f'key = os.environ["{KEY_VARIABLE}"]',
+        headers_line,
     ]
     if exchange.request_body is not None:
         head.append(f"body = {body}")
