@@ -45,7 +45,8 @@ def _is_error_payload(event: str | None, data: Any) -> bool:
 
 
 async def iter_messages(response: httpx.Response, exchange: Exchange, read_timeout: float) -> AsyncIterator[SSEMessage]:
-    """Yield decoded messages; yields `DONE` when the stream sends `data: [DONE]`."""
+    """Yield decoded messages; yields `DONE` when the stream sends `data: [DONE]` (and goes on
+    with whatever a misbehaving gateway sends after it, so the record is complete)."""
     content_type = response.headers.get("content-type", "")
     if "text/event-stream" not in content_type:
         raw = await response.aread()
@@ -65,7 +66,7 @@ async def iter_messages(response: httpx.Response, exchange: Exchange, read_timeo
                 continue
             if payload == "[DONE]":
                 yield DONE
-                return
+                continue
             try:
                 data = json.loads(payload)
             except ValueError:

@@ -8,14 +8,29 @@ result attached.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from typing import Any
 
-from playground.client.errors import IncompleteStreamError, StreamError
+from playground.client.errors import GatewayError, IncompleteStreamError, StreamError
 from playground.client.results import StreamEvent, TextResult
 from playground.client.sse import DONE, SSEMessage, iter_messages
 from playground.client.transport import Connection, Exchange, Transport
+
+
+DRAIN_SECONDS = 0.5
+
+
+async def _record_rest(messages: AsyncIterator[SSEMessage]) -> None:
+    """After the end marker, read (and so record) what else arrives before the connection
+    closes, for a short while: a stream validator must see events sent after the end."""
+    try:
+        async with asyncio.timeout(DRAIN_SECONDS):
+            async for _ in messages:
+                pass
+    except (TimeoutError, GatewayError):
+        pass
 
 
 class TextStream:
@@ -56,13 +71,15 @@ class TextStream:
 
     async def __aiter__(self) -> AsyncIterator[StreamEvent]:
         assert self.exchange is not None, "use `async with` before iterating"
+        messages = iter_messages(self._response, self.exchange, self._transport.read_timeout)
         try:
-            async for message in iter_messages(self._response, self.exchange, self._transport.read_timeout):
+            async for message in messages:
                 for event in self.parse(message):
                     self.result.apply(event, self.exchange.elapsed())
                     yield event
                 if self.is_end(message):
                     self.result.complete = True
+                    await _record_rest(messages)
                     break
             if not self.result.complete:
                 raise IncompleteStreamError("The stream ended before the gateway said it was finished.")
@@ -72,6 +89,7 @@ class TextStream:
             raise
         finally:
             self.result.finished_at = self.exchange.elapsed()
+            self.exchange.first_token_at = self.result.first_token_at
             self.exchange.finish()
 
 

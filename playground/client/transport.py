@@ -81,6 +81,7 @@ class Exchange:
     events: list[RecordedEvent] = field(default_factory=list)
     attempts: int = 0
     first_byte_at: float | None = None
+    first_token_at: float | None = None
     finished_at: float | None = None
     error: str | None = None
 

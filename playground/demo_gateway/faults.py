@@ -19,6 +19,7 @@ last user message (handy from the UI), or for every request by `DemoConfig.fault
 | cut_download    | video: the download or file is cut off halfway                       |
 
 Video faults are named in the prompt at submit time and act later, on that task.
+Faults named `break_<rule>` break one rule of a stream's protocol (see `protocol_faults`).
 
 "The same request" means the same body bytes, so a client retry sees the next attempt.
 """
@@ -31,6 +32,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
+
+from playground.demo_gateway.protocol_faults import PROTOCOL_FAULTS, break_protocol
 
 STATUS_FAULTS = {"rate_limit": 429, "server_error": 500, "unavailable": 503}
 STREAM_FAULTS = frozenset({"cut", "stall", "malformed", "stream_error"})
@@ -49,7 +52,7 @@ def parse_fault(text: str | None) -> Fault | None:
     if not text:
         return None
     name, _, count = text.strip().partition(":")
-    if name not in STATUS_FAULTS and name not in STREAM_FAULTS and name not in VIDEO_FAULTS:
+    if name not in STATUS_FAULTS and name not in STREAM_FAULTS and name not in VIDEO_FAULTS and name not in PROTOCOL_FAULTS:
         return None
     return Fault(name, int(count) if count.isdigit() else 1)
 
@@ -109,6 +112,10 @@ def prompt_text(body: dict[str, Any]) -> str:
 
 async def inject_stream_fault(events: Any, fault: Fault | None, stall_seconds: float, error_event: str) -> Any:
     """Pass `events` (SSE text frames) through, breaking the stream as `fault` says."""
+    if fault is not None and fault.name in PROTOCOL_FAULTS:
+        async for frame in break_protocol(events, fault.name):
+            yield frame
+        return
     sent = 0
     async for frame in events:
         if fault is not None and fault.name in STREAM_FAULTS and sent == EVENTS_BEFORE_STREAM_FAULT:

@@ -10,6 +10,7 @@ import gradio as gr
 from playground.client.transport import Exchange
 from playground.ui.codegen import curl_snippet, python_snippet
 from playground.ui.render import inspector_request, inspector_response
+from playground.ui.timeline import timeline_html
 
 
 def error_banner(prefix: str) -> gr.Markdown:
@@ -34,6 +35,7 @@ class Inspector:
 
     request: gr.Code
     response: gr.Code
+    timeline: gr.HTML
     curl: gr.Code
     python: gr.Code
 
@@ -44,19 +46,23 @@ class Inspector:
                 request = gr.Code(language="json", label="Request (key redacted)", interactive=False, elem_id=f"{prefix}-inspector-request")
             with gr.Tab("Response / events"):
                 response = gr.Code(language=None, label="Status and raw events", interactive=False, elem_id=f"{prefix}-inspector-response")
+            with gr.Tab("Timeline"):
+                timeline = gr.HTML("<p>Stream a reply to see its events on a time line, checked against the format's rules.</p>",
+                                   elem_id=f"{prefix}-inspector-timeline")
             with gr.Tab("curl"):
                 curl = gr.Code(language="shell", label="curl", interactive=False, elem_id=f"{prefix}-code-curl")
             with gr.Tab("Python"):
                 python = gr.Code(language="python", label="Python (httpx)", interactive=False, elem_id=f"{prefix}-code-python")
-        return cls(request, response, curl, python)
+        return cls(request, response, timeline, curl, python)
 
     @property
-    def components(self) -> list[gr.Code]:
-        return [self.request, self.response, self.curl, self.python]
+    def components(self) -> list[gr.Code | gr.HTML]:
+        return [self.request, self.response, self.timeline, self.curl, self.python]
 
     @staticmethod
     def values(exchange: Exchange | None) -> tuple[Any, ...]:
         """Values for `components`; skipped (left as they are) when there is no new exchange."""
         if exchange is None:
-            return (gr.skip(),) * 4
-        return inspector_request(exchange), inspector_response(exchange), curl_snippet(exchange), python_snippet(exchange)
+            return (gr.skip(),) * 5
+        return (inspector_request(exchange), inspector_response(exchange), timeline_html(exchange) or "<p>Not streamed.</p>",
+                curl_snippet(exchange), python_snippet(exchange))

@@ -133,7 +133,7 @@ async def test_watch_follows_several_jobs_to_their_end(video_client: GatewayClie
         outcome = await submit_job(video_client, defaults, board, "", "", form(prompt=prompt))
         assert outcome.error == "" and outcome.exchange is not None and outcome.exchange.status == 200
     outcome = await submit_job(video_client, defaults, board, "", "", form(model="vidC2.5-t2v-preview", prompt="a fox", size="1280*720"))
-    request, _, curl, python = Inspector.values(outcome.exchange)
+    request, _, _, curl, python = Inspector.values(outcome.exchange)
     assert '"size": "1280*720"' in request and "/v1/video/generations" in curl and "$GATEWAY_API_KEY" in curl
     assert KEY not in request + curl + python
     shown = await follow_all(video_client, defaults, board)
