@@ -8,6 +8,7 @@ from playground.client import catalog
 from playground.ui.chat_handlers import ChatAdapter, ChatForm
 from playground.ui.context import TabContext
 from playground.ui.conversation_panel import ConversationPanel
+from playground.ui.examples import Example, ExampleRow
 from playground.ui.widgets import Inspector
 
 TOOLS_EXAMPLE = """[
@@ -16,6 +17,21 @@ TOOLS_EXAMPLE = """[
                 "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
 ]"""
 DEFAULT_MODEL = "gx-2.5-flash"
+SCHEMA_EXAMPLE = """{"type": "object",
+ "properties": {"name": {"type": "string"}, "legs": {"type": "integer"}, "sound": {"type": "string"}},
+ "required": ["name", "legs", "sound"]}"""
+EXAMPLES = [
+    Example("Ask a thinking model a riddle", "See the model reason in a **Thinking** section before it answers.",
+            {"model": "gx-2.5-flash-thinking", "tools": "", "schema": "",
+             "draft": {"text": "What has keys but can't open locks? Think it through.", "files": []}}),
+    Example("Let the model call a weather tool", "The model asks for `get_weather`; you type the result and it answers with it.",
+            {"model": DEFAULT_MODEL, "tools": TOOLS_EXAMPLE, "tool_choice": "auto", "schema": "",
+             "draft": {"text": "What's the weather in Paris right now?", "files": []}}),
+    Example("Answer as JSON", "Structured output: the reply follows a JSON Schema you give.",
+            {"model": DEFAULT_MODEL, "tools": "", "schema": SCHEMA_EXAMPLE, "draft": {"text": "Describe a cat.", "files": []}}),
+    Example("Stop a long answer", "A long reply: press **Stop** (or Esc) halfway; what arrived stays on screen.",
+            {"model": DEFAULT_MODEL, "tools": "", "schema": "", "draft": {"text": "Write a long story about a lighthouse.", "files": []}}),
+]
 
 
 def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
@@ -23,6 +39,7 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
     with gr.Row():
         with gr.Column(scale=3):
             panel = ConversationPanel.build("chat", "Send a message to start. Try a `-thinking` model to see reasoning.")
+            examples = ExampleRow.build("chat", EXAMPLES)
         with gr.Column(scale=2):
             model = gr.Dropdown(catalog.chat_model_ids(), value=DEFAULT_MODEL, label="Model", allow_custom_value=True, elem_id="chat-model")
             system = gr.Textbox(label="System prompt", lines=2, elem_id="chat-system")
@@ -42,6 +59,7 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
                     "", language="json", interactive=True, elem_id="chat-extensions",
                     label="JSON object with any of: thinking, enable_thinking, svc_thinking_to_content, parameters, extra_body, generationConfig, web_search_options, search_parameters",
                 )
+    examples.wire({"model": model, "tools": tools, "tool_choice": tool_choice, "schema": schema, "draft": panel.draft})
     inspector = Inspector.build("chat")
     form_inputs = [model, system, stream, temperature, top_p, max_tokens, tool_choice, tools, schema, extensions, effort]
     panel.wire(lambda *form: ChatAdapter(ctx.client, ChatForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector)

@@ -11,10 +11,23 @@ from playground.client import catalog
 from playground.ui.context import TabContext
 from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
+from playground.ui.examples import Example, ExampleRow
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm, cache_report, count_draft_tokens
 from playground.ui.widgets import Inspector
 
 LONG_DOCUMENT = " ".join(f"Section {i}: the gateway routes each request to the model family named by its model id." for i in range(1, 101))
+TOOLS_EXAMPLE = """[{"name": "get_weather", "description": "Current weather for a city",
+  "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]"""
+EXAMPLES = [
+    Example("Think before answering", "Extended thinking: the model's reasoning appears in a **Thinking** section.",
+            {"thinking": True, "budget": 2048, "draft": {"text": "What has keys but can't open locks? Think it through.", "files": []}}),
+    Example("Cache a long document and ask twice", "Send, then press **Retry**: the second request reads the cached document (90% cheaper).",
+            {"system": LONG_DOCUMENT, "cache_system": True, "draft": {"text": "Summarise the document in one sentence.", "files": []}}),
+    Example("Let the model call a weather tool", "The model asks for `get_weather`; you type the result and it answers with it.",
+            {"tools": TOOLS_EXAMPLE, "draft": {"text": "What's the weather in Paris right now?", "files": []}}),
+    Example("Search the web", "The built-in web search tool: the answer cites what it found.",
+            {"web_search": True, "draft": {"text": "What happened in AI this week?", "files": []}}),
+]
 THINKING_ADVICE = "With thinking on, the spec recommends temperature 1.0 and top_p 0; budget_tokens must be greater than 1024 and below max_tokens."
 
 
@@ -23,6 +36,7 @@ def build_messages_tab(ctx: TabContext) -> None:
         with gr.Column(scale=3):
             panel = ConversationPanel.build("messages", "Messages format (`cl` models). Turn on thinking, try tools, or open the prompt-cache lab.")
             token_count = gr.Markdown(elem_id="messages-token-count", elem_classes=["metrics-line"])
+            examples = ExampleRow.build("messages", EXAMPLES)
         with gr.Column(scale=2):
             model = gr.Dropdown(list(catalog.MESSAGES_MODELS), value=catalog.MESSAGES_MODELS[0], label="Model", allow_custom_value=True, elem_id="messages-model")
             system = gr.Textbox(label="System prompt", lines=3, max_lines=8, elem_id="messages-system")
@@ -57,6 +71,8 @@ def build_messages_tab(ctx: TabContext) -> None:
                 cache_type = gr.Radio(["ephemeral", "persistent"], value="ephemeral", label="cache_control type", elem_id="messages-cache-type")
                 fill = gr.Button("Fill the system prompt with a long document (~1,800 tokens)", size="sm", elem_id="messages-fill-document")
                 report = gr.Markdown(cache_report(catalog.MESSAGES_MODELS[0], []), elem_id="messages-cache-report")
+    examples.wire({"thinking": thinking, "budget": budget, "system": system, "cache_system": cache_system, "tools": tools,
+                   "web_search": web_search, "draft": panel.draft})
     inspector = Inspector.build("messages")
 
     form_inputs = [model, system, cache_system, cache_last, cache_type, max_tokens, stream, temperature, top_p, top_k, stops,

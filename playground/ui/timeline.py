@@ -62,11 +62,12 @@ def timeline_html(exchange: Exchange | None, threshold: float = LONG_GAP_S) -> s
         name = event_type(event)
         svg.append(f'<line class="mark" x1="{_x(event.at, span)}" y1="24" x2="{_x(event.at, span)}" y2="40" stroke="{colours[name]}">'
                    f'<title>#{index} {escape(name)} at {event.at * 1000:.0f} ms</title></line>')
-    for label, at, colour in (("first byte", exchange.first_byte_at, "#0f172a"), ("first token", exchange.first_token_at, "#16a34a")):
+    markers = (("first byte", exchange.first_byte_at, "#0f172a", 10), ("first token", exchange.first_token_at, "#16a34a", 60))
+    for label, at, colour, label_y in markers:
         if at is not None:
             x = _x(at, span)
-            svg.append(f'<line x1="{x}" y1="8" x2="{x}" y2="48" stroke="{colour}" stroke-dasharray="3 2"/>'
-                       f'<text x="{x + 3}" y="60" font-size="10" fill="{colour}">{label} {at * 1000:.0f} ms</text>')
+            svg.append(f'<line x1="{x}" y1="12" x2="{x}" y2="48" stroke="{colour}" stroke-dasharray="3 2"/>'
+                       f'<text x="{x + 3}" y="{label_y}" font-size="10" fill="{colour}">{label} {at * 1000:.0f} ms</text>')
     svg.append(f'<text x="{WIDTH - 20}" y="60" font-size="10" text-anchor="end" fill="#475569">{end * 1000:.0f} ms</text></svg>')
     counts = "".join(
         f'<tr><td><span style="color:{colours[name]}">■</span> {escape(name)}</td><td>{count}</td></tr>' for name, count in types.items()

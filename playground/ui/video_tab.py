@@ -26,8 +26,15 @@ from playground.ui.video_handlers import (
     submit_job,
     watch,
 )
+from playground.ui.examples import Example, ExampleRow
 from playground.ui.widgets import Inspector, banner_update, error_banner
 
+EXAMPLES = [
+    Example("A 4-second video", "A short text-to-video job: watch its progress bar, then play it here.",
+            {"prompt": "A paper boat drifting down a rainy street, close-up", "duration": 4}),
+    Example("See a job fail", "The demo refuses prompts with the word “forbidden”: the board shows the gateway's reason.",
+            {"prompt": "A forbidden scene", "duration": 4}),
+]
 JOBS_STORAGE_KEY = "gateway-playground-video-jobs"
 SUBMIT_CONCURRENCY = 16
 WATCH_CONCURRENCY = 64
@@ -83,6 +90,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
                 callback_url = gr.Textbox(label="metadata.callback_url (POSTed when the task ends)", visible=False, elem_id="video-callback-url")
             flags = gr.Textbox(label="Text sent in metadata.content (flags built from the fields above)", interactive=False, visible=False, elem_id="video-flags")
             submit = gr.Button("Generate video", variant="primary", elem_id="video-submit")
+            examples = ExampleRow.build("video", EXAMPLES)
             error = error_banner("video")
         with gr.Column(scale=3):
             board_view = gr.HTML(board_html(VideoBoard()), elem_id="video-board")
@@ -101,6 +109,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
                    count, person, watermark, camera_fixed, frames, smart_rewrite, generate_audio, audio_url, return_last_frame, callback_url]
     assert len(form_inputs) == len(FIELD_NAMES)
     by_name = dict(zip(FIELD_NAMES, form_inputs))
+    examples.wire(by_name)
     model_driven = list(model_fields(DEFAULT_MODEL))
 
     def on_model(model_id: str) -> tuple[Any, ...]:

@@ -1,0 +1,48 @@
+"""Lab features in a real browser: clickable examples on every tab, the stream timeline."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.pages import open_tab
+
+pytestmark = pytest.mark.browser
+
+
+def test_chat_example_fills_the_form_and_gets_a_thinking_reply(page: Page) -> None:
+    page.click("#chat-example-0")
+    expect(page.locator("#chat-input textarea")).to_have_value("What has keys but can't open locks? Think it through.")
+    expect(page.locator("#chat-model input")).to_have_value("gx-2.5-flash-thinking")
+    page.locator("#chat-input textarea").press("Enter")
+    expect(page.locator("#chat-chatbot")).to_contain_text("Thinking", timeout=10_000)
+    expect(page.locator("#chat-metrics")).to_contain_text("finish: stop", timeout=15_000)
+
+
+def test_chat_timeline_shows_every_event_and_the_validator_verdict(page: Page) -> None:
+    page.fill("#chat-input textarea", "hello timeline")
+    page.locator("#chat-input textarea").press("Enter")
+    expect(page.locator("#chat-metrics")).to_contain_text("finish: stop", timeout=10_000)
+    page.click("#chat-inspector")
+    page.get_by_role("tab", name="Timeline").first.click()
+    timeline = page.locator("#chat-inspector-timeline")
+    expect(timeline).to_contain_text("follows the protocol rules", timeout=5_000)
+    expect(timeline).to_contain_text("chat.completion.chunk")
+    assert timeline.locator("svg line.mark").count() > 5
+
+
+def test_messages_example_thinks_before_answering(page: Page) -> None:
+    open_tab(page, "Messages", "#messages-input textarea")
+    page.click("#messages-example-0")
+    expect(page.locator("#messages-thinking input")).to_be_checked()
+    page.locator("#messages-input textarea").press("Enter")
+    expect(page.locator("#messages-chatbot")).to_contain_text("Thinking", timeout=10_000)
+    expect(page.locator("#messages-metrics")).to_contain_text("finish: end_turn", timeout=15_000)
+
+
+def test_video_example_starts_a_job(page: Page) -> None:
+    open_tab(page, "Video", "#video-prompt textarea")
+    page.click("#video-example-0")
+    expect(page.locator("#video-prompt textarea")).to_have_value("A paper boat drifting down a rainy street, close-up")
+    page.click("#video-submit")
+    expect(page.locator("#video-board .video-job").first).to_contain_text("paper boat", timeout=10_000)
