@@ -16,6 +16,7 @@ from playground.ui.chat_tab import build_chat_tab
 from playground.ui.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.context import TabContext
 from playground.ui.messages_tab import build_messages_tab
+from playground.ui.presets import presets_state
 from playground.ui.render import error_text
 from playground.ui.video_tab import build_video_tab, saved_jobs_state
 
@@ -57,7 +58,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
             status = gr.Markdown(elem_id="connection-status")
         saved = gr.BrowserState({"url": "", "key": "", "remember": False}, storage_key=BROWSER_STORAGE_KEY)
         saved_video_jobs = saved_jobs_state()
-        ctx = TabContext(client, defaults, url_box, key_box)
+        ctx = TabContext(client, defaults, url_box, key_box, presets_state())
         with gr.Tabs():
             with gr.Tab("Chat", id="chat", elem_id="tab-chat"):
                 chat_model = build_chat_tab(ctx)

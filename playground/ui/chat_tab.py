@@ -9,6 +9,8 @@ from playground.ui.chat_handlers import ChatAdapter, ChatForm
 from playground.ui.context import TabContext
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.examples import Example, ExampleRow
+from playground.ui.forms import named_fields
+from playground.ui.presets import PresetBar
 from playground.ui.widgets import Inspector
 
 TOOLS_EXAMPLE = """[
@@ -59,9 +61,12 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
                     "", language="json", interactive=True, elem_id="chat-extensions",
                     label="JSON object with any of: thinking, enable_thinking, svc_thinking_to_content, parameters, extra_body, generationConfig, web_search_options, search_parameters",
                 )
+            presets = PresetBar.build("chat")
     examples.wire({"model": model, "tools": tools, "tool_choice": tool_choice, "schema": schema, "draft": panel.draft})
     inspector = Inspector.build("chat")
     form_inputs = [model, system, stream, temperature, top_p, max_tokens, tool_choice, tools, schema, extensions, effort]
     panel.wire(lambda *form: ChatAdapter(ctx.client, ChatForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector)
+    if ctx.presets is not None:
+        presets.wire(ctx.presets, named_fields(ChatForm, form_inputs))
     example_tools.click(lambda: TOOLS_EXAMPLE, None, tools, queue=False)
     return model

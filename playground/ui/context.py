@@ -17,6 +17,8 @@ class TabContext:
     defaults: ServerDefaults
     url_box: gr.Textbox
     key_box: gr.Textbox
+    presets: gr.BrowserState | None = None
+    """The page's preset store (`ui.presets`), created outside the tabs."""
 
     @property
     def connection(self) -> list[gr.Textbox]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import fields
 from typing import Any
 
 
@@ -48,3 +49,11 @@ class Throttle:
             self._last = now
             return True
         return False
+
+
+def named_fields(form_class: type, components: Sequence[Any]) -> dict[str, Any]:
+    """`{field name: component}` for a tab whose form dataclass takes its components in order."""
+    names = [field.name for field in fields(form_class)]
+    if len(names) != len(components):
+        raise ValueError(f"{form_class.__name__} has {len(names)} fields but {len(components)} components were given")
+    return dict(zip(names, components))

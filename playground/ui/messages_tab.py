@@ -12,6 +12,8 @@ from playground.ui.context import TabContext
 from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.examples import Example, ExampleRow
+from playground.ui.forms import named_fields
+from playground.ui.presets import PresetBar
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm, cache_report, count_draft_tokens
 from playground.ui.widgets import Inspector
 
@@ -71,12 +73,16 @@ def build_messages_tab(ctx: TabContext) -> None:
                 cache_type = gr.Radio(["ephemeral", "persistent"], value="ephemeral", label="cache_control type", elem_id="messages-cache-type")
                 fill = gr.Button("Fill the system prompt with a long document (~1,800 tokens)", size="sm", elem_id="messages-fill-document")
                 report = gr.Markdown(cache_report(catalog.MESSAGES_MODELS[0], []), elem_id="messages-cache-report")
+            presets = PresetBar.build("messages")
     examples.wire({"thinking": thinking, "budget": budget, "system": system, "cache_system": cache_system, "tools": tools,
                    "web_search": web_search, "draft": panel.draft})
     inspector = Inspector.build("messages")
 
     form_inputs = [model, system, cache_system, cache_last, cache_type, max_tokens, stream, temperature, top_p, top_k, stops,
                    thinking, budget, tools, web_search, max_uses, city, country, tool_choice, disable_parallel]
+
+    if ctx.presets is not None:
+        presets.wire(ctx.presets, named_fields(MessagesForm, form_inputs))
 
     def lab_report(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
         if not view.done or not isinstance(adapter, MessagesAdapter):

@@ -27,6 +27,7 @@ from playground.ui.video_handlers import (
     watch,
 )
 from playground.ui.examples import Example, ExampleRow
+from playground.ui.presets import PresetBar
 from playground.ui.widgets import Inspector, banner_update, error_banner
 
 EXAMPLES = [
@@ -91,6 +92,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
             flags = gr.Textbox(label="Text sent in metadata.content (flags built from the fields above)", interactive=False, visible=False, elem_id="video-flags")
             submit = gr.Button("Generate video", variant="primary", elem_id="video-submit")
             examples = ExampleRow.build("video", EXAMPLES)
+            presets = PresetBar.build("video")
             error = error_banner("video")
         with gr.Column(scale=3):
             board_view = gr.HTML(board_html(VideoBoard()), elem_id="video-board")
@@ -110,6 +112,8 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
     assert len(form_inputs) == len(FIELD_NAMES)
     by_name = dict(zip(FIELD_NAMES, form_inputs))
     examples.wire(by_name)
+    if ctx.presets is not None:
+        presets.wire(ctx.presets, {name: c for name, c in by_name.items() if c not in (first_frame, last_frame, references)})
     model_driven = list(model_fields(DEFAULT_MODEL))
 
     def on_model(model_id: str) -> tuple[Any, ...]:

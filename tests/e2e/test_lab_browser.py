@@ -46,3 +46,20 @@ def test_video_example_starts_a_job(page: Page) -> None:
     expect(page.locator("#video-prompt textarea")).to_have_value("A paper boat drifting down a rainy street, close-up")
     page.click("#video-submit")
     expect(page.locator("#video-board .video-job").first).to_contain_text("paper boat", timeout=10_000)
+
+
+def test_preset_saved_in_the_browser_comes_back_after_a_reload(page: Page) -> None:
+    page.click("#chat-presets")
+    page.fill("#chat-system textarea", "Answer like a pirate.")
+    page.fill("#chat-preset-name textarea", "pirate")
+    page.click("#chat-preset-save")
+    expect(page.locator("#chat-preset-status")).to_contain_text("Saved “pirate”")
+    page.fill("#chat-system textarea", "")
+    page.reload()
+    page.wait_for_selector("#chat-input textarea")
+    page.click("#chat-presets")
+    page.locator("#chat-preset-pick input").click()
+    page.get_by_role("option", name="pirate", exact=True).click()
+    expect(page.locator("#chat-system textarea")).to_have_value("Answer like a pirate.")
+    stored = page.evaluate("() => JSON.stringify(Object.entries(localStorage))")
+    assert "sk-" not in stored and "pirate" not in stored  # the BrowserState value is obscured, and holds no key
