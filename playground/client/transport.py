@@ -89,7 +89,7 @@ class Exchange:
         return time.perf_counter() - self.started
 
     def record_event(self, event: str | None, data: str) -> None:
-        self.events.append(RecordedEvent(round(self.elapsed(), 4), event, data))
+        self.events.append(RecordedEvent(time.perf_counter() - self.started, event, data))
 
     def finish(self, error: str | None = None) -> None:
         if self.finished_at is None:
