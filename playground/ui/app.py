@@ -15,6 +15,7 @@ from playground.settings import Settings
 from playground.ui.chat_tab import build_chat_tab
 from playground.ui.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.context import TabContext
+from playground.ui.curl_panel import CurlImport
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.presets import presets_state
 from playground.ui.render import error_text
@@ -59,13 +60,15 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
         saved = gr.BrowserState({"url": "", "key": "", "remember": False}, storage_key=BROWSER_STORAGE_KEY)
         saved_video_jobs = saved_jobs_state()
         ctx = TabContext(client, defaults, url_box, key_box, presets_state())
-        with gr.Tabs():
+        curl_import = CurlImport.build()
+        with gr.Tabs() as tabs:
             with gr.Tab("Chat", id="chat", elem_id="tab-chat"):
                 chat_model = build_chat_tab(ctx)
             with gr.Tab("Messages", id="messages", elem_id="tab-messages"):
                 build_messages_tab(ctx)
             with gr.Tab("Video", id="video", elem_id="tab-video"):
                 restore_video_jobs = build_video_tab(ctx, saved_video_jobs)
+        curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box)
 
         async def refresh_models(url: str, key: str) -> tuple[str, Any]:
             try:

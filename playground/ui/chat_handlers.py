@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,3 +107,33 @@ class ChatAdapter:
 
     def add_tool_result(self, messages: list[dict[str, Any]], call: ToolCall, text: str, first_of_round: bool) -> None:
         messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": text})
+
+
+FORM_FIELDS_IN_BODY = ("model", "messages", "stream", "temperature", "top_p", "max_tokens", "tools", "tool_choice", "response_format", "reasoning_effort")
+
+
+def chat_form_values(body: Any) -> dict[str, Any]:
+    """ChatForm field values for an imported request body; fields without a control of their
+    own go into the extension JSON, none dropped."""
+    if not isinstance(body, dict):
+        raise RequestValidationError(["the command has no JSON body to import"])
+    messages = body.get("messages") if isinstance(body.get("messages"), list) else []
+    system = "\n\n".join(str(m.get("content")) for m in messages if isinstance(m, dict) and m.get("role") == "system" and isinstance(m.get("content"), str))
+    choice = body.get("tool_choice", "auto")
+    if isinstance(choice, dict):
+        choice = (choice.get("function") or {}).get("name") or "auto"
+    schema = (body.get("response_format") or {}).get("json_schema") if isinstance(body.get("response_format"), dict) else None
+    extensions = {k: v for k, v in body.items() if k not in FORM_FIELDS_IN_BODY}
+    return {
+        "model": body.get("model") or "",
+        "system": system,
+        "stream": bool(body.get("stream", False)),
+        "temperature": body.get("temperature", 0.7),
+        "top_p": body.get("top_p", 1.0),
+        "max_tokens": body.get("max_tokens") or 0,
+        "tool_choice": choice if isinstance(choice, str) else "auto",
+        "tools_json": json.dumps(body["tools"], indent=2) if body.get("tools") else "",
+        "schema_json": json.dumps(schema, indent=2) if schema else "",
+        "extensions_json": json.dumps(extensions, indent=2) if extensions else "",
+        "reasoning_effort": body.get("reasoning_effort") or "",
+    }

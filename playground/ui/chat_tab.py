@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gradio as gr
 
 from playground.client import catalog
-from playground.ui.chat_handlers import ChatAdapter, ChatForm
+from playground.client.curl_import import CurlRequest
+from playground.ui.chat_handlers import ChatAdapter, ChatForm, chat_form_values
 from playground.ui.context import TabContext
 from playground.ui.conversation_panel import ConversationPanel
+from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
@@ -68,5 +72,12 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
     panel.wire(lambda *form: ChatAdapter(ctx.client, ChatForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector)
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(ChatForm, form_inputs))
+
+    def from_curl(request: CurlRequest) -> list[Any]:
+        values = chat_form_values(request.body)
+        draft, history, session = conversation_from(request.body.get("messages") or [])
+        return [*values.values(), draft, history, session]
+
+    ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl))
     example_tools.click(lambda: TOOLS_EXAMPLE, None, tools, queue=False)
     return model

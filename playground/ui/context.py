@@ -3,12 +3,13 @@ connection panel's inputs), so adding a tab never grows a parameter list."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import gradio as gr
 
 from playground.client.gateway import GatewayClient
 from playground.ui.connection import ServerDefaults
+from playground.ui.curl_panel import ImportRegistry
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,8 @@ class TabContext:
     key_box: gr.Textbox
     presets: gr.BrowserState | None = None
     """The page's preset store (`ui.presets`), created outside the tabs."""
+    imports: ImportRegistry = field(default_factory=ImportRegistry)
+    """Where a tab registers how it takes an imported curl command (`ui.curl_panel`)."""
 
     @property
     def connection(self) -> list[gr.Textbox]:

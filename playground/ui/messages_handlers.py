@@ -31,6 +31,52 @@ def _split_stops(text: str) -> list[str] | None:
     return stops or None
 
 
+EXTENSION_FIELDS = ("metadata", "mcp_servers", "context_management", "cache_control")
+FORM_FIELDS_IN_BODY = ("model", "messages", "system", "max_tokens", "stream", "temperature", "top_p", "top_k", "stop_sequences",
+                       "thinking", "tools", "tool_choice")
+
+
+def messages_form_values(body: Any) -> dict[str, Any]:
+    """MessagesForm field values for an imported request body; fields without a control of
+    their own go into the extension JSON, none dropped."""
+    if not isinstance(body, dict):
+        raise RequestValidationError(["the command has no JSON body to import"])
+    system = body.get("system")
+    cache_system = isinstance(system, list) and any(isinstance(b, dict) and b.get("cache_control") for b in system)
+    if isinstance(system, list):
+        system = "\n\n".join(str(b.get("text", "")) for b in system if isinstance(b, dict))
+    tools = [t for t in body.get("tools") or [] if isinstance(t, dict)]
+    search = next((t for t in tools if t.get("type") == "web_search_20250305"), None)
+    location = (search or {}).get("user_location") or {}
+    thinking = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}
+    choice = body.get("tool_choice") if isinstance(body.get("tool_choice"), dict) else {}
+    extensions = {k: v for k, v in body.items() if k not in FORM_FIELDS_IN_BODY}
+    functions = [t for t in tools if t is not search]
+    return {
+        "model": body.get("model") or "",
+        "system": system or "",
+        "cache_system": cache_system,
+        "cache_last_message": False,
+        "cache_type": "ephemeral",
+        "max_tokens": body.get("max_tokens"),
+        "stream": bool(body.get("stream", False)),
+        "temperature": body.get("temperature", 1.0),
+        "top_p": body.get("top_p", 1.0),
+        "top_k": body.get("top_k") or 0,
+        "stop_sequences": "\n".join(body.get("stop_sequences") or []),
+        "thinking": thinking.get("type") == "enabled",
+        "budget_tokens": thinking.get("budget_tokens", 2048),
+        "tools_json": json.dumps(functions, indent=2) if functions else "",
+        "web_search": search is not None,
+        "web_search_max_uses": (search or {}).get("max_uses"),
+        "web_search_city": location.get("city", ""),
+        "web_search_country": location.get("country", ""),
+        "tool_choice": choice.get("name") or choice.get("type") or "auto",
+        "disable_parallel": bool(choice.get("disable_parallel_tool_use")),
+        "extensions_json": json.dumps(extensions, indent=2) if extensions else "",
+    }
+
+
 @dataclass
 class MessagesForm:
     model: str
@@ -53,6 +99,7 @@ class MessagesForm:
     web_search_country: str = ""
     tool_choice: str = "auto"
     disable_parallel: bool = False
+    extensions_json: str = ""
 
     def _system(self) -> Any:
         if not self.system.strip():
@@ -95,9 +142,14 @@ class MessagesForm:
     def request(self, messages: list[dict[str, Any]]) -> MessagesRequest:
         problems: list[str] = []
         tools = self._tools(problems)
+        extensions = parse_json_field("Extension fields", self.extensions_json, dict, problems) or {}
+        unknown = sorted(set(extensions) - set(EXTENSION_FIELDS))
+        if unknown:
+            problems.append(f"Extension fields: unknown field(s) {', '.join(unknown)}; allowed: {', '.join(EXTENSION_FIELDS)}")
         if problems:
             raise RequestValidationError(problems)
         return MessagesRequest.build(
+            **{name: extensions[name] for name in EXTENSION_FIELDS if name in extensions},
             model=self.model,
             messages=self._messages(messages),
             system=self._system(),

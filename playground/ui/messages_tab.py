@@ -8,13 +8,15 @@ from typing import Any
 import gradio as gr
 
 from playground.client import catalog
+from playground.client.curl_import import CurlRequest
 from playground.ui.context import TabContext
 from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
+from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
-from playground.ui.messages_handlers import MessagesAdapter, MessagesForm, cache_report, count_draft_tokens
+from playground.ui.messages_handlers import MessagesAdapter, MessagesForm, cache_report, count_draft_tokens, messages_form_values
 from playground.ui.widgets import Inspector
 
 LONG_DOCUMENT = " ".join(f"Section {i}: the gateway routes each request to the model family named by its model id." for i in range(1, 101))
@@ -73,16 +75,26 @@ def build_messages_tab(ctx: TabContext) -> None:
                 cache_type = gr.Radio(["ephemeral", "persistent"], value="ephemeral", label="cache_control type", elem_id="messages-cache-type")
                 fill = gr.Button("Fill the system prompt with a long document (~1,800 tokens)", size="sm", elem_id="messages-fill-document")
                 report = gr.Markdown(cache_report(catalog.MESSAGES_MODELS[0], []), elem_id="messages-cache-report")
+            with gr.Accordion("Extension fields", open=False):
+                extensions = gr.Code("", language="json", interactive=True, elem_id="messages-extensions",
+                                     label="JSON object with any of: metadata, mcp_servers, context_management, cache_control")
             presets = PresetBar.build("messages")
     examples.wire({"thinking": thinking, "budget": budget, "system": system, "cache_system": cache_system, "tools": tools,
                    "web_search": web_search, "draft": panel.draft})
     inspector = Inspector.build("messages")
 
     form_inputs = [model, system, cache_system, cache_last, cache_type, max_tokens, stream, temperature, top_p, top_k, stops,
-                   thinking, budget, tools, web_search, max_uses, city, country, tool_choice, disable_parallel]
+                   thinking, budget, tools, web_search, max_uses, city, country, tool_choice, disable_parallel, extensions]
 
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(MessagesForm, form_inputs))
+
+    def from_curl(request: CurlRequest) -> list[Any]:
+        draft, history, session = conversation_from(request.body.get("messages") or [])
+        return [*messages_form_values(request.body).values(), draft, history, session]
+
+    ctx.imports.register(FormImport("messages", "Messages", ("messages", "count_tokens"),
+                                    [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl))
 
     def lab_report(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
         if not view.done or not isinstance(adapter, MessagesAdapter):

@@ -63,3 +63,31 @@ def test_preset_saved_in_the_browser_comes_back_after_a_reload(page: Page) -> No
     expect(page.locator("#chat-system textarea")).to_have_value("Answer like a pirate.")
     stored = page.evaluate("() => JSON.stringify(Object.entries(localStorage))")
     assert "sk-" not in stored and "pirate" not in stored  # the BrowserState value is obscured, and holds no key
+
+
+def test_curl_import_opens_the_messages_tab_filled_and_sends(page: Page) -> None:
+    command = """curl https://api.example.com/v1/messages \\
+     --header "x-api-key: sk-pasted-0000-1111" \\
+     --header "content-type: application/json" \\
+     --data '{"model": "cl-haiku-4-5-20251001", "max_tokens": 777, "system": "Be brief.",
+              "messages": [{"role": "user", "content": "Hello from curl"}], "metadata": {"user_id": "u-7"}}'"""
+    page.click("#curl-import")
+    page.fill("#curl-command textarea", command)
+    page.click("#curl-import-button")
+    expect(page.locator("#curl-status")).to_contain_text("Opened the Messages tab")
+    expect(page.locator("#messages-input textarea")).to_have_value("Hello from curl")
+    expect(page.locator("#messages-model input")).to_have_value("cl-haiku-4-5-20251001")
+    expect(page.locator("#messages-max-tokens input")).to_have_value("777")
+    expect(page.locator("#curl-command textarea")).to_have_value("")
+    assert "sk-pasted-0000-1111" not in page.locator("body").inner_text()
+    # the pasted base URL is not reachable from here: point back at the demo gateway, keep the form
+    page.click("#connection-panel")
+    expect(page.locator("#connection-url textarea")).to_have_value("https://api.example.com")
+    expect(page.locator("#connection-key input")).to_have_value("sk-pasted-0000-1111")
+    page.fill("#connection-url textarea", "")
+    page.fill("#connection-key input", "")
+    page.locator("#messages-input textarea").press("Enter")
+    expect(page.locator("#messages-chatbot")).to_contain_text("Hello from curl", timeout=10_000)
+    expect(page.locator("#messages-metrics")).to_contain_text("finish", timeout=15_000)
+    page.click("#messages-inspector")
+    expect(page.locator("#messages-inspector-request")).to_contain_text('"user_id": "u-7"')

@@ -1,0 +1,74 @@
+"""A pasted request fills the tab's form so that sending it rebuilds the same body (none dropped)."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from playground.client.curl_import import parse_curl
+from playground.ui.chat_handlers import ChatForm, chat_form_values
+from playground.ui.curl_panel import ImportRegistry, conversation_from, imported_values
+from playground.ui.connection import ServerDefaults
+from playground.ui.messages_handlers import MessagesForm, messages_form_values
+
+CHAT_BODY = {
+    "model": "gx-2.5-pro",
+    "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Weather in Oslo?"}],
+    "stream": True,
+    "temperature": 0.3,
+    "top_p": 0.9,
+    "max_tokens": 300,
+    "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}],
+    "tool_choice": {"type": "function", "function": {"name": "get_weather"}},
+    "response_format": {"type": "json_schema", "json_schema": {"name": "answer", "schema": {"type": "object"}}},
+    "reasoning_effort": "low",
+    "thinking": {"type": "enabled"},
+    "extra_body": {"svc": {"thinking_config": {"thinking_budget": 512}}},
+}
+MESSAGES_BODY = {
+    "model": "cl-opus-4-5-20251101",
+    "system": [{"type": "text", "text": "You are a librarian.", "cache_control": {"type": "ephemeral"}}],
+    "messages": [{"role": "user", "content": "Recommend a book."}],
+    "max_tokens": 2000,
+    "stream": True,
+    "temperature": 1.0,
+    "top_p": 1.0,
+    "top_k": 40,
+    "stop_sequences": ["THE END"],
+    "thinking": {"type": "enabled", "budget_tokens": 1500},
+    "tools": [{"name": "lookup", "input_schema": {"type": "object"}},
+              {"type": "web_search_20250305", "name": "web_search", "max_uses": 3, "user_location": {"type": "approximate", "city": "Oslo"}}],
+    "tool_choice": {"type": "auto", "disable_parallel_tool_use": True},
+    "metadata": {"user_id": "u-1"},
+}
+
+
+def test_chat_body_round_trips_through_the_form() -> None:
+    values = chat_form_values(CHAT_BODY)
+    assert list(values) == [f.name for f in fields(ChatForm)]
+    draft, history, session = conversation_from(CHAT_BODY["messages"])
+    assert draft == {"text": "Weather in Oslo?", "files": []} and history == [] and session.messages == []
+    request = ChatForm(**values).request([{"role": "user", "content": draft["text"]}])
+    assert request.to_body() == CHAT_BODY
+
+
+def test_messages_body_round_trips_through_the_form() -> None:
+    values = messages_form_values(MESSAGES_BODY)
+    assert list(values) == [f.name for f in fields(MessagesForm)]
+    request = MessagesForm(**values).request([{"role": "user", "content": "Recommend a book."}])
+    assert request.to_body() == MESSAGES_BODY
+
+
+def test_earlier_turns_become_the_conversation() -> None:
+    turns = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}, {"role": "user", "content": "And now?"}]
+    draft, history, session = conversation_from(turns)
+    assert draft["text"] == "And now?"
+    assert [m["content"] for m in history] == ["Hi", "Hello!"] and session.messages == turns[:2]
+
+
+def test_import_status_never_shows_the_key_and_unknown_paths_are_explained() -> None:
+    registry = ImportRegistry()
+    defaults = ServerDefaults("http://127.0.0.1:9", "server-key", demo=True)
+    command = "curl https://gw.example/v1/embeddings -H 'Authorization: Bearer sk-secret-123456' -d '{\"model\": \"m\", \"input\": \"x\"}'"
+    tab, status, _url, _key, _values = imported_values(registry, defaults, command)
+    assert tab is None and "/v1/embeddings" in status and "sk-secret" not in status
+    assert parse_curl(command).api_key == "sk-secret-123456"
