@@ -1,0 +1,104 @@
+"""Drives the running app through Gradio's queue, as a browser does: join an event, read the
+session's event stream, and time the first visible token and the end of a chat reply.
+
+Used by the UI benchmarks (`ui_latency`, `long_session`); the app is built in-process with the
+demo gateway, like the browser tests.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from gradio_client.utils import apply_diff
+
+from playground.demo_gateway.config import DemoConfig
+from playground.demo_gateway.server import RunningGateway, free_port, start_in_thread
+from playground.settings import Settings
+from playground.ui.app import build_app, configure_queue, launch_options
+from playground.ui.connection import ServerDefaults
+
+KEY = "bench-key"
+CHAT_FORM = ["gx-2.5-flash", "", True, 0.7, 1.0, 0, "auto", "", "", "", ""]
+
+
+@dataclass
+class Reply:
+    ttft: float | None
+    total: float
+    text: str
+    messages: int
+
+
+@dataclass
+class RunningApp:
+    url: str
+    gateway: RunningGateway
+    blocks: Any
+    send_index: int
+    inputs: int
+
+    def stop(self) -> None:
+        self.blocks.close()
+        self.gateway.stop()
+
+
+def start_app(token_delay: float = 0.03) -> RunningApp:
+    gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=token_delay))
+    blocks = configure_queue(build_app(Settings(), ServerDefaults(gateway.url, KEY, demo=True)))
+    port = free_port()
+    blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options())
+    index, inputs = next((i, len(fn.inputs)) for i, fn in blocks.fns.items()
+                         if getattr(fn.fn, "__name__", "") == "on_send" and getattr(fn.inputs[0], "elem_id", "") == "chat-input")
+    return RunningApp(f"http://127.0.0.1:{port}", gateway, blocks, index, inputs)
+
+
+
+
+def shows_reply(chatbot: Any) -> bool:
+    """Whether a chatbot value holds an assistant message with some text."""
+    return isinstance(chatbot, list) and any(
+        isinstance(m, dict) and m.get("role") == "assistant" and "text" in json.dumps(m.get("content")) and m.get("content")
+        for m in chatbot)
+
+
+async def chat_once(http: httpx.AsyncClient, app: RunningApp, text: str, session_hash: str | None = None,
+                    history: list[Any] | None = None) -> Reply:
+    """Send one chat message through the queue; time the first update that shows reply text."""
+    session_hash = session_hash or uuid.uuid4().hex[:12]
+    data: list[Any] = [{"text": text, "files": []}, history or [], None, *CHAT_FORM, "", ""]
+    assert len(data) == app.inputs, f"the chat send takes {app.inputs} inputs, the bench sends {len(data)}"
+    start = time.perf_counter()
+    joined = await http.post(f"{app.url}/gradio_api/queue/join",
+                             json={"data": data, "fn_index": app.send_index, "session_hash": session_hash, "event_data": None, "trigger_id": None})
+    joined.raise_for_status()
+    event_id = joined.json()["event_id"]
+    ttft: float | None = None
+    seen = 0
+    values: list[Any] | None = None
+    async with http.stream("GET", f"{app.url}/gradio_api/queue/data", params={"session_hash": session_hash}) as stream:
+        async for line in stream.aiter_lines():
+            if not line.startswith("data:"):
+                continue
+            message = json.loads(line[5:])
+            if message.get("event_id") not in (None, event_id):
+                continue
+            kind = message.get("msg")
+            if kind in ("process_generating", "process_completed"):
+                seen += 1
+                data = (message.get("output") or {}).get("data") or []
+                if values is None or kind == "process_completed":
+                    values = list(data)
+                else:  # streamed updates after the first carry diffs of each output
+                    values = [apply_diff(old, diff) for old, diff in zip(values, data)]
+                if ttft is None and shows_reply(values[0]):
+                    ttft = time.perf_counter() - start
+            if kind == "process_completed":
+                break
+            if kind == "close_stream":
+                break
+    return Reply(ttft, time.perf_counter() - start, json.dumps(values[0] if values else None, ensure_ascii=False), seen)
