@@ -297,3 +297,5 @@ class ChatAPI(TextAPI):
     path = PATH
     stream_class = ChatStream
     result_from = staticmethod(result_from_completion)
+    answer_keys = ("choices",)
+    answer_name = "chat completion"

@@ -29,6 +29,8 @@ contains the API key (see `redact`).
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 
@@ -37,6 +39,8 @@ class GatewayError(Exception):
 
     hint = "Check the request and try again."
     title = "Something went wrong"
+    exchange: Any = None
+    """The call's `transport.Exchange` when there was one (the inspector shows it)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -49,7 +53,7 @@ class GatewayError(Exception):
 
 class RequestValidationError(GatewayError):
     title = "Please check the request"
-    hint = "Fix the highlighted value; nothing was sent."
+    hint = "Fix what is named above and try again; nothing was sent."
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
@@ -100,12 +104,27 @@ class AuthenticationError(APIStatusError):
 
 class NotFoundError(APIStatusError):
     title = "Not found on the gateway"
-    hint = "Check the model name (refresh the model list) and the base URL."
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        url = getattr(self.exchange, "url", "") or ""
+        if "/video/generations/" in url:
+            return "The gateway knows no task with this id: check the id, and that it was made on this gateway with this key."
+        if url.rstrip("/").endswith("/v1/models"):
+            return "This gateway does not list its models."
+        return "Check the model name and the base URL (the gateway has no such model or path)."
 
 
 class RateLimitError(APIStatusError):
     title = "Too many requests"
-    hint = "The gateway is rate limiting; wait a moment and retry."
+    retry_after: float | None = None
+    """Seconds the gateway asked to wait (Retry-After), when it said."""
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        if self.retry_after is not None:
+            return f"The gateway asks to wait about {self.retry_after:.0f} s before trying again."
+        return "The gateway is rate limiting; wait a moment and retry."
 
 
 class ServerError(APIStatusError):
@@ -215,5 +234,20 @@ def extract_error(body: Any) -> tuple[str, str | None]:
     if isinstance(body, (bytes, bytearray)):
         body = body.decode("utf-8", "replace")
     if isinstance(body, str):
-        return body.strip()[:500], None
+        return plain_excerpt(body), None
     return "", None
+
+
+EXCERPT_CHARS = 300
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+_TAGS = re.compile(r"<(script|style)[^>]*>.*?</\1>|<[^>]+>", re.IGNORECASE | re.DOTALL)
+
+
+def plain_excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """Upstream text as a short plain line: an HTML page becomes its title (or its text)."""
+    if "<" in text and ">" in text:
+        title = _TITLE.search(text)
+        text = title.group(1) if title else _TAGS.sub(" ", text)
+        text = html.unescape(text)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -19,7 +19,10 @@ def image_data_url(path: str | Path, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
     """Read an uploaded image, check it is a real image within the caps, return a data URL."""
     file = Path(path)
     name = file.name
-    size = file.stat().st_size
+    try:
+        size = file.stat().st_size
+    except OSError:
+        raise RequestValidationError([f"the attachment {name} is no longer on the server; attach it again"]) from None
     if size > max_bytes:
         raise RequestValidationError([f"{name} is {size / 1e6:.1f} MB; images may be at most {max_bytes / 1e6:.0f} MB"])
     try:
@@ -30,5 +33,8 @@ def image_data_url(path: str | Path, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
             image_format = image.format or "PNG"
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
         raise RequestValidationError([f"{name} is not a readable PNG, JPEG, WebP or GIF image"]) from None
-    encoded = base64.b64encode(file.read_bytes()).decode("ascii")
+    try:
+        encoded = base64.b64encode(file.read_bytes()).decode("ascii")
+    except OSError:
+        raise RequestValidationError([f"the attachment {name} is no longer on the server; attach it again"]) from None
     return f"data:{_MIME[image_format]};base64,{encoded}"

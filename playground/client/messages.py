@@ -316,6 +316,8 @@ class MessagesAPI(TextAPI):
     path = PATH
     stream_class = MessagesStream
     result_from = staticmethod(result_from_message)
+    answer_keys = ("content", "stop_reason")
+    answer_name = "message"
 
     async def count_tokens(self, conn: Connection, request: MessagesRequest) -> tuple[int, Exchange]:
         data, exchange = await self._transport.request_json(conn, "POST", COUNT_PATH, request.count_body())

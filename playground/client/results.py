@@ -68,6 +68,8 @@ class TextResult:
     finish_reason: str | None = None
     usage: Usage | None = None
     complete: bool = False
+    streamed: bool = True
+    """False for a whole (non-streaming) answer: it has no token timing."""
     first_token_at: float | None = None
     finished_at: float | None = None
     turn_items: list[dict[str, Any]] = field(default_factory=list)
@@ -97,8 +99,8 @@ class TextResult:
             self.usage = event.usage
 
     def tokens_per_second(self) -> float | None:
-        """Output tokens over the time from first token to the end (None if unknown)."""
-        if not self.usage or not self.usage.output_tokens or self.first_token_at is None or self.finished_at is None:
+        """Output tokens over the time from first token to the end (None if unknown or not streamed)."""
+        if not self.streamed or not self.usage or not self.usage.output_tokens or self.first_token_at is None or self.finished_at is None:
             return None
         span = self.finished_at - self.first_token_at
         return self.usage.output_tokens / span if span > 0 else None

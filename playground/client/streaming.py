@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from typing import Any
 
-from playground.client.errors import GatewayError, IncompleteStreamError, StreamError
+from playground.client.errors import GatewayError, IncompleteStreamError, UnexpectedResponseError, error_from_status
 from playground.client.results import StreamEvent, TextResult
 from playground.client.sse import DONE, SSEMessage, iter_messages
 from playground.client.transport import Connection, Exchange, Transport
@@ -83,8 +83,9 @@ class TextStream:
                     break
             if not self.result.complete:
                 raise IncompleteStreamError("The stream ended before the gateway said it was finished.")
-        except StreamError as exc:
+        except GatewayError as exc:
             exc.partial = self.result  # type: ignore[attr-defined]
+            exc.exchange = self.exchange
             self.exchange.finish(str(exc))
             raise
         finally:
@@ -107,13 +108,36 @@ class TextAPI:
     def result_from(body: Any) -> TextResult:
         raise NotImplementedError
 
+    answer_keys: tuple[str, ...] = ()
+    """Keys of which a non-streaming answer carries at least one (else it is not this interface's)."""
+    answer_name = "answer"
+
     async def create(self, conn: Connection, request: Any) -> tuple[TextResult, Exchange]:
         body = request.to_body()
         body["stream"] = False
         data, exchange = await self._transport.request_json(conn, "POST", self.path, body)
-        result = self.result_from(data)
-        result.first_token_at, result.finished_at = exchange.first_byte_at, exchange.finished_at
+        try:
+            result = self.checked_result(data)
+        except GatewayError as error:
+            error.exchange = exchange
+            exchange.finish(str(error))
+            raise
+        result.streamed = False
+        result.finished_at = exchange.finished_at
         return result, exchange
+
+    def checked_result(self, data: Any) -> TextResult:
+        """A whole JSON answer -> `TextResult`, checked as strictly as a stream: an error object
+        in a success answer is an error, a body of another shape is `UnexpectedResponseError`."""
+        if isinstance(data, dict) and data.get("error") and not any(key in data for key in self.answer_keys):
+            raise error_from_status(200, data)
+        if not isinstance(data, dict) or (self.answer_keys and not any(key in data for key in self.answer_keys)):
+            shown = ", ".join(list(data)[:6]) if isinstance(data, dict) else type(data).__name__
+            raise UnexpectedResponseError(f"The gateway's answer is not a {self.answer_name} (it has: {shown or 'nothing'}).")
+        try:
+            return self.result_from(data)
+        except (AttributeError, KeyError, TypeError, IndexError, ValueError) as exc:
+            raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape ({type(exc).__name__}: {exc}).") from None
 
     def stream(self, conn: Connection, request: Any) -> TextStream:
         body = request.to_body()

@@ -20,7 +20,15 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
 
-from playground.client.errors import APIConnectionError, APITimeoutError, error_from_status
+from playground.client.errors import (
+    APIConnectionError,
+    APITimeoutError,
+    GatewayError,
+    RateLimitError,
+    RequestValidationError,
+    UnexpectedResponseError,
+    error_from_status,
+)
 
 REDACTED = "***"
 RETRYABLE_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
@@ -80,6 +88,8 @@ class Exchange:
     response_body: Any = None
     events: list[RecordedEvent] = field(default_factory=list)
     attempts: int = 0
+    attempt_outcomes: list[str] = field(default_factory=list)
+    """One entry per attempt: its HTTP status, or what went wrong before one arrived."""
     first_byte_at: float | None = None
     first_token_at: float | None = None
     finished_at: float | None = None
@@ -130,17 +140,9 @@ logging.getLogger("httpx").addFilter(_RedactURLs())
 
 def backoff_delay(attempt: int, headers: httpx.Headers | None = None) -> float:
     """Seconds to wait before retry number `attempt` (0-based): Retry-After wins, capped at 60 s."""
-    if headers is not None:
-        for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-            raw = headers.get(name)
-            if raw is None:
-                continue
-            try:
-                value = float(raw) * scale
-            except ValueError:
-                continue
-            if 0 <= value <= MAX_RETRY_AFTER_S:
-                return value
+    asked = retry_after_seconds(headers) if headers is not None else None
+    if asked is not None and asked <= MAX_RETRY_AFTER_S:
+        return asked
     base = min(0.5 * 2**attempt, 8.0)
     return base * (0.75 + random.random() * 0.5)
 
@@ -148,8 +150,45 @@ def backoff_delay(attempt: int, headers: httpx.Headers | None = None) -> float:
 def _decode_body(raw: bytes) -> Any:
     try:
         return json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return raw.decode("utf-8", "replace")
+
+
+def retry_after_seconds(headers: httpx.Headers) -> float | None:
+    """What `retry-after-ms` / `retry-after` (seconds) ask for, if anything."""
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        raw = headers.get(name)
+        if raw is None:
+            continue
+        try:
+            return max(float(raw) * scale, 0.0)
+        except ValueError:
+            continue
+    return None
+
+
+def _json_answer(response: httpx.Response, raw: bytes) -> Any:
+    """A success body that must be JSON: an HTML page, an event stream or broken JSON is refused."""
+    content_type = response.headers.get("content-type", "").lower()
+    text = raw.decode("utf-8", "replace")
+    if "text/event-stream" in content_type:
+        raise UnexpectedResponseError("The gateway answered with an event stream where one JSON answer was expected.")
+    if "html" in content_type or text.lstrip()[:15].lower().startswith(("<!doctype", "<html")):
+        raise UnexpectedResponseError("The gateway answered with an HTML page instead of JSON (is the base URL the gateway's?).")
+    if not raw.strip():
+        raise UnexpectedResponseError("The gateway answered with an empty body.")
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise UnexpectedResponseError("The gateway's JSON answer is nested too deeply to read.") from None
+    except ValueError as exc:
+        raise UnexpectedResponseError(f"The gateway's answer is not valid JSON ({exc.args[0][:80]}); it may have been cut off.") from None
+
+
+def _with(error: GatewayError, exchange: Exchange) -> GatewayError:
+    """Attach the call's record to an error, so the inspector can show the failed call."""
+    error.exchange = exchange
+    return error
 
 
 class Transport:
@@ -189,11 +228,22 @@ class Transport:
             params = {**(params or {}), "key": conn.api_key}
         elif conn.api_key:
             headers["Authorization"] = f"Bearer {conn.api_key}"
-        return self.http.build_request(method, conn.url(path), json=body, params=params, headers=headers)
+        if conn.api_key and not conn.api_key.isascii() or any(ord(c) < 32 or ord(c) == 127 for c in conn.api_key or ""):
+            raise RequestValidationError(["the API key contains characters that cannot be sent (only plain ASCII letters, digits and symbols); check what was pasted"])
+        try:
+            return self.http.build_request(method, conn.url(path), json=body, params=params, headers=headers)
+        except UnicodeEncodeError:
+            raise RequestValidationError(["the text contains characters that cannot be sent (unpaired surrogate code points); remove them and try again"]) from None
+        except RecursionError:
+            raise RequestValidationError(["the request is nested too deeply to send (check the JSON editors)"]) from None
 
     async def _send(self, conn: Connection, request: httpx.Request, exchange: Exchange, retry_after_accept: bool,
                     max_retries: int | None = None) -> httpx.Response:
-        """Send with retries before the first byte; return a response whose body is unread."""
+        """Send with retries before the first byte; return a response whose body is unread.
+
+        A request that may have reached the gateway (the connection was made and the body
+        written) is never sent again after a timeout or a broken connection, unless it is a GET:
+        a generation is paid for, and the first one may still be running."""
         retries = self.max_retries if max_retries is None else max_retries
         attempt = 0
         while True:
@@ -201,24 +251,32 @@ class Transport:
             try:
                 response = await self.http.send(request, stream=True)
             except httpx.TimeoutException as exc:
-                may_retry = retry_after_accept or isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
-                if may_retry and attempt < retries:
+                not_sent = isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
+                exchange.attempt_outcomes.append("connect timeout" if not_sent else "no answer (timeout)")
+                if (not_sent or request.method == "GET") and attempt < retries:
                     await self._sleep(backoff_delay(attempt))
                     attempt += 1
                     continue
                 exchange.finish("timeout")
-                raise APITimeoutError(f"No answer from {redact_url(str(request.url))} ({type(exc).__name__}).") from None
+                where = redact_url(str(request.url))
+                if not_sent:
+                    raise _with(APITimeoutError(f"Could not connect to {where} in time."), exchange) from None
+                raise _with(APITimeoutError(
+                    f"No answer from {where} within {self.read_timeout:g} s after the request was sent. It was not sent "
+                    "again: the gateway may still be working on it."), exchange) from None
             except httpx.TransportError as exc:
-                may_retry = retry_after_accept or isinstance(exc, httpx.ConnectError)
-                if may_retry and attempt < retries:
+                not_sent = isinstance(exc, httpx.ConnectError)
+                exchange.attempt_outcomes.append("could not connect" if not_sent else "connection broken")
+                if (not_sent or request.method == "GET") and attempt < retries:
                     await self._sleep(backoff_delay(attempt))
                     attempt += 1
                     continue
                 exchange.finish("connection error")
                 detail = conn.redact(str(exc)) or type(exc).__name__
-                raise APIConnectionError(f"Could not reach the gateway at {conn.base_url}: {detail}.") from None
+                raise _with(APIConnectionError(f"Could not reach the gateway at {conn.base_url}: {detail}."), exchange) from None
             exchange.first_byte_at = exchange.elapsed()
             exchange.status = response.status_code
+            exchange.attempt_outcomes.append(str(response.status_code))
             exchange.response_headers = dict(response.headers)
             if response.status_code < 400:
                 return response
@@ -227,13 +285,17 @@ class Transport:
             body = _decode_body(conn.redact(raw.decode("utf-8", "replace")).encode())
             exchange.response_body = body
             retryable = response.status_code in RETRYABLE_STATUSES and (retry_after_accept or response.status_code == 429)
-            if retryable and attempt < retries:
+            asked = retry_after_seconds(response.headers)
+            too_long = asked is not None and asked > MAX_RETRY_AFTER_S
+            if retryable and attempt < retries and not too_long:
                 await self._sleep(backoff_delay(attempt, response.headers))
                 attempt += 1
                 continue
             error = error_from_status(response.status_code, body)
+            if isinstance(error, RateLimitError):
+                error.retry_after = asked
             exchange.finish(str(error))
-            raise error
+            raise _with(error, exchange)
 
     def _exchange(self, request: httpx.Request, body: Any) -> Exchange:
         return Exchange(
@@ -263,12 +325,17 @@ class Transport:
             raw = await response.aread()
         except httpx.HTTPError as exc:
             exchange.finish("connection cut")
-            raise APIConnectionError(f"The connection was cut while reading the answer ({type(exc).__name__}).") from None
+            raise _with(APIConnectionError(f"The connection was cut while reading the answer ({type(exc).__name__})."), exchange) from None
         finally:
             await response.aclose()
         exchange.response_body = _decode_body(raw)
+        try:
+            data = _json_answer(response, raw)
+        except GatewayError as error:
+            exchange.finish(str(error))
+            raise _with(error, exchange) from None
         exchange.finish()
-        return exchange.response_body, exchange
+        return data, exchange
 
     @asynccontextmanager
     async def stream(

@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from playground.demo_gateway import chat
 from playground.demo_gateway.catalog import list_models
 from playground.demo_gateway.common import HTTPProblem, bearer_key, openai_error, read_json_object
 from playground.demo_gateway.config import DemoConfig
-from playground.demo_gateway.faults import Fault, FaultInjector, marker_in, parse_fault, prompt_text
+from playground.demo_gateway.faults import (
+    HTML_PAGE,
+    LONG_RETRY_AFTER_S,
+    Fault,
+    FaultInjector,
+    broken_body,
+    marker_in,
+    parse_fault,
+    prompt_text,
+)
 from playground.demo_gateway.messages import MessagesEndpoints
 from playground.demo_gateway.video import VideoEndpoints
 
@@ -84,8 +94,15 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
                 if status is not None:
                     answer_status, kind = style.faults[status]
                     headers = {"retry-after-ms": str(config.retry_after_ms), "retry-after": "1"} if status == 429 else None
+                    if fault is not None and fault.name == "rate_limit_long":
+                        headers = {"retry-after": str(LONG_RETRY_AFTER_S)}
                     return style.render(answer_status, kind, f"Demo fault: the gateway answered {answer_status}.", None, headers)
-                return await (handler(body, fault, request) if pass_request else handler(body, fault))
+                if fault is not None and fault.name == "html_error":
+                    return HTMLResponse(HTML_PAGE, status_code=502)
+                if fault is not None and fault.name == "stall" and not body.get("stream"):
+                    await asyncio.sleep(config.stall_seconds)  # a whole answer that never comes in time
+                answer = await (handler(body, fault, request) if pass_request else handler(body, fault))
+                return broken_body(fault, answer)
             except HTTPProblem as problem:
                 kind = style.invalid if problem.error_type == "invalid" else problem.error_type
                 return style.render(problem.status, kind, problem.message, problem.code)

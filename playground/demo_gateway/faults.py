@@ -6,6 +6,9 @@ last user message (handy from the UI), or for every request by `DemoConfig.fault
 | name            | effect                                                               |
 |-----------------|----------------------------------------------------------------------|
 | rate_limit[:N]  | the first N attempts of the same request get 429 + Retry-After (N=1) |
+| rate_limit_long | 429 asking to wait 120 s (longer than a client should wait)          |
+| html_error      | 502 with an HTML error page, as a proxy in front of a gateway sends  |
+| body_truncated, body_html, body_sse, body_error, body_shape, body_empty | a non-streaming success answer that is cut JSON, an HTML page, an event stream, an error object, JSON of another shape, or empty |
 | server_error[:N]| the first N attempts get 500                                         |
 | unavailable[:N] | the first N attempts get 503                                         |
 | cut             | the stream is cut (connection closed) after a few events             |
@@ -33,9 +36,15 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.responses import JSONResponse, Response
+
 from playground.demo_gateway.protocol_faults import PROTOCOL_FAULTS, break_protocol
 
-STATUS_FAULTS = {"rate_limit": 429, "server_error": 500, "unavailable": 503}
+STATUS_FAULTS = {"rate_limit": 429, "rate_limit_long": 429, "server_error": 500, "unavailable": 503}
+LONG_RETRY_AFTER_S = 120
+BODY_FAULTS = frozenset({"body_truncated", "body_html", "body_sse", "body_error", "body_shape", "body_empty", "html_error"})
+HTML_PAGE = ("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>"
+             "<p>The proxy could not reach the gateway. <script>alert('x')</script></p></body></html>")
 STREAM_FAULTS = frozenset({"cut", "stall", "malformed", "stream_error"})
 VIDEO_FAULTS = frozenset({"poll_errors", "corrupt_base64", "not_mp4", "bad_size", "cut_download"})
 EVENTS_BEFORE_STREAM_FAULT = 4
@@ -52,7 +61,7 @@ def parse_fault(text: str | None) -> Fault | None:
     if not text:
         return None
     name, _, count = text.strip().partition(":")
-    if name not in STATUS_FAULTS and name not in STREAM_FAULTS and name not in VIDEO_FAULTS and name not in PROTOCOL_FAULTS:
+    if not any(name in names for names in (STATUS_FAULTS, STREAM_FAULTS, VIDEO_FAULTS, PROTOCOL_FAULTS, BODY_FAULTS)):
         return None
     return Fault(name, int(count) if count.isdigit() else 1)
 
@@ -131,3 +140,22 @@ async def inject_stream_fault(events: Any, fault: Fault | None, stall_seconds: f
                 return
         yield frame
         sent += 1
+
+
+def broken_body(fault: Fault | None, answer: Any) -> Any:
+    """Replace a whole JSON success answer as a `body_*` fault says (streams are left alone)."""
+    if fault is None or fault.name not in BODY_FAULTS or fault.name == "html_error":
+        return answer
+    if not isinstance(answer, JSONResponse):
+        return answer
+    if fault.name == "body_truncated":
+        return Response(bytes(answer.body)[: max(len(answer.body) // 2, 1)], media_type="application/json")
+    if fault.name == "body_html":
+        return Response(HTML_PAGE, media_type="text/html")
+    if fault.name == "body_sse":
+        return Response(b"data: " + bytes(answer.body) + b"\n\n", media_type="text/event-stream")
+    if fault.name == "body_error":
+        return JSONResponse({"error": {"message": "The upstream model failed (demo fault).", "type": "upstream_error"}})
+    if fault.name == "body_shape":
+        return JSONResponse({"result": "ok", "items": [1, 2, 3]})
+    return Response(b"", media_type="application/json")

@@ -122,6 +122,7 @@ async def run_turn(
         partial = getattr(error, "partial", None)
         if isinstance(partial, TextResult):
             result = partial
+        exchange = error.exchange or exchange
         record()
         shown = history + (result_messages(result, True) if (result.text or result.reasoning or result.tool_calls) else [])
         yield View(shown, session, error=error_text(error), metrics=metrics_text(result, exchange) if exchange else "",

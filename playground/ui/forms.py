@@ -9,6 +9,22 @@ from dataclasses import fields
 from typing import Any
 
 
+MAX_JSON_DEPTH = 64
+
+
+def _depth(value: Any, limit: int = MAX_JSON_DEPTH + 1) -> int:
+    """Nesting depth of parsed JSON, counted up to `limit` (iteratively: no recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            if deepest >= limit:
+                return deepest
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 def parse_json_field(label: str, text: str | None, expected: type, problems: list[str]) -> Any:
     """Parse an editor's JSON; on a problem, append a readable message and return None.
 
@@ -20,6 +36,12 @@ def parse_json_field(label: str, text: str | None, expected: type, problems: lis
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         problems.append(f"{label}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")
+        return None
+    except RecursionError:
+        problems.append(f"{label}: nested more than {MAX_JSON_DEPTH} levels deep")
+        return None
+    if _depth(value) > MAX_JSON_DEPTH:
+        problems.append(f"{label}: nested more than {MAX_JSON_DEPTH} levels deep")
         return None
     if not isinstance(value, expected):
         wanted = "an array [...]" if expected is list else "an object {...}"

@@ -20,6 +20,7 @@ from playground.client.transport import Connection, Exchange
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.conversation import Session
 from playground.ui.forms import optional_positive, parse_json_field
+from playground.ui.render import plain
 
 COUNT_DEBOUNCE_S = 0.4
 TOOL_CHOICE_TYPES = ("auto", "any", "none")
@@ -229,7 +230,7 @@ async def count_draft_tokens(
         request = form.request(session.messages + pending)
         tokens, _ = await client.messages.count_tokens(resolve_connection(defaults, url, key), request)
     except GatewayError as error:
-        return f"Token count unavailable: {error.message}"
+        return f"Token count unavailable: {plain(error.message)}"
     return f"**{tokens:,}** input tokens in the request Send would make now (count_tokens; not billed)."
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from playground.client.errors import GatewayError
@@ -72,16 +73,29 @@ def settle_pending(history: list[dict[str, Any]] | None) -> list[dict[str, Any]]
     return settled
 
 
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*\[\]#|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+
+
+def plain(text: str) -> str:
+    """Text shown inside Markdown exactly as it is: no markup, no HTML, no links."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", escaped)
+
+
 def error_text(error: BaseException) -> str:
-    """What a person reads in the error banner."""
+    """What a person reads in the error banner: our heading, then the message as plain text
+    (it may quote the gateway, whose words are never rendered)."""
     if isinstance(error, GatewayError):
-        return f"**{error.title}** — {error.user_message}"
-    return f"**Unexpected error** — {type(error).__name__}. The conversation is kept; try again."
+        return f"**{error.title}** — {plain(error.user_message)}"
+    return "**Something went wrong on our side** — the conversation is kept; try again."
 
 
 def metrics_text(result: TextResult, exchange: Exchange | None) -> str:
     parts = []
-    if result.first_token_at is not None:
+    if not result.streamed:
+        total = result.finished_at if result.finished_at is not None else (exchange.finished_at if exchange else None)
+        parts.append(f"total {total * 1000:.0f} ms (not streamed: no token timing)" if total is not None else "not streamed")
+    elif result.first_token_at is not None:
         parts.append(f"first token {result.first_token_at * 1000:.0f} ms")
     rate = result.tokens_per_second()
     if rate is not None:
@@ -122,6 +136,8 @@ def inspector_response(exchange: Exchange | None) -> str:
     if exchange is None:
         return ""
     lines = [f"HTTP {exchange.status if exchange.status is not None else '—'} · {exchange.attempts} attempt(s)"]
+    if len(exchange.attempt_outcomes) > 1:
+        lines.append("attempts: " + " → ".join(exchange.attempt_outcomes))
     if exchange.error:
         lines.append(f"error: {exchange.error}")
     for event in exchange.events:
