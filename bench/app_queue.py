@@ -23,7 +23,7 @@ from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.connection import ServerDefaults
 
 KEY = "bench-key"
-CHAT_FORM = ["gx-2.5-flash", "", True, 0.7, 1.0, 0, "auto", "", "", "", ""]
+CHAT_FORM = ["gx-2.5-flash", "", True, 0.7, 1.0, 0, "auto", "", "", "", "", True]
 
 
 @dataclass

@@ -128,6 +128,8 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
     async def models(request: Request) -> Response:
         if not authorized(request):
             return openai_error(401, "authentication_error", AUTH_MESSAGE, "invalid_api_key")
+        if not config.list_models:
+            return openai_error(404, "not_found_error", "No route GET /v1/models on this gateway.")
         return JSONResponse(list_models())
 
     async def health(_: Request) -> Response:

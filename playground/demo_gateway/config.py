@@ -22,3 +22,5 @@ class DemoConfig:
     clock: Callable[[], float] = time.monotonic
     video_queue_seconds: float = 2.0
     video_run_seconds: float = 8.0
+    list_models: bool = True
+    """False: answer `GET /v1/models` with 404, as gateways that follow the spec alone do."""

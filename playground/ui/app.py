@@ -7,7 +7,6 @@ from typing import Any
 
 import gradio as gr
 
-from playground.client import catalog
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Transport
@@ -75,7 +74,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 message, ids = await test_connection(client, defaults, url, key)
             except GatewayError as error:
                 return error_text(error), gr.skip()
-            return message, gr.update(choices=catalog.merge_model_ids(ids, catalog.chat_model_ids()))
+            return message, gr.update(choices=ids)
 
         def restore(stored: dict[str, Any] | None) -> tuple[Any, Any, Any]:
             stored = stored or {}

@@ -39,6 +39,7 @@ class ChatForm:
     schema_json: str = ""
     extensions_json: str = ""
     reasoning_effort: str = ""
+    stream_usage: bool = True
 
     def request(self, messages: list[dict[str, Any]]) -> ChatRequest:
         problems: list[str] = []
@@ -70,6 +71,7 @@ class ChatForm:
             tool_choice=tool_choice,
             response_format=response_format,
             reasoning_effort=self.reasoning_effort or None,
+            stream_options={"include_usage": True} if self.stream and self.stream_usage else None,
             **{name: extensions[name] for name in EXTENSION_FIELDS if name in extensions},
         )
 
@@ -109,7 +111,8 @@ class ChatAdapter:
         messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": text})
 
 
-FORM_FIELDS_IN_BODY = ("model", "messages", "stream", "temperature", "top_p", "max_tokens", "tools", "tool_choice", "response_format", "reasoning_effort")
+FORM_FIELDS_IN_BODY = ("model", "messages", "stream", "temperature", "top_p", "max_tokens", "tools", "tool_choice", "response_format",
+                       "reasoning_effort", "stream_options")
 
 
 def chat_form_values(body: Any) -> dict[str, Any]:
@@ -136,4 +139,5 @@ def chat_form_values(body: Any) -> dict[str, Any]:
         "schema_json": json.dumps(schema, indent=2) if schema else "",
         "extensions_json": json.dumps(extensions, indent=2) if extensions else "",
         "reasoning_effort": body.get("reasoning_effort") or "",
+        "stream_usage": bool((body.get("stream_options") or {}).get("include_usage")),
     }

@@ -49,7 +49,10 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
         with gr.Column(scale=2):
             model = gr.Dropdown(catalog.chat_model_ids(), value=DEFAULT_MODEL, label="Model", allow_custom_value=True, elem_id="chat-model")
             system = gr.Textbox(label="System prompt", lines=2, elem_id="chat-system")
-            stream = gr.Checkbox(True, label="Stream the reply", elem_id="chat-stream")
+            with gr.Row():
+                stream = gr.Checkbox(True, label="Stream the reply", elem_id="chat-stream")
+                stream_usage = gr.Checkbox(True, label="Ask for usage in the stream", elem_id="chat-stream-usage",
+                                           info="stream_options.include_usage: OpenAI-style gateways send token counts only when asked")
             with gr.Accordion("Parameters", open=False):
                 temperature = gr.Slider(0, 2, value=0.7, step=0.05, label="temperature", elem_id="chat-temperature")
                 top_p = gr.Slider(0, 1, value=1.0, step=0.01, label="top_p", elem_id="chat-top-p")
@@ -68,7 +71,7 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
             presets = PresetBar.build("chat")
     examples.wire({"model": model, "tools": tools, "tool_choice": tool_choice, "schema": schema, "draft": panel.draft})
     inspector = Inspector.build("chat")
-    form_inputs = [model, system, stream, temperature, top_p, max_tokens, tool_choice, tools, schema, extensions, effort]
+    form_inputs = [model, system, stream, temperature, top_p, max_tokens, tool_choice, tools, schema, extensions, effort, stream_usage]
     panel.wire(lambda *form: ChatAdapter(ctx.client, ChatForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector)
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(ChatForm, form_inputs))

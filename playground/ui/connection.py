@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from playground.client.errors import RequestValidationError
+from playground.client import catalog
+from playground.client.errors import APIStatusError, RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection
+from playground.ui.render import plain
 
 
 @dataclass(frozen=True)
@@ -38,9 +40,25 @@ def badge_text(defaults: ServerDefaults, url_text: str | None) -> str:
     return f"🔌 **Gateway:** `{url}`"
 
 
+NO_MODEL_LIST_STATUSES = frozenset({404, 405, 501})
+
+
 async def test_connection(client: GatewayClient, defaults: ServerDefaults, url_text: str | None, key_text: str | None) -> tuple[str, list[str]]:
-    """Try `GET /v1/models`: (status line, model ids). Raises `GatewayError` on failure."""
+    """Try `GET /v1/models`: (status line, the ids the model picker shows). The spec defines no
+    model list, so a gateway without one is normal: the built-in catalog is used. Raises
+    `GatewayError` on anything else (wrong key, unreachable gateway)."""
     conn = resolve_connection(defaults, url_text, key_text)
-    ids, exchange = await client.list_models(conn)
+    catalog_ids = catalog.chat_model_ids()
+    where = plain(conn.base_url)
+    try:
+        ids, exchange = await client.list_models(conn)
+    except APIStatusError as error:
+        if error.status not in NO_MODEL_LIST_STATUSES:
+            raise
+        return (f"✅ The gateway at `{where}` answered. It lists no models (`GET /v1/models` is not part of its API), "
+                f"so the model picker uses the built-in catalog: {len(catalog_ids)} models."), catalog_ids
+    shown = catalog.merge_model_ids(ids, catalog_ids)
     millis = (exchange.finished_at or exchange.elapsed()) * 1000
-    return f"✅ Connected to `{conn.base_url}`: {len(ids)} models listed in {millis:.0f} ms.", ids
+    extra = len(shown) - len(ids)
+    return (f"✅ Connected to `{where}` in {millis:.0f} ms. The gateway lists {len(ids)} models; the picker shows {len(shown)}"
+            f"{f' ({extra} more from the built-in catalog)' if extra else ''}."), shown

@@ -47,7 +47,7 @@ class ConversationPanel:
             tool_result = gr.Textbox(label="Tool result", lines=3, elem_id=f"{prefix}-tool-result", placeholder='e.g. {"temperature_c": 21}')
             tool_send = gr.Button("Send tool result and continue", variant="primary", elem_id=f"{prefix}-tool-send")
         draft = gr.MultimodalTextbox(
-            elem_id=f"{prefix}-input", file_types=["image"], sources=["upload"], show_label=False,
+            elem_id=f"{prefix}-input", file_types=["image"], file_count="multiple", sources=["upload"], show_label=False,
             placeholder="Message (Enter to send; the clip attaches images)",
         )
         with gr.Row():

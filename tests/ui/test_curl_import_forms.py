@@ -21,6 +21,7 @@ CHAT_BODY = {
     "tool_choice": {"type": "function", "function": {"name": "get_weather"}},
     "response_format": {"type": "json_schema", "json_schema": {"name": "answer", "schema": {"type": "object"}}},
     "reasoning_effort": "low",
+    "stream_options": {"include_usage": True},
     "thinking": {"type": "enabled"},
     "extra_body": {"svc": {"thinking_config": {"thinking_budget": 512}}},
 }

@@ -1,0 +1,49 @@
+"""Chat tab options: usage asked for in streams, several images in one message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from playground.client.gateway import GatewayClient
+from playground.demo_gateway.server import RunningGateway
+from playground.ui.chat_handlers import ChatAdapter, ChatForm
+from playground.ui.connection import ServerDefaults
+from playground.ui.conversation import Session, send_message
+from tests.conftest import DEMO_KEY
+
+
+@pytest.fixture
+def defaults(gateway: RunningGateway) -> ServerDefaults:
+    return ServerDefaults(gateway.url, DEMO_KEY, demo=True)
+
+
+async def last_view(client: GatewayClient, defaults: ServerDefaults, draft: object, **form: object):  # type: ignore[no-untyped-def]
+    views = [v async for v in send_message(ChatAdapter(client, ChatForm(model="gx-2.5-flash", **form)), defaults, draft, [], Session(), "", "")]  # type: ignore[arg-type]
+    return views[-1]
+
+
+@pytest.mark.parametrize(("stream_usage", "expected"), [(True, {"include_usage": True}), (False, None)])
+async def test_streams_ask_for_usage_unless_turned_off(client: GatewayClient, defaults: ServerDefaults, stream_usage: bool, expected: object) -> None:
+    view = await last_view(client, defaults, "hello", stream=True, stream_usage=stream_usage)
+    assert view.exchange.request_body.get("stream_options") == expected
+    assert "tokens in" in view.metrics
+
+
+async def test_non_streaming_calls_send_no_stream_options(client: GatewayClient, defaults: ServerDefaults) -> None:
+    view = await last_view(client, defaults, "hello", stream=False)
+    assert "stream_options" not in view.exchange.request_body
+
+
+async def test_several_images_in_one_message(client: GatewayClient, defaults: ServerDefaults, tmp_path: Path) -> None:
+    paths = []
+    for index, colour in enumerate(("red", "blue", "green")):
+        path = tmp_path / f"image-{index}.png"
+        Image.new("RGB", (8, 8), colour).save(path)
+        paths.append(str(path))
+    view = await last_view(client, defaults, {"text": "compare these", "files": [{"path": p} for p in paths]})
+    parts = view.exchange.request_body["messages"][-1]["content"]
+    assert [p["type"] for p in parts] == ["text", "image_url", "image_url", "image_url"]
+    assert [m for m in view.history if m["role"] == "user"][0]["content"][1:] == [{"path": p} for p in paths]
