@@ -47,6 +47,13 @@ class RunningApp:
         self.gateway.stop()
 
 
+def chat_events(dependencies: list[dict[str, Any]], components: list[dict[str, Any]], prefix: str = "chat") -> tuple[int, int, int]:
+    """(begin, stream, end) event ids of a text tab's send: the input's submit and its two `.then` steps."""
+    component = next(c["id"] for c in components if c.get("props", {}).get("elem_id") == f"{prefix}-input")
+    begin = next(d["id"] for d in dependencies if [component, "submit"] in [list(t) for t in d.get("targets", [])])
+    return begin, begin + 1, begin + 2
+
+
 def start_app(token_delay: float = 0.03) -> RunningApp:
     gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=token_delay))
     blocks = configure_queue(build_app(Settings(), ServerDefaults(gateway.url, KEY, demo=True)))
@@ -68,19 +75,42 @@ def shows_reply(chatbot: Any) -> bool:
 
 async def chat_once(http: httpx.AsyncClient, app: RunningApp, text: str, session_hash: str | None = None,
                     history: list[Any] | None = None) -> Reply:
-    """Send one chat message through the queue; time the first update that shows reply text."""
-    session_hash = session_hash or uuid.uuid4().hex[:12]
-    data: list[Any] = [{"text": text, "files": []}, history or [], None, *CHAT_FORM, "", ""]
-    assert len(data) == app.inputs, f"the chat send takes {app.inputs} inputs, the bench sends {len(data)}"
+    """Send one chat message as the browser does; time the first update that shows reply text."""
+    return await chat_chain(http, app.url, app.send_index, text, session_hash or uuid.uuid4().hex[:12], history)
+
+
+async def chat_chain(http: httpx.AsyncClient, url: str, begin: int, text: str, session_hash: str,
+                     history: list[Any] | None = None) -> Reply:
+    """The three events of a send (begin, stream, end), as the browser runs them."""
     start = time.perf_counter()
-    joined = await http.post(f"{app.url}/gradio_api/queue/join",
-                             json={"data": data, "fn_index": app.send_index, "session_hash": session_hash, "event_data": None, "trigger_id": None})
+    tail = [*CHAT_FORM, "", ""]
+    shown = await run_direct(http, url, begin, [{"text": text, "files": []}, history or [], None, *tail], session_hash)
+    reply = await stream_event(http, url, begin + 1, [shown[0], None, *tail], session_hash, start)
+    await run_direct(http, url, begin + 2, [None, *CHAT_FORM], session_hash)
+    reply.total = time.perf_counter() - start
+    return reply
+
+
+async def run_direct(http: httpx.AsyncClient, url: str, fn_index: int, data: list[Any], session_hash: str) -> list[Any]:
+    """An event that skips the queue (`queue=False`), as the browser calls it."""
+    answer = await http.post(f"{url}/gradio_api/run/predict", json={"data": data, "fn_index": fn_index, "session_hash": session_hash,
+                                                                    "event_data": None, "trigger_id": None})
+    answer.raise_for_status()
+    return answer.json()["data"]
+
+
+async def stream_event(http: httpx.AsyncClient, url: str, fn_index: int, data: list[Any], session_hash: str,
+                       start: float | None = None) -> Reply:
+    """Join the queue with `data` and follow the event to its end; the first output is the chatbot."""
+    start = time.perf_counter() if start is None else start
+    joined = await http.post(f"{url}/gradio_api/queue/join",
+                             json={"data": data, "fn_index": fn_index, "session_hash": session_hash, "event_data": None, "trigger_id": None})
     joined.raise_for_status()
     event_id = joined.json()["event_id"]
     ttft: float | None = None
     seen = 0
     values: list[Any] | None = None
-    async with http.stream("GET", f"{app.url}/gradio_api/queue/data", params={"session_hash": session_hash}) as stream:
+    async with http.stream("GET", f"{url}/gradio_api/queue/data", params={"session_hash": session_hash}) as stream:
         async for line in stream.aiter_lines():
             if not line.startswith("data:"):
                 continue
@@ -90,15 +120,13 @@ async def chat_once(http: httpx.AsyncClient, app: RunningApp, text: str, session
             kind = message.get("msg")
             if kind in ("process_generating", "process_completed"):
                 seen += 1
-                data = (message.get("output") or {}).get("data") or []
+                output = (message.get("output") or {}).get("data") or []
                 if values is None or kind == "process_completed":
-                    values = list(data)
+                    values = list(output)
                 else:  # streamed updates after the first carry diffs of each output
-                    values = [apply_diff(old, diff) for old, diff in zip(values, data)]
-                if ttft is None and shows_reply(values[0]):
+                    values = [apply_diff(old, diff) for old, diff in zip(values, output)]
+                if ttft is None and values and shows_reply(values[0]):
                     ttft = time.perf_counter() - start
-            if kind == "process_completed":
-                break
-            if kind == "close_stream":
+            if kind in ("process_completed", "close_stream"):
                 break
     return Reply(ttft, time.perf_counter() - start, json.dumps(values[0] if values else None, ensure_ascii=False), seen)

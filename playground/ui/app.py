@@ -33,6 +33,7 @@ def launch_options() -> dict[str, Any]:
         "css_paths": [ASSETS / "style.css"],
         "run_history": False,
         "favicon_path": str(ASSETS / "logo.svg"),
+        "js": (ASSETS / "keys.js").read_text(encoding="utf-8"),
     }
 
 

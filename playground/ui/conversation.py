@@ -25,18 +25,28 @@ from playground.ui.render import error_text, metrics_text, pretty_arguments, res
 
 logger = logging.getLogger(__name__)
 STREAM_UPDATE_INTERVAL = 0.05
+TOOL_RESULT_MARK = "🔧 Result of"
+REPLYING = "a reply is still on its way: wait for it, or press Stop (or Esc) first"
 
 
-@dataclass
+@dataclass(eq=False)
 class Session:
-    """The conversation as sent to the gateway (no system prompt), plus unanswered tool calls."""
+    """The conversation as sent to the gateway (no system prompt), plus unanswered tool calls.
+
+    `live` is the reply being received (so Stop can show its metrics and call), `outcome` the
+    last view of a turn (the end-of-turn update renders it), `ready` whether a begun turn is to
+    be sent, `replying` whether a reply is arriving now (a second send waits for it)."""
 
     messages: list[dict[str, Any]] = field(default_factory=list)
     pending: list[ToolCall] = field(default_factory=list)
     usage_log: list[Usage] = field(default_factory=list)
+    live: tuple[TextResult, Exchange | None] | None = field(default=None, repr=False)
+    outcome: View | None = field(default=None, repr=False)
+    ready: bool = False
+    replying: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class View:
     """One screenful: `exchange` is set only when a turn ended (the inspector updates then)."""
 
@@ -112,6 +122,7 @@ async def run_turn(
             throttle = Throttle(STREAM_UPDATE_INTERVAL)
             async with adapter.stream(conn, request) as stream:
                 exchange, result = stream.exchange, stream.result
+                session.live = (result, exchange)
                 async for _event in stream:
                     if throttle.due():
                         yield View(history + result_messages(result, done=False), session, notice=notice)
@@ -136,15 +147,16 @@ async def run_turn(
         yield View(history + result_messages(result, True), session, error=error_text(error), exchange=exchange, done=True)
 
 
-async def send_message(
-    adapter: TurnAdapter, defaults: ServerDefaults, draft: dict[str, Any] | str | None,
-    history: list[dict[str, Any]] | None, session: Session | None, url: str, key: str,
-) -> AsyncIterator[View]:
-    """Append the user's message (text and images) and stream the reply."""
+def begin_send(adapter: TurnAdapter, draft: dict[str, Any] | str | None, history: list[dict[str, Any]] | None,
+               session: Session | None) -> View:
+    """Check and append the user's message (text and images); `session.ready` says whether to send."""
     history = list(history or [])
     session = session or Session()
+    session.ready = False
     text, paths = _draft_parts(draft)
     try:
+        if session.replying:
+            raise RequestValidationError([REPLYING])
         if not text.strip() and not paths:
             raise RequestValidationError(["type a message (or attach an image) first"])
         if session.pending:
@@ -153,14 +165,50 @@ async def send_message(
         message = adapter.user_message(text, images)
         adapter.build_request([*session.messages, message])
     except GatewayError as error:
-        yield View(history, session, error=error_text(error), done=True)
-        return
+        return View(history, session, error=error_text(error), done=True)
     session.messages.append(message)
     shown: Any = text if not paths else ([{"type": "text", "text": text}] if text else []) + [{"path": p} for p in paths]
     history.append({"role": "user", "content": shown})
-    yield View(history, session, clear_draft=True)
-    async for view in run_turn(adapter, defaults, url, key, history, session):
+    session.ready = True
+    return View(history, session, clear_draft=True)
+
+
+async def send_message(
+    adapter: TurnAdapter, defaults: ServerDefaults, draft: dict[str, Any] | str | None,
+    history: list[dict[str, Any]] | None, session: Session | None, url: str, key: str,
+) -> AsyncIterator[View]:
+    """Append the user's message (text and images) and stream the reply."""
+    async for view in _begun(begin_send(adapter, draft, history, session), adapter, defaults, url, key):
         yield view
+
+
+async def _begun(view: View, adapter: TurnAdapter, defaults: ServerDefaults, url: str, key: str) -> AsyncIterator[View]:
+    yield view
+    if view.session.ready:
+        view.session.ready = False
+        async for later in run_turn(adapter, defaults, url, key, view.history, view.session):
+            yield later
+
+
+def begin_tool_result(adapter: TurnAdapter, result_text: str, history: list[dict[str, Any]] | None, session: Session | None) -> View:
+    """Answer the first pending tool call; `session.ready` once none are left to answer."""
+    history = list(history or [])
+    session = session or Session()
+    session.ready = False
+    if session.replying:
+        return _problem(history, session, REPLYING)
+    if not session.pending:
+        return _problem(history, session, "there is no tool call waiting for a result")
+    if not (result_text or "").strip():
+        return _problem(history, session, "type the tool's result first")
+    first_of_round = session.messages[-1].get("role") == "assistant"
+    call = session.pending.pop(0)
+    adapter.add_tool_result(session.messages, call, result_text, first_of_round)
+    history.append({"role": "user", "content": f"{TOOL_RESULT_MARK} `{call.name}`:\n```\n{result_text}\n```"})
+    if session.pending:
+        return View(history, session, clear_draft=True, done=True)
+    session.ready = True
+    return View(history, session, clear_draft=True)
 
 
 async def send_tool_result(
@@ -168,23 +216,7 @@ async def send_tool_result(
     history: list[dict[str, Any]] | None, session: Session | None, url: str, key: str,
 ) -> AsyncIterator[View]:
     """Answer the first pending tool call; once none are left, continue the conversation."""
-    history = list(history or [])
-    session = session or Session()
-    if not session.pending:
-        yield _problem(history, session, "there is no tool call waiting for a result")
-        return
-    if not (result_text or "").strip():
-        yield _problem(history, session, "type the tool's result first")
-        return
-    first_of_round = session.messages[-1].get("role") == "assistant"
-    call = session.pending.pop(0)
-    adapter.add_tool_result(session.messages, call, result_text, first_of_round)
-    history.append({"role": "user", "content": f"🔧 Result of `{call.name}`:\n```\n{result_text}\n```"})
-    if session.pending:
-        yield View(history, session, clear_draft=True, done=True)
-        return
-    yield View(history, session, clear_draft=True)
-    async for view in run_turn(adapter, defaults, url, key, history, session):
+    async for view in _begun(begin_tool_result(adapter, result_text, history, session), adapter, defaults, url, key):
         yield view
 
 
@@ -192,27 +224,108 @@ def _last_index(items: list[dict[str, Any]], role: str) -> int | None:
     return next((i for i in range(len(items) - 1, -1, -1) if items[i].get("role") == role), None)
 
 
+def begin_retry(history: list[dict[str, Any]] | None, session: Session | None) -> View:
+    """Drop the reply to the last user turn (complete or not); `session.ready` to ask again."""
+    history = list(history or [])
+    session = session or Session()
+    session.ready = False
+    if session.replying:
+        return _problem(history, session, REPLYING)
+    last_sent = max((i for i in (_last_index(session.messages, "user"), _last_index(session.messages, "tool")) if i is not None), default=None)
+    shown_index = _last_index(history, "user")
+    if last_sent is None or shown_index is None:
+        return _problem(history, session, "there is no message to retry yet")
+    del session.messages[last_sent + 1 :]
+    session.pending = []
+    session.ready = True
+    return View(history[: shown_index + 1], session)
+
+
 async def retry_last(
     adapter: TurnAdapter, defaults: ServerDefaults, history: list[dict[str, Any]] | None, session: Session | None, url: str, key: str,
 ) -> AsyncIterator[View]:
     """Drop the reply to the last user turn (complete or not) and ask again."""
-    history = list(history or [])
-    session = session or Session()
-    last_sent = max((i for i in (_last_index(session.messages, "user"), _last_index(session.messages, "tool")) if i is not None), default=None)
-    shown_index = _last_index(history, "user")
-    if last_sent is None or shown_index is None:
-        yield _problem(history, session, "there is no message to retry yet")
-        return
-    del session.messages[last_sent + 1 :]
-    session.pending = []
-    history = history[: shown_index + 1]
-    yield View(history, session)
-    async for view in run_turn(adapter, defaults, url, key, history, session):
+    async for view in _begun(begin_retry(history, session), adapter, defaults, url, key):
         yield view
 
 
 def cleared() -> View:
     return View([], Session(), done=True, clear_draft=True)
+
+
+TOOL_RESULT_KINDS = frozenset({"tool_result", "function_call_output", "functionResponse"})
+
+
+def _is_user_turn(message: dict[str, Any]) -> bool:
+    """A message the person typed (not a tool result sent back in a user-role message)."""
+    if message.get("role") != "user":
+        return False
+    content = message.get("content", message.get("parts"))
+    if isinstance(content, list) and content:
+        kinds = {part.get("type") or next(iter(part), None) for part in content if isinstance(part, dict)}
+        return not kinds <= TOOL_RESULT_KINDS
+    return True
+
+
+def _shown_user_turn(message: dict[str, Any]) -> bool:
+    content = message.get("content")
+    return message.get("role") == "user" and not (isinstance(content, str) and content.startswith(TOOL_RESULT_MARK))
+
+
+def _turns(history: list[dict[str, Any]], session: Session) -> tuple[list[int], list[int]] | None:
+    """Where each turn starts on screen and in what is sent (None if they cannot be matched)."""
+    shown = [i for i, message in enumerate(history) if _shown_user_turn(message)]
+    sent = [i for i, message in enumerate(session.messages) if _is_user_turn(message)]
+    return (shown, sent) if len(shown) == len(sent) else None
+
+
+def _turn_of(index: int, starts: list[int]) -> int | None:
+    before = [k for k, start in enumerate(starts) if start <= index]
+    return before[-1] if before else None
+
+
+def delete_turn(history: list[dict[str, Any]] | None, session: Session | None, index: int) -> View:
+    """Remove the turn holding chatbot message `index` (the user's message and the replies to it)
+    from the screen and from what the next request sends."""
+    history = list(history or [])
+    session = session or Session()
+    turns = _turns(history, session)
+    turn = _turn_of(index, turns[0]) if turns else None
+    if turns is None or turn is None:
+        return _problem(history, session, "this message cannot be deleted on its own; press Clear to start over")
+    shown, sent = turns
+    shown_end = shown[turn + 1] if turn + 1 < len(shown) else len(history)
+    sent_end = sent[turn + 1] if turn + 1 < len(sent) else len(session.messages)
+    del history[shown[turn] : shown_end]
+    del session.messages[sent[turn] : sent_end]
+    if turn == len(sent) - 1:
+        session.pending = []
+    return View(history, session, done=True, notice="Deleted that turn: the next request sends what is shown.")
+
+
+def begin_edit(adapter: TurnAdapter, history: list[dict[str, Any]] | None, session: Session | None, index: int, text: str) -> View:
+    """Edit one of the person's messages: the turns after it are dropped and it is sent again
+    (an empty text deletes the turn instead)."""
+    history = list(history or [])
+    session = session or Session()
+    session.ready = False
+    if session.replying:
+        return _problem(history, session, REPLYING)
+    turns = _turns(history, session)
+    if turns is None or index not in turns[0]:
+        return _problem(history, session, "only your own messages can be edited")
+    if not (text or "").strip():
+        return delete_turn(history, session, index)
+    turn = turns[0].index(index)
+    original = history[index].get("content")
+    files = [part for part in original if isinstance(part, dict) and part.get("path")] if isinstance(original, list) else []
+    kept_history, kept_messages = history[:index], session.messages[: turns[1][turn]]
+    edited = Session(messages=kept_messages, usage_log=session.usage_log)
+    view = begin_send(adapter, {"text": text, "files": files}, kept_history, edited)
+    if view.error:
+        return View(history, session, error=view.error, done=True)
+    session.messages, session.pending, session.ready = edited.messages, [], True
+    return View(view.history, session)
 
 
 def describe_pending(call: ToolCall | None) -> str:

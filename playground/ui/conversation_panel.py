@@ -12,10 +12,12 @@ import gradio as gr
 from playground.ui import conversation
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, TurnAdapter, View, describe_pending
-from playground.ui.render import settle_pending
+from playground.ui.render import flatten_text, metrics_text, settle_pending
 from playground.ui.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
 
 AdapterFactory = Callable[..., TurnAdapter]
+IDLE_PLACEHOLDER = "Message (Enter to send; the clip attaches images; edit your earlier messages with the pencil)"
+REPLYING_PLACEHOLDER = "A reply is on its way… press Esc or Stop to stop it (you can type your next message)"
 
 
 @dataclass
@@ -39,7 +41,7 @@ class ConversationPanel:
     def build(cls, prefix: str, placeholder: str) -> ConversationPanel:
         """Lay out the column (call inside a `gr.Column`)."""
         session = gr.State(Session())
-        chatbot = gr.Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=placeholder)
+        chatbot = gr.Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=placeholder, editable="user")
         error = error_banner(prefix)
         notice = notice_banner(prefix)
         with gr.Group(visible=False, elem_id=f"{prefix}-tool-panel") as tool_panel:
@@ -48,7 +50,7 @@ class ConversationPanel:
             tool_send = gr.Button("Send tool result and continue", variant="primary", elem_id=f"{prefix}-tool-send")
         draft = gr.MultimodalTextbox(
             elem_id=f"{prefix}-input", file_types=["image"], file_count="multiple", sources=["upload"], show_label=False,
-            placeholder="Message (Enter to send; the clip attaches images)",
+            placeholder=IDLE_PLACEHOLDER,
         )
         with gr.Row():
             stop = gr.Button("Stop", elem_id=f"{prefix}-stop", variant="stop")
@@ -68,52 +70,97 @@ class ConversationPanel:
         extra_outputs: list[Any] | None = None,
     ) -> None:
         """Connect the events. `adapter_for(*form_values)` builds the tab's adapter per call;
-        `extra(view, adapter)` feeds tab-specific `extra_outputs` (e.g. a cache report)."""
+        `extra(view, adapter)` feeds tab-specific `extra_outputs` (e.g. a cache report).
+
+        Each action runs as three events: begin (checks, shows the user's message, clears the
+        input, all outputs), stream (the reply; its only output is the chatbot, so an update
+        costs Gradio one component), end (banners, metrics, tool panel, inspector). Every other
+        output in a streaming event would cost a full component update per yield, even skipped."""
         extra_outputs = extra_outputs or []
-        outputs = [self.chatbot, self.session, self.draft, self.tool_result, self.error, self.notice, self.metrics,
-                   self.tool_panel, self.tool_label, *inspector.components, *extra_outputs]
-
-        def to_outputs(view: View, clears: str, adapter: TurnAdapter | None = None) -> tuple[Any, ...]:
-            clear_draft = view.clear_draft and clears in ("draft", "both")
-            clear_tool = view.clear_draft and clears in ("tool", "both")
-            return (
-                view.history,
-                view.session,
-                gr.update(value={"text": "", "files": []}) if clear_draft else gr.skip(),
-                "" if clear_tool else gr.skip(),
-                banner_update(view.error),
-                banner_update(view.notice),
-                view.metrics if (view.done or view.metrics) else gr.skip(),
-                gr.update(visible=view.pending_tool is not None),
-                describe_pending(view.pending_tool),
-                *Inspector.values(view.exchange),
-                *(extra(view, adapter) if extra else ()),
-            )
-
+        ends = [self.session, self.draft, self.tool_result, self.error, self.notice, self.metrics, self.tool_panel, self.tool_label,
+                *inspector.components, *extra_outputs]
         n_form = len(form_inputs)
+        tail = [*form_inputs, *connection]
 
         def split(values: tuple[Any, ...]) -> tuple[TurnAdapter, str, str]:
             form, (url, key) = values[:n_form], values[n_form:]
             return adapter_for(*form), url, key
 
-        async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> Any:
-            adapter, url, key = split(values)
-            async for view in conversation.send_message(adapter, defaults, draft, history, state, url, key):
-                yield to_outputs(view, "draft", adapter)
+        def view_outputs(view: View, clears: str, adapter: TurnAdapter | None) -> tuple[Any, ...]:
+            clear_draft = view.clear_draft and clears in ("draft", "both")
+            clear_tool = view.clear_draft and clears in ("tool", "both")
+            placeholder = REPLYING_PLACEHOLDER if view.session.ready else IDLE_PLACEHOLDER
+            return (
+                view.session,
+                gr.update(value={"text": "", "files": []}, placeholder=placeholder) if clear_draft else gr.update(placeholder=placeholder),
+                "" if clear_tool else gr.skip(),
+                banner_update(view.error),
+                banner_update(view.notice),
+                view.metrics if (view.done or view.metrics) else "",
+                gr.update(visible=view.pending_tool is not None),
+                describe_pending(view.pending_tool),
+                *Inspector.values(view.exchange),
+                *(extra(view, adapter) if extra else (gr.skip(),) * len(extra_outputs)),
+            )
 
-        async def on_tool(text: str, history: Any, state: Session, *values: Any) -> Any:
-            adapter, url, key = split(values)
-            async for view in conversation.send_tool_result(adapter, defaults, text, history, state, url, key):
-                yield to_outputs(view, "tool", adapter)
+        def begun(view: View, clears: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
+            return (view.history, *view_outputs(view, clears, split(values)[0] if view.done else None))
 
-        async def on_retry(history: Any, state: Session, *values: Any) -> Any:
-            adapter, url, key = split(values)
-            async for view in conversation.retry_last(adapter, defaults, history, state, url, key):
-                yield to_outputs(view, "draft", adapter)
+        async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+            return begun(conversation.begin_send(split(values)[0], draft, history, state), "draft", values)
 
-        tail = [*form_inputs, *connection]
-        send_event = self.draft.submit(on_send, [self.draft, self.chatbot, self.session, *tail], outputs, concurrency_limit=None)
-        tool_event = self.tool_send.click(on_tool, [self.tool_result, self.chatbot, self.session, *tail], outputs, concurrency_limit=None)
-        retry_event = self.retry.click(on_retry, [self.chatbot, self.session, *tail], outputs, concurrency_limit=None)
-        self.stop.click(settle_pending, self.chatbot, self.chatbot, cancels=[send_event, tool_event, retry_event], queue=False)
-        self.clear.click(lambda: to_outputs(conversation.cleared(), "both"), None, outputs, queue=False)
+        async def on_tool(text: str, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+            return begun(conversation.begin_tool_result(split(values)[0], text, history, state), "tool", values)
+
+        async def on_retry(history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+            return begun(conversation.begin_retry(history, state), "draft", values)
+
+        async def on_edit(evt: gr.EditData, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+            index = evt.index if isinstance(evt.index, int) else evt.index[0]
+            text = flatten_text(evt.value)
+            return begun(conversation.begin_edit(split(values)[0], history, state, index, text), "none", values)
+
+        async def on_stream(history: Any, state: Session, *values: Any) -> Any:
+            if not state.ready:
+                return
+            state.ready, state.replying = False, True
+            adapter, url, key = split(values)
+            try:
+                async for view in conversation.run_turn(adapter, defaults, url, key, list(history or []), state):
+                    if view.done:
+                        state.outcome = view
+                    yield view.history
+            finally:
+                state.replying = False
+
+        async def on_end(state: Session, *form: Any) -> tuple[Any, ...]:
+            view, state.outcome = state.outcome, None
+            if view is None:  # nothing was sent (the begin step already said why)
+                return (gr.skip(),) * len(ends)
+            return view_outputs(view, "none", adapter_for(*form))
+
+        async def on_stop(history: Any, state: Session) -> tuple[Any, ...]:
+            state.ready, state.replying, state.outcome = False, False, None
+            result, exchange = state.live or (None, None)
+            metrics = metrics_text(result, exchange) + " · stopped" if result is not None else "stopped"
+            return (settle_pending(history), gr.update(placeholder=IDLE_PLACEHOLDER), metrics, *Inspector.values(exchange))
+
+        def chain(trigger: Any, begin: Callable[..., tuple[Any, ...]], inputs: list[Any]) -> Any:
+            first = trigger(begin, inputs, [self.chatbot, *ends], queue=False)
+            streaming = first.then(on_stream, [self.chatbot, self.session, *tail], self.chatbot, concurrency_limit=None,
+                                   show_progress="hidden")
+            streaming.then(on_end, [self.session, *form_inputs], ends, queue=False)
+            return streaming
+
+        streams = [
+            chain(self.draft.submit, on_send, [self.draft, self.chatbot, self.session, *tail]),
+            chain(self.tool_send.click, on_tool, [self.tool_result, self.chatbot, self.session, *tail]),
+            chain(self.retry.click, on_retry, [self.chatbot, self.session, *tail]),
+            chain(self.chatbot.edit, on_edit, [self.chatbot, self.session, *tail]),
+        ]
+        self.stop.click(on_stop, [self.chatbot, self.session], [self.chatbot, self.draft, self.metrics, *inspector.components],
+                        cancels=streams, queue=False)
+        cleared_outputs = [self.chatbot, *ends]
+        self.clear.click(lambda: (conversation.cleared().history, *view_outputs(conversation.cleared(), "both", None)), None,
+                         cleared_outputs, queue=False)
+        self.chatbot.clear(lambda: view_outputs(conversation.cleared(), "both", None), None, ends, queue=False)

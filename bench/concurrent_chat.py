@@ -1,0 +1,134 @@
+"""Many people chatting at once: N concurrent chat sessions through the app's Gradio queue (the
+app and its demo gateway in a process of their own, normal token delay), each message carrying a
+unique token that must come back in its own reply.
+
+    python -m bench.concurrent_chat [--sessions 50] [--video-jobs 0]
+
+Prints completed, lost and mixed-up replies, p50/p95 time to first visible token, p95 total time,
+and the app process's CPU seconds per reply.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.app_queue import CHAT_FORM, Reply, chat_chain, chat_events, run_direct, stream_event
+from playground.demo_gateway.server import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class AppProcess:
+    url: str
+    process: subprocess.Popen[bytes]
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+def start_app_process(token_delay: float) -> AppProcess:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "bench.serve_app", "--port", str(port), "--token-delay", str(token_delay)],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert process.stdout is not None
+    if process.stdout.readline().strip() != b"ready":
+        raise RuntimeError("the app did not start")
+    return AppProcess(f"http://127.0.0.1:{port}", process)
+
+
+def find_event(config: dict[str, Any], elem_id: str, trigger: str) -> int:
+    """The id of the event `trigger` of the component with `elem_id`, from the app's /config."""
+    component = next(c["id"] for c in config["components"] if c.get("props", {}).get("elem_id") == elem_id)
+    return next(d["id"] for d in config["dependencies"] if [component, trigger] in [list(t) for t in d.get("targets", [])])
+
+
+async def open_session(http: httpx.AsyncClient, url: str, begin: int) -> str:
+    """A session as a page load makes it (Gradio builds its per-session state then, not at the first send)."""
+    session_hash = uuid.uuid4().hex[:12]
+    await run_direct(http, url, begin + 2, [None, *CHAT_FORM], session_hash)
+    return session_hash
+
+
+async def one_session(http: httpx.AsyncClient, url: str, begin: int, token: str, session_hash: str) -> Reply:
+    return await chat_chain(http, url, begin, f"Please repeat {token}", session_hash)
+
+
+async def submit_videos(http: httpx.AsyncClient, url: str, config: dict[str, Any], jobs: int) -> None:
+    """Start `jobs` video jobs (each polled by its session's watcher for the whole run)."""
+    if not jobs:
+        return
+    fn_index = find_event(config, "video-submit", "click")
+    dependency = next(d for d in config["dependencies"] if d["id"] == fn_index)
+    by_id = {c["id"]: c for c in config["components"]}
+    for index in range(jobs):
+        data = [by_id[i].get("props", {}).get("value") for i in dependency["inputs"]]
+        prompt_at = [by_id[i].get("props", {}).get("elem_id") for i in dependency["inputs"]].index("video-prompt")
+        data[prompt_at] = f"bench video {index}"
+        session = uuid.uuid4().hex[:12]
+        asyncio.create_task(stream_event(http, url, fn_index, data, session))
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else float("nan")
+
+
+async def measure(app: AppProcess, sessions: int, video_jobs: int) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=sessions * 2 + video_jobs * 2 + 10)
+    async with httpx.AsyncClient(timeout=120, limits=limits) as http:
+        config = (await http.get(f"{app.url}/config")).json()
+        fn_index = chat_events(config["dependencies"], config["components"])[0]
+        await one_session(http, app.url, fn_index, "warmup", await open_session(http, app.url, fn_index))
+        await submit_videos(http, app.url, config, video_jobs)
+        tokens = [f"tok{uuid.uuid4().hex[:10]}" for _ in range(sessions)]
+        hashes = [await open_session(http, app.url, fn_index) for _ in tokens]
+        cpu_before, start = app.cpu_seconds(), time.perf_counter()
+        replies = await asyncio.gather(*(one_session(http, app.url, fn_index, token, session) for token, session in zip(tokens, hashes)),
+                                       return_exceptions=True)
+        wall, cpu = time.perf_counter() - start, app.cpu_seconds() - cpu_before
+    done = [(token, r) for token, r in zip(tokens, replies) if isinstance(r, Reply) and r.ttft is not None]
+    mixed = [token for token, r in done if token not in r.text or any(other in r.text for other in tokens if other != token)]
+    return {"sessions": sessions, "completed": len(done), "lost": sessions - len(done), "mixed": len(mixed),
+            "ttft": [r.ttft for _, r in done], "total": [r.total for _, r in done], "cpu": cpu, "wall": wall,
+            "updates": statistics.mean(r.messages for _, r in done) if done else 0}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--video-jobs", type=int, default=0)
+    parser.add_argument("--token-delay", type=float, default=0.03)
+    args = parser.parse_args()
+    app = start_app_process(args.token_delay)
+    try:
+        row = asyncio.run(measure(app, args.sessions, args.video_jobs))
+    finally:
+        app.stop()
+    print(f"{args.sessions} concurrent chat sessions, {args.video_jobs} video jobs polling, token delay {args.token_delay * 1000:.0f} ms")
+    print(f"{'completed':>10}{'lost':>6}{'mixed':>7}{'TTFT p50 ms':>13}{'TTFT p95 ms':>13}{'total p95 s':>13}{'CPU s/reply':>13}{'updates/reply':>15}")
+    print(f"{row['completed']:>10}{row['lost']:>6}{row['mixed']:>7}{statistics.median(row['ttft'] or [float('nan')]) * 1000:>13.0f}"
+          f"{percentile(row['ttft'], 0.95) * 1000:>13.0f}{percentile(row['total'], 0.95):>13.2f}"
+          f"{row['cpu'] / max(row['completed'], 1):>13.3f}{row['updates']:>15.1f}")
+    print(f"baseline (same run): one reply alone has TTFT ≈ the gateway's first token; wall time {row['wall']:.1f} s for all")
+
+
+if __name__ == "__main__":
+    main()

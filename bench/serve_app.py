@@ -1,0 +1,34 @@
+"""The app with its demo gateway in a process of its own, for benchmarks that measure its CPU.
+
+    python -m bench.serve_app --port 7861 [--token-delay 0.03]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from playground.demo_gateway.config import DemoConfig
+from playground.demo_gateway.server import start_in_thread
+from playground.settings import Settings
+from playground.ui.app import build_app, configure_queue, launch_options
+from playground.ui.connection import ServerDefaults
+
+KEY = "bench-key"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--token-delay", type=float, default=0.03)
+    args = parser.parse_args()
+    gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=args.token_delay, video_queue_seconds=2, video_run_seconds=60))
+    blocks = configure_queue(build_app(Settings(), ServerDefaults(gateway.url, KEY, demo=True)))
+    blocks.launch(server_name="127.0.0.1", server_port=args.port, prevent_thread_lock=True, quiet=True, **launch_options())
+    print("ready", flush=True)
+    while True:
+        time.sleep(3600)
+
+
+if __name__ == "__main__":
+    main()
