@@ -267,6 +267,7 @@ def result_from_message(body: Any) -> TextResult:
             result.tool_calls.append(ToolCall(block.get("id", ""), block.get("name", ""), json.dumps(block.get("input") or {})))
     result.finish_reason = body.get("stop_reason")
     result.usage = _usage(body.get("usage"))
+    result.turn_items = [dict(block) for block in body.get("content") or [] if isinstance(block, dict)]
     return result
 
 
@@ -277,6 +278,29 @@ class MessagesStream(TextStream):
         super().__init__(*args, **kwargs)
         self._tool_index: dict[int, int] = {}
         self._usage = Usage()
+        self._blocks: dict[int, dict[str, Any]] = {}
+        self._partial_json: dict[int, str] = {}
+
+    def _keep_block(self, data: dict[str, Any]) -> None:
+        """Build every content block as the gateway sent it (thinking with its signature,
+        redacted thinking, tool_use with its input), to be sent back unchanged next turn."""
+        kind, index = data.get("type"), data.get("index", 0)
+        if kind == "content_block_start":
+            self._blocks[index] = dict(data.get("content_block") or {})
+        elif kind == "content_block_delta" and index in self._blocks:
+            block, delta = self._blocks[index], data.get("delta") or {}
+            field = {"text_delta": "text", "thinking_delta": "thinking", "signature_delta": "signature"}.get(delta.get("type", ""))
+            if field:
+                block[field] = block.get(field, "") + str(delta.get(field, ""))
+            elif delta.get("type") == "input_json_delta":
+                self._partial_json[index] = self._partial_json.get(index, "") + str(delta.get("partial_json", ""))
+        elif kind == "content_block_stop" and index in self._blocks:
+            if index in self._partial_json:
+                try:
+                    self._blocks[index]["input"] = json.loads(self._partial_json[index] or "{}")
+                except ValueError:
+                    self._blocks[index]["input"] = {}
+            self.result.turn_items = [self._blocks[i] for i in sorted(self._blocks)]
 
     def is_end(self, message: SSEMessage) -> bool:
         return message.event == "message_stop" or (isinstance(message.data, dict) and message.data.get("type") == "message_stop")
@@ -284,6 +308,8 @@ class MessagesStream(TextStream):
     def parse(self, message: SSEMessage) -> list[StreamEvent]:
         data = message.data if isinstance(message.data, dict) else {}
         kind = data.get("type") or message.event
+        if kind in ("content_block_start", "content_block_delta", "content_block_stop"):
+            self._keep_block({**data, "type": kind})
         if kind == "message_start":
             _usage((data.get("message") or {}).get("usage"), self._usage)
             return [UsageReport(self._usage)]

@@ -67,7 +67,25 @@ def validate_prompt(body: dict[str, Any]) -> None:
             raise _invalid(f"tools[{index}]: a function tool needs name and input_schema")
 
 
+def _validate_thinking_replay(body: dict[str, Any]) -> None:
+    """With thinking on, the assistant turn that called a tool must come back starting with its
+    thinking block and the signature it was given (as real gateways of this format require)."""
+    if not body.get("thinking"):
+        return
+    messages = body["messages"]
+    if not (messages[-1].get("role") == "user" and _tool_results(messages[-1]) and len(messages) >= 2):
+        return
+    turn = messages[-2].get("content")
+    first = turn[0] if isinstance(turn, list) and turn else None
+    if not isinstance(first, dict) or first.get("type") not in ("thinking", "redacted_thinking"):
+        raise _invalid(f"messages[{len(messages) - 2}].content[0]: with thinking enabled, an assistant turn with tool_use must "
+                       "start with its thinking block, sent back unchanged with its signature")
+    if first.get("type") == "thinking" and first.get("signature") != _block_id("sig_", str(first.get("thinking", ""))):
+        raise _invalid(f"messages[{len(messages) - 2}].content[0]: the thinking block's signature does not match its text")
+
+
 def _validate_generation(body: dict[str, Any]) -> None:
+    _validate_thinking_replay(body)
     if body.get("max_tokens") is None:
         raise _invalid("max_tokens: field required")
     positive_int(body, "max_tokens")

@@ -196,6 +196,8 @@ class MessagesAdapter:
         return {"role": "user", "content": blocks}
 
     def assistant_message(self, result: TextResult) -> dict[str, Any]:
+        if result.complete and result.turn_items:
+            return {"role": "assistant", "content": result.turn_items}
         blocks: list[dict[str, Any]] = [{"type": "text", "text": result.text}] if result.text else []
         for call in result.tool_calls:
             try:
