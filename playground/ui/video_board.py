@@ -19,9 +19,11 @@ from playground.client.video import PollUpdate
 MAX_JOBS = 20
 STATE_LABELS = {
     "submitted": "Submitted", "queued": "Queued", "in_progress": "In progress", "succeeded": "Done",
-    "failed": "Failed", "cancelled": "Polling stopped", "error": "Error", "resuming": "Checking…",
+    "failed": "Failed", "cancelled": "Polling stopped", "error": "Error", "resuming": "Checking…", "saving": "Saving…",
 }
-ACTIVE_STATES = frozenset({"submitted", "queued", "in_progress", "resuming"})
+ACTIVE_STATES = frozenset({"submitted", "queued", "in_progress", "resuming", "saving"})
+CALLS = ("submit", "latest poll", "download")
+"""The calls of a job the inspector can show, each kept separately."""
 
 
 @dataclass
@@ -37,6 +39,7 @@ class VideoJob:
     video_path: Path | None = None
     finished_at: float | None = None
     cancel: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+    calls: dict[str, Exchange] = field(default_factory=dict, repr=False)
 
     @property
     def active(self) -> bool:
@@ -55,6 +58,9 @@ class VideoJob:
         self.progress = task.progress
         if task.status == "failed":
             self.end("failed", f"{task.error_message} (code {task.error_code})")
+        elif task.status == "succeeded":
+            self.state, self.progress, self.message = "saving", 100.0, "The gateway finished the video; saving it…"
+            self.finished_at = self.finished_at or time.time()
         else:
             self.state, self.message = task.status, ""
 
@@ -67,7 +73,8 @@ class VideoJob:
 class VideoBoard:
     jobs: dict[str, VideoJob] = field(default_factory=dict)
     watching: bool = False
-    last_exchange: Exchange | None = None
+    inspecting: tuple[str, str] | None = None
+    """(task id, call) the inspector shows; the watcher refreshes it as that call changes."""
 
     def add(self, job: VideoJob) -> VideoJob:
         existing = self.jobs.pop(job.task_id, None)
@@ -87,7 +94,8 @@ class VideoBoard:
 
     def saved(self) -> list[dict[str, Any]]:
         """What the browser keeps so jobs survive a reload: ids and labels, nothing secret."""
-        return [{"task_id": j.task_id, "model": j.model, "prompt": j.prompt[:300], "submitted_at": j.submitted_at} for j in self.jobs.values()]
+        return [{"task_id": j.task_id, "model": j.model, "prompt": j.prompt[:300], "submitted_at": j.submitted_at,
+                 "finished_at": j.finished_at} for j in self.jobs.values()]
 
     def restore(self, saved: Any) -> int:
         """Put back the jobs the browser remembered (they are polled on the current connection);
@@ -96,9 +104,10 @@ class VideoBoard:
         for item in saved if isinstance(saved, list) else []:
             if not isinstance(item, dict) or not isinstance(item.get("task_id"), str) or item["task_id"] in self.jobs:
                 continue
-            submitted = item.get("submitted_at")
+            submitted, finished = item.get("submitted_at"), item.get("finished_at")
             job = VideoJob(item["task_id"], str(item.get("model") or "?"), str(item.get("prompt") or ""),
-                           float(submitted) if isinstance(submitted, (int, float)) else time.time(), state="resuming")
+                           float(submitted) if isinstance(submitted, (int, float)) else time.time(), state="resuming",
+                           finished_at=float(finished) if isinstance(finished, (int, float)) else None)
             self.add(job)
             restored += 1
         return restored
@@ -110,7 +119,7 @@ class VideoBoard:
 
 
 def _bar(job: VideoJob) -> str:
-    percent = 100.0 if job.state == "succeeded" else job.progress
+    percent = 100.0 if job.state in ("succeeded", "saving") else job.progress
     if percent is None:
         return '<div class="video-progress indeterminate" role="progressbar" aria-valuemin="0" aria-valuemax="100"><div class="video-progress-fill"></div></div>'
     return (f'<div class="video-progress" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="{percent:.0f}">'
@@ -129,7 +138,7 @@ def board_html(board: VideoBoard, now: float | None = None) -> str:
     rows = []
     for job in reversed(list(board.jobs.values())):
         label = STATE_LABELS.get(job.state, job.state)
-        percent = f" · {job.progress:.0f}%" if job.progress is not None and job.active else ""
+        percent = f" · {job.progress:.0f}%" if job.progress is not None and job.active and job.state != "saving" else ""
         message = f'<div class="video-job-message">{html.escape(job.message)}</div>' if job.message else ""
         rows.append(
             f'<div class="video-job state-{html.escape(job.state)}" data-task-id="{html.escape(job.task_id)}" data-state="{html.escape(job.state)}">'
@@ -144,3 +153,14 @@ def board_html(board: VideoBoard, now: float | None = None) -> str:
 
 def gallery_items(board: VideoBoard) -> list[tuple[str, str]]:
     return [(str(job.video_path), f"{job.model} · {job.prompt[:60]}") for job in board.finished_videos()]
+
+
+def job_choices(board: VideoBoard) -> list[tuple[str, str]]:
+    """(label, task id) of every job, newest first, for the inspector's job picker."""
+    return [(f"{job.task_id} · {job.model} · {STATE_LABELS.get(job.state, job.state)}", job.task_id) for job in reversed(list(board.jobs.values()))]
+
+
+def job_call(board: VideoBoard, pick: tuple[str, str] | None) -> Exchange | None:
+    """The exchange of the picked job's call (None when that call has not happened yet)."""
+    job = board.jobs.get(pick[0]) if pick else None
+    return job.calls.get(pick[1]) if job is not None and pick else None

@@ -63,8 +63,9 @@ async def submit_job(client: GatewayClient, defaults: ServerDefaults, board: Vid
         task, exchange = await client.video.submit(conn, build_video_request(spec))
     except GatewayError as error:
         return Outcome(error_text(error))
-    board.add(VideoJob(task.task_id, spec.model, spec.prompt, time.time(), conn, state=task.status or "submitted"))
-    board.last_exchange = exchange
+    job = board.add(VideoJob(task.task_id, spec.model, spec.prompt, time.time(), conn, state=task.status or "submitted"))
+    job.calls["submit"] = exchange
+    board.inspecting = (job.task_id, "submit")
     return Outcome("", exchange)
 
 
@@ -95,20 +96,23 @@ async def follow(client: GatewayClient, board: VideoBoard, job: VideoJob, fallba
     try:
         async for update in client.video.poll(conn, job.task_id, cancel=job.cancel):
             job.apply(update)
-            board.last_exchange = update.exchange or board.last_exchange
+            if update.exchange is not None:
+                job.calls["latest poll"] = update.exchange
             final = update.task or final
         if job.cancel.is_set() or final is None or final.status != "succeeded":
             return
-        job.message = "Saving the video…"
         target = video_directory(conn) / f"{final.task_id}.mp4"
         if not target.is_file():
             if target.parent.is_dir():
                 prune_videos(target.parent)
             saved = await client.video.save_result(conn, final, target.parent)
-            board.last_exchange = saved.exchange
+            if saved.exchange is not None:
+                job.calls["download"] = saved.exchange
         job.video_path = target
         job.end("succeeded")
     except GatewayError as error:
+        if error.exchange is not None:
+            job.calls["download" if job.state == "saving" else "latest poll"] = error.exchange
         job.end("error", error.user_message)
     except Exception as error:  # noqa: BLE001 - a job must never stay "active" because of a bug
         job.end("error", error_text(error))

@@ -10,7 +10,7 @@ import gradio as gr
 
 from playground.client.video_catalog import video_model_ids
 from playground.ui.context import TabContext
-from playground.ui.video_board import VideoBoard, board_html, gallery_items
+from playground.ui.video_board import CALLS, VideoBoard, board_html, gallery_items, job_call, job_choices
 from playground.ui.video_form import (
     DEFAULT_MODEL,
     FIELD_NAMES,
@@ -41,6 +41,12 @@ SUBMIT_CONCURRENCY = 16
 WATCH_CONCURRENCY = 64
 PROMPT_HELP = ("Demo gateway: a prompt containing “forbidden” fails (content policy); `[[video_mb:50]]` makes a ~50 MB result. "
                "vidD reference mode: cite images as [图1], [图2], …")
+
+
+def _inspect_pick(board: VideoBoard) -> tuple[Any, Any]:
+    """The inspector's job and call pickers, following what the board inspects."""
+    task_id, call = board.inspecting or (None, "submit")
+    return gr.update(choices=job_choices(board), value=task_id), gr.update(value=call)
 
 
 def _active_choices(board: VideoBoard) -> Any:
@@ -105,6 +111,9 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
                 clear = gr.Button("Clear board", scale=1, size="sm", elem_id="video-clear")
             player = gr.Video(label="Latest video", interactive=False, autoplay=True, height=360, elem_id="video-player")
             gallery = gr.Gallery(label="Finished videos (select one to play it above)", columns=4, height=220, object_fit="contain", elem_id="video-gallery")
+    with gr.Row():
+        inspect_job = gr.Dropdown([], label="Inspect the calls of job", scale=3, elem_id="video-inspect-job")
+        inspect_call = gr.Radio(list(CALLS), value="submit", label="Call", scale=2, elem_id="video-inspect-call")
     inspector = Inspector.build("video")
 
     form_inputs = [model, mode, prompt, first_frame, last_frame, references, remix, duration, resolution, ratio, size, fps, seed,
@@ -128,7 +137,15 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
 
     async def on_submit(state: VideoBoard, url: str, key: str, *values: Any) -> tuple[Any, ...]:
         outcome = await submit_job(ctx.client, ctx.defaults, state, url, key, VideoForm(*values))
-        return (banner_update(outcome.error), board_html(state), {"jobs": state.saved()}, _active_choices(state), *Inspector.values(outcome.exchange))
+        return (banner_update(outcome.error), board_html(state), {"jobs": state.saved()}, _active_choices(state),
+                *_inspect_pick(state), *Inspector.values(outcome.exchange))
+
+    def on_inspect(state: VideoBoard, task_id: str | None, call: str | None) -> tuple[Any, ...]:
+        state.inspecting = (task_id, call or "submit") if task_id else None
+        exchange = job_call(state, state.inspecting)
+        if exchange is None:
+            return Inspector.note(f"This job has no “{call}” call yet." if task_id else "Pick a job to see its calls.")
+        return Inspector.values(exchange)
 
     def on_resume(state: VideoBoard, url: str, key: str, task_text: str) -> tuple[Any, ...]:
         outcome = resume_job(ctx.defaults, state, url, key, task_text)
@@ -147,31 +164,35 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
         return board_html(state)
 
     async def on_watch(state: VideoBoard, url: str, key: str) -> AsyncIterator[tuple[Any, ...]]:
-        shown_exchange = state.last_exchange
+        shown_exchange = job_call(state, state.inspecting)
         shown_active: list[str] | None = None
         shown_videos = gallery_items(state)
+        shown_saved = state.saved()
+        shown_jobs = job_choices(state)
         async for current in watch(ctx.client, ctx.defaults, state, url, key):
             videos = gallery_items(current)
             new_videos = videos != shown_videos
             shown_videos = videos
             active = [job.task_id for job in current.active()]
-            exchange = current.last_exchange if current.last_exchange is not shown_exchange else None
-            shown_exchange = current.last_exchange
+            exchange = job_call(current, current.inspecting)
+            saved_now, jobs_now = current.saved(), job_choices(current)
             yield (
                 board_html(current),
                 videos if new_videos else gr.skip(),
                 (videos[0][0] if videos else None) if new_videos else gr.skip(),
                 _active_choices(current) if active != shown_active else gr.skip(),
-                *Inspector.values(exchange),
+                gr.update(choices=jobs_now) if jobs_now != shown_jobs else gr.skip(),
+                {"jobs": saved_now} if saved_now != shown_saved else gr.skip(),
+                *(Inspector.values(exchange) if exchange is not shown_exchange else Inspector.values(None)),
             )
-            shown_active = active
+            shown_active, shown_exchange, shown_saved, shown_jobs = active, exchange, saved_now, jobs_now
 
     def on_pick(evt: gr.SelectData) -> Any:
         value = evt.value
         return value.get("video", {}).get("path") if isinstance(value, dict) and isinstance(value.get("video"), dict) else gr.skip()
 
     connection = ctx.connection
-    watch_outputs = [board_view, gallery, player, cancel_pick, *inspector.components]
+    watch_outputs = [board_view, gallery, player, cancel_pick, inspect_job, saved, *inspector.components]
     watch_options: dict[str, Any] = {"concurrency_limit": WATCH_CONCURRENCY, "concurrency_id": "video-watch", "show_progress": "hidden"}
 
     model.change(on_model, model, [by_name[name] for name in model_driven] + [flags, notes], queue=False)
@@ -179,13 +200,14 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
     gr.on([component.change for component in form_inputs if component not in (first_frame, last_frame, references)],
           lambda *values: flags_preview(VideoForm(*values)), form_inputs, flags, queue=False, show_progress="hidden",
           trigger_mode="always_last")
-    submit.click(on_submit, [board, *connection, *form_inputs], [error, board_view, saved, cancel_pick, *inspector.components],
+    submit.click(on_submit, [board, *connection, *form_inputs], [error, board_view, saved, cancel_pick, inspect_job, inspect_call, *inspector.components],
                  concurrency_limit=SUBMIT_CONCURRENCY).then(on_watch, [board, *connection], watch_outputs, **watch_options)
     resume.click(on_resume, [board, *connection, resume_id], [error, board_view, saved, cancel_pick], queue=False).then(
         on_watch, [board, *connection], watch_outputs, **watch_options)
     cancel.click(on_cancel, [board, cancel_pick], [error, board_view, cancel_pick], queue=False)
     clear.click(on_clear, board, [board_view, saved, gallery, player, cancel_pick], queue=False)
     gallery.select(on_pick, None, player, queue=False)
+    gr.on([inspect_job.input, inspect_call.input], on_inspect, [board, inspect_job, inspect_call], inspector.components, queue=False)
 
     def restore_after(event: Any) -> Any:
         return event.then(on_restore, [board, saved], board_view, queue=False).then(

@@ -60,6 +60,11 @@ class Inspector:
         return [self.request, self.response, self.timeline, self.curl, self.python]
 
     @staticmethod
+    def note(text: str) -> tuple[Any, ...]:
+        """Values that say there is nothing to show (and why) instead of an exchange."""
+        return text, "", "", "", ""
+
+    @staticmethod
     def values(exchange: Exchange | None) -> tuple[Any, ...]:
         """Values for `components`; skipped (left as they are) when there is no new exchange."""
         if exchange is None:

@@ -80,11 +80,17 @@ def test_submit_progress_moves_video_plays_and_survives_reload(page: Page) -> No
     assert len({elapsed for _, _, elapsed in seen}) >= 3, "the elapsed time should tick while polling"
     assert_plays(page)
     expect(page.locator("#video-gallery")).to_contain_text("vidA-2")
+    finished_in = page.locator(f"{JOB} .video-job-elapsed").inner_text()
+    page.get_by_role("button", name="Inspector and code").click()
+    expect(page.locator("#video-inspector-request")).to_contain_text('"method": "POST"')  # the submit, not the last poll
+    page.locator("#video-inspect-call").get_by_text("latest poll").click()
+    expect(page.locator("#video-inspector-request")).to_contain_text('"method": "GET"')
 
     page.reload()
     open_video_tab(page)
     expect(page.locator(f"{JOB}[data-task-id='{task_id}']")).to_have_count(1, timeout=10_000)
     expect(page.locator(f"{JOB}[data-task-id='{task_id}']")).to_have_attribute("data-state", "succeeded", timeout=20_000)
+    assert page.locator(f"{JOB} .video-job-elapsed").inner_text() == finished_in, "a finished job keeps its real time"
     assert_plays(page)
 
 

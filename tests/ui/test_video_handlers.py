@@ -15,12 +15,12 @@ from PIL import Image
 
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Transport
-from playground.client.video import VideoAPI
+from playground.client.video import PollUpdate, VideoAPI, VideoTask
 from playground.client.video_catalog import VIDEO_MODELS, Mode
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 from playground.ui.connection import ServerDefaults
-from playground.ui.video_board import VideoBoard, VideoJob, board_html
+from playground.ui.video_board import VideoBoard, VideoJob, board_html, job_call, job_choices
 from playground.ui.video_form import (
     FIELD_NAMES,
     VideoForm,
@@ -194,3 +194,36 @@ def test_board_escapes_what_people_type() -> None:
     shown = board_html(board, now=12.0)
     assert "<script>" not in shown and "&lt;script&gt;" in shown
     assert 'aria-valuenow="40"' in shown and "In progress · 40%" in shown and "12 s" in shown
+
+
+async def test_each_job_keeps_its_submit_poll_and_download_calls(video_client: GatewayClient, defaults: ServerDefaults) -> None:
+    board = VideoBoard()
+    await submit_job(video_client, defaults, board, "", "", form(prompt="a kite"))
+    job = next(iter(board.jobs.values()))
+    assert board.inspecting == (job.task_id, "submit")
+    await follow_all(video_client, defaults, board)
+    assert job.calls["submit"].method == "POST" and job.calls["submit"].url.endswith("/v1/video/generations")
+    assert job.calls["latest poll"].method == "GET" and job.task_id in job.calls["latest poll"].url
+    assert "download" in job.calls["download"].url
+    assert job_call(board, (job.task_id, "submit")) is job.calls["submit"]
+    assert [task_id for _, task_id in job_choices(board)] == [job.task_id]
+
+
+def test_a_finished_job_keeps_its_real_times_after_a_reload() -> None:
+    board = VideoBoard()
+    board.restore([{"task_id": "video_abc", "model": "vidA-2", "prompt": "p", "submitted_at": 1000.0, "finished_at": 1010.0}])
+    job = board.jobs["video_abc"]
+    assert job.elapsed(now=5000.0) == 10.0
+    job.end("succeeded")
+    assert job.finished_at == 1010.0 and board.saved()[0]["finished_at"] == 1010.0
+
+
+def test_the_board_says_saving_until_the_file_is_there() -> None:
+    board = VideoBoard()
+    job = board.add(VideoJob("video_x", "vidA-2", "p", 1000.0))
+    job.apply(PollUpdate(VideoTask("video_x", "succeeded", url="https://x/v.mp4"), 1.0, 3))
+    assert job.state == "saving" and job.active and job.finished_at is not None
+    shown = board_html(board, now=job.finished_at + 5)
+    assert "Saving…" in shown and "Done" not in shown and 'aria-valuenow="100"' in shown
+    job.end("succeeded")
+    assert "Done" in board_html(board)
