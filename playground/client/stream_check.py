@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from playground.client.transport import RecordedEvent
+from playground.client.exchange import RecordedEvent
 
 KEEPALIVES = frozenset({"ping", "keepalive", "keep-alive"})
 

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import random
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+import httpcore
 import httpx
 
+from playground.client.egress import EgressGuard, GuardedBackend
+from playground.client.exchange import REDACTED, Exchange, redact_headers, redact_url
 from playground.client.errors import (
     APIConnectionError,
     APITimeoutError,
@@ -29,13 +29,12 @@ from playground.client.errors import (
     UnexpectedResponseError,
     error_from_status,
 )
+from playground.client.limits import SessionQuota, UpstreamCap
 
-REDACTED = "***"
+HIDDEN_BODY = "(not shown: this public app does not echo pages from addresses its visitors choose)"
 RETRYABLE_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 60.0
 MAX_REDIRECTS = 5
-SECRET_HEADERS = frozenset({"authorization", "x-svc-api-key", "x-api-key", "api-key"})
-SECRET_QUERY_PARAMS = frozenset({"key", "api_key"})
 AUTH_STYLES = ("bearer", "header", "query")
 """Where the key travels: `Authorization: Bearer`, the `x-svc-api-key` header, or a `key=` query
 parameter (the last two only for the native endpoints, see the spec's Authentication)."""
@@ -48,6 +47,8 @@ class Connection:
     base_url: str
     api_key: str | None = field(default=None, repr=False)
     auth_style: str = "bearer"
+    quota: SessionQuota | None = field(default=None, repr=False, compare=False)
+    """The browser session's allowance (`limits`), when the server sets one."""
 
     def with_auth(self, style: str) -> Connection:
         """The same gateway and key, sent the way `style` (one of `AUTH_STYLES`) says."""
@@ -63,79 +64,6 @@ class Connection:
         if self.api_key and len(self.api_key) >= 4:
             return text.replace(self.api_key, REDACTED)
         return text
-
-
-@dataclass
-class RecordedEvent:
-    """One raw server-sent event, with seconds since the request started."""
-
-    at: float
-    event: str | None
-    data: str
-
-
-@dataclass
-class Exchange:
-    """Everything about one call, safe to show: the key is never stored here."""
-
-    method: str
-    url: str
-    request_headers: dict[str, str]
-    request_body: Any
-    started: float = field(default_factory=time.perf_counter)
-    status: int | None = None
-    response_headers: dict[str, str] = field(default_factory=dict)
-    response_body: Any = None
-    events: list[RecordedEvent] = field(default_factory=list)
-    attempts: int = 0
-    attempt_outcomes: list[str] = field(default_factory=list)
-    """One entry per attempt: its HTTP status, or what went wrong before one arrived."""
-    first_byte_at: float | None = None
-    first_token_at: float | None = None
-    finished_at: float | None = None
-    error: str | None = None
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.started
-
-    def record_event(self, event: str | None, data: str) -> None:
-        self.events.append(RecordedEvent(time.perf_counter() - self.started, event, data))
-
-    def finish(self, error: str | None = None) -> None:
-        if self.finished_at is None:
-            self.finished_at = self.elapsed()
-        if error:
-            self.error = error
-
-
-def redact_headers(headers: httpx.Headers | dict[str, str]) -> dict[str, str]:
-    shown: dict[str, str] = {}
-    for name, value in headers.items():
-        if name.lower() in SECRET_HEADERS:
-            shown[name] = f"Bearer {REDACTED}" if value.lower().startswith("bearer ") else REDACTED
-        else:
-            shown[name] = value
-    return shown
-
-
-def redact_url(url: str) -> str:
-    parts = urlsplit(url)
-    if not parts.query:
-        return url
-    query = [(k, REDACTED if k in SECRET_QUERY_PARAMS else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)]
-    return urlunsplit(parts._replace(query=urlencode(query, safe="*")))
-
-
-class _RedactURLs(logging.Filter):
-    """httpx logs each request's URL; a `key=` query parameter must not reach any log."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(redact_url(str(arg)) if isinstance(arg, httpx.URL) else arg for arg in record.args)
-        return True
-
-
-logging.getLogger("httpx").addFilter(_RedactURLs())
 
 
 def backoff_delay(attempt: int, headers: httpx.Headers | None = None) -> float:
@@ -191,8 +119,23 @@ def _with(error: GatewayError, exchange: Exchange) -> GatewayError:
     return error
 
 
+class _GuardedHTTPTransport(httpx.AsyncHTTPTransport):
+    """httpx's transport whose connection pool connects through the hosted-mode guard."""
+
+    def __init__(self, guard: EgressGuard, limits: httpx.Limits) -> None:
+        super().__init__(limits=limits)
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=httpx.create_ssl_context(), max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections, keepalive_expiry=limits.keepalive_expiry,
+            network_backend=GuardedBackend(httpcore.AnyIOBackend(), guard),
+        )
+
+
 class Transport:
-    """One pooled `httpx.AsyncClient` for the process; credentials come with each call."""
+    """One pooled `httpx.AsyncClient` for the process; credentials come with each call.
+
+    With a `guard` (hosted mode) every new connection is checked by `egress`; `upstream_limit`
+    caps calls at once for the process, `max_body_bytes` the size of one request body."""
 
     def __init__(
         self,
@@ -201,19 +144,39 @@ class Transport:
         max_retries: int = 2,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         http: httpx.AsyncClient | None = None,
+        guard: EgressGuard | None = None,
+        upstream_limit: int = 0,
+        max_body_bytes: int = 0,
     ) -> None:
         self.max_retries = max_retries
         self.read_timeout = read_timeout
+        self.guard = guard
+        self.max_body_bytes = max_body_bytes
         self._sleep = sleep
         self._http = http
+        self._upstream = UpstreamCap(upstream_limit)
         self._timeout = httpx.Timeout(connect=connect_timeout, read=read_timeout, write=read_timeout, pool=read_timeout)
 
     @property
     def http(self) -> httpx.AsyncClient:
         if self._http is None:
             limits = httpx.Limits(max_connections=200, max_keepalive_connections=40)
-            self._http = httpx.AsyncClient(timeout=self._timeout, limits=limits, follow_redirects=False)
+            transport = _GuardedHTTPTransport(self.guard, limits) if self.guard is not None else None
+            self._http = httpx.AsyncClient(timeout=self._timeout, limits=limits, follow_redirects=False, transport=transport)
         return self._http
+
+    @asynccontextmanager
+    async def _slot(self, conn: Connection, method: str) -> AsyncIterator[None]:
+        """The process-wide and the session's allowance for one call, held while it runs."""
+        async with self._upstream.slot():
+            if conn.quota is None:
+                yield
+                return
+            async with conn.quota.call(method):
+                yield
+
+    def _visitor_chosen(self, request: httpx.Request) -> bool:
+        return self.guard is not None and not self.guard.trusted(request.url.host, request.url.port or (443 if request.url.scheme == "https" else 80))
 
     async def aclose(self) -> None:
         if self._http is not None:
@@ -231,11 +194,16 @@ class Transport:
         if conn.api_key and not conn.api_key.isascii() or any(ord(c) < 32 or ord(c) == 127 for c in conn.api_key or ""):
             raise RequestValidationError(["the API key contains characters that cannot be sent (only plain ASCII letters, digits and symbols); check what was pasted"])
         try:
-            return self.http.build_request(method, conn.url(path), json=body, params=params, headers=headers)
+            request = self.http.build_request(method, conn.url(path), json=body, params=params, headers=headers)
         except UnicodeEncodeError:
             raise RequestValidationError(["the text contains characters that cannot be sent (unpaired surrogate code points); remove them and try again"]) from None
         except RecursionError:
             raise RequestValidationError(["the request is nested too deeply to send (check the JSON editors)"]) from None
+        size = len(request.content) if body is not None else 0
+        if self.max_body_bytes and size > self.max_body_bytes:
+            raise RequestValidationError([f"the request is {size / 1e6:.1f} MB; this server sends at most {self.max_body_bytes / 1e6:.0f} MB "
+                                          "per call (PLAYGROUND_MAX_REQUEST_MB): use fewer or smaller attachments"])
+        return request
 
     async def _send(self, conn: Connection, request: httpx.Request, exchange: Exchange, retry_after_accept: bool,
                     max_retries: int | None = None) -> httpx.Response:
@@ -250,6 +218,10 @@ class Transport:
             exchange.attempts = attempt + 1
             try:
                 response = await self.http.send(request, stream=True)
+            except GatewayError as error:  # the hosted-mode guard refused the address: nothing was sent
+                exchange.attempt_outcomes.append("refused by the hosted-mode guard")
+                exchange.finish(str(error))
+                raise _with(error, exchange) from None
             except httpx.TimeoutException as exc:
                 not_sent = isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
                 exchange.attempt_outcomes.append("connect timeout" if not_sent else "no answer (timeout)")
@@ -283,6 +255,8 @@ class Transport:
             raw = await response.aread()
             await response.aclose()
             body = _decode_body(conn.redact(raw.decode("utf-8", "replace")).encode())
+            if self._visitor_chosen(request) and not isinstance(body, dict):
+                body = HIDDEN_BODY
             exchange.response_body = body
             retryable = response.status_code in RETRYABLE_STATUSES and (retry_after_accept or response.status_code == 429)
             asked = retry_after_seconds(response.headers)
@@ -320,14 +294,15 @@ class Transport:
         `max_retries=0` when the caller has its own retry policy (video polling)."""
         request = self._build(conn, method, path, body, params)
         exchange = self._exchange(request, body)
-        response = await self._send(conn, request, exchange, retry_after_accept, max_retries)
-        try:
-            raw = await response.aread()
-        except httpx.HTTPError as exc:
-            exchange.finish("connection cut")
-            raise _with(APIConnectionError(f"The connection was cut while reading the answer ({type(exc).__name__})."), exchange) from None
-        finally:
-            await response.aclose()
+        async with self._slot(conn, method):
+            response = await self._send(conn, request, exchange, retry_after_accept, max_retries)
+            try:
+                raw = await response.aread()
+            except httpx.HTTPError as exc:
+                exchange.finish("connection cut")
+                raise _with(APIConnectionError(f"The connection was cut while reading the answer ({type(exc).__name__})."), exchange) from None
+            finally:
+                await response.aclose()
         exchange.response_body = _decode_body(raw)
         try:
             data = _json_answer(response, raw)
@@ -344,12 +319,13 @@ class Transport:
         """Open a streaming call; the response body is read by the caller (see `sse`, `video_files`)."""
         request = self._build(conn, method, path, body, params)
         exchange = self._exchange(request, body)
-        response = await self._send(conn, request, exchange, retry_after_accept=True)
-        try:
-            yield response, exchange
-        finally:
-            exchange.finish()
-            await response.aclose()
+        async with self._slot(conn, method):
+            response = await self._send(conn, request, exchange, retry_after_accept=True)
+            try:
+                yield response, exchange
+            finally:
+                exchange.finish()
+                await response.aclose()
 
     @asynccontextmanager
     async def fetch(self, url: str) -> AsyncIterator[tuple[httpx.Response, Exchange]]:
@@ -359,15 +335,16 @@ class Transport:
         request = self.http.build_request("GET", url, headers={"Accept": "video/mp4, */*"})
         exchange = self._exchange(request, None)
         anonymous = Connection(url)
-        response = await self._send(anonymous, request, exchange, retry_after_accept=True)
-        hops = 0
-        while response.next_request is not None and hops < MAX_REDIRECTS:
-            await response.aclose()
-            request = response.next_request
+        async with self._upstream.slot():
             response = await self._send(anonymous, request, exchange, retry_after_accept=True)
-            hops += 1
-        try:
-            yield response, exchange
-        finally:
-            exchange.finish()
-            await response.aclose()
+            hops = 0
+            while response.next_request is not None and hops < MAX_REDIRECTS:
+                await response.aclose()
+                request = response.next_request
+                response = await self._send(anonymous, request, exchange, retry_after_accept=True)
+                hops += 1
+            try:
+                yield response, exchange
+            finally:
+                exchange.finish()
+                await response.aclose()

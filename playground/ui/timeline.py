@@ -9,7 +9,7 @@ from collections import Counter
 from html import escape
 
 from playground.client.stream_check import check_stream
-from playground.client.transport import Exchange, RecordedEvent
+from playground.client.exchange import Exchange, RecordedEvent
 
 WIDTH = 1000
 HEIGHT = 64

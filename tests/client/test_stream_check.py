@@ -9,7 +9,8 @@ from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
 from playground.client.messages import MessagesRequest
 from playground.client.stream_check import check_stream, format_for_path
-from playground.client.transport import Connection, RecordedEvent
+from playground.client.exchange import RecordedEvent
+from playground.client.transport import Connection
 
 CHAT_BREAKS = {
     "break_no_done": "did not end with data: [DONE]",

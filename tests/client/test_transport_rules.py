@@ -6,7 +6,8 @@ import httpx
 import pytest
 
 from playground.client import errors
-from playground.client.transport import Connection, backoff_delay, redact_headers, redact_url
+from playground.client.exchange import redact_headers, redact_url
+from playground.client.transport import Connection, backoff_delay
 
 
 @pytest.mark.parametrize(("attempt", "low", "high"), [(0, 0.375, 0.625), (1, 0.75, 1.25), (5, 6.0, 10.0), (9, 6.0, 10.0)])

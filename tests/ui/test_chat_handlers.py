@@ -160,7 +160,7 @@ async def test_cancelling_a_stream_keeps_the_partial_reply(gateway: RunningGatew
 
 
 def test_key_never_reaches_generated_code_or_inspector() -> None:
-    from playground.client.transport import Exchange, redact_headers
+    from playground.client.exchange import Exchange, redact_headers
     from playground.ui.codegen import curl_snippet, python_snippet
     from playground.ui.render import inspector_request
 
