@@ -36,11 +36,20 @@ def _float(env: dict[str, str], name: str, default: float, *, allow_zero: bool =
     try:
         value = float(raw)
     except ValueError as exc:
-        raise ValueError(f"{name} must be a number of seconds, got {raw!r}") from exc
+        raise ValueError(f"{name} must be a number, got {raw!r}") from exc
     if value < 0 or (value == 0 and not allow_zero):
         bound = "0 or more" if allow_zero else "greater than 0"
         raise ValueError(f"{name} must be {bound}, got {raw!r}")
     return value
+
+
+def _int(env: dict[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit():
+        raise ValueError(f"{name} must be a whole number (0 = no limit), got {raw!r}")
+    return int(raw)
 
 
 @dataclass(frozen=True)
@@ -55,10 +64,22 @@ class Settings:
     server_port: int = 7860
     demo_token_delay: float = 0.03
     demo_api_key: str = field(default=DEMO_API_KEY, repr=False)
+    hosted: bool = False
+    allowed_hosts: tuple[str, ...] = ()
+    max_upload_mb: float = 50.0
+    max_request_mb: float = 80.0
+    requests_per_minute: int = 0
+    concurrent_calls: int = 0
+    video_jobs_per_session: int = 20
+    upstream_concurrency: int = 128
 
     @property
     def uses_demo_gateway(self) -> bool:
         return self.gateway_base_url is None
+
+    @property
+    def mode(self) -> str:
+        return "hosted" if self.hosted else "local"
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
@@ -67,7 +88,17 @@ class Settings:
         env.update(os.environ if environ is None else environ)
         base_url = env.get("GATEWAY_BASE_URL", "").strip().rstrip("/") or None
         port_raw = env.get("GRADIO_SERVER_PORT", "").strip()
+        hosted = bool(env.get("SPACE_ID", "").strip()) or env.get("PLAYGROUND_HOSTED", "").strip().lower() in ("1", "true", "yes")
+        allowed = tuple(h.strip() for h in env.get("GATEWAY_ALLOWED_HOSTS", "").split(",") if h.strip())
         return cls(
+            hosted=hosted,
+            allowed_hosts=allowed,
+            max_upload_mb=_float(env, "PLAYGROUND_MAX_UPLOAD_MB", 50.0),
+            max_request_mb=_float(env, "PLAYGROUND_MAX_REQUEST_MB", 80.0),
+            requests_per_minute=_int(env, "PLAYGROUND_REQUESTS_PER_MINUTE", 30 if hosted else 0),
+            concurrent_calls=_int(env, "PLAYGROUND_CONCURRENT_CALLS", 4 if hosted else 0),
+            video_jobs_per_session=_int(env, "PLAYGROUND_VIDEO_JOBS_PER_SESSION", 3 if hosted else 20),
+            upstream_concurrency=_int(env, "PLAYGROUND_UPSTREAM_CONCURRENCY", 64 if hosted else 128),
             gateway_base_url=base_url,
             gateway_api_key=env.get("GATEWAY_API_KEY", "").strip() or None,
             connect_timeout=_float(env, "GATEWAY_CONNECT_TIMEOUT", 5.0),

@@ -53,7 +53,7 @@ def refusal(address: str) -> str | None:
             inner = refusal(str(embedded))
             return f"an IPv6 form of {inner}" if inner else None
     for kind, flag in (("unspecified", ip.is_unspecified), ("loopback", ip.is_loopback), ("link-local", ip.is_link_local),
-                       ("multicast", ip.is_multicast)):
+                       ("multicast", ip.is_multicast), ("reserved", ip.is_reserved)):
         if flag:
             return f"a {kind} address"
     if isinstance(ip, ipaddress.IPv6Address) and ip in ipaddress.ip_network("fc00::/7"):

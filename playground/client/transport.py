@@ -119,10 +119,11 @@ def _with(error: GatewayError, exchange: Exchange) -> GatewayError:
     return error
 
 
-class _GuardedHTTPTransport(httpx.AsyncHTTPTransport):
+class GuardedHTTPTransport(httpx.AsyncHTTPTransport):
     """httpx's transport whose connection pool connects through the hosted-mode guard."""
 
-    def __init__(self, guard: EgressGuard, limits: httpx.Limits) -> None:
+    def __init__(self, guard: EgressGuard, limits: httpx.Limits | None = None) -> None:
+        limits = limits or httpx.Limits()
         super().__init__(limits=limits)
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=httpx.create_ssl_context(), max_connections=limits.max_connections,
@@ -161,7 +162,7 @@ class Transport:
     def http(self) -> httpx.AsyncClient:
         if self._http is None:
             limits = httpx.Limits(max_connections=200, max_keepalive_connections=40)
-            transport = _GuardedHTTPTransport(self.guard, limits) if self.guard is not None else None
+            transport = GuardedHTTPTransport(self.guard, limits) if self.guard is not None else None
             self._http = httpx.AsyncClient(timeout=self._timeout, limits=limits, follow_redirects=False, transport=transport)
         return self._http
 

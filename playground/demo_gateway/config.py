@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 
 
@@ -23,4 +24,7 @@ class DemoConfig:
     video_queue_seconds: float = 2.0
     video_run_seconds: float = 8.0
     list_models: bool = True
+    callback_transport: Callable[[], Any] | None = field(default=None, repr=False)
+    """Makes the httpx transport for vidD callbacks (hosted mode passes one that refuses private
+    addresses); None: httpx's own."""
     """False: answer `GET /v1/models` with 404, as gateways that follow the spec alone do."""

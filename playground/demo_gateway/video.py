@@ -198,8 +198,9 @@ class VideoEndpoints:
         while view["status"] not in ("succeeded", "failed") and loop.time() < give_up:
             await asyncio.sleep(0.05)
             view = task.view(self.config)
+        transport = self.config.callback_transport() if self.config.callback_transport else None
         try:
-            async with httpx.AsyncClient(timeout=5) as http:
+            async with httpx.AsyncClient(timeout=5, transport=transport) as http:
                 await http.post(str(task.job.callback_url), json=view)
-        except httpx.HTTPError as exc:
-            log.warning("callback for %s failed: %s", task.task_id, type(exc).__name__)
+        except Exception as exc:  # noqa: BLE001 - a refused or failed callback must not end the task
+            log.warning("callback for %s not delivered: %s", task.task_id, type(exc).__name__)

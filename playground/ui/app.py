@@ -9,6 +9,7 @@ import gradio as gr
 
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
+from playground.client.egress import EgressGuard
 from playground.client.transport import Transport
 from playground.settings import Settings
 from playground.ui.chat_tab import build_chat_tab
@@ -26,15 +27,35 @@ QUEUE_MAX_SIZE = 256
 DEFAULT_CONCURRENCY = 16
 
 
-def launch_options() -> dict[str, Any]:
+def launch_options(settings: Settings | None = None) -> dict[str, Any]:
     """What `launch()` needs besides host and port (theme and css go there in Gradio 6)."""
+    settings = settings or Settings()
     return {
         "theme": gr.themes.Soft(primary_hue="indigo"),
         "css_paths": [ASSETS / "style.css"],
         "run_history": False,
         "favicon_path": str(ASSETS / "logo.svg"),
         "js": (ASSETS / "keys.js").read_text(encoding="utf-8"),
+        "max_file_size": f"{settings.max_upload_mb:g}mb",
     }
+
+
+def make_client(settings: Settings, defaults: ServerDefaults) -> GatewayClient:
+    """The shared client: in hosted mode every connection goes through the egress guard (the
+    server's own gateway is trusted), with the process-wide and per-call limits of `settings`."""
+    guard = None
+    if settings.hosted:
+        guard = EgressGuard(allowed_hosts=settings.allowed_hosts)
+        guard.trust(defaults.base_url)
+    transport = Transport(settings.connect_timeout, settings.read_timeout, guard=guard, upstream_limit=settings.upstream_concurrency,
+                          max_body_bytes=int(settings.max_request_mb * 1_000_000))
+    return GatewayClient(transport)
+
+
+def keep_api_private(blocks: gr.Blocks) -> None:
+    """The app offers no API of its own: every event is for its page only (README, "Publishing")."""
+    for function in blocks.fns.values():
+        function.api_visibility = "private"
 
 
 def configure_queue(blocks: gr.Blocks) -> gr.Blocks:
@@ -43,7 +64,7 @@ def configure_queue(blocks: gr.Blocks) -> gr.Blocks:
 
 
 def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClient | None = None) -> gr.Blocks:
-    client = client or GatewayClient(Transport(settings.connect_timeout, settings.read_timeout))
+    client = client or make_client(settings, defaults)
     key_hint = "Using the key configured on the server" if defaults.server_key else "Your gateway API key"
     with gr.Blocks(title="Gateway Playground") as blocks:
         with gr.Row(elem_id="header"):
@@ -54,7 +75,8 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 url_box = gr.Textbox(label="Base URL", placeholder=defaults.base_url, elem_id="connection-url", scale=3)
                 key_box = gr.Textbox(label="API key", type="password", placeholder=key_hint, elem_id="connection-key", scale=2)
             with gr.Row():
-                remember = gr.Checkbox(False, label="Remember the key in this browser (stored in localStorage)", elem_id="connection-remember")
+                remember = gr.Checkbox(False, label="Remember the key in this browser", elem_id="connection-remember",
+                                       info="Kept in this browser's local storage, obscured but not encrypted: anyone using this browser profile could recover it.")
                 test = gr.Button("Test connection", elem_id="connection-test", size="sm")
             status = gr.Markdown(elem_id="connection-status")
         saved = gr.BrowserState({"url": "", "key": "", "remember": False}, storage_key=BROWSER_STORAGE_KEY)
@@ -91,4 +113,5 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
         connection_restored = blocks.load(restore, saved, [url_box, key_box, remember], queue=False)
         connection_restored.then(refresh_models, [url_box, key_box], [status, chat_model])
         restore_video_jobs(connection_restored)
+    keep_api_private(blocks)
     return blocks

@@ -6,13 +6,46 @@ to the configured base URL and never reaches the browser.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from gradio.context import LocalContext
 
 from playground.client import catalog
 from playground.client.errors import APIStatusError, RequestValidationError
 from playground.client.gateway import GatewayClient
+from playground.client.limits import SessionQuota
 from playground.client.transport import Connection
 from playground.ui.render import plain
+
+
+MAX_URL_CHARS = 2048
+MAX_KEY_CHARS = 1024
+
+
+@dataclass
+class SessionQuotas:
+    """One `SessionQuota` per browser session (by Gradio's session hash), dropped when idle."""
+
+    requests_per_minute: int = 0
+    concurrent_calls: int = 0
+    idle_after_s: float = 3600.0
+    _quotas: dict[str, tuple[SessionQuota, float]] = field(default_factory=dict, repr=False)
+
+    def for_current_session(self) -> SessionQuota | None:
+        if not (self.requests_per_minute or self.concurrent_calls):
+            return None
+        request = LocalContext.request.get(None)
+        session = getattr(request, "session_hash", None)
+        if not session:
+            return None
+        now = time.monotonic()
+        for stale in [key for key, (_, seen) in self._quotas.items() if now - seen > self.idle_after_s]:
+            del self._quotas[stale]
+        quota = self._quotas.get(session, (SessionQuota(self.requests_per_minute, self.concurrent_calls), now))[0]
+        self._quotas[session] = (quota, now)
+        return quota
 
 
 @dataclass(frozen=True)
@@ -20,24 +53,55 @@ class ServerDefaults:
     base_url: str
     server_key: str | None = field(default=None, repr=False)
     demo: bool = False
+    hosted: bool = False
+    quotas: SessionQuotas = field(default_factory=SessionQuotas, repr=False, compare=False)
+    video_jobs_per_session: int = 20
+
+
+def checked_base_url(text: str) -> str:
+    """A base URL a person typed, checked: http(s), a host, a valid port, no credentials, no
+    query or fragment, no control characters. Raises `RequestValidationError` saying what to fix."""
+    if len(text) > MAX_URL_CHARS:
+        raise RequestValidationError([f"the base URL is {len(text):,} characters long; at most {MAX_URL_CHARS:,} are accepted"])
+    if any(ord(c) < 33 or ord(c) == 127 for c in text):
+        raise RequestValidationError(["the base URL contains spaces, line breaks or control characters"])
+    if not text.startswith(("http://", "https://")):
+        raise RequestValidationError([f"the base URL must start with http:// or https:// (got {plain(text[:60])})"])
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        raise RequestValidationError([f"the base URL is not a valid address ({exc}); check the host and port"]) from None
+    if not parts.hostname:
+        raise RequestValidationError(["the base URL has no host name"])
+    if port is not None and not 0 < port < 65536:
+        raise RequestValidationError(["the base URL's port must be between 1 and 65535"])
+    if parts.username is not None or parts.password is not None:
+        raise RequestValidationError(["the base URL must not contain a user name or password: type the key in the API key box"])
+    if parts.query or parts.fragment or text.endswith(("?", "#")):
+        raise RequestValidationError(["a base URL is a base: remove the ? or # part (paths such as /v1/... are added by the playground)"])
+    return text
 
 
 def resolve_connection(defaults: ServerDefaults, url_text: str | None, key_text: str | None) -> Connection:
-    url = (url_text or "").strip().rstrip("/") or defaults.base_url
-    if not url.startswith(("http://", "https://")):
-        raise RequestValidationError([f"base URL must start with http:// or https:// (got {url!r})"])
-    key = (key_text or "").strip() or (defaults.server_key if url == defaults.base_url.rstrip("/") else None)
-    return Connection(url, key)
+    url = checked_base_url((url_text or "").strip().rstrip("/") or defaults.base_url)
+    key = (key_text or "").strip()
+    if len(key) > MAX_KEY_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in key) or not key.isascii():
+        raise RequestValidationError(["the API key contains characters a key cannot have (line breaks, control or non-ASCII characters); check what was pasted"])
+    key = key or (defaults.server_key if url == defaults.base_url.rstrip("/") else None)  # type: ignore[assignment]
+    return Connection(url, key or None, quota=defaults.quotas.for_current_session())
 
 
 def badge_text(defaults: ServerDefaults, url_text: str | None) -> str:
     url = (url_text or "").strip().rstrip("/") or defaults.base_url
+    mode = ("🌐 **Hosted mode** — a public app: only gateways on public addresses, with per-session limits. "
+            if defaults.hosted else "💻 **Local mode** — any gateway your machine can reach, localhost included. ")
     if defaults.demo and url == defaults.base_url:
-        return (
+        return mode + (
             "🧪 **Demo gateway** — offline and built in; answers are canned but every request and event "
             "is real. Set `GATEWAY_BASE_URL` (or type a base URL) to use a real gateway."
         )
-    return f"🔌 **Gateway:** `{url}`"
+    return mode + f"🔌 **Gateway:** `{plain(url[:200])}`"
 
 
 NO_MODEL_LIST_STATUSES = frozenset({404, 405, 501})

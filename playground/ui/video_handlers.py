@@ -15,6 +15,7 @@ from pathlib import Path
 
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
+from playground.client.limits import LimitError
 from playground.client.transport import Connection, Exchange
 from playground.client.video import VideoTask, check_task_id
 from playground.client.video_requests import build_video_request
@@ -57,6 +58,10 @@ class Outcome:
 
 
 async def submit_job(client: GatewayClient, defaults: ServerDefaults, board: VideoBoard, url: str, key: str, form: VideoForm) -> Outcome:
+    running = len(board.active())
+    if running >= defaults.video_jobs_per_session:
+        return Outcome(error_text(LimitError(f"This browser session already has {running} video jobs running, the most this server "
+                                             "allows (PLAYGROUND_VIDEO_JOBS_PER_SESSION); wait for one to finish or cancel one.")))
     try:
         conn = resolve_connection(defaults, url, key)
         spec = form.to_input()

@@ -1,0 +1,83 @@
+"""Hosted mode in the UI layer: base URLs and keys people type, the API listing, limits per session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from playground.client.gateway import GatewayClient
+from playground.client.errors import RequestValidationError
+from playground.demo_gateway.server import RunningGateway, free_port
+from playground.settings import Settings
+from playground.ui.app import build_app, configure_queue, launch_options
+from playground.ui.connection import ServerDefaults, badge_text, resolve_connection
+from playground.ui.video_board import VideoBoard, VideoJob
+from playground.ui.video_form import FIELD_NAMES, VideoForm
+from playground.ui.video_handlers import submit_job
+from tests.conftest import DEMO_KEY
+
+DEFAULTS = ServerDefaults("http://127.0.0.1:9", "server-key", demo=True)
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("http://[::1", "not a valid address"),
+    ("http://gw.example:99999", "not a valid address"),
+    ("http://gw.example:abc", "not a valid address"),
+    ("http://gw.example\r\nX-Injected: 1", "line breaks"),
+    ("http://" + "a" * 100_000 + ".example", "at most 2,048"),
+    ("http://user:pass@gw.example", "user name or password"),
+    ("http://gw.example/v1?", "remove the ? or # part"),
+    ("http://gw.example/internal/admin?x=1", "remove the ? or # part"),
+    ("http://gw.example/#frag", "remove the ? or # part"),
+    ("ftp://gw.example", "must start with http"),
+    ("http://:8080", "no host"),
+])
+def test_base_urls_that_cannot_be_used_get_a_clear_message(url: str, words: str) -> None:
+    with pytest.raises(RequestValidationError) as caught:
+        resolve_connection(DEFAULTS, url, "")
+    assert words in str(caught.value)
+
+
+@pytest.mark.parametrize("key", ["sk-\n-injected", "sk-ключ", "sk-\x00null", "k" * 5000])
+def test_keys_that_cannot_be_sent_are_refused_without_echo(key: str) -> None:
+    with pytest.raises(RequestValidationError) as caught:
+        resolve_connection(DEFAULTS, "https://gw.example", key)
+    assert key not in str(caught.value) and "API key" in str(caught.value)
+
+
+def test_a_typed_key_goes_only_with_the_typed_url_and_the_server_key_only_to_its_url() -> None:
+    assert resolve_connection(DEFAULTS, "", "").api_key == "server-key"
+    assert resolve_connection(DEFAULTS, "https://elsewhere.example", "").api_key is None
+    assert resolve_connection(DEFAULTS, "https://elsewhere.example", "sk-mine").api_key == "sk-mine"
+
+
+def test_the_badge_says_which_mode() -> None:
+    assert "Hosted mode" in badge_text(ServerDefaults("http://x", hosted=True), "")
+    assert "Local mode" in badge_text(DEFAULTS, "")
+
+
+def test_the_gradio_api_lists_nothing(gateway: RunningGateway) -> None:
+    blocks = configure_queue(build_app(Settings(), ServerDefaults(gateway.url, DEMO_KEY, demo=True)))
+    port = free_port()
+    blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options(Settings(max_upload_mb=1)))
+    try:
+        info = httpx.get(f"http://127.0.0.1:{port}/gradio_api/info").json()
+        assert info["named_endpoints"] == {} and info["unnamed_endpoints"] == {}
+        too_big = httpx.post(f"http://127.0.0.1:{port}/gradio_api/upload", files={"files": ("big.png", b"x" * 1_500_000, "image/png")})
+        assert too_big.status_code == 413
+        small = httpx.post(f"http://127.0.0.1:{port}/gradio_api/upload", files={"files": ("ok.png", b"x" * 1000, "image/png")})
+        assert small.status_code == 200
+    finally:
+        blocks.close()
+
+
+async def test_video_jobs_per_session(client: GatewayClient, gateway: RunningGateway) -> None:
+    defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True, video_jobs_per_session=1)
+    board = VideoBoard()
+    board.add(VideoJob("video_running", "vidA-2", "p", 0.0))
+    values: dict[str, Any] = {name: None for name in FIELD_NAMES}
+    values.update(model="vidA-2", mode="text", prompt="another", duration=4)
+    outcome = await submit_job(client, defaults, board, "", "", VideoForm(**values))
+    assert "PLAYGROUND_VIDEO_JOBS_PER_SESSION" in outcome.error and list(board.jobs) == ["video_running"]
