@@ -271,6 +271,9 @@ def result_from_message(body: Any) -> TextResult:
     return result
 
 
+DELTA_FIELDS = {"text_delta": "text", "thinking_delta": "thinking", "signature_delta": "signature", "input_json_delta": "input"}
+
+
 class MessagesStream(TextStream):
     """Messages events -> neutral events; `message_stop` is the end marker."""
 
@@ -279,7 +282,7 @@ class MessagesStream(TextStream):
         self._tool_index: dict[int, int] = {}
         self._usage = Usage()
         self._blocks: dict[int, dict[str, Any]] = {}
-        self._partial_json: dict[int, str] = {}
+        self._pieces: dict[int, dict[str, list[str]]] = {}
 
     def _keep_block(self, data: dict[str, Any]) -> None:
         """Build every content block as the gateway sent it (thinking with its signature,
@@ -287,19 +290,22 @@ class MessagesStream(TextStream):
         kind, index = data.get("type"), data.get("index", 0)
         if kind == "content_block_start":
             self._blocks[index] = dict(data.get("content_block") or {})
+            self._pieces[index] = {}
         elif kind == "content_block_delta" and index in self._blocks:
-            block, delta = self._blocks[index], data.get("delta") or {}
-            field = {"text_delta": "text", "thinking_delta": "thinking", "signature_delta": "signature"}.get(delta.get("type", ""))
+            delta = data.get("delta") or {}
+            field = DELTA_FIELDS.get(delta.get("type", ""))
             if field:
-                block[field] = block.get(field, "") + str(delta.get(field, ""))
-            elif delta.get("type") == "input_json_delta":
-                self._partial_json[index] = self._partial_json.get(index, "") + str(delta.get("partial_json", ""))
+                self._pieces[index].setdefault(field, []).append(str(delta.get(field if field != "input" else "partial_json", "")))
         elif kind == "content_block_stop" and index in self._blocks:
-            if index in self._partial_json:
-                try:
-                    self._blocks[index]["input"] = json.loads(self._partial_json[index] or "{}")
-                except ValueError:
-                    self._blocks[index]["input"] = {}
+            block = self._blocks[index]
+            for field, pieces in self._pieces.pop(index, {}).items():
+                if field == "input":
+                    try:
+                        block["input"] = json.loads("".join(pieces) or "{}")
+                    except ValueError:
+                        block["input"] = {}
+                else:
+                    block[field] = block.get(field, "") + "".join(pieces)
             self.result.turn_items = [self._blocks[i] for i in sorted(self._blocks)]
 
     def is_end(self, message: SSEMessage) -> bool:
