@@ -12,6 +12,9 @@ KEY_VARIABLE = "GATEWAY_API_KEY"
 _SKIPPED_HEADERS = frozenset({"host", "content-length", "accept-encoding", "connection", "user-agent", "authorization", "x-svc-api-key"})
 KEY_QUERY_REDACTED = "key=***"
 MAX_SHOWN_STRING = 160
+MAX_EXACT_BODY_CHARS = 1_000_000
+"""Generated code carries the exact body up to this size; a larger one (big attachments) is
+shortened for display, and the code says so."""
 
 
 def shorten_long_strings(value: Any, limit: int = MAX_SHOWN_STRING) -> Any:
@@ -23,6 +26,14 @@ def shorten_long_strings(value: Any, limit: int = MAX_SHOWN_STRING) -> Any:
     if isinstance(value, list):
         return [shorten_long_strings(v, limit) for v in value]
     return value
+
+
+def code_body(exchange: Exchange) -> tuple[Any, str]:
+    """(body for generated code, a note when it had to be shortened)."""
+    size = len(json.dumps(exchange.request_body, ensure_ascii=False))
+    if size <= MAX_EXACT_BODY_CHARS:
+        return exchange.request_body, ""
+    return shorten_long_strings(exchange.request_body), f"body shortened for display: {size / 1e6:.1f} MB of data not shown"
 
 
 def _extra_headers(exchange: Exchange) -> dict[str, str]:
@@ -51,16 +62,20 @@ def curl_snippet(exchange: Exchange) -> str:
     for name, value in _extra_headers(exchange).items():
         lines.append(f"  -H '{name}: {value}' \\")
     if exchange.request_body is not None:
+        shown, note = code_body(exchange)
         lines.append("  -H 'Content-Type: application/json' \\")
-        body = json.dumps(shorten_long_strings(exchange.request_body), ensure_ascii=False).replace("'", "'\\''")
+        body = json.dumps(shown, ensure_ascii=False).replace("'", "'\\''")
         lines.append(f"  -d '{body}'")
+        if note:
+            lines.insert(0, f"# {note}")
     else:
         lines[-1] = lines[-1].removesuffix(" \\")
     return "\n".join(lines)
 
 
 def python_snippet(exchange: Exchange) -> str:
-    body = pprint.pformat(shorten_long_strings(exchange.request_body), sort_dicts=False, width=96)
+    shown, note = code_body(exchange)
+    body = pprint.pformat(shown, sort_dicts=False, width=96)
     header = _key_header(exchange)
     url = exchange.url.replace(KEY_QUERY_REDACTED, "key={key}")
     url_expr = f'f"{url}"' if url != exchange.url else f'"{url}"'
@@ -74,6 +89,8 @@ def python_snippet(exchange: Exchange) -> str:
     else:
         headers_line = "headers = {}"
     head = [
+        *([f"# {note}"] if note else []),
+        "import json",
         "import os",
         "",
         "import httpx",
@@ -96,6 +113,6 @@ def python_snippet(exchange: Exchange) -> str:
         head += [
             f"response = httpx.request({call_args}, timeout=60)",
             "response.raise_for_status()",
-            "print(response.json())",
+            "print(json.dumps(response.json(), indent=2, ensure_ascii=False))",
         ]
     return "\n".join(head)

@@ -1,0 +1,81 @@
+"""Exported code reproduces the exact request: a call made from a tab, re-run as the generated
+curl and Python against the demo gateway with the key from the environment, answers the same."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from playground.client.exchange import Exchange
+from playground.client.gateway import GatewayClient
+from playground.demo_gateway.server import RunningGateway
+from playground.ui.chat_handlers import ChatAdapter, ChatForm
+from playground.ui.codegen import curl_snippet, python_snippet
+from playground.ui.connection import ServerDefaults
+from playground.ui.conversation import Session, send_message
+from playground.ui.messages_handlers import MessagesAdapter, MessagesForm
+from tests.conftest import DEMO_KEY
+
+VOLATILE = ("created", "created_at")
+
+
+def stable(body: Any) -> Any:
+    if isinstance(body, dict):
+        return {k: stable(v) for k, v in body.items() if k not in VOLATILE}
+    if isinstance(body, list):
+        return [stable(v) for v in body]
+    return body
+
+
+def run(command: list[str]) -> str:
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, env={**os.environ, "GATEWAY_API_KEY": DEMO_KEY})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def streamed_text(lines: list[str]) -> str:
+    text = []
+    for line in lines:
+        if line.strip() in ("", "[DONE]"):
+            continue
+        data = json.loads(line)
+        for choice in data.get("choices") or []:
+            text.append((choice.get("delta") or {}).get("content") or "")
+        if data.get("type") == "content_block_delta":
+            text.append(data["delta"].get("text", ""))
+    return "".join(text)
+
+
+async def exchange_from_tab(client: GatewayClient, gateway: RunningGateway, adapter: Any, text: str) -> Exchange:
+    defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True)
+    views = [v async for v in send_message(adapter, defaults, text, [], Session(), "", "")]
+    assert views[-1].exchange is not None and not views[-1].error
+    return views[-1].exchange
+
+
+@pytest.mark.parametrize("tab", ["chat", "messages"])
+async def test_whole_answers_are_reproduced_by_curl_and_python(client: GatewayClient, gateway: RunningGateway, tab: str) -> None:
+    adapter = (ChatAdapter(client, ChatForm(model="gx-2.5-pro", stream=False, system="Be brief.", temperature=0.3))
+               if tab == "chat" else MessagesAdapter(client, MessagesForm(model="cl-haiku-4-5-20251001", stream=False, system="Be brief.")))
+    exchange = await exchange_from_tab(client, gateway, adapter, "what's new, it's 'quoted'?")
+    curl, python = curl_snippet(exchange), python_snippet(exchange)
+    assert DEMO_KEY not in curl + python
+    by_curl = json.loads(run(["bash", "-c", curl]))
+    by_python = json.loads(run([sys.executable, "-c", python]))
+    assert stable(by_curl) == stable(exchange.response_body) == stable(by_python)
+
+
+@pytest.mark.parametrize("tab", ["chat", "messages"])
+async def test_streams_are_reproduced_by_curl_and_python(client: GatewayClient, gateway: RunningGateway, tab: str) -> None:
+    adapter = (ChatAdapter(client, ChatForm(model="gx-2.5-flash")) if tab == "chat"
+               else MessagesAdapter(client, MessagesForm(model="cl-sonnet-4-5-20250929")))
+    exchange = await exchange_from_tab(client, gateway, adapter, "stream this back")
+    recorded = streamed_text([event.data for event in exchange.events])
+    by_curl = streamed_text([line[len("data: "):] for line in run(["bash", "-c", curl_snippet(exchange)]).splitlines() if line.startswith("data: ")])
+    by_python = streamed_text(run([sys.executable, "-c", python_snippet(exchange)]).splitlines())
+    assert recorded and by_curl == recorded == by_python
