@@ -15,6 +15,7 @@ from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
+from playground.ui.session_file import SessionFileBar
 from playground.ui.widgets import Inspector
 
 TOOLS_EXAMPLE = """[
@@ -69,12 +70,14 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
                     label="JSON object with any of: thinking, enable_thinking, svc_thinking_to_content, parameters, extra_body, generationConfig, web_search_options, search_parameters",
                 )
             presets = PresetBar.build("chat")
+            session_file = SessionFileBar.build("chat")
     examples.wire({"model": model, "tools": tools, "tool_choice": tool_choice, "schema": schema, "draft": panel.draft})
     inspector = Inspector.build("chat")
     form_inputs = [model, system, stream, temperature, top_p, max_tokens, tool_choice, tools, schema, extensions, effort, stream_usage]
     panel.wire(lambda *form: ChatAdapter(ctx.client, ChatForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector)
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(ChatForm, form_inputs))
+    session_file.wire(named_fields(ChatForm, form_inputs), panel.chatbot, panel.session)
 
     def from_curl(request: CurlRequest) -> list[Any]:
         values = chat_form_values(request.body)

@@ -16,6 +16,7 @@ from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
+from playground.ui.session_file import SessionFileBar
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm, cache_report, count_draft_tokens, messages_form_values
 from playground.ui.widgets import Inspector
 
@@ -79,6 +80,7 @@ def build_messages_tab(ctx: TabContext) -> None:
                 extensions = gr.Code("", language="json", interactive=True, elem_id="messages-extensions",
                                      label="JSON object with any of: metadata, mcp_servers, context_management, cache_control")
             presets = PresetBar.build("messages")
+            session_file = SessionFileBar.build("messages")
     examples.wire({"thinking": thinking, "budget": budget, "system": system, "cache_system": cache_system, "tools": tools,
                    "web_search": web_search, "draft": panel.draft})
     inspector = Inspector.build("messages")
@@ -88,6 +90,7 @@ def build_messages_tab(ctx: TabContext) -> None:
 
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(MessagesForm, form_inputs))
+    session_file.wire(named_fields(MessagesForm, form_inputs), panel.chatbot, panel.session)
 
     def from_curl(request: CurlRequest) -> list[Any]:
         draft, history, session = conversation_from(request.body.get("messages") or [])

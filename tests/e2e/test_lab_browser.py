@@ -91,3 +91,32 @@ def test_curl_import_opens_the_messages_tab_filled_and_sends(page: Page) -> None
     expect(page.locator("#messages-metrics")).to_contain_text("finish", timeout=15_000)
     page.click("#messages-inspector")
     expect(page.locator("#messages-inspector-request")).to_contain_text('"user_id": "u-7"')
+
+
+def test_a_saved_session_loads_into_a_fresh_browser_and_continues(page: Page, browser: object, app_server: object, tmp_path: object) -> None:
+    page.fill("#chat-system textarea", "Answer in one line.")
+    page.fill("#chat-input textarea", "remember the word kumquat")
+    page.locator("#chat-input textarea").press("Enter")
+    expect(page.locator("#chat-metrics")).to_contain_text("finish", timeout=10_000)
+    page.click("#chat-session-file")
+    page.click("#chat-session-save")
+    with page.expect_download() as download:
+        page.locator("#chat-session-download a").first.click()
+    saved = f"{tmp_path}/chat-session.json"
+    download.value.save_as(saved)
+    assert "sk-server-secret" not in open(saved, encoding="utf-8").read()
+
+    fresh = browser.new_context().new_page()  # type: ignore[attr-defined]
+    fresh.goto(app_server.url)  # type: ignore[attr-defined]
+    fresh.wait_for_selector("#chat-input textarea")
+    fresh.click("#chat-session-file")
+    fresh.locator("#chat-session-load input[type=file], input[type=file]").last.set_input_files(saved)
+    expect(fresh.locator("#chat-session-status")).to_contain_text("Loaded", timeout=10_000)
+    expect(fresh.locator("#chat-chatbot")).to_contain_text("remember the word kumquat")
+    expect(fresh.locator("#chat-system textarea")).to_have_value("Answer in one line.")
+    fresh.fill("#chat-input textarea", "and now?")
+    fresh.locator("#chat-input textarea").press("Enter")
+    expect(fresh.locator("#chat-metrics")).to_contain_text("finish", timeout=10_000)
+    fresh.click("#chat-inspector")
+    expect(fresh.locator("#chat-inspector-request")).to_contain_text("kumquat")
+    fresh.context.close()

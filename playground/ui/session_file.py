@@ -1,0 +1,122 @@
+"""Save a tab's state (form, conversation, attachments by reference) as a JSON file and load it
+back, in this or a fresh browser. The file is versioned; a file of another version, another tab
+or a broken one is refused with a clear message and changes nothing. Keys are never saved."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import gradio as gr
+
+from playground.client.errors import GatewayError, RequestValidationError
+from playground.ui.conversation import Session
+from playground.ui.render import error_text
+
+FORMAT = "gateway-playground-session"
+VERSION = 1
+MAX_FILE_BYTES = 100 * 1024 * 1024
+PLAIN = (str, int, float, bool, type(None))
+
+
+def _plain(value: Any) -> bool:
+    return isinstance(value, PLAIN) or (isinstance(value, list) and all(isinstance(v, PLAIN) for v in value))
+
+
+def session_document(tab: str, form: dict[str, Any], history: list[dict[str, Any]] | None, session: Session | None) -> dict[str, Any]:
+    """The file's content: plain form values, what is shown and what is sent (files by path)."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "tab": tab,
+        "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "form": {name: value for name, value in form.items() if _plain(value)},
+        "conversation": {"shown": list(history or []), "sent": list(session.messages) if session else []},
+    }
+
+
+def _shown_with_missing_files(shown: list[Any]) -> list[dict[str, Any]]:
+    """Chatbot messages whose attached files (referenced by path) may be gone in this browser."""
+    checked = []
+    for message in shown:
+        content = message.get("content")
+        if isinstance(content, list):
+            content = [part if not (isinstance(part, dict) and part.get("path")) or Path(str(part["path"])).is_file()
+                       else {"type": "text", "text": f"[attachment {Path(str(part['path'])).name} is not on this server any more]"}
+                       for part in content]
+        checked.append({**message, "content": content})
+    return checked
+
+
+def read_session_document(raw: bytes, tab: str, fields: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]], Session]:
+    """(form values, chatbot history, session) from a saved file; raises `RequestValidationError`."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise RequestValidationError([f"the file is larger than {MAX_FILE_BYTES // 1_000_000} MB"])
+    try:
+        document = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise RequestValidationError(["the file is not a saved session (not JSON)"]) from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise RequestValidationError(["the file is not a saved session of this playground"])
+    version = document.get("version")
+    if version != VERSION:
+        newer = isinstance(version, int) and version > VERSION
+        raise RequestValidationError([f"the file is a version {version} session; this playground reads version {VERSION}"
+                                      + (" (it was saved by a newer playground)" if newer else "")])
+    if document.get("tab") != tab:
+        raise RequestValidationError([f"the file holds a {document.get('tab')!r} session; open it in that tab"])
+    form, conversation = document.get("form"), document.get("conversation")
+    if not isinstance(form, dict) or not isinstance(conversation, dict):
+        raise RequestValidationError(["the file's form or conversation is missing"])
+    shown, sent = conversation.get("shown"), conversation.get("sent")
+    if not isinstance(shown, list) or not isinstance(sent, list) or not all(isinstance(m, dict) for m in [*shown, *sent]):
+        raise RequestValidationError(["the file's conversation is not a list of messages"])
+    unknown = sorted(set(form) - set(fields))
+    if unknown:
+        raise RequestValidationError([f"the file names settings this tab does not have: {', '.join(unknown)}"])
+    return form, _shown_with_missing_files(shown), Session(messages=sent)
+
+
+@dataclass
+class SessionFileBar:
+    tab: str
+    save: gr.Button
+    download: gr.File
+    load: gr.UploadButton
+    status: gr.Markdown
+
+    @classmethod
+    def build(cls, tab: str) -> SessionFileBar:
+        with gr.Accordion("Save or load this session", open=False, elem_id=f"{tab}-session-file"):
+            with gr.Row():
+                save = gr.Button("Save to a file", size="sm", elem_id=f"{tab}-session-save")
+                load = gr.UploadButton("Load a saved file", file_types=[".json"], size="sm", elem_id=f"{tab}-session-load")
+            download = gr.File(label="Saved session (settings and conversation; never the key)", visible=False, elem_id=f"{tab}-session-download")
+            status = gr.Markdown(elem_id=f"{tab}-session-status")
+        return cls(tab, save, download, load, status)
+
+    def wire(self, fields: dict[str, Any], chatbot: gr.Chatbot, session: gr.State) -> None:
+        names, components = list(fields), list(fields.values())
+
+        def on_save(history: Any, state: Session | None, *values: Any) -> tuple[Any, ...]:
+            document = session_document(self.tab, dict(zip(names, values)), history, state)
+            path = Path(tempfile.mkdtemp(prefix="playground-session-")) / f"{self.tab}-session.json"
+            path.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
+            return gr.update(value=str(path), visible=True), "Saved: download the file to keep it."
+
+        def on_load(upload: Any) -> tuple[Any, ...]:
+            path = upload if isinstance(upload, str) else getattr(upload, "name", None) or (upload or {}).get("path")
+            try:
+                form, history, state = read_session_document(Path(str(path)).read_bytes(), self.tab, names)
+            except (GatewayError, OSError) as error:
+                shown = error_text(error) if isinstance(error, GatewayError) else "**Please check the request** — the file could not be read."
+                return (shown, *(gr.skip(),) * (len(components) + 2))
+            values = [form.get(name, gr.skip()) for name in names]
+            return ("Loaded the saved session.", history, state, *values)
+
+        self.save.click(on_save, [chatbot, session, *components], [self.download, self.status], queue=False)
+        self.load.upload(on_load, self.load, [self.status, chatbot, session, *components], queue=False)
