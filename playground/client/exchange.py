@@ -46,6 +46,8 @@ class Exchange:
     first_token_at: float | None = None
     finished_at: float | None = None
     error: str | None = None
+    notes: list[str] = field(default_factory=list)
+    """What the client noticed about the answer (shown in the inspector)."""
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started

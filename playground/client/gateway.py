@@ -6,6 +6,7 @@ from typing import Any
 
 from playground.client.chat import ChatAPI
 from playground.client.messages import MessagesAPI
+from playground.client.responses import ResponsesAPI
 from playground.client.transport import Connection, Exchange, Transport
 from playground.client.video import VideoAPI
 
@@ -15,6 +16,7 @@ class GatewayClient:
         self.transport = transport or Transport()
         self.chat = ChatAPI(self.transport)
         self.messages = MessagesAPI(self.transport)
+        self.responses = ResponsesAPI(self.transport)
         self.video = video or VideoAPI(self.transport)
 
     async def list_models(self, conn: Connection) -> tuple[list[str], Exchange]:

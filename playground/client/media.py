@@ -38,3 +38,25 @@ def image_data_url(path: str | Path, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
     except OSError:
         raise RequestValidationError([f"the attachment {name} is no longer on the server; attach it again"]) from None
     return f"data:{_MIME[image_format]};base64,{encoded}"
+
+
+FILE_TYPES = {".pdf": "application/pdf", ".txt": "text/plain", ".md": "text/markdown", ".csv": "text/csv", ".json": "application/json"}
+
+
+def file_data_url(path: str | Path, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
+    """A document attachment (PDF or text) as a data URL, checked for type and size; images go
+    through `image_data_url`."""
+    file = Path(path)
+    media = FILE_TYPES.get(file.suffix.lower())
+    if media is None:
+        return image_data_url(file, max_bytes)
+    try:
+        size = file.stat().st_size
+        if size > max_bytes:
+            raise RequestValidationError([f"{file.name} is {size / 1e6:.1f} MB; files may be at most {max_bytes / 1e6:.0f} MB"])
+        data = file.read_bytes()
+    except OSError:
+        raise RequestValidationError([f"the attachment {file.name} is no longer on the server; attach it again"]) from None
+    if media == "application/pdf" and not data.startswith(b"%PDF"):
+        raise RequestValidationError([f"{file.name} is not a PDF file"])
+    return f"data:{media};base64,{base64.b64encode(data).decode('ascii')}"

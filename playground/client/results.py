@@ -72,6 +72,10 @@ class TextResult:
     """False for a whole (non-streaming) answer: it has no token timing."""
     first_token_at: float | None = None
     finished_at: float | None = None
+    sources: list[dict[str, str]] = field(default_factory=list)
+    """Citations the gateway attached ({title, url}), shown as links under the answer."""
+    response_id: str | None = None
+    """The gateway's id for this response, where the format has one (responses: chaining)."""
     turn_items: list[dict[str, Any]] = field(default_factory=list)
     """The interface's own wire items of this assistant turn (thinking blocks with signatures,
     thought signatures, reasoning items, tool calls), replayed verbatim in the next request."""

@@ -27,6 +27,7 @@ from playground.demo_gateway.faults import (
     prompt_text,
 )
 from playground.demo_gateway.messages import MessagesEndpoints
+from playground.demo_gateway.responses import ResponsesEndpoints
 from playground.demo_gateway.video import VideoEndpoints
 
 Handler = Callable[..., Awaitable[Response]]
@@ -76,6 +77,7 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
     injector = FaultInjector()
     messages = MessagesEndpoints(config)
     video = VideoEndpoints(config)
+    responses = ResponsesEndpoints(config)
 
     def authorized(request: Request) -> bool:
         key = bearer_key(request) or request.headers.get("x-api-key")
@@ -142,6 +144,7 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
         Route("/health", health),
         Route("/v1/models", models),
         Route("/v1/chat/completions", json_endpoint(lambda body, fault: chat.handle(body, config, fault), OPENAI_STYLE), methods=["POST"]),
+        Route("/v1/responses", json_endpoint(responses.create, OPENAI_STYLE, pass_request=True), methods=["POST"]),
         Route("/v1/messages", json_endpoint(messages.create, MESSAGES_STYLE), methods=["POST"]),
         Route("/v1/messages/count_tokens", json_endpoint(messages.count_tokens, COUNT_TOKENS_STYLE), methods=["POST"]),
         Route("/v1/video/generations", json_endpoint(video.submit, OPENAI_STYLE, pass_request=True), methods=["POST"]),

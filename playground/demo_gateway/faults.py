@@ -110,6 +110,11 @@ def prompt_text(body: dict[str, Any]) -> str:
     text = last_user_text(body.get("messages"))
     if text:
         return text
+    if isinstance(body.get("input"), str):
+        return body["input"]
+    text = last_user_text(body.get("input"))
+    if text:
+        return text
     if isinstance(body.get("prompt"), str):
         return body["prompt"]
     metadata = body.get("metadata")

@@ -18,6 +18,7 @@ from playground.ui.context import TabContext
 from playground.ui.curl_panel import CurlImport
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.presets import presets_state
+from playground.ui.responses_tab import build_responses_tab
 from playground.ui.render import error_text
 from playground.ui.video_tab import build_video_tab, saved_jobs_state
 
@@ -86,6 +87,8 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
         with gr.Tabs() as tabs:
             with gr.Tab("Chat", id="chat", elem_id="tab-chat"):
                 chat_model = build_chat_tab(ctx)
+            with gr.Tab("Responses", id="responses", elem_id="tab-responses"):
+                build_responses_tab(ctx)
             with gr.Tab("Messages", id="messages", elem_id="tab-messages"):
                 build_messages_tab(ctx)
             with gr.Tab("Video", id="video", elem_id="tab-video"):

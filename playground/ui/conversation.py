@@ -161,8 +161,9 @@ def begin_send(adapter: TurnAdapter, draft: dict[str, Any] | str | None, history
             raise RequestValidationError(["type a message (or attach an image) first"])
         if session.pending:
             raise RequestValidationError([f"the model is waiting for the result of tool call {session.pending[0].name}; send it below or press Clear"])
-        images = [image_data_url(p) for p in paths]
-        message = adapter.user_message(text, images)
+        attach = getattr(adapter, "attachments", None)  # adapters that take more than images say how
+        urls = attach(paths) if attach else [image_data_url(p) for p in paths]
+        message = adapter.user_message(text, urls)
         adapter.build_request([*session.messages, message])
     except GatewayError as error:
         return View(history, session, error=error_text(error), done=True)

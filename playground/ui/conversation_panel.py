@@ -38,7 +38,7 @@ class ConversationPanel:
     metrics: gr.Markdown
 
     @classmethod
-    def build(cls, prefix: str, placeholder: str) -> ConversationPanel:
+    def build(cls, prefix: str, placeholder: str, file_types: list[str] | None = None) -> ConversationPanel:
         """Lay out the column (call inside a `gr.Column`)."""
         session = gr.State(Session())
         chatbot = gr.Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=placeholder, editable="user")
@@ -49,7 +49,7 @@ class ConversationPanel:
             tool_result = gr.Textbox(label="Tool result", lines=3, elem_id=f"{prefix}-tool-result", placeholder='e.g. {"temperature_c": 21}')
             tool_send = gr.Button("Send tool result and continue", variant="primary", elem_id=f"{prefix}-tool-send")
         draft = gr.MultimodalTextbox(
-            elem_id=f"{prefix}-input", file_types=["image"], file_count="multiple", sources=["upload"], show_label=False,
+            elem_id=f"{prefix}-input", file_types=file_types or ["image"], file_count="multiple", sources=["upload"], show_label=False,
             placeholder=IDLE_PLACEHOLDER,
         )
         with gr.Row():

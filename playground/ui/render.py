@@ -51,6 +51,10 @@ def result_messages(result: TextResult, done: bool) -> list[dict[str, Any]]:
         )
     if result.text or not (result.tool_calls or result.reasoning):
         messages.append({"role": "assistant", "content": result.text})
+    links = [f"[{plain(source['title'][:120])}]({source['url']})" for source in result.sources
+             if source["url"].startswith(("https://", "http://")) and not any(c in source["url"] for c in " ()<>")]
+    if links:
+        messages.append({"role": "assistant", "content": "Sources: " + " · ".join(dict.fromkeys(links))})
     for call in result.tool_calls:
         messages.append(
             {
@@ -140,6 +144,7 @@ def inspector_response(exchange: Exchange | None) -> str:
         lines.append("attempts: " + " → ".join(exchange.attempt_outcomes))
     if exchange.error:
         lines.append(f"error: {exchange.error}")
+    lines.extend(f"note: {note}" for note in exchange.notes)
     for event in exchange.events:
         name = f"event: {event.event}  " if event.event else ""
         lines.append(f"+{event.at:8.3f}s  {name}data: {event.data}")

@@ -1,0 +1,90 @@
+"""The Responses tab's layout: the shared conversation column, responses settings (reasoning,
+tools, web search), the two ways to continue a conversation, and file attachments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from playground.client import catalog
+from playground.ui.context import TabContext
+from playground.ui.conversation import TurnAdapter, View
+from playground.ui.conversation_panel import ConversationPanel
+from playground.ui.examples import Example, ExampleRow
+from playground.ui.forms import named_fields
+from playground.ui.presets import PresetBar
+from playground.ui.responses_handlers import TOOL_FORMATS, ResponsesAdapter, ResponsesForm, chain_status
+from playground.ui.session_file import SessionFileBar
+from playground.ui.widgets import Inspector
+
+DEFAULT_MODEL = "o4-mini"
+TOOLS_EXAMPLE = """[
+  {"type": "function",
+   "function": {"name": "get_weather", "description": "Current weather for a city",
+                "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+]"""
+EXAMPLES = [
+    Example("See a reasoning summary", "A reasoning model thinks first; its summary shows in the **Thinking** section.",
+            {"model": "o4-mini", "summary": "auto", "tools": "", "web_search": False,
+             "draft": {"text": "Why is the sky blue? Reason it out.", "files": []}}),
+    Example("Chain two turns", "Tick “Continue with previous_response_id”: the second turn sends only itself.",
+            {"model": "gpt-4.1", "chain": True, "tools": "", "web_search": False, "draft": {"text": "Give me a word for happy.", "files": []}}),
+    Example("Search the web", "The web search tool: the answer cites its sources as links.",
+            {"model": "gpt-4.1", "web_search": True, "tools": "", "draft": {"text": "What is new in the gateway?", "files": []}}),
+    Example("Let the model call a weather tool", "The model calls `get_weather`; type the result and it answers with it.",
+            {"model": "gpt-4.1", "tools": TOOLS_EXAMPLE, "web_search": False, "draft": {"text": "What's the weather in Paris?", "files": []}}),
+]
+
+
+def _models() -> list[str]:
+    return [info.id for info in catalog.CHAT_MODELS if "responses" in info.interfaces or info.reasoning]
+
+
+def build_responses_tab(ctx: TabContext) -> None:
+    with gr.Row():
+        with gr.Column(scale=3):
+            panel = ConversationPanel.build("responses", "Responses format. Attach images or documents (PDF, text) with the clip.",
+                                            file_types=["image", ".pdf", ".txt", ".md", ".csv", ".json"])
+            status = gr.Markdown(chain_status([], False), elem_id="responses-chain-status", elem_classes=["metrics-line"])
+            examples = ExampleRow.build("responses", EXAMPLES)
+        with gr.Column(scale=2):
+            model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label="Model", allow_custom_value=True, elem_id="responses-model")
+            instructions = gr.Textbox(label="Instructions (system)", lines=2, elem_id="responses-instructions")
+            with gr.Row():
+                stream = gr.Checkbox(True, label="Stream the reply", elem_id="responses-stream")
+                chain = gr.Checkbox(False, label="Continue with previous_response_id", elem_id="responses-chain",
+                                    info="On: only the new turn is sent and the gateway remembers the rest. Off: the whole conversation is resent.")
+            with gr.Accordion("Reasoning", open=False):
+                gr.Markdown("Applies to reasoning models only (o4-mini, gx-2.5-pro, gx-3-pro-preview, deepseek-reasoner); others ignore it.")
+                effort = gr.Dropdown(["", "none", "low", "medium", "high"], value="", label="reasoning.effort", elem_id="responses-effort")
+                summary = gr.Dropdown(["", "auto", "none", "detailed"], value="auto", label="reasoning.summary (shown as Thinking)", elem_id="responses-summary")
+            with gr.Accordion("Parameters", open=False):
+                temperature = gr.Slider(0, 2, value=1.0, step=0.05, label="temperature", elem_id="responses-temperature")
+                top_p = gr.Slider(0, 1, value=0.98, step=0.01, label="top_p", elem_id="responses-top-p")
+                max_tokens = gr.Number(0, label="max_output_tokens (0 = not set)", precision=0, elem_id="responses-max-tokens")
+            with gr.Accordion("Tools", open=False):
+                tools = gr.Code("", language="json", label="function tools (JSON array; empty = none)", interactive=True, elem_id="responses-tools")
+                tool_format = gr.Radio(list(TOOL_FORMATS), value=TOOL_FORMATS[0], label="Send function tools as", elem_id="responses-tool-format")
+                tool_choice = gr.Dropdown(["auto", "none"], value="auto", allow_custom_value=True, label="tool_choice (or a tool name)", elem_id="responses-tool-choice")
+                with gr.Row():
+                    web_search = gr.Checkbox(False, label="Web search (web_search_preview)", elem_id="responses-web-search")
+                    context_size = gr.Dropdown(["low", "medium", "high"], value="medium", label="search_context_size", elem_id="responses-context-size")
+            presets = PresetBar.build("responses")
+            session_file = SessionFileBar.build("responses")
+    inspector = Inspector.build("responses")
+    form_inputs = [model, instructions, stream, temperature, top_p, max_tokens, effort, summary, tools, web_search, context_size,
+                   tool_choice, tool_format, chain]
+    fields = named_fields(ResponsesForm, form_inputs)
+
+    def chain_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
+        chained = isinstance(adapter, ResponsesAdapter) and adapter.form.chain
+        return (chain_status(view.session.messages, chained),)
+
+    panel.wire(lambda *form: ResponsesAdapter(ctx.client, ResponsesForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
+               extra=chain_line, extra_outputs=[status])
+    examples.wire({"model": model, "summary": summary, "tools": tools, "web_search": web_search, "chain": chain, "draft": panel.draft})
+    if ctx.presets is not None:
+        presets.wire(ctx.presets, fields)
+    session_file.wire(fields, panel.chatbot, panel.session)
+    chain.change(lambda on, state: chain_status(state.messages, on), [chain, panel.session], status, queue=False)
