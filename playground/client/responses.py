@@ -308,6 +308,11 @@ class ResponsesStream(TextStream):
         self.result.response_id = (data.get("response") or {}).get("id")
         return []
 
+    def _on_error(self, data: dict[str, Any]) -> list[StreamEvent]:
+        nested = data.get("error") if isinstance(data.get("error"), dict) else {}
+        message = data.get("message") or nested.get("message") or "the gateway reported an error"
+        raise StreamEventError(str(message), data.get("code") or nested.get("code") or nested.get("type"))
+
     def _on_failed(self, data: dict[str, Any]) -> list[StreamEvent]:
         error = (data.get("response") or {}).get("error") or {}
         raise StreamEventError(str(error.get("message") or "the response failed"), error.get("code"))

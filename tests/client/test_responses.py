@@ -168,3 +168,20 @@ def test_arguments_done_without_a_name_and_an_empty_completed_output() -> None:
 def test_failed_responses_are_errors() -> None:
     with pytest.raises(errors.StreamEventError, match="overloaded"):
         events(fresh_stream(), {"type": "response.failed", "response": {"error": {"code": "server_error", "message": "overloaded"}}})
+
+
+@pytest.mark.parametrize("frame", [
+    {"type": "error", "code": "rate_limit_exceeded", "message": "slow down"},
+    {"type": "error", "error": {"code": "rate_limit_exceeded", "message": "slow down"}},
+], ids=["top-level", "nested"])
+def test_error_events_in_either_shape(frame: dict[str, Any]) -> None:
+    with pytest.raises(errors.StreamEventError, match="slow down") as caught:
+        events(fresh_stream(), frame)
+    assert caught.value.error_type == "rate_limit_exceeded"
+
+
+def test_a_missing_done_event_leaves_the_joined_deltas() -> None:
+    result = events(fresh_stream(), {"type": "response.output_text.delta", "item_id": "m", "delta": "joined "},
+                    {"type": "response.output_text.delta", "item_id": "m", "delta": "text"},
+                    {"type": "response.completed", "response": {"id": "r", "status": "completed", "output": [], "usage": None}})
+    assert result.text == "joined text" and result.usage is None

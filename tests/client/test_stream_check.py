@@ -133,3 +133,40 @@ async def test_timeline_marks_every_event_and_says_what_broke(client: GatewayCli
     assert "usage sent more than once" in html and "<b>there</b>" not in html
     events = [RecordedEvent(0.0, None, "{}"), RecordedEvent(0.1, None, "{}"), RecordedEvent(2.5, None, "{}")]
     assert long_gaps(events) == [(0.1, 2.5)]
+
+
+RESPONSES_BREAKS = {
+    "break_sequence": "does not increase",
+    "break_stray_delta": "outside its added and done",
+    "break_done_text": "differs from its joined deltas",
+    "break_after_completed": "after the response ended",
+}
+
+
+@pytest.mark.parametrize(("fault", "rule"), sorted(RESPONSES_BREAKS.items()))
+async def test_responses_rule_broken_by_the_demo_is_caught(client: GatewayClient, conn: Connection, fault: str, rule: str) -> None:
+    from playground.client.responses import ResponsesRequest
+
+    request = ResponsesRequest.build(model="gpt-4.1", input=f"hello [[fault:{fault}]]", stream=True)
+    stream = client.responses.stream(conn, request)
+    try:
+        async with stream:
+            async for _ in stream:
+                pass
+    except GatewayError:
+        pass
+    assert stream.exchange is not None
+    good = await _good_responses(client, conn)
+    assert check_stream(good.url, good.events) == []
+    problems = check_stream(stream.exchange.url, stream.exchange.events)
+    assert problems and any(rule in str(problem) for problem in problems), problems
+
+
+async def _good_responses(client: GatewayClient, conn: Connection):  # type: ignore[no-untyped-def]
+    from playground.client.responses import ResponsesRequest
+
+    stream = client.responses.stream(conn, ResponsesRequest.build(model="o4-mini", input="hello", stream=True, tools=[{"type": "web_search_preview"}]))
+    async with stream:
+        async for _ in stream:
+            pass
+    return stream.exchange
