@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from playground.client.chat import ChatAPI
+from playground.client.media import media_directory
 from playground.client.messages import MessagesAPI
+from playground.client.native import NativeAPI
 from playground.client.responses import ResponsesAPI
 from playground.client.transport import Connection, Exchange, Transport
 from playground.client.video import VideoAPI
@@ -17,6 +19,7 @@ class GatewayClient:
         self.chat = ChatAPI(self.transport)
         self.messages = MessagesAPI(self.transport)
         self.responses = ResponsesAPI(self.transport)
+        self.native = NativeAPI(self.transport, media_directory("native-images"))
         self.video = video or VideoAPI(self.transport)
 
     async def list_models(self, conn: Connection) -> tuple[list[str], Exchange]:

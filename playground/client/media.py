@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import base64
+import binascii
+import hashlib
+import io
+import os
+import tempfile
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
@@ -60,3 +65,42 @@ def file_data_url(path: str | Path, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
     if media == "application/pdf" and not data.startswith(b"%PDF"):
         raise RequestValidationError([f"{file.name} is not a PDF file"])
     return f"data:{media};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+MAX_INLINE_IMAGE_BYTES = 20 * 1024 * 1024
+_EXTENSIONS = {"PNG": ".png", "JPEG": ".jpg", "WEBP": ".webp", "GIF": ".gif"}
+
+
+def media_directory(kind: str) -> Path:
+    """Where saved results of one kind live: under GRADIO_TEMP_DIR (or the system's temp dir)."""
+    root = Path(os.environ.get("GRADIO_TEMP_DIR") or Path(tempfile.gettempdir()) / "gradio")
+    return root / "gateway-playground" / kind
+
+
+def verified_image(data: bytes, name: str = "the image") -> tuple[str, int, int]:
+    """(format, width, height) of image bytes, opened with an explicit format list and a pixel cap."""
+    try:
+        with Image.open(io.BytesIO(data), formats=IMAGE_FORMATS) as image:
+            if image.width * image.height > MAX_IMAGE_PIXELS:
+                raise RequestValidationError([f"{name} has {image.width}x{image.height} pixels, more than {MAX_IMAGE_PIXELS:,}"])
+            image.verify()
+            return image.format or "PNG", image.width, image.height
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+        raise RequestValidationError([f"{name} is not a readable PNG, JPEG, WebP or GIF image"]) from None
+
+
+def save_inline_image(encoded: str, directory: Path, max_bytes: int = MAX_INLINE_IMAGE_BYTES) -> Path:
+    """Decode a base64 image the gateway sent (size checked before decoding), verify it, and save
+    its original bytes under a name derived from its content."""
+    if len(encoded) * 3 // 4 > max_bytes:
+        raise RequestValidationError([f"the gateway sent an image larger than {max_bytes // 1_000_000} MB"])
+    try:
+        data = base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError):
+        raise RequestValidationError(["the gateway sent an image whose base64 data is broken"]) from None
+    image_format, _, _ = verified_image(data, "the generated image")
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / (hashlib.sha256(data).hexdigest()[:24] + _EXTENSIONS[image_format])
+    if not path.exists():
+        path.write_bytes(data)
+    return path

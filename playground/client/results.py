@@ -29,6 +29,13 @@ class ToolCallDelta:
 
 
 @dataclass(frozen=True)
+class TextReplaced:
+    """The whole answer text as it stands now (after the gateway's citations were placed)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Finished:
     reason: str | None
 
@@ -48,7 +55,7 @@ class UsageReport:
     usage: Usage
 
 
-StreamEvent = TextDelta | ReasoningDelta | ToolCallDelta | Finished | UsageReport
+StreamEvent = TextDelta | ReasoningDelta | ToolCallDelta | Finished | UsageReport | TextReplaced
 
 
 @dataclass
@@ -74,6 +81,10 @@ class TextResult:
     finished_at: float | None = None
     sources: list[dict[str, str]] = field(default_factory=list)
     """Citations the gateway attached ({title, url}), shown as links under the answer."""
+    files: list[str] = field(default_factory=list)
+    """Files the answer carried, saved locally after checks (generated images)."""
+    grounding: dict[str, Any] | None = None
+    """Grounding metadata as the gateway sent it (search queries, chunks, supports)."""
     response_id: str | None = None
     """The gateway's id for this response, where the format has one (responses: chaining)."""
     turn_items: list[dict[str, Any]] = field(default_factory=list)
@@ -97,6 +108,8 @@ class TextResult:
             if event.name:
                 call.name = event.name
             call.arguments += event.arguments
+        elif isinstance(event, TextReplaced):
+            self.text = event.text
         elif isinstance(event, Finished):
             self.finish_reason = event.reason or self.finish_reason
         elif isinstance(event, UsageReport):

@@ -112,10 +112,22 @@ class TextAPI:
     """Keys of which a non-streaming answer carries at least one (else it is not this interface's)."""
     answer_name = "answer"
 
-    async def create(self, conn: Connection, request: Any) -> tuple[TextResult, Exchange]:
+    stream_flag = True
+    """Whether the body says `stream: true/false` (the native format says it in the path instead)."""
+
+    def route(self, request: Any, stream: bool) -> tuple[str, dict[str, str] | None]:
+        """(path, query parameters) of a call; one fixed path unless the format puts more in it."""
+        return self.path, None
+
+    def _body(self, request: Any, stream: bool) -> dict[str, Any]:
         body = request.to_body()
-        body["stream"] = False
-        data, exchange = await self._transport.request_json(conn, "POST", self.path, body)
+        if self.stream_flag:
+            body["stream"] = stream
+        return body
+
+    async def create(self, conn: Connection, request: Any) -> tuple[TextResult, Exchange]:
+        path, params = self.route(request, False)
+        data, exchange = await self._transport.request_json(conn, "POST", path, self._body(request, False), params=params)
         try:
             result = self.checked_result(data)
         except GatewayError as error:
@@ -140,6 +152,5 @@ class TextAPI:
             raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape ({type(exc).__name__}: {exc}).") from None
 
     def stream(self, conn: Connection, request: Any) -> TextStream:
-        body = request.to_body()
-        body["stream"] = True
-        return self.stream_class(self._transport, conn, self.path, body)
+        path, params = self.route(request, True)
+        return self.stream_class(self._transport, conn, path, self._body(request, True), params)

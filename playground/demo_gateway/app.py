@@ -27,6 +27,7 @@ from playground.demo_gateway.faults import (
     prompt_text,
 )
 from playground.demo_gateway.messages import MessagesEndpoints
+from playground.demo_gateway.native import NativeEndpoints, native_error
 from playground.demo_gateway.responses import ResponsesEndpoints
 from playground.demo_gateway.video import VideoEndpoints
 
@@ -57,6 +58,7 @@ OPENAI_STYLE = ErrorStyle(openai_error, "invalid_request_error", "authentication
                           {429: (429, "rate_limit_error"), 500: (500, "upstream_error"), 503: (503, "service_unavailable")})
 MESSAGES_STYLE = ErrorStyle(messages_error, "invalid_request", "authentication_error",
                             {429: (429, "rate_limit_error"), 500: (500, "upstream_error"), 503: (500, "svc_api_error")})
+NATIVE_STYLE = ErrorStyle(native_error, "invalid", "unauthenticated", {429: (429, "rate_limit"), 500: (500, "internal"), 503: (503, "unavailable")})
 COUNT_TOKENS_STYLE = ErrorStyle(messages_error, "invalid_request_error", "invalid_request_error", MESSAGES_STYLE.faults, count_tokens_auth_error)
 
 
@@ -78,15 +80,26 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
     messages = MessagesEndpoints(config)
     video = VideoEndpoints(config)
     responses = ResponsesEndpoints(config)
+    native = NativeEndpoints(config)
+
+    async def native_call(body: dict[str, Any], fault: Fault | None, request: Request) -> Response:
+        model, _, operation = request.path_params["target"].rpartition(":")
+        return await native.generate(model, operation, body, fault)
 
     def authorized(request: Request) -> bool:
         key = bearer_key(request) or request.headers.get("x-api-key")
         return key == config.api_key
 
-    def json_endpoint(handler: Handler, style: ErrorStyle, pass_request: bool = False) -> Callable[[Request], Awaitable[Response]]:
+    def authorized_native(request: Request) -> bool:
+        """The native endpoints also take the key as `x-svc-api-key` or `key=` (spec: Authentication)."""
+        key = bearer_key(request) or request.headers.get("x-svc-api-key") or request.query_params.get("key")
+        return key == config.api_key
+
+    def json_endpoint(handler: Handler, style: ErrorStyle, pass_request: bool = False,
+                      auth: Callable[[Request], bool] = authorized) -> Callable[[Request], Awaitable[Response]]:
         """`handler(body, fault)` (plus the request when `pass_request`) behind auth, faults and error bodies."""
         async def endpoint(request: Request) -> Response:
-            if not authorized(request):
+            if not auth(request):
                 return (style.render_auth or style.render)(401, style.authentication, AUTH_MESSAGE, "invalid_api_key")
             raw = await request.body()
             try:
@@ -146,6 +159,7 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
         Route("/v1/chat/completions", json_endpoint(lambda body, fault: chat.handle(body, config, fault), OPENAI_STYLE), methods=["POST"]),
         Route("/v1/responses", json_endpoint(responses.create, OPENAI_STYLE, pass_request=True), methods=["POST"]),
         Route("/v1/messages", json_endpoint(messages.create, MESSAGES_STYLE), methods=["POST"]),
+        Route("/v1beta/models/{target}", json_endpoint(native_call, NATIVE_STYLE, pass_request=True, auth=authorized_native), methods=["POST"]),
         Route("/v1/messages/count_tokens", json_endpoint(messages.count_tokens, COUNT_TOKENS_STYLE), methods=["POST"]),
         Route("/v1/video/generations", json_endpoint(video.submit, OPENAI_STYLE, pass_request=True), methods=["POST"]),
         Route("/v1/video/generations/download", get_endpoint(lambda request: video.download(query_param(request, "id")))),

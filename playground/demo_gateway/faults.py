@@ -110,6 +110,9 @@ def prompt_text(body: dict[str, Any]) -> str:
     text = last_user_text(body.get("messages"))
     if text:
         return text
+    contents = body.get("contents")
+    if isinstance(contents, list) and contents and isinstance(contents[-1], dict):
+        return " ".join(str(p.get("text", "")) for p in contents[-1].get("parts") or [] if isinstance(p, dict))
     if isinstance(body.get("input"), str):
         return body["input"]
     text = last_user_text(body.get("input"))

@@ -17,6 +17,7 @@ from playground.ui.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import CurlImport
 from playground.ui.messages_tab import build_messages_tab
+from playground.ui.native_tab import build_native_tab
 from playground.ui.presets import presets_state
 from playground.ui.responses_tab import build_responses_tab
 from playground.ui.render import error_text
@@ -91,6 +92,8 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 build_responses_tab(ctx)
             with gr.Tab("Messages", id="messages", elem_id="tab-messages"):
                 build_messages_tab(ctx)
+            with gr.Tab("Native", id="native", elem_id="tab-native"):
+                build_native_tab(ctx)
             with gr.Tab("Video", id="video", elem_id="tab-video"):
                 restore_video_jobs = build_video_tab(ctx, saved_video_jobs)
         curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box)

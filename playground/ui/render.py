@@ -12,6 +12,9 @@ from playground.client.transport import Exchange
 from playground.ui.codegen import shorten_long_strings
 
 THINKING_TITLE = "Thinking"
+FINISH_WORDS = {"SAFETY": "stopped by the safety filters", "MAX_TOKENS": "reached the output token limit",
+                "length": "reached the output token limit", "max_output_tokens": "reached the output token limit",
+                "RECITATION": "stopped because it recited a source", "PROHIBITED_CONTENT": "stopped: prohibited content"}
 TOOL_CALL_TITLE = "🛠 Tool call: {name}"
 
 
@@ -51,6 +54,8 @@ def result_messages(result: TextResult, done: bool) -> list[dict[str, Any]]:
         )
     if result.text or not (result.tool_calls or result.reasoning):
         messages.append({"role": "assistant", "content": result.text})
+    for path in result.files:
+        messages.append({"role": "assistant", "content": [{"path": path}]})
     links = [f"[{plain(source['title'][:120])}]({source['url']})" for source in result.sources
              if source["url"].startswith(("https://", "http://")) and not any(c in source["url"] for c in " ()<>")]
     if links:
@@ -115,7 +120,10 @@ def metrics_text(result: TextResult, exchange: Exchange | None) -> str:
             tokens += f", cache read {usage.cached_tokens}"
         parts.append(tokens)
     if result.finish_reason:
-        parts.append(f"finish: {result.finish_reason}")
+        explained = FINISH_WORDS.get(result.finish_reason, "")
+        parts.append(f"finish: {result.finish_reason}" + (f" ({explained})" if explained else ""))
+    if usage and usage.reasoning_tokens and not result.reasoning and result.streamed:
+        parts.append("reasoning was counted but not returned")
     if exchange is not None and exchange.attempts > 1:
         parts.append(f"{exchange.attempts} attempts")
     if not result.complete:

@@ -1,0 +1,95 @@
+"""The Native tab's layout: the shared conversation column with generate-content settings:
+thinking (budget or level), image output, function declarations, grounding search, safety
+settings, and how the key is sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from playground.client import catalog
+from playground.ui.context import TabContext
+from playground.ui.conversation import TurnAdapter, View
+from playground.ui.conversation_panel import ConversationPanel
+from playground.ui.examples import Example, ExampleRow
+from playground.ui.forms import named_fields
+from playground.ui.native_handlers import AUTH_CHOICES, THINKING_CHOICES, NativeAdapter, NativeForm, grounding_note
+from playground.ui.presets import PresetBar
+from playground.ui.session_file import SessionFileBar
+from playground.ui.widgets import Inspector
+
+DEFAULT_MODEL = "gx-2.5-flash"
+FUNCTIONS_EXAMPLE = """[{"name": "get_weather", "description": "Current weather for a city",
+  "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]"""
+EXAMPLES = [
+    Example("Think, then answer", "A thinking budget: the model's thoughts show in the **Thinking** section.",
+            {"thinking": "budget", "output_images": False, "functions": "", "grounding": False,
+             "draft": {"text": "Why do cats purr? Think first.", "files": []}}),
+    Example("Draw a picture", "Image output: the answer comes with a generated picture you can download.",
+            {"thinking": "model default", "output_images": True, "functions": "", "grounding": False,
+             "draft": {"text": "A lighthouse at dusk", "files": []}}),
+    Example("Ground it in a web search", "The grounding search tool: citations [1] [2] and the sources as links.",
+            {"thinking": "model default", "output_images": False, "functions": "", "grounding": True,
+             "draft": {"text": "What is the gateway?", "files": []}}),
+    Example("Let the model call a weather tool", "A function call: type the result and the model answers with it.",
+            {"thinking": "model default", "output_images": False, "functions": FUNCTIONS_EXAMPLE, "grounding": False,
+             "draft": {"text": "What's the weather in Paris?", "files": []}}),
+]
+
+
+def _models() -> list[str]:
+    ids = []
+    for info in catalog.CHAT_MODELS:
+        if "native" in info.interfaces:
+            ids.append(info.id)
+            ids.extend(catalog.thinking_variants(info.id) if info.thinking_suffixes else [])
+    return ids
+
+
+def build_native_tab(ctx: TabContext) -> None:
+    with gr.Row():
+        with gr.Column(scale=3):
+            panel = ConversationPanel.build("native", "Native generate-content format (`gx` models): thoughts, images, grounding, functions.")
+            grounding = gr.Markdown(elem_id="native-grounding", elem_classes=["metrics-line"])
+            examples = ExampleRow.build("native", EXAMPLES)
+        with gr.Column(scale=2):
+            model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label="Model (goes in the URL path)", allow_custom_value=True, elem_id="native-model")
+            system = gr.Textbox(label="System instruction", lines=2, elem_id="native-system")
+            with gr.Row():
+                stream = gr.Checkbox(True, label="Stream the reply", elem_id="native-stream")
+                output_images = gr.Checkbox(False, label="Output images (responseModalities IMAGE)", elem_id="native-output-images")
+            with gr.Group():
+                thinking = gr.Radio(list(THINKING_CHOICES), value=THINKING_CHOICES[0], label="Thinking (thinkingConfig)", elem_id="native-thinking")
+                budget = gr.Number(1024, label="thinkingBudget (tokens; -1 = automatic)", precision=0, elem_id="native-budget")
+            with gr.Accordion("Generation config", open=False):
+                temperature = gr.Slider(0, 2, value=1.0, step=0.05, label="temperature", elem_id="native-temperature")
+                top_p = gr.Slider(0, 1, value=0.95, step=0.01, label="topP", elem_id="native-top-p")
+                top_k = gr.Number(0, label="topK (0 = not set)", precision=0, elem_id="native-top-k")
+                max_tokens = gr.Number(0, label="maxOutputTokens (0 = not set)", precision=0, elem_id="native-max-tokens")
+            with gr.Accordion("Tools", open=False):
+                functions = gr.Code("", language="json", interactive=True, elem_id="native-functions",
+                                    label="functionDeclarations (JSON array of {name, description, parameters})")
+                mode = gr.Radio(["AUTO", "ANY", "NONE"], value="AUTO", label="functionCallingConfig.mode", elem_id="native-mode")
+                search = gr.Checkbox(False, label="Grounding search (svcSearch)", elem_id="native-grounding-search")
+            with gr.Accordion("Safety settings and key", open=False):
+                safety = gr.Code("", language="json", interactive=True, elem_id="native-safety",
+                                 label='safetySettings (JSON array of {"category", "threshold"})')
+                auth = gr.Radio(list(AUTH_CHOICES), value="Authorization: Bearer", label="Send the key as", elem_id="native-auth",
+                                info="The native endpoints take any of the three; a key in the URL is hidden everywhere it is shown.")
+            presets = PresetBar.build("native")
+            session_file = SessionFileBar.build("native")
+    inspector = Inspector.build("native")
+    form_inputs = [model, system, stream, temperature, top_p, top_k, max_tokens, thinking, budget, output_images, functions, search,
+                   mode, safety, auth]
+    fields = named_fields(NativeForm, form_inputs)
+
+    def grounding_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
+        return (grounding_note(view.result) if view.done else gr.skip(),)
+
+    panel.wire(lambda *form: NativeAdapter(ctx.client, NativeForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
+               extra=grounding_line, extra_outputs=[grounding])
+    examples.wire({"thinking": thinking, "output_images": output_images, "functions": functions, "grounding": search, "draft": panel.draft})
+    if ctx.presets is not None:
+        presets.wire(ctx.presets, fields)
+    session_file.wire(fields, panel.chatbot, panel.session)
