@@ -93,6 +93,8 @@ class NativeRequest(RequestModel):
     """The request with the spec's rules; `model` goes in the path (`to_body` leaves it out)."""
 
     model: str = Field(min_length=1)
+    stream: bool = Field(default=False, exclude=True)
+    """Said in the path (`:streamGenerateContent`), never in the body."""
     contents: list[dict[str, Any]] = Field(min_length=1)
     generationConfig: GenerationConfig | None = None
     systemInstruction: dict[str, Any] | None = None

@@ -63,6 +63,7 @@ class NativeForm:
         }
         return NativeRequest.build(
             model=self.model,
+            stream=self.stream,
             contents=contents,
             systemInstruction={"parts": [{"text": self.system}]} if self.system.strip() else None,
             generationConfig={k: v for k, v in config.items() if v is not None} or None,

@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 SMALLEST = {
-    "stream_replay": ["--events", "200", "--runs", "1", "--formats", "chat,messages,responses"],
+    "stream_replay": ["--events", "200", "--runs", "1", "--formats", "chat,messages,responses,native"],
     "startup": ["--runs", "1"],
     "ui_latency": ["--tries", "2"],
     "concurrent_chat": ["--sessions", "2"],

@@ -1,0 +1,25 @@
+"""The Native tab in a real browser: a streamed reply with thoughts, then an image in the chat."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.pages import open_tab
+
+pytestmark = pytest.mark.browser
+
+
+def test_thoughts_then_an_image(page: Page) -> None:
+    open_tab(page, "Native", "#native-input textarea")
+    page.click("#native-example-0")
+    page.locator("#native-input textarea").press("Enter")
+    expect(page.locator("#native-chatbot")).to_contain_text("Thinking", timeout=10_000)
+    expect(page.locator("#native-metrics")).to_contain_text("finish: STOP", timeout=15_000)
+    page.locator("#native-output-images input").check()
+    page.fill("#native-input textarea", "now draw a lighthouse")
+    page.locator("#native-input textarea").press("Enter")
+    image = page.locator("#native-chatbot img").last
+    expect(image).to_be_visible(timeout=15_000)
+    size = image.evaluate("img => img.decode().then(() => [img.naturalWidth, img.naturalHeight])")
+    assert size == [256, 160]

@@ -1,0 +1,55 @@
+"""Native tab handlers against the demo gateway: thoughts replayed with their signatures, images
+in the conversation, function round trip, the key as the person chose, grounding note."""
+
+from __future__ import annotations
+
+import pytest
+
+from playground.client.gateway import GatewayClient
+from playground.demo_gateway.server import RunningGateway
+from playground.ui.connection import ServerDefaults
+from playground.ui.conversation import Session, send_message, send_tool_result
+from playground.ui.native_handlers import NativeAdapter, NativeForm, grounding_note
+from playground.ui.render import THINKING_TITLE, flatten_text
+from tests.conftest import DEMO_KEY
+
+FUNCTIONS = '[{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]'
+
+
+@pytest.fixture
+def defaults(gateway: RunningGateway) -> ServerDefaults:
+    return ServerDefaults(gateway.url, DEMO_KEY, demo=True)
+
+
+async def turn(adapter: NativeAdapter, defaults: ServerDefaults, text: str, history: list, session: Session):  # type: ignore[no-untyped-def,type-arg]
+    return [v async for v in send_message(adapter, defaults, text, history, session, "", "")][-1]
+
+
+async def test_thoughts_then_an_image_in_the_conversation(client: GatewayClient, defaults: ServerDefaults) -> None:
+    adapter = NativeAdapter(client, NativeForm(model="gx-2.5-flash", thinking="budget", budget=512))
+    view = await turn(adapter, defaults, "why is the sky blue?", [], Session())
+    assert view.history[1]["metadata"]["title"] == THINKING_TITLE and "thoughtSignature" in view.session.messages[-1]["parts"][0]
+    images = NativeAdapter(client, NativeForm(model="gx-2.5-flash", output_images=True))
+    view = await turn(images, defaults, "now draw it", view.history, view.session)
+    sent = view.exchange.request_body["contents"]
+    assert sent[1]["role"] == "model" and sent[1]["parts"][0]["thought"] is True and sent[1]["parts"][0]["thoughtSignature"]
+    assert view.history[-1]["content"][0]["path"].endswith(".png")
+
+
+@pytest.mark.parametrize("auth", ["Authorization: Bearer", "x-svc-api-key header", "key= in the URL"])
+async def test_the_key_travels_as_chosen_and_is_never_shown(client: GatewayClient, defaults: ServerDefaults, auth: str) -> None:
+    view = await turn(NativeAdapter(client, NativeForm(model="gx-2.5-flash", auth=auth)), defaults, "hi", [], Session())
+    assert not view.error and DEMO_KEY not in view.exchange.url + str(view.exchange.request_headers)
+    assert ("key=***" in view.exchange.url) == (auth == "key= in the URL")
+
+
+async def test_function_round_trip_and_grounding(client: GatewayClient, defaults: ServerDefaults) -> None:
+    adapter = NativeAdapter(client, NativeForm(model="gx-2.5-flash", functions_json=FUNCTIONS))
+    view = await turn(adapter, defaults, "weather in Oslo?", [], Session())
+    assert view.pending_tool is not None and view.pending_tool.name == "get_weather"
+    final = [v async for v in send_tool_result(adapter, defaults, '{"temp_c": 3}', view.history, view.session, "", "")][-1]
+    assert "temp_c" in flatten_text(final.history[-1]["content"])
+    assert final.exchange.request_body["contents"][-1] == {"role": "user", "parts": [{"functionResponse": {"name": "get_weather", "response": {"temp_c": 3}}}]}
+    grounded = await turn(NativeAdapter(client, NativeForm(model="gx-2.5-flash", grounding=True)), defaults, "gateway", [], Session())
+    assert "[1]" in flatten_text(grounded.history[-2]["content"]) and "Sources:" in flatten_text(grounded.history[-1]["content"])
+    assert grounding_note(grounded.result) == "Grounded on a web search for: “gateway”"
