@@ -15,6 +15,7 @@ SMALLEST = {
     "startup": ["--runs", "1"],
     "ui_latency": ["--tries", "2"],
     "concurrent_chat": ["--sessions", "2"],
+    "long_session": ["--turns", "2", "--sessions", "2"],
     "stream_throughput": ["--runs", "1"],
     "video_download_memory": ["--mb", "1", "--runs", "1"],
 }
@@ -25,4 +26,4 @@ def test_benchmark_prints_its_table(name: str) -> None:
     done = subprocess.run([sys.executable, "-m", f"bench.{name}", *SMALLEST[name]], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.strip().splitlines()
-    assert len(lines) >= 3 and any(word in done.stdout.lower() for word in ("ratio", "naive", "baseline", "added", "completed")), done.stdout
+    assert len(lines) >= 3 and any(word in done.stdout.lower() for word in ("ratio", "naive", "baseline", "added", "completed", "vs start")), done.stdout

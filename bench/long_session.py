@@ -1,0 +1,114 @@
+"""Memory over a long session: the app's resident memory at start, after 500 chat turns in one
+session, after 200 more sessions each with one turn, and after those sessions closed (their
+page's heartbeat stream ends, as when a tab is closed). The baseline is the app's own memory at
+start, in the same run.
+
+    python -m bench.long_session [--turns 500] [--sessions 200]
+
+Gradio keeps a closed session's state for an hour by default; the app process here runs with
+`GRADIO_IS_E2E_TEST=1`, which makes that one second, so the release can be seen in the run.
+Python rarely returns freed memory to the system, so the last row runs the same number of new
+sessions again: if the closed sessions' memory was released, it is reused and RSS stays flat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import asyncio
+import os
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.app_queue import CHAT_FORM, chat_chain, chat_events, run_direct
+from bench.concurrent_chat import AppProcess
+from playground.demo_gateway.server import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def start(token_delay: float) -> AppProcess:
+    import subprocess
+
+    port = free_port()
+    env = {**os.environ, "GRADIO_IS_E2E_TEST": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "bench.serve_app", "--port", str(port), "--token-delay", str(token_delay)],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert process.stdout is not None
+    if process.stdout.readline().strip() != b"ready":
+        raise RuntimeError("the app did not start")
+    return AppProcess(f"http://127.0.0.1:{port}", process)
+
+
+async def heartbeat(http: httpx.AsyncClient, url: str, session: str) -> None:
+    """The stream a browser page keeps open; cancelling it is closing the page."""
+    async with http.stream("GET", f"{url}/gradio_api/heartbeat/{session}") as stream:
+        async for _ in stream.aiter_bytes():
+            pass
+
+
+async def one_session(http: httpx.AsyncClient, url: str, begin: int, turns: int) -> None:
+    session = uuid.uuid4().hex[:12]
+    beating = asyncio.create_task(heartbeat(http, url, session))
+    await run_direct(http, url, begin + 2, [None, *CHAT_FORM], session)
+    history: list[Any] = []
+    for turn in range(turns):
+        reply = await chat_chain(http, url, begin, f"turn {turn}", session, history)
+        assert reply.ttft is not None, "a turn got no reply"
+        history = json.loads(reply.text)
+    beating.cancel()
+
+
+async def measure(app: AppProcess, turns: int, sessions: int) -> list[tuple[str, float]]:
+    rows = []
+    async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=64)) as http:
+        config = (await http.get(f"{app.url}/config")).json()
+        begin = chat_events(config["dependencies"], config["components"])[0]
+        await one_session(http, app.url, begin, 1)
+        rows.append(("start (after one warm-up turn)", rss_mb(app.process.pid)))
+        await one_session(http, app.url, begin, turns)
+        rows.append((f"after {turns} turns in one session", rss_mb(app.process.pid)))
+        for batch in range(0, sessions, 20):
+            await asyncio.gather(*(one_session(http, app.url, begin, 1) for _ in range(min(20, sessions - batch))))
+        rows.append((f"after {sessions} more sessions", rss_mb(app.process.pid)))
+        await asyncio.sleep(8)  # closed sessions' state is dropped after its time to live
+        rows.append(("after those sessions closed", rss_mb(app.process.pid)))
+        for batch in range(0, sessions, 20):  # memory given back to Python is reused, not grown
+            await asyncio.gather(*(one_session(http, app.url, begin, 1) for _ in range(min(20, sessions - batch))))
+        await asyncio.sleep(8)
+        rows.append((f"after {sessions} new sessions, closed", rss_mb(app.process.pid)))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=500)
+    parser.add_argument("--sessions", type=int, default=200)
+    args = parser.parse_args()
+    app = start(token_delay=0.0)
+    started = time.perf_counter()
+    try:
+        rows = asyncio.run(measure(app, args.turns, args.sessions))
+    finally:
+        app.stop()
+    baseline = rows[0][1]
+    print(f"resident memory of the app process (baseline: its own memory at start, same run), {time.perf_counter() - started:.0f} s")
+    print(f"{'moment':<36}{'RSS MB':>9}{'vs start':>10}")
+    for moment, mb in rows:
+        print(f"{moment:<36}{mb:>9.1f}{mb - baseline:>+10.1f}")
+
+
+if __name__ == "__main__":
+    main()
