@@ -13,6 +13,7 @@ from playground.client.egress import EgressGuard
 from playground.client.transport import Transport
 from playground.settings import Settings
 from playground.ui.chat_tab import build_chat_tab
+from playground.ui.compare_tab import build_compare_tab
 from playground.ui.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import CurlImport
@@ -94,6 +95,8 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 build_messages_tab(ctx)
             with gr.Tab("Native", id="native", elem_id="tab-native"):
                 build_native_tab(ctx)
+            with gr.Tab("Compare", id="compare", elem_id="tab-compare"):
+                build_compare_tab(ctx)
             with gr.Tab("Video", id="video", elem_id="tab-video"):
                 restore_video_jobs = build_video_tab(ctx, saved_video_jobs)
         curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box)

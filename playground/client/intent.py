@@ -1,0 +1,147 @@
+"""One format-neutral request ("intent") written in each text format, with the mapping of every
+shared parameter to that format's field, or the reason it is not sent.
+
+Used by the Compare tab: the same intent goes through chat completions, responses, messages and
+native; what a format cannot express is reported, never silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from playground.client.chat import ChatRequest
+from playground.client.messages import MessagesRequest
+from playground.client.native import NativeRequest
+from playground.client.responses import ResponsesRequest
+
+FORMATS = ("chat", "responses", "messages", "native")
+FORMAT_LABELS = {"chat": "chat completions", "responses": "responses", "messages": "messages", "native": "native"}
+MESSAGES_DEFAULT_MAX_TOKENS = 1024
+_DATA_URL = re.compile(r"^data:(?P<type>[\w.+/-]+);base64,(?P<data>.+)$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Intent:
+    user: str
+    system: str = ""
+    image: str | None = None
+    """A data URL (an uploaded image, already checked)."""
+    temperature: float | None = None
+    max_tokens: int | None = None
+    thinking: bool = False
+    budget: int = 2048
+    stream: bool = True
+
+
+@dataclass
+class Mapped:
+    format: str
+    request: Any
+    mapping: dict[str, str] = field(default_factory=dict)
+    """Shared parameter -> how this format carries it (a field path), or "not sent: why"."""
+
+
+def _image_parts(image: str) -> tuple[str, str]:
+    match = _DATA_URL.match(image)
+    if not match:
+        raise ValueError("the image must be a base64 data URL")
+    return match["type"], match["data"]
+
+
+def to_chat(intent: Intent, model: str) -> Mapped:
+    mapping = {"system prompt": "messages[0] (role system)" if intent.system else "not sent: empty"}
+    content: Any = intent.user if not intent.image else [{"type": "text", "text": intent.user}, {"type": "image_url", "image_url": {"url": intent.image}}]
+    mapping["user message"] = "messages[-1].content" + (" (text + image_url parts)" if intent.image else "")
+    fields: dict[str, Any] = {"temperature": intent.temperature, "max_tokens": intent.max_tokens, "stream": intent.stream}
+    mapping["temperature"] = "temperature" if intent.temperature is not None else "not sent: not set"
+    mapping["max output tokens"] = "max_tokens" if intent.max_tokens else "not sent: not set"
+    if intent.thinking and intent.stream:
+        fields["extra_body"] = {"svc": {"thinking_config": {"thinking_budget": intent.budget, "include_thoughts": True}}}
+        mapping["thinking"] = "extra_body.svc.thinking_config.thinking_budget"
+    else:
+        mapping["thinking"] = "not sent: the format's thinking switch needs stream true" if intent.thinking else "not sent: off"
+    mapping["stream"] = "stream"
+    messages = ([{"role": "system", "content": intent.system}] if intent.system else []) + [{"role": "user", "content": content}]
+    return Mapped("chat", ChatRequest.build(model=model, messages=messages, **fields), mapping)
+
+
+def to_responses(intent: Intent, model: str) -> Mapped:
+    content: list[dict[str, Any]] = [{"type": "input_text", "text": intent.user}]
+    if intent.image:
+        content.append({"type": "input_image", "image_url": intent.image, "detail": "auto"})
+    mapping = {"system prompt": "instructions" if intent.system else "not sent: empty",
+               "user message": "input[0].content (input_text" + (" + input_image)" if intent.image else ")"),
+               "temperature": "temperature" if intent.temperature is not None else "not sent: not set",
+               "max output tokens": "max_output_tokens" if intent.max_tokens else "not sent: not set",
+               "thinking": "reasoning.effort = medium, summary = auto (a token budget is not expressible)" if intent.thinking else "not sent: off",
+               "stream": "stream"}
+    request = ResponsesRequest.build(model=model, input=[{"role": "user", "content": content}], instructions=intent.system or None,
+                                     temperature=intent.temperature, max_output_tokens=intent.max_tokens, stream=intent.stream,
+                                     reasoning={"effort": "medium", "summary": "auto"} if intent.thinking else None)
+    return Mapped("responses", request, mapping)
+
+
+def to_messages(intent: Intent, model: str) -> Mapped:
+    content: list[dict[str, Any]] = []
+    if intent.image:
+        media, data = _image_parts(intent.image)
+        content.append({"type": "image", "source": {"type": "base64", "media_type": media, "data": data}})
+    content.append({"type": "text", "text": intent.user})
+    max_tokens = intent.max_tokens or MESSAGES_DEFAULT_MAX_TOKENS
+    mapping = {"system prompt": "system" if intent.system else "not sent: empty",
+               "user message": "messages[0].content (" + ("image + text blocks)" if intent.image else "text block)")}
+    temperature = intent.temperature
+    if temperature is not None and temperature > 1:
+        mapping["temperature"] = f"not sent: the messages format allows 0 to 1 (asked {temperature:g})"
+        temperature = None
+    else:
+        mapping["temperature"] = "temperature" if temperature is not None else "not sent: not set"
+    mapping["max output tokens"] = "max_tokens" if intent.max_tokens else f"max_tokens = {MESSAGES_DEFAULT_MAX_TOKENS} (required by the format)"
+    thinking = None
+    if intent.thinking:
+        budget = max(intent.budget, 1025)
+        if max_tokens <= budget:
+            max_tokens = budget + max_tokens
+            mapping["max output tokens"] += f" raised to {max_tokens} (must exceed the thinking budget)"
+        thinking = {"type": "enabled", "budget_tokens": budget}
+        mapping["thinking"] = f"thinking.budget_tokens = {budget}" + (" (the format needs more than 1024)" if budget != intent.budget else "")
+    else:
+        mapping["thinking"] = "not sent: off"
+    mapping["stream"] = "stream"
+    request = MessagesRequest.build(model=model, system=intent.system or None, messages=[{"role": "user", "content": content}],
+                                    max_tokens=max_tokens, temperature=temperature, thinking=thinking, stream=intent.stream)
+    return Mapped("messages", request, mapping)
+
+
+def to_native(intent: Intent, model: str) -> Mapped:
+    parts: list[dict[str, Any]] = [{"text": intent.user}]
+    if intent.image:
+        media, data = _image_parts(intent.image)
+        parts.append({"inlineData": {"mimeType": media, "data": data}})
+    config: dict[str, Any] = {}
+    if intent.temperature is not None:
+        config["temperature"] = intent.temperature
+    if intent.max_tokens:
+        config["maxOutputTokens"] = intent.max_tokens
+    if intent.thinking:
+        config["thinkingConfig"] = {"thinkingBudget": intent.budget, "includeThoughts": True}
+    mapping = {"system prompt": "systemInstruction.parts[0].text" if intent.system else "not sent: empty",
+               "user message": "contents[0].parts (text" + (" + inlineData)" if intent.image else ")"),
+               "temperature": "generationConfig.temperature" if intent.temperature is not None else "not sent: not set",
+               "max output tokens": "generationConfig.maxOutputTokens" if intent.max_tokens else "not sent: not set",
+               "thinking": "generationConfig.thinkingConfig.thinkingBudget" if intent.thinking else "not sent: off",
+               "stream": "the path (:streamGenerateContent?alt=sse or :generateContent)"}
+    request = NativeRequest.build(model=model, stream=intent.stream, contents=[{"role": "user", "parts": parts}],
+                                  systemInstruction={"parts": [{"text": intent.system}]} if intent.system else None,
+                                  generationConfig=config or None)
+    return Mapped("native", request, mapping)
+
+
+WRITERS = {"chat": to_chat, "responses": to_responses, "messages": to_messages, "native": to_native}
+
+
+def to_request(intent: Intent, fmt: str, model: str) -> Mapped:
+    """The intent in format `fmt` for `model` (raises `RequestValidationError` on a rule)."""
+    return WRITERS[fmt](intent, model)

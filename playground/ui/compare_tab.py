@@ -1,0 +1,167 @@
+"""The Compare tab's layout: one input area, up to four (format, model) columns streaming side by
+side, then the metrics table, a word diff, the raw requests and how each format carries the
+shared parameters, and the export."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import gradio as gr
+
+from playground.client import catalog
+from playground.client.errors import GatewayError, RequestValidationError
+from playground.client.intent import FORMAT_LABELS, FORMATS, Intent
+from playground.client.media import image_data_url
+from playground.ui.compare_handlers import (
+    PRESETS,
+    ColumnRun,
+    compare,
+    export_files,
+    mapping_table,
+    metrics_table,
+    request_json,
+    transcript,
+    word_diff,
+)
+from playground.ui.context import TabContext
+from playground.ui.forms import optional_positive
+from playground.ui.render import error_text, metrics_text
+from playground.ui.widgets import banner_update, error_banner
+
+COLUMNS = 4
+CUSTOM = "Your own choice"
+FORMAT_CHOICES = [("(none)", "")] + [(FORMAT_LABELS[f], f) for f in FORMATS]
+
+
+@dataclass
+class CompareState:
+    intent: Intent | None = None
+    runs: list[ColumnRun] = field(default_factory=list)
+    ready: bool = False
+
+
+def _model_ids() -> list[str]:
+    return list(dict.fromkeys([*catalog.chat_model_ids(), *catalog.MESSAGES_MODELS]))
+
+
+def _column_outputs(runs: list[ColumnRun], intent: Intent | None, slots: list[tuple[str, str]]) -> list[Any]:
+    """One chat per column slot (empty for unused slots)."""
+    by_slot, outputs = list(runs), []
+    for fmt, model in slots:
+        run = next((r for r in by_slot if r.fmt == fmt and r.model == model.strip()), None) if fmt and model else None
+        if run is not None:
+            by_slot.remove(run)
+        outputs.append(transcript(intent, run) if run is not None and intent is not None else [])
+    return outputs
+
+
+def build_compare_tab(ctx: TabContext) -> None:
+    state = gr.State(CompareState())
+    with gr.Row():
+        with gr.Column(scale=3):
+            system = gr.Textbox(label="System prompt", lines=1, elem_id="compare-system")
+            user = gr.Textbox(label="Message", lines=2, value="Explain in two sentences why the sky is blue.", elem_id="compare-message")
+        with gr.Column(scale=2):
+            image = gr.Image(type="filepath", label="Image (optional)", height=120, elem_id="compare-image")
+        with gr.Column(scale=2):
+            temperature = gr.Slider(0, 2, value=0.7, step=0.05, label="temperature", elem_id="compare-temperature")
+            max_tokens = gr.Number(0, label="max output tokens (0 = not set)", precision=0, elem_id="compare-max-tokens")
+            with gr.Row():
+                thinking = gr.Checkbox(False, label="Thinking", elem_id="compare-thinking", min_width=100)
+                stream = gr.Checkbox(True, label="Stream", elem_id="compare-stream", min_width=100)
+            budget = gr.Number(2048, label="thinking budget (tokens)", precision=0, elem_id="compare-budget")
+    preset = gr.Radio([*PRESETS, CUSTOM], value=next(iter(PRESETS)), label="Columns", elem_id="compare-preset")
+    start = PRESETS[next(iter(PRESETS))]
+    formats, models, chats, lines = [], [], [], []
+    with gr.Row():
+        for index in range(COLUMNS):
+            with gr.Column(min_width=220):
+                formats.append(gr.Dropdown(FORMAT_CHOICES, value=start[index][0], label=f"Column {index + 1} format", elem_id=f"compare-format-{index}"))
+                models.append(gr.Dropdown(_model_ids(), value=start[index][1], allow_custom_value=True, label="model", elem_id=f"compare-model-{index}"))
+                chats.append(gr.Chatbot(height=300, elem_id=f"compare-chat-{index}", show_label=False))
+                lines.append(gr.Markdown(elem_id=f"compare-metrics-{index}", elem_classes=["metrics-line"]))
+    with gr.Row():
+        send = gr.Button("Send to every column", variant="primary", elem_id="compare-send")
+        stop = gr.Button("Stop all", variant="stop", elem_id="compare-stop")
+    error = error_banner("compare")
+    table = gr.Markdown(elem_id="compare-table")
+    with gr.Accordion("Word diff of two answers", open=False, elem_id="compare-diff-panel"):
+        with gr.Row():
+            left = gr.Dropdown([1, 2, 3, 4], value=1, label="first column", elem_id="compare-diff-left")
+            right = gr.Dropdown([1, 2, 3, 4], value=2, label="second column", elem_id="compare-diff-right")
+        diff = gr.HTML(elem_id="compare-diff")
+    with gr.Accordion("The requests side by side", open=False, elem_id="compare-requests-panel"):
+        mapping = gr.Markdown(elem_id="compare-mapping")
+        with gr.Row():
+            requests = [gr.Code(language="json", label=f"column {i + 1}", interactive=False, elem_id=f"compare-request-{i}") for i in range(COLUMNS)]
+    with gr.Row():
+        export_json = gr.File(label="comparison.json", elem_id="compare-export-json")
+        export_md = gr.File(label="comparison.md", elem_id="compare-export-md")
+
+    slots_in = [component for pair in zip(formats, models) for component in pair]
+
+    def slots(values: tuple[Any, ...]) -> list[tuple[str, str]]:
+        return [(values[i] or "", values[i + 1] or "") for i in range(0, len(values), 2)]
+
+    async def on_begin(compare_state: CompareState, system_text: str, message: str, image_path: str | None, temp: float,
+                       tokens: float | None, think: bool, budget_tokens: float | None, streamed: bool) -> Any:
+        compare_state.ready = False
+        try:
+            if not (message or "").strip():
+                raise RequestValidationError(["type a message first"])
+            picture = image_data_url(image_path) if image_path else None
+        except GatewayError as problem:
+            return banner_update(error_text(problem))
+        compare_state.intent = Intent(message, system_text or "", picture, temp, optional_positive(tokens), bool(think), int(budget_tokens or 2048), bool(streamed))
+        compare_state.ready = True
+        return banner_update("")
+
+    async def on_stream(compare_state: CompareState, url: str, key: str, *values: Any) -> Any:
+        if not compare_state.ready or compare_state.intent is None:
+            return
+        compare_state.ready = False
+        columns = slots(values)
+        async for runs in compare(ctx.client, ctx.defaults, url, key, compare_state.intent, columns):
+            compare_state.runs = runs
+            yield _column_outputs(runs, compare_state.intent, columns)
+
+    def finished(compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
+        runs, intent, columns = compare_state.runs, compare_state.intent, slots(values)
+        if intent is None or not runs:
+            return (gr.skip(),) * (COLUMNS * 2 + 6)
+        by_slot = []
+        for fmt, model in columns:
+            by_slot.append(next((r for r in runs if r.fmt == fmt and r.model == model.strip()), None) if fmt and model else None)
+        column_lines = [(metrics_text(r.result, r.exchange) + (" · error" if r.error else "")) if r else "" for r in by_slot]
+        files = export_files(intent, runs)
+        return (*column_lines, metrics_table(runs), mapping_table(runs), *[request_json(r) if r else "" for r in by_slot],
+                diff_of(runs, by_slot, first, second), *files)
+
+    def diff_of(runs: list[ColumnRun], by_slot: list[ColumnRun | None], first: int, second: int) -> str:
+        a, b = by_slot[int(first) - 1], by_slot[int(second) - 1]
+        if a is None or b is None:
+            return "<p>Pick two columns that ran.</p>"
+        return word_diff(a.result.text, b.result.text)
+
+    async def on_end(compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
+        return finished(compare_state, first, second, *values)
+
+    async def on_stop(compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
+        compare_state.ready = False
+        return finished(compare_state, first, second, *values)
+
+    ends = [*lines, table, mapping, *requests, diff, export_json, export_md]
+    inputs = [state, system, user, image, temperature, max_tokens, thinking, budget, stream]
+    began = send.click(on_begin, inputs, [error], queue=False)
+    streaming = began.then(on_stream, [state, *ctx.connection, *slots_in], chats, concurrency_limit=None, show_progress="hidden")
+    streaming.then(on_end, [state, left, right, *slots_in], ends, queue=False)
+    stop.click(on_stop, [state, left, right, *slots_in], ends, cancels=[streaming], queue=False)
+    gr.on([left.change, right.change], lambda s, a, b, *v: finished(s, a, b, *v)[-3], [state, left, right, *slots_in], diff, queue=False)
+
+    def on_preset(name: str) -> tuple[Any, ...]:
+        if name not in PRESETS:
+            return (gr.skip(),) * (COLUMNS * 2)
+        return tuple(value for fmt, model in PRESETS[name] for value in (fmt, model))
+
+    preset.input(on_preset, preset, slots_in, queue=False)
