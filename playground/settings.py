@@ -72,6 +72,7 @@ class Settings:
     concurrent_calls: int = 0
     video_jobs_per_session: int = 20
     upstream_concurrency: int = 128
+    session_capacity: int = 500
 
     @property
     def uses_demo_gateway(self) -> bool:
@@ -99,6 +100,7 @@ class Settings:
             concurrent_calls=_int(env, "PLAYGROUND_CONCURRENT_CALLS", 4 if hosted else 0),
             video_jobs_per_session=_int(env, "PLAYGROUND_VIDEO_JOBS_PER_SESSION", 3 if hosted else 20),
             upstream_concurrency=_int(env, "PLAYGROUND_UPSTREAM_CONCURRENCY", 64 if hosted else 128),
+            session_capacity=_int(env, "PLAYGROUND_SESSION_CAPACITY", 500),
             gateway_base_url=base_url,
             gateway_api_key=env.get("GATEWAY_API_KEY", "").strip() or None,
             connect_timeout=_float(env, "GATEWAY_CONNECT_TIMEOUT", 5.0),

@@ -40,6 +40,7 @@ def launch_options(settings: Settings | None = None) -> dict[str, Any]:
         "favicon_path": str(ASSETS / "logo.svg"),
         "js": (ASSETS / "keys.js").read_text(encoding="utf-8"),
         "max_file_size": f"{settings.max_upload_mb:g}mb",
+        "state_session_capacity": settings.session_capacity,
     }
 
 
