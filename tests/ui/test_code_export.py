@@ -19,6 +19,8 @@ from playground.ui.codegen import curl_snippet, python_snippet
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, send_message
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm
+from playground.ui.native_handlers import NativeAdapter, NativeForm
+from playground.ui.responses_handlers import ResponsesAdapter, ResponsesForm
 from tests.conftest import DEMO_KEY
 
 VOLATILE = ("created", "created_at")
@@ -48,6 +50,10 @@ def streamed_text(lines: list[str]) -> str:
             text.append((choice.get("delta") or {}).get("content") or "")
         if data.get("type") == "content_block_delta":
             text.append(data["delta"].get("text", ""))
+        if data.get("type") == "response.output_text.delta":
+            text.append(data.get("delta", ""))
+        for candidate in data.get("candidates") or []:
+            text.extend(part.get("text", "") for part in (candidate.get("content") or {}).get("parts") or [] if not part.get("thought"))
     return "".join(text)
 
 
@@ -58,10 +64,27 @@ async def exchange_from_tab(client: GatewayClient, gateway: RunningGateway, adap
     return views[-1].exchange
 
 
-@pytest.mark.parametrize("tab", ["chat", "messages"])
+def whole(client: GatewayClient, tab: str) -> Any:
+    return {
+        "chat": lambda: ChatAdapter(client, ChatForm(model="gx-2.5-pro", stream=False, system="Be brief.", temperature=0.3)),
+        "messages": lambda: MessagesAdapter(client, MessagesForm(model="cl-haiku-4-5-20251001", stream=False, system="Be brief.")),
+        "responses": lambda: ResponsesAdapter(client, ResponsesForm(model="o4-mini", stream=False, instructions="Be brief.")),
+        "native": lambda: NativeAdapter(client, NativeForm(model="gx-2.5-flash", stream=False, system="Be brief.", auth="key= in the URL")),
+    }[tab]()
+
+
+def streamed(client: GatewayClient, tab: str) -> Any:
+    return {
+        "chat": lambda: ChatAdapter(client, ChatForm(model="gx-2.5-flash")),
+        "messages": lambda: MessagesAdapter(client, MessagesForm(model="cl-sonnet-4-5-20250929")),
+        "responses": lambda: ResponsesAdapter(client, ResponsesForm(model="gpt-4.1")),
+        "native": lambda: NativeAdapter(client, NativeForm(model="gx-2.5-flash", auth="x-svc-api-key header")),
+    }[tab]()
+
+
+@pytest.mark.parametrize("tab", ["chat", "messages", "responses", "native"])
 async def test_whole_answers_are_reproduced_by_curl_and_python(client: GatewayClient, gateway: RunningGateway, tab: str) -> None:
-    adapter = (ChatAdapter(client, ChatForm(model="gx-2.5-pro", stream=False, system="Be brief.", temperature=0.3))
-               if tab == "chat" else MessagesAdapter(client, MessagesForm(model="cl-haiku-4-5-20251001", stream=False, system="Be brief.")))
+    adapter = whole(client, tab)
     exchange = await exchange_from_tab(client, gateway, adapter, "what's new, it's 'quoted'?")
     curl, python = curl_snippet(exchange), python_snippet(exchange)
     assert DEMO_KEY not in curl + python
@@ -70,10 +93,9 @@ async def test_whole_answers_are_reproduced_by_curl_and_python(client: GatewayCl
     assert stable(by_curl) == stable(exchange.response_body) == stable(by_python)
 
 
-@pytest.mark.parametrize("tab", ["chat", "messages"])
+@pytest.mark.parametrize("tab", ["chat", "messages", "responses", "native"])
 async def test_streams_are_reproduced_by_curl_and_python(client: GatewayClient, gateway: RunningGateway, tab: str) -> None:
-    adapter = (ChatAdapter(client, ChatForm(model="gx-2.5-flash")) if tab == "chat"
-               else MessagesAdapter(client, MessagesForm(model="cl-sonnet-4-5-20250929")))
+    adapter = streamed(client, tab)
     exchange = await exchange_from_tab(client, gateway, adapter, "stream this back")
     recorded = streamed_text([event.data for event in exchange.events])
     by_curl = streamed_text([line[len("data: "):] for line in run(["bash", "-c", curl_snippet(exchange)]).splitlines() if line.startswith("data: ")])
