@@ -19,6 +19,7 @@ from playground.ui.render import plain
 
 AUTH_CHOICES = {"Authorization: Bearer": "bearer", "x-svc-api-key header": "header", "key= in the URL": "query"}
 THINKING_CHOICES = ("model default", "budget", "level LOW", "level HIGH", "off")
+EXTENSION_FIELDS = ("cachedContent", "generationConfig", "toolConfig")
 _DATA_URL = re.compile(r"^data:(?P<type>[\w.+/-]+);base64,(?P<data>.+)$", re.DOTALL)
 
 
@@ -39,6 +40,7 @@ class NativeForm:
     mode: str = "AUTO"
     safety_json: str = ""
     auth: str = "Authorization: Bearer"
+    extensions_json: str = ""
 
     def _thinking(self) -> dict[str, Any] | None:
         if self.thinking == "budget":
@@ -53,6 +55,10 @@ class NativeForm:
         problems: list[str] = []
         functions = parse_json_field("Function declarations", self.functions_json, list, problems)
         safety = parse_json_field("Safety settings", self.safety_json, list, problems)
+        extensions = parse_json_field("Extension fields", self.extensions_json, dict, problems) or {}
+        unknown = sorted(set(extensions) - set(EXTENSION_FIELDS))
+        if unknown:
+            problems.append(f"Extension fields: unknown field(s) {', '.join(unknown)}; allowed: {', '.join(EXTENSION_FIELDS)}")
         if problems:
             raise RequestValidationError(problems)
         tools = ([{"functionDeclarations": functions}] if functions else []) + ([{"svcSearch": {}}] if self.grounding else [])
@@ -61,15 +67,17 @@ class NativeForm:
             "maxOutputTokens": optional_positive(self.max_output_tokens), "thinkingConfig": self._thinking(),
             "responseModalities": ["TEXT", "IMAGE"] if self.output_images else None,
         }
+        generation = {**{k: v for k, v in config.items() if v is not None}, **(extensions.get("generationConfig") or {})}
         return NativeRequest.build(
             model=self.model,
             stream=self.stream,
             contents=contents,
             systemInstruction={"parts": [{"text": self.system}]} if self.system.strip() else None,
-            generationConfig={k: v for k, v in config.items() if v is not None} or None,
+            generationConfig=generation or None,
             tools=tools or None,
-            toolConfig={"functionCallingConfig": {"mode": self.mode}} if functions and self.mode else None,
+            toolConfig=extensions.get("toolConfig") or ({"functionCallingConfig": {"mode": self.mode}} if functions and self.mode else None),
             safetySettings=safety or None,
+            cachedContent=extensions.get("cachedContent"),
         )
 
 
@@ -130,3 +138,33 @@ def grounding_note(result: TextResult | None) -> str:
     """The search queries a grounded answer used (its sources are links in the chat)."""
     queries = (result.grounding or {}).get("webSearchQueries") if result is not None else None
     return "Grounded on a web search for: " + "; ".join(f"“{plain(str(q))}”" for q in queries) if queries else ""
+
+
+CONFIG_CONTROLS = {"temperature", "topP", "topK", "maxOutputTokens", "thinkingConfig", "responseModalities"}
+
+
+def native_form_values(body: Any, model: str | None, auth_style: str) -> dict[str, Any]:
+    """NativeForm field values for an imported request (the model comes from the path); fields
+    without a control of their own go into the extension JSON, none dropped."""
+    if not isinstance(body, dict):
+        raise RequestValidationError(["the command has no JSON body to import"])
+    config = body.get("generationConfig") or {}
+    thinking = config.get("thinkingConfig") or {}
+    level = thinking.get("thinkingLevel")
+    mode = "budget" if thinking.get("thinkingBudget") else f"level {level}" if level else "off" if thinking.get("thinkingBudget") == 0 else THINKING_CHOICES[0]
+    functions = [d for tool in body.get("tools") or [] for d in tool.get("functionDeclarations") or []]
+    extensions: dict[str, Any] = {k: v for k, v in body.items() if k in ("cachedContent", "toolConfig")}
+    extra_config = {k: v for k, v in config.items() if k not in CONFIG_CONTROLS}
+    if extra_config:
+        extensions["generationConfig"] = extra_config
+    system = " ".join(p.get("text", "") for p in (body.get("systemInstruction") or {}).get("parts") or [])
+    auth = next(label for label, style in AUTH_CHOICES.items() if style == auth_style) if auth_style in AUTH_CHOICES.values() else "Authorization: Bearer"
+    return {
+        "model": model or "", "system": system, "stream": True, "temperature": config.get("temperature", 1.0), "top_p": config.get("topP", 0.95),
+        "top_k": config.get("topK") or 0, "max_output_tokens": config.get("maxOutputTokens") or 0, "thinking": mode,
+        "budget": thinking.get("thinkingBudget") or 1024, "output_images": "IMAGE" in (config.get("responseModalities") or []),
+        "functions_json": json.dumps(functions, indent=2) if functions else "", "grounding": any("svcSearch" in t for t in body.get("tools") or []),
+        "mode": ((body.get("toolConfig") or {}).get("functionCallingConfig") or {}).get("mode", "AUTO"),
+        "safety_json": json.dumps(body["safetySettings"], indent=2) if body.get("safetySettings") else "", "auth": auth,
+        "extensions_json": json.dumps(extensions, indent=2) if extensions else "",
+    }

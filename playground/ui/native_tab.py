@@ -9,12 +9,14 @@ from typing import Any
 import gradio as gr
 
 from playground.client import catalog
+from playground.client.curl_import import CurlRequest
 from playground.ui.context import TabContext
-from playground.ui.conversation import TurnAdapter, View
+from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
+from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
-from playground.ui.native_handlers import AUTH_CHOICES, THINKING_CHOICES, NativeAdapter, NativeForm, grounding_note
+from playground.ui.native_handlers import AUTH_CHOICES, THINKING_CHOICES, NativeAdapter, NativeForm, grounding_note, native_form_values
 from playground.ui.presets import PresetBar
 from playground.ui.session_file import SessionFileBar
 from playground.ui.widgets import Inspector
@@ -77,11 +79,13 @@ def build_native_tab(ctx: TabContext) -> None:
                                  label='safetySettings (JSON array of {"category", "threshold"})')
                 auth = gr.Radio(list(AUTH_CHOICES), value="Authorization: Bearer", label="Send the key as", elem_id="native-auth",
                                 info="The native endpoints take any of the three; a key in the URL is hidden everywhere it is shown.")
+                extensions = gr.Code("", language="json", interactive=True, elem_id="native-extensions",
+                                     label="Extension fields: JSON object with any of cachedContent, generationConfig (merged), toolConfig")
             presets = PresetBar.build("native")
             session_file = SessionFileBar.build("native")
     inspector = Inspector.build("native")
     form_inputs = [model, system, stream, temperature, top_p, top_k, max_tokens, thinking, budget, output_images, functions, search,
-                   mode, safety, auth]
+                   mode, safety, auth, extensions]
     fields = named_fields(NativeForm, form_inputs)
 
     def grounding_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
@@ -93,3 +97,13 @@ def build_native_tab(ctx: TabContext) -> None:
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
     session_file.wire(fields, panel.chatbot, panel.session)
+
+    def from_curl(request: CurlRequest) -> list[Any]:
+        contents = request.body.get("contents") or []
+        turns = [{"role": "assistant" if c.get("role") == "model" else "user",
+                  "content": " ".join(p.get("text", "") for p in c.get("parts") or [] if isinstance(p, dict))} for c in contents if isinstance(c, dict)]
+        draft, history, _ = conversation_from(turns)
+        session = Session(messages=[dict(c) for c in contents[: len(contents) - (1 if draft["text"] else 0)]])
+        return [*native_form_values(request.body, request.model, request.auth_style).values(), draft, history, session]
+
+    ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl))

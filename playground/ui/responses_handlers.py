@@ -7,6 +7,7 @@ returned — reasoning, messages, function calls — go back as they came) or ch
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from playground.ui.forms import optional_positive, parse_json_field
 
 TOOL_FORMATS = ("spec (nested under function)", "flat (as the openai SDK sends)")
 CHOICES = ("auto", "none")
+EXTENSION_FIELDS = ("parallel_tool_calls", "max_tool_calls", "truncation", "metadata", "user", "previous_response_id")
 
 
 def _function_tool(tool: dict[str, Any], flat: bool) -> dict[str, Any]:
@@ -65,10 +67,15 @@ class ResponsesForm:
     tool_choice: str = "auto"
     tool_format: str = TOOL_FORMATS[0]
     chain: bool = False
+    extensions_json: str = ""
 
     def request(self, messages: list[dict[str, Any]]) -> ResponsesRequest:
         problems: list[str] = []
         functions = parse_json_field("Tools", self.tools_json, list, problems) or []
+        extensions = parse_json_field("Extension fields", self.extensions_json, dict, problems) or {}
+        unknown = sorted(set(extensions) - set(EXTENSION_FIELDS))
+        if unknown:
+            problems.append(f"Extension fields: unknown field(s) {', '.join(unknown)}; allowed: {', '.join(EXTENSION_FIELDS)}")
         if problems:
             raise RequestValidationError(problems)
         flat = self.tool_format == TOOL_FORMATS[1]
@@ -84,6 +91,7 @@ class ResponsesForm:
         previous, sent = chained_from(messages) if self.chain else (None, messages)
         reasoning = {k: v for k, v in (("effort", self.effort), ("summary", self.summary)) if v}
         return ResponsesRequest.build(
+            **{"previous_response_id": previous, **extensions},
             model=self.model,
             input=replayed(sent),
             instructions=self.instructions.strip() or None,
@@ -94,7 +102,6 @@ class ResponsesForm:
             reasoning=reasoning or None,
             tools=tools or None,
             tool_choice=tool_choice,
-            previous_response_id=previous,
         )
 
 
@@ -153,3 +160,28 @@ def chain_status(messages: list[dict[str, Any]], chain: bool) -> str:
     if previous is None:
         return "Next turn: starts a new chain (nothing to continue yet)."
     return f"Next turn: continues from response `{previous}` (only the new turn is sent). Press Clear to start fresh."
+
+
+def responses_form_values(body: Any) -> dict[str, Any]:
+    """ResponsesForm field values for an imported request body; fields without a control of
+    their own go into the extension JSON, none dropped."""
+    if not isinstance(body, dict):
+        raise RequestValidationError(["the command has no JSON body to import"])
+    tools = [tool for tool in body.get("tools") or [] if isinstance(tool, dict)]
+    functions = [tool for tool in tools if tool.get("type") == "function"]
+    search = next((tool for tool in tools if tool.get("type") == "web_search_preview"), None)
+    choice = body.get("tool_choice", "auto")
+    if isinstance(choice, dict):
+        choice = (choice.get("function") or {}).get("name") or choice.get("name") or "auto"
+    reasoning = body.get("reasoning") or {}
+    known = {"model", "input", "instructions", "stream", "temperature", "top_p", "max_output_tokens", "reasoning", "tools", "tool_choice"}
+    extensions = {k: v for k, v in body.items() if k not in known}
+    return {
+        "model": body.get("model") or "", "instructions": body.get("instructions") or "", "stream": bool(body.get("stream", False)),
+        "temperature": body.get("temperature", 1.0), "top_p": body.get("top_p", 0.98), "max_output_tokens": body.get("max_output_tokens") or 0,
+        "effort": reasoning.get("effort") or "", "summary": reasoning.get("summary") or "",
+        "tools_json": json.dumps(functions, indent=2) if functions else "", "web_search": search is not None,
+        "search_context_size": (search or {}).get("search_context_size") or "medium", "tool_choice": str(choice),
+        "tool_format": TOOL_FORMATS[1] if any("function" not in tool for tool in functions) else TOOL_FORMATS[0],
+        "chain": False, "extensions_json": json.dumps(extensions, indent=2) if extensions else "",
+    }

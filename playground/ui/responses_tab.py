@@ -8,13 +8,15 @@ from typing import Any
 import gradio as gr
 
 from playground.client import catalog
+from playground.client.curl_import import CurlRequest
 from playground.ui.context import TabContext
 from playground.ui.conversation import TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
+from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
-from playground.ui.responses_handlers import TOOL_FORMATS, ResponsesAdapter, ResponsesForm, chain_status
+from playground.ui.responses_handlers import TOOL_FORMATS, ResponsesAdapter, ResponsesForm, chain_status, responses_form_values
 from playground.ui.session_file import SessionFileBar
 from playground.ui.widgets import Inspector
 
@@ -70,11 +72,14 @@ def build_responses_tab(ctx: TabContext) -> None:
                 with gr.Row():
                     web_search = gr.Checkbox(False, label="Web search (web_search_preview)", elem_id="responses-web-search")
                     context_size = gr.Dropdown(["low", "medium", "high"], value="medium", label="search_context_size", elem_id="responses-context-size")
+            with gr.Accordion("Extension fields", open=False):
+                extensions = gr.Code("", language="json", interactive=True, elem_id="responses-extensions",
+                                     label="JSON object with any of: parallel_tool_calls, max_tool_calls, truncation, metadata, user, previous_response_id")
             presets = PresetBar.build("responses")
             session_file = SessionFileBar.build("responses")
     inspector = Inspector.build("responses")
     form_inputs = [model, instructions, stream, temperature, top_p, max_tokens, effort, summary, tools, web_search, context_size,
-                   tool_choice, tool_format, chain]
+                   tool_choice, tool_format, chain, extensions]
     fields = named_fields(ResponsesForm, form_inputs)
 
     def chain_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
@@ -87,4 +92,12 @@ def build_responses_tab(ctx: TabContext) -> None:
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
     session_file.wire(fields, panel.chatbot, panel.session)
+
+    def from_curl(request: CurlRequest) -> list[Any]:
+        raw = request.body.get("input")
+        items = [{"role": "user", "content": raw}] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+        draft, history, session = conversation_from(items)
+        return [*responses_form_values(request.body).values(), draft, history, session]
+
+    ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl))
     chain.change(lambda on, state: chain_status(state.messages, on), [chain, panel.session], status, queue=False)

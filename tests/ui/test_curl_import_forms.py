@@ -73,3 +73,33 @@ def test_import_status_never_shows_the_key_and_unknown_paths_are_explained() -> 
     tab, status, _url, _key, _values = imported_values(registry, defaults, command)
     assert tab is None and "/v1/embeddings" in status and "sk-secret" not in status
     assert parse_curl(command).api_key == "sk-secret-123456"
+
+
+def test_responses_body_round_trips_through_the_form() -> None:
+    from playground.ui.responses_handlers import ResponsesForm, responses_form_values
+
+    body = {"model": "o4-mini", "input": [{"role": "user", "content": "Plan a trip."}], "instructions": "Be brief.", "stream": True,
+            "temperature": 0.4, "top_p": 0.9, "max_output_tokens": 500, "reasoning": {"effort": "low", "summary": "auto"},
+            "tools": [{"type": "function", "function": {"name": "book", "parameters": {"type": "object"}}},
+                      {"type": "web_search_preview", "search_context_size": "high"}],
+            "tool_choice": {"type": "function", "function": {"name": "book"}}, "truncation": "auto", "metadata": {"k": "v"}, "user": "u1"}
+    values = responses_form_values(body)
+    assert list(values) == [f.name for f in fields(ResponsesForm)]
+    rebuilt = ResponsesForm(**values).request([{"role": "user", "content": "Plan a trip."}]).to_body()
+    assert rebuilt == body
+
+
+def test_native_body_round_trips_through_the_form() -> None:
+    from playground.ui.native_handlers import NativeForm, native_form_values
+
+    body = {"contents": [{"role": "user", "parts": [{"text": "Hi"}]}], "systemInstruction": {"parts": [{"text": "Be brief."}]},
+            "generationConfig": {"temperature": 0.4, "topP": 0.9, "topK": 20, "maxOutputTokens": 300,
+                                 "thinkingConfig": {"thinkingBudget": 512, "includeThoughts": True}, "responseModalities": ["TEXT", "IMAGE"],
+                                 "stopSequences": ["END"]},
+            "tools": [{"functionDeclarations": [{"name": "f", "parameters": {"type": "object"}}]}, {"svcSearch": {}}],
+            "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}, "safetySettings": [{"category": "HARM_CATEGORY_HATE_SPEECH", "threshold": "BLOCK_NONE"}],
+            "cachedContent": "cachedContents/abc"}
+    values = native_form_values(body, "gx-2.5-pro", "query")
+    assert list(values) == [f.name for f in fields(NativeForm)] and values["auth"] == "key= in the URL"
+    rebuilt = NativeForm(**values).request(body["contents"]).to_body()
+    assert rebuilt == body
