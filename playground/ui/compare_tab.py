@@ -25,11 +25,18 @@ from playground.ui.compare_handlers import (
     word_diff,
 )
 from playground.ui.context import TabContext
+from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import optional_positive
 from playground.ui.render import error_text, metrics_text
 from playground.ui.widgets import banner_update, error_banner
 
 COLUMNS = 4
+EXAMPLES = [
+    Example("A riddle through four formats", "The same question in all four wire formats: compare speed and tokens.",
+            {"user": "What has keys but can't open locks? Answer in one sentence.", "thinking": False, "preset": "One model family through all four formats"}),
+    Example("Thinking everywhere", "Thinking on: see how each format asks for it (open “The requests side by side”).",
+            {"user": "Why do we have seasons? Think it through.", "thinking": True, "preset": "One model family through all four formats"}),
+]
 CUSTOM = "Your own choice"
 FORMAT_CHOICES = [("(none)", "")] + [(FORMAT_LABELS[f], f) for f in FORMATS]
 
@@ -72,6 +79,7 @@ def build_compare_tab(ctx: TabContext) -> None:
                 stream = gr.Checkbox(True, label="Stream", elem_id="compare-stream", min_width=100)
             budget = gr.Number(2048, label="thinking budget (tokens)", precision=0, elem_id="compare-budget")
     preset = gr.Radio([*PRESETS, CUSTOM], value=next(iter(PRESETS)), label="Columns", elem_id="compare-preset")
+    examples = ExampleRow.build("compare", EXAMPLES)
     start = PRESETS[next(iter(PRESETS))]
     formats, models, chats, lines = [], [], [], []
     with gr.Row():
@@ -165,3 +173,4 @@ def build_compare_tab(ctx: TabContext) -> None:
         return tuple(value for fmt, model in PRESETS[name] for value in (fmt, model))
 
     preset.input(on_preset, preset, slots_in, queue=False)
+    examples.wire({"user": user, "thinking": thinking, "preset": preset})

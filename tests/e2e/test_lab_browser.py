@@ -120,3 +120,21 @@ def test_a_saved_session_loads_into_a_fresh_browser_and_continues(page: Page, br
     fresh.click("#chat-inspector")
     expect(fresh.locator("#chat-inspector-request")).to_contain_text("kumquat")
     fresh.context.close()
+
+
+def test_responses_example_shows_a_reasoning_summary(page: Page) -> None:
+    open_tab(page, "Responses", "#responses-input textarea")
+    page.click("#responses-example-0")
+    expect(page.locator("#responses-input textarea")).to_have_value("Why is the sky blue? Reason it out.")
+    page.locator("#responses-input textarea").press("Enter")
+    expect(page.locator("#responses-chatbot")).to_contain_text("Thinking", timeout=10_000)
+    expect(page.locator("#responses-metrics")).to_contain_text("finish: completed", timeout=15_000)
+
+
+def test_compare_example_runs_every_column(page: Page) -> None:
+    open_tab(page, "Compare", "#compare-message textarea")
+    page.click("#compare-example-0")
+    expect(page.locator("#compare-message textarea")).to_have_value("What has keys but can't open locks? Answer in one sentence.")
+    page.click("#compare-send")
+    expect(page.locator("#compare-table")).to_contain_text("time to first token", timeout=15_000)
+    expect(page.locator("#compare-chat-3 .message.bot").last).to_contain_text("keys", timeout=5_000)
