@@ -31,17 +31,11 @@ def image_data_url(path: str | Path, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
     if size > max_bytes:
         raise RequestValidationError([f"{name} is {size / 1e6:.1f} MB; images may be at most {max_bytes / 1e6:.0f} MB"])
     try:
-        with Image.open(file, formats=IMAGE_FORMATS) as image:
-            if image.width * image.height > MAX_IMAGE_PIXELS:
-                raise RequestValidationError([f"{name} has {image.width}x{image.height} pixels, more than {MAX_IMAGE_PIXELS:,}"])
-            image.verify()
-            image_format = image.format or "PNG"
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
-        raise RequestValidationError([f"{name} is not a readable PNG, JPEG, WebP or GIF image"]) from None
-    try:
-        encoded = base64.b64encode(file.read_bytes()).decode("ascii")
+        data = file.read_bytes()
     except OSError:
         raise RequestValidationError([f"the attachment {name} is no longer on the server; attach it again"]) from None
+    image_format, _, _ = verified_image(data, name)
+    encoded = base64.b64encode(data).decode("ascii")
     return f"data:{_MIME[image_format]};base64,{encoded}"
 
 

@@ -11,7 +11,7 @@ from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.results import TextResult, ToolCall
 from playground.client.transport import Connection, Exchange
-from playground.ui.forms import optional_positive, parse_json_field
+from playground.ui.forms import optional_positive, parse_extensions, parse_json_field
 
 EXTENSION_FIELDS = (
     "thinking",
@@ -45,10 +45,7 @@ class ChatForm:
         problems: list[str] = []
         tools = parse_json_field("Tools", self.tools_json, list, problems)
         schema = parse_json_field("Response schema", self.schema_json, dict, problems)
-        extensions = parse_json_field("Extension fields", self.extensions_json, dict, problems) or {}
-        unknown = sorted(set(extensions) - set(EXTENSION_FIELDS))
-        if unknown:
-            problems.append(f"Extension fields: unknown field(s) {', '.join(unknown)}; allowed: {', '.join(EXTENSION_FIELDS)}")
+        extensions = parse_extensions(self.extensions_json, EXTENSION_FIELDS, problems)
         if problems:
             raise RequestValidationError(problems)
         choice = (self.tool_choice or "").strip()

@@ -50,6 +50,15 @@ def parse_json_field(label: str, text: str | None, expected: type, problems: lis
     return value
 
 
+def parse_extensions(text: str | None, allowed: tuple[str, ...], problems: list[str]) -> dict[str, Any]:
+    """A tab's extension-fields editor: a JSON object whose keys must be among `allowed`."""
+    extensions = parse_json_field("Extension fields", text, dict, problems) or {}
+    unknown = sorted(set(extensions) - set(allowed))
+    if unknown:
+        problems.append(f"Extension fields: unknown field(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
+    return extensions
+
+
 def optional_positive(value: float | int | None) -> int | None:
     """Number inputs use empty or 0 for "not set"."""
     if value is None or value == 0:

@@ -19,7 +19,7 @@ from playground.client.results import TextResult, ToolCall, Usage
 from playground.client.transport import Connection, Exchange
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.conversation import Session
-from playground.ui.forms import optional_positive, parse_json_field
+from playground.ui.forms import optional_positive, parse_extensions, parse_json_field
 from playground.ui.render import plain
 
 COUNT_DEBOUNCE_S = 0.4
@@ -143,10 +143,7 @@ class MessagesForm:
     def request(self, messages: list[dict[str, Any]]) -> MessagesRequest:
         problems: list[str] = []
         tools = self._tools(problems)
-        extensions = parse_json_field("Extension fields", self.extensions_json, dict, problems) or {}
-        unknown = sorted(set(extensions) - set(EXTENSION_FIELDS))
-        if unknown:
-            problems.append(f"Extension fields: unknown field(s) {', '.join(unknown)}; allowed: {', '.join(EXTENSION_FIELDS)}")
+        extensions = parse_extensions(self.extensions_json, EXTENSION_FIELDS, problems)
         if problems:
             raise RequestValidationError(problems)
         return MessagesRequest.build(

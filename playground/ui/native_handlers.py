@@ -14,7 +14,7 @@ from playground.client.gateway import GatewayClient
 from playground.client.native import NativeRequest, NativeStream
 from playground.client.results import TextResult, ToolCall
 from playground.client.transport import Connection, Exchange
-from playground.ui.forms import optional_positive, parse_json_field
+from playground.ui.forms import optional_positive, parse_extensions, parse_json_field
 from playground.ui.render import plain
 
 AUTH_CHOICES = {"Authorization: Bearer": "bearer", "x-svc-api-key header": "header", "key= in the URL": "query"}
@@ -55,10 +55,7 @@ class NativeForm:
         problems: list[str] = []
         functions = parse_json_field("Function declarations", self.functions_json, list, problems)
         safety = parse_json_field("Safety settings", self.safety_json, list, problems)
-        extensions = parse_json_field("Extension fields", self.extensions_json, dict, problems) or {}
-        unknown = sorted(set(extensions) - set(EXTENSION_FIELDS))
-        if unknown:
-            problems.append(f"Extension fields: unknown field(s) {', '.join(unknown)}; allowed: {', '.join(EXTENSION_FIELDS)}")
+        extensions = parse_extensions(self.extensions_json, EXTENSION_FIELDS, problems)
         if problems:
             raise RequestValidationError(problems)
         tools = ([{"functionDeclarations": functions}] if functions else []) + ([{"svcSearch": {}}] if self.grounding else [])

@@ -18,7 +18,7 @@ from playground.client.media import file_data_url
 from playground.client.responses import ResponsesRequest, ResponsesStream
 from playground.client.results import TextResult, ToolCall
 from playground.client.transport import Connection, Exchange
-from playground.ui.forms import optional_positive, parse_json_field
+from playground.ui.forms import optional_positive, parse_extensions, parse_json_field
 
 TOOL_FORMATS = ("spec (nested under function)", "flat (as the openai SDK sends)")
 CHOICES = ("auto", "none")
@@ -72,10 +72,7 @@ class ResponsesForm:
     def request(self, messages: list[dict[str, Any]]) -> ResponsesRequest:
         problems: list[str] = []
         functions = parse_json_field("Tools", self.tools_json, list, problems) or []
-        extensions = parse_json_field("Extension fields", self.extensions_json, dict, problems) or {}
-        unknown = sorted(set(extensions) - set(EXTENSION_FIELDS))
-        if unknown:
-            problems.append(f"Extension fields: unknown field(s) {', '.join(unknown)}; allowed: {', '.join(EXTENSION_FIELDS)}")
+        extensions = parse_extensions(self.extensions_json, EXTENSION_FIELDS, problems)
         if problems:
             raise RequestValidationError(problems)
         flat = self.tool_format == TOOL_FORMATS[1]
