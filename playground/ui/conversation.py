@@ -44,6 +44,8 @@ class Session:
     outcome: View | None = field(default=None, repr=False)
     ready: bool = False
     replying: bool = False
+    stop: asyncio.Event | None = field(default=None, repr=False)
+    """Set by Stop: the reply being received ends at its next step (or at once while waiting)."""
 
 
 @dataclass(eq=False)
@@ -247,6 +249,31 @@ async def retry_last(
 ) -> AsyncIterator[View]:
     """Drop the reply to the last user turn (complete or not) and ask again."""
     async for view in _begun(begin_retry(history, session), adapter, defaults, url, key):
+        yield view
+
+
+async def until_stopped(views: AsyncIterator[View], stop: asyncio.Event) -> AsyncIterator[View]:
+    """Pass `views` on until `stop` is set; then the turn is cancelled where it waits (its
+    partial reply is recorded) and nothing more is yielded. Stop works this way, inside the
+    streaming event, instead of cancelling the event from the page: a cancel that reaches an
+    event the page is still joining shows an error badge in the browser."""
+    iterator = views.__aiter__()
+    while True:
+        step = asyncio.ensure_future(iterator.__anext__())
+        halt = asyncio.ensure_future(stop.wait())
+        done, _ = await asyncio.wait({step, halt}, return_when=asyncio.FIRST_COMPLETED)
+        if step not in done:
+            step.cancel()
+            try:
+                await step
+            except (asyncio.CancelledError, StopAsyncIteration):
+                pass
+            return
+        halt.cancel()
+        try:
+            view = step.result()
+        except StopAsyncIteration:
+            return
         yield view
 
 

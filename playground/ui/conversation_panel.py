@@ -3,6 +3,7 @@ Stop/Retry/Clear, metrics and inspector, wired to `conversation`'s handlers."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,8 +17,17 @@ from playground.ui.render import flatten_text, metrics_text, settle_pending
 from playground.ui.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
 
 AdapterFactory = Callable[..., TurnAdapter]
+STOP_SETTLE_S = 3.0
 IDLE_PLACEHOLDER = "Message (Enter to send; the clip attaches images; edit your earlier messages with the pencil)"
 REPLYING_PLACEHOLDER = "A reply is on its way… press Esc or Stop to stop it (you can type your next message)"
+
+
+async def after_stop(state: Session) -> None:
+    """An action right after Stop waits (briefly) for the stopped reply to end, so Stop then
+    Retry behaves as a person expects; a send during a reply that was not stopped is refused."""
+    deadline = asyncio.get_running_loop().time() + STOP_SETTLE_S
+    while state.replying and state.stop is not None and state.stop.is_set() and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.02)
 
 
 @dataclass
@@ -107,15 +117,19 @@ class ConversationPanel:
             return (view.history, *view_outputs(view, clears, split(values)[0] if view.done else None))
 
         async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+            await after_stop(state)
             return begun(conversation.begin_send(split(values)[0], draft, history, state), "draft", values)
 
         async def on_tool(text: str, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+            await after_stop(state)
             return begun(conversation.begin_tool_result(split(values)[0], text, history, state), "tool", values)
 
         async def on_retry(history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+            await after_stop(state)
             return begun(conversation.begin_retry(history, state), "draft", values)
 
         async def on_edit(evt: gr.EditData, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+            await after_stop(state)
             index = evt.index if isinstance(evt.index, int) else evt.index[0]
             text = flatten_text(evt.value)
             return begun(conversation.begin_edit(split(values)[0], history, state, index, text), "none", values)
@@ -123,10 +137,11 @@ class ConversationPanel:
         async def on_stream(history: Any, state: Session, *values: Any) -> Any:
             if not state.ready:
                 return
-            state.ready, state.replying = False, True
+            state.ready, state.replying, state.stop = False, True, asyncio.Event()
             adapter, url, key = split(values)
+            turn = conversation.run_turn(adapter, defaults, url, key, list(history or []), state)
             try:
-                async for view in conversation.run_turn(adapter, defaults, url, key, list(history or []), state):
+                async for view in conversation.until_stopped(turn, state.stop):
                     if view.done:
                         state.outcome = view
                     yield view.history
@@ -140,26 +155,27 @@ class ConversationPanel:
             return view_outputs(view, "none", adapter_for(*form))
 
         async def on_stop(history: Any, state: Session) -> tuple[Any, ...]:
-            state.ready, state.replying, state.outcome = False, False, None
+            state.ready, state.outcome = False, None
+            if state.stop is not None:
+                state.stop.set()
             result, exchange = state.live or (None, None)
             metrics = metrics_text(result, exchange) + " · stopped" if result is not None else "stopped"
             return (settle_pending(history), gr.update(placeholder=IDLE_PLACEHOLDER), metrics, *Inspector.values(exchange))
 
-        def chain(trigger: Any, begin: Callable[..., tuple[Any, ...]], inputs: list[Any]) -> Any:
+        def chain(trigger: Any, begin: Callable[..., Any], inputs: list[Any]) -> None:
             first = trigger(begin, inputs, [self.chatbot, *ends], queue=False)
             streaming = first.then(on_stream, [self.chatbot, self.session, *tail], self.chatbot, concurrency_limit=None,
                                    show_progress="hidden")
             streaming.then(on_end, [self.session, *form_inputs], ends, queue=False)
-            return streaming
 
-        streams = [
-            chain(self.draft.submit, on_send, [self.draft, self.chatbot, self.session, *tail]),
-            chain(self.tool_send.click, on_tool, [self.tool_result, self.chatbot, self.session, *tail]),
-            chain(self.retry.click, on_retry, [self.chatbot, self.session, *tail]),
-            chain(self.chatbot.edit, on_edit, [self.chatbot, self.session, *tail]),
-        ]
-        self.stop.click(on_stop, [self.chatbot, self.session], [self.chatbot, self.draft, self.metrics, *inspector.components],
-                        cancels=streams, queue=False)
+        for trigger, begin, inputs in (
+            (self.draft.submit, on_send, [self.draft, self.chatbot, self.session, *tail]),
+            (self.tool_send.click, on_tool, [self.tool_result, self.chatbot, self.session, *tail]),
+            (self.retry.click, on_retry, [self.chatbot, self.session, *tail]),
+            (self.chatbot.edit, on_edit, [self.chatbot, self.session, *tail]),
+        ):
+            chain(trigger, begin, inputs)
+        self.stop.click(on_stop, [self.chatbot, self.session], [self.chatbot, self.draft, self.metrics, *inspector.components], queue=False)
         cleared_outputs = [self.chatbot, *ends]
         self.clear.click(lambda: (conversation.cleared().history, *view_outputs(conversation.cleared(), "both", None)), None,
                          cleared_outputs, queue=False)

@@ -111,3 +111,21 @@ async def test_a_stopped_reply_keeps_its_live_result(client: GatewayClient, defa
     result, exchange = session.live  # type: ignore[misc]
     assert result.text and exchange is not None and exchange.events and not result.complete
     assert session.messages[-1] == {"role": "assistant", "content": result.text}
+
+
+async def test_stop_ends_the_stream_from_inside_and_keeps_the_partial(client: GatewayClient, defaults: ServerDefaults, gateway: RunningGateway) -> None:
+    from playground.ui.conversation import until_stopped
+
+    gateway.config.token_delay = 0.01
+    try:
+        adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash"))
+        view = begin_send(adapter, "a long story please", [], Session())
+        session, stop, seen = view.session, asyncio.Event(), []
+        async for shown in until_stopped(run_turn(adapter, defaults, "", "", view.history, session), stop):
+            seen.append(shown)
+            if len(seen) == 3:
+                stop.set()
+        assert len(seen) == 3, "nothing is yielded after Stop"
+        assert session.messages[-1]["role"] == "assistant" and session.messages[-1]["content"] and not session.live[0].complete  # type: ignore[index]
+    finally:
+        gateway.config.token_delay = 0.0
