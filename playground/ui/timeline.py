@@ -66,9 +66,10 @@ def timeline_html(exchange: Exchange | None, threshold: float = LONG_GAP_S) -> s
     for label, at, colour, label_y in markers:
         if at is not None:
             x = _x(at, span)
+            anchor, offset = ("end", -3) if x > WIDTH * 0.75 else ("start", 3)
             svg.append(f'<line x1="{x}" y1="12" x2="{x}" y2="48" stroke="{colour}" stroke-dasharray="3 2"/>'
-                       f'<text x="{x + 3}" y="{label_y}" font-size="10" fill="{colour}">{label} {at * 1000:.0f} ms</text>')
-    svg.append(f'<text x="{WIDTH - 20}" y="60" font-size="10" text-anchor="end" fill="#475569">{end * 1000:.0f} ms</text></svg>')
+                       f'<text x="{x + offset}" y="{label_y}" font-size="10" text-anchor="{anchor}" fill="{colour}">{label} {at * 1000:.0f} ms</text>')
+    svg.append(f'<text x="{WIDTH - 20}" y="22" font-size="10" text-anchor="end" fill="#475569">end {end * 1000:.0f} ms</text></svg>')
     counts = "".join(
         f'<tr><td><span style="color:{colours[name]}">■</span> {escape(name)}</td><td>{count}</td></tr>' for name, count in types.items()
     )

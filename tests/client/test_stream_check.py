@@ -170,3 +170,20 @@ async def _good_responses(client: GatewayClient, conn: Connection):  # type: ign
         async for _ in stream:
             pass
     return stream.exchange
+
+
+@pytest.mark.parametrize(("fault", "rule"), [("break_no_finish", "no finish reason"), ("break_early_finish", "before the last fragment")])
+async def test_native_rule_broken_by_the_demo_is_caught(client: GatewayClient, conn: Connection, fault: str, rule: str) -> None:
+    from playground.client.native import NativeRequest
+
+    request = NativeRequest.build(model="gx-2.5-flash", stream=True, contents=[{"role": "user", "parts": [{"text": f"hello [[fault:{fault}]]"}]}])
+    stream = client.native.stream(conn, request)
+    try:
+        async with stream:
+            async for _ in stream:
+                pass
+    except GatewayError:
+        pass
+    assert stream.exchange is not None
+    problems = check_stream(stream.exchange.url, stream.exchange.events)
+    assert problems and any(rule in str(problem) for problem in problems), problems
