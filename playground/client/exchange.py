@@ -38,6 +38,8 @@ class Exchange:
     status: int | None = None
     response_headers: dict[str, str] = field(default_factory=dict)
     response_body: Any = None
+    response_bytes: int | None = None
+    """Size of the answer's body on the wire (whole answers only)."""
     events: list[RecordedEvent] = field(default_factory=list)
     attempts: int = 0
     attempt_outcomes: list[str] = field(default_factory=list)

@@ -17,6 +17,7 @@ from typing import Any
 
 import httpcore
 import httpx
+import orjson
 
 from playground.client.egress import EgressGuard, GuardedBackend
 from playground.client.exchange import REDACTED, Exchange, redact_headers, redact_url
@@ -105,6 +106,10 @@ def _json_answer(response: httpx.Response, raw: bytes) -> Any:
         raise UnexpectedResponseError("The gateway answered with an HTML page instead of JSON (is the base URL the gateway's?).")
     if not raw.strip():
         raise UnexpectedResponseError("The gateway answered with an empty body.")
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        pass  # read again by `json` for its wording, and for what orjson refuses (integers over 64 bits)
     try:
         return json.loads(raw)
     except RecursionError:
@@ -290,9 +295,11 @@ class Transport:
         params: dict[str, str] | None = None,
         retry_after_accept: bool = True,
         max_retries: int | None = None,
+        record: Callable[[Any], Any] | None = None,
     ) -> tuple[Any, Exchange]:
         """A plain JSON call. `retry_after_accept=False` for paid submits: retry only what was never accepted;
-        `max_retries=0` when the caller has its own retry policy (video polling)."""
+        `max_retries=0` when the caller has its own retry policy (video polling); `record` turns a
+        large answer into what the exchange keeps for the inspector (embeddings keep a summary)."""
         request = self._build(conn, method, path, body, params)
         exchange = self._exchange(request, body)
         async with self._slot(conn, method):
@@ -304,12 +311,14 @@ class Transport:
                 raise _with(APIConnectionError(f"The connection was cut while reading the answer ({type(exc).__name__})."), exchange) from None
             finally:
                 await response.aclose()
-        exchange.response_body = _decode_body(raw)
+        exchange.response_bytes = len(raw)
         try:
             data = _json_answer(response, raw)
         except GatewayError as error:
+            exchange.response_body = _decode_body(raw)
             exchange.finish(str(error))
             raise _with(error, exchange) from None
+        exchange.response_body = record(data) if record is not None else data
         exchange.finish()
         return data, exchange
 

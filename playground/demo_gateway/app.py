@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from playground.demo_gateway import chat
+from playground.demo_gateway import chat, embeddings
 from playground.demo_gateway.catalog import list_models
 from playground.demo_gateway.common import HTTPProblem, bearer_key, openai_error, read_json_object
 from playground.demo_gateway.config import DemoConfig
@@ -84,7 +85,15 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
 
     async def native_call(body: dict[str, Any], fault: Fault | None, request: Request) -> Response:
         model, _, operation = request.path_params["target"].rpartition(":")
+        prefix = request.url.path.split("/")[1]
+        if operation in ("embedContent", "batchEmbedContents"):
+            return await run_in_threadpool(embeddings.native_embeddings, prefix, model, operation, body)
+        if prefix == "v1":
+            raise HTTPProblem(404, "not_found", f"No route POST {request.url.path} on the demo gateway (generate content is on /v1beta).")
         return await native.generate(model, operation, body, fault)
+
+    async def list_embeddings(body: dict[str, Any], _fault: Fault | None) -> Response:
+        return await run_in_threadpool(embeddings.list_embeddings, body)
 
     def authorized(request: Request) -> bool:
         key = bearer_key(request) or request.headers.get("x-api-key")
@@ -160,6 +169,8 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
         Route("/v1/responses", json_endpoint(responses.create, OPENAI_STYLE, pass_request=True), methods=["POST"]),
         Route("/v1/messages", json_endpoint(messages.create, MESSAGES_STYLE), methods=["POST"]),
         Route("/v1beta/models/{target}", json_endpoint(native_call, NATIVE_STYLE, pass_request=True, auth=authorized_native), methods=["POST"]),
+        Route("/v1/models/{target}", json_endpoint(native_call, NATIVE_STYLE, pass_request=True, auth=authorized_native), methods=["POST"]),
+        Route("/v1/embeddings", json_endpoint(list_embeddings, OPENAI_STYLE), methods=["POST"]),
         Route("/v1/messages/count_tokens", json_endpoint(messages.count_tokens, COUNT_TOKENS_STYLE), methods=["POST"]),
         Route("/v1/video/generations", json_endpoint(video.submit, OPENAI_STYLE, pass_request=True), methods=["POST"]),
         Route("/v1/video/generations/download", get_endpoint(lambda request: video.download(query_param(request, "id")))),

@@ -106,7 +106,7 @@ def last_user_text(messages: Any) -> str:
 
 
 def prompt_text(body: dict[str, Any]) -> str:
-    """The text a person typed: the last user message, a video prompt, or vidD's text item."""
+    """The text a person typed: the last user message, a video prompt, vidD's text item, or the texts to embed."""
     text = last_user_text(body.get("messages"))
     if text:
         return text
@@ -115,6 +115,13 @@ def prompt_text(body: dict[str, Any]) -> str:
         return " ".join(str(p.get("text", "")) for p in contents[-1].get("parts") or [] if isinstance(p, dict))
     if isinstance(body.get("input"), str):
         return body["input"]
+    if isinstance(body.get("input"), list) and all(isinstance(text, str) for text in body["input"]):
+        return " ".join(body["input"])
+    requests = body.get("requests") if isinstance(body.get("requests"), list) else [body]
+    texts = [str(part.get("text", "")) for request in requests if isinstance(request, dict) and isinstance(request.get("content"), dict)
+             for part in request["content"].get("parts") or [] if isinstance(part, dict)]
+    if texts:
+        return " ".join(texts)
     text = last_user_text(body.get("input"))
     if text:
         return text

@@ -99,11 +99,14 @@ class SessionFileBar:
             status = gr.Markdown(elem_id=f"{tab}-session-status")
         return cls(tab, save, download, load, status)
 
-    def wire(self, fields: dict[str, Any], chatbot: gr.Chatbot, session: gr.State) -> None:
+    def wire(self, fields: dict[str, Any], chatbot: gr.Chatbot | None = None, session: gr.State | None = None) -> None:
+        """A tab with a conversation passes its chatbot and session; a form-only tab (Embeddings) does not."""
         names, components = list(fields), list(fields.values())
+        conversation = [chatbot, session] if chatbot is not None and session is not None else []
 
-        def on_save(history: Any, state: Session | None, *values: Any) -> tuple[Any, ...]:
-            document = session_document(self.tab, dict(zip(names, values)), history, state)
+        def on_save(*values: Any) -> tuple[Any, ...]:
+            history, state = (values[0], values[1]) if conversation else (None, None)
+            document = session_document(self.tab, dict(zip(names, values[len(conversation):])), history, state)
             path = Path(tempfile.mkdtemp(prefix="playground-session-")) / f"{self.tab}-session.json"
             path.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
             return gr.update(value=str(path), visible=True), "Saved: download the file to keep it."
@@ -114,9 +117,9 @@ class SessionFileBar:
                 form, history, state = read_session_document(Path(str(path)).read_bytes(), self.tab, names)
             except (GatewayError, OSError) as error:
                 shown = error_text(error) if isinstance(error, GatewayError) else "**Please check the request** — the file could not be read."
-                return (shown, *(gr.skip(),) * (len(components) + 2))
+                return (shown, *(gr.skip(),) * (len(components) + len(conversation)))
             values = [form.get(name, gr.skip()) for name in names]
-            return ("Loaded the saved session.", history, state, *values)
+            return ("Loaded the saved session.", *((history, state) if conversation else ()), *values)
 
-        self.save.click(on_save, [chatbot, session, *components], [self.download, self.status], queue=False)
-        self.load.upload(on_load, self.load, [self.status, chatbot, session, *components], queue=False)
+        self.save.click(on_save, [*conversation, *components], [self.download, self.status], queue=False)
+        self.load.upload(on_load, self.load, [self.status, *conversation, *components], queue=False)

@@ -1,0 +1,150 @@
+"""What people see of embeddings: similarity heatmaps, a 2-D map, search rankings, a table per
+vector, and files to download. Plain functions over numpy arrays; every text shown is escaped."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+HEATMAP_LIMIT = 40
+"""Texts drawn in a heatmap (a bigger matrix is unreadable; the first ones are shown)."""
+MAP_LABEL_LIMIT = 60
+"""Up to this many texts, each point of the 2-D map is labelled with its text."""
+TABLE_LIMIT = 200
+LABEL_CHARS = 28
+
+
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to length 1 (vectors cut to fewer dimensions are not), so dot products are cosines."""
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.maximum(norms, 1e-12)
+
+
+def cosine_matrix(vectors: np.ndarray) -> np.ndarray:
+    unit = unit_rows(vectors.astype(np.float64))
+    return np.clip(unit @ unit.T, -1.0, 1.0)
+
+
+def short_label(index: int, text: str) -> str:
+    flat = " ".join(text.split())
+    return f"{index + 1}. {flat[:LABEL_CHARS]}{'…' if len(flat) > LABEL_CHARS else ''}"
+
+
+def _cell_colour(value: float) -> str:
+    """Blue for unrelated, through white, to deep indigo for the same meaning."""
+    value = max(-1.0, min(1.0, value))
+    if value >= 0:
+        fade = int(255 - value * 190)
+        return f"rgb({fade},{fade + int(value * 10)},255)"
+    fade = int(255 + value * 90)
+    return f"rgb(255,{fade},{fade})"
+
+
+def heatmap_html(texts: list[str], vectors: np.ndarray, title: str = "") -> str:
+    """A table of cosine similarities: each cell coloured, its value written in it and in its title."""
+    shown = min(len(texts), HEATMAP_LIMIT)
+    matrix = cosine_matrix(vectors[:shown])
+    labels = [html.escape(short_label(i, t)) for i, t in enumerate(texts[:shown])]
+    rows = []
+    for i in range(shown):
+        cells = "".join(
+            f'<td style="background:{_cell_colour(matrix[i, j])}" title="{labels[i]} ↔ {labels[j]}: {matrix[i, j]:.3f}">{matrix[i, j]:.2f}</td>'
+            for j in range(shown))
+        rows.append(f'<tr><th scope="row" title="{html.escape(texts[i][:300])}">{labels[i]}</th>{cells}</tr>')
+    header = "".join(f'<th scope="col" title="{html.escape(texts[j][:300])}">{j + 1}</th>' for j in range(shown))
+    note = f"<p class='emb-note'>The first {shown} of {len(texts)} texts.</p>" if shown < len(texts) else ""
+    caption = f"<caption>{html.escape(title)}</caption>" if title else ""
+    return (f"<div class='emb-heatmap'><table>{caption}<thead><tr><th></th>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            f"{note}</div>")
+
+
+def side_by_side(*blocks: str) -> str:
+    return "<div class='emb-side-by-side'>" + "".join(f"<div>{block}</div>" for block in blocks) + "</div>"
+
+
+def pca_2d(vectors: np.ndarray) -> np.ndarray:
+    """The texts' positions along the two directions in which the (unit) vectors differ most."""
+    unit = unit_rows(vectors.astype(np.float64))
+    if len(unit) < 2:
+        return np.zeros((len(unit), 2))
+    centred = unit - unit.mean(axis=0)
+    _, _, directions = np.linalg.svd(centred, full_matrices=False)
+    points = centred @ directions[:2].T
+    return points if points.shape[1] == 2 else np.hstack([points, np.zeros((len(points), 1))])
+
+
+def map_svg(texts: list[str], vectors: np.ndarray, width: int = 640, height: int = 420) -> str:
+    """The texts as labelled points on a 2-D map (SVG): each point carries its number and
+    text, and its full text on hover. Past `MAP_LABEL_LIMIT` texts only the points are drawn."""
+    points = pca_2d(vectors)
+    pad = 40
+    low, high = points.min(axis=0), points.max(axis=0)
+    span = np.where(high - low > 1e-9, high - low, 1.0)
+    xs = pad + (points[:, 0] - low[0]) / span[0] * (width - 2 * pad - 160)
+    ys = height - pad - (points[:, 1] - low[1]) / span[1] * (height - 2 * pad)
+    labelled = len(texts) <= MAP_LABEL_LIMIT
+    marks = []
+    for i, text in enumerate(texts):
+        title = html.escape(f"{i + 1}. {' '.join(text.split())[:300]}")
+        label = f'<text x="{xs[i] + 7:.1f}" y="{ys[i] + 4:.1f}">{html.escape(short_label(i, text))}</text>' if labelled else ""
+        marks.append(f'<g class="emb-point"><title>{title}</title><circle cx="{xs[i]:.1f}" cy="{ys[i]:.1f}" r="5"/>{label}</g>')
+    note = "" if labelled else f"<p class='emb-note'>{len(texts):,} texts: hover a point to read its text.</p>"
+    return (f"<div class='emb-map'><svg viewBox='0 0 {width} {height}' role='img' aria-label='The texts on a 2-D map'>"
+            f"<line x1='{pad}' y1='{height - pad}' x2='{width - pad}' y2='{height - pad}'/><line x1='{pad}' y1='{pad}' x2='{pad}' y2='{height - pad}'/>"
+            f"{''.join(marks)}</svg><p class='emb-note'>Texts close together have similar meanings. The axes are the two directions "
+            f"in which the vectors differ most (principal components).</p>{note}</div>")
+
+
+def ranking(query: np.ndarray, documents: np.ndarray) -> list[tuple[int, float]]:
+    """(document index, cosine similarity to the query), best first."""
+    scores = (unit_rows(documents.astype(np.float64)) @ unit_rows(query.reshape(1, -1).astype(np.float64)).T).ravel()
+    order = np.argsort(-scores, kind="stable")
+    return [(int(i), float(scores[i])) for i in order]
+
+
+def ranking_html(query: str, documents: list[str], ranked: list[tuple[int, float]], title: str = "", limit: int = 20) -> str:
+    """The documents ranked by similarity to the query, each with its score as a bar."""
+    rows = []
+    for place, (index, score) in enumerate(ranked[:limit], start=1):
+        width = max(0.0, score) * 100
+        rows.append(f"<li><span class='emb-rank'>{place}</span><span class='emb-doc' title='{html.escape(documents[index][:300], quote=True)}'>"
+                    f"{html.escape(short_label(index, documents[index]))}</span><span class='emb-bar'><span style='width:{width:.1f}%'></span></span>"
+                    f"<span class='emb-score'>{score:.3f}</span></li>")
+    more = f"<p class='emb-note'>Top {limit} of {len(ranked)} documents.</p>" if len(ranked) > limit else ""
+    head = f"<h4>{html.escape(title)}</h4>" if title else ""
+    return (f"<div class='emb-search'>{head}<p class='emb-query'>Query: <q>{html.escape(query[:300])}</q></p>"
+            f"<ol>{''.join(rows)}</ol>{more}</div>")
+
+
+def moves(before: list[tuple[int, float]], after: list[tuple[int, float]]) -> int:
+    """How many documents changed place between two rankings."""
+    return sum(1 for (a, _), (b, _) in zip(before, after) if a != b)
+
+
+def vector_rows(texts: list[str], vectors: np.ndarray, preview: int = 4) -> list[list[object]]:
+    """Per text: number, text, dimension, length (L2 norm) and the first values."""
+    norms = np.linalg.norm(vectors, axis=1)
+    return [[i + 1, " ".join(texts[i].split())[:80], int(vectors.shape[1]), round(float(norms[i]), 4),
+             ", ".join(f"{v:+.4f}" for v in vectors[i, :preview]) + (" …" if vectors.shape[1] > preview else "")]
+            for i in range(min(len(texts), TABLE_LIMIT))]
+
+
+def export_files(texts: list[str], vectors: np.ndarray, stem: str) -> list[str]:
+    """CSV (text then values), `.npy`, and the `vectors.tsv` + `metadata.tsv` pair of embedding projectors."""
+    folder = Path(tempfile.mkdtemp(prefix="embeddings-"))
+    table = io.StringIO()
+    writer = csv.writer(table)
+    writer.writerow(["text"] + [f"v{i}" for i in range(vectors.shape[1])])
+    for text, row in zip(texts, vectors):
+        writer.writerow([text, *(f"{v:.7g}" for v in row)])
+    (folder / f"{stem}.csv").write_text(table.getvalue(), encoding="utf-8")
+    np.save(folder / f"{stem}.npy", vectors)
+    np.savetxt(folder / "vectors.tsv", vectors, delimiter="\t", fmt="%.7g")
+    metadata = "\n".join(" ".join(text.replace("\t", " ").split()) for text in texts) + "\n"
+    (folder / "metadata.tsv").write_text(metadata, encoding="utf-8")
+    return [str(folder / name) for name in (f"{stem}.csv", f"{stem}.npy", "vectors.tsv", "metadata.tsv")]

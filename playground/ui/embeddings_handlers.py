@@ -1,0 +1,204 @@
+"""The Embeddings tab's handler: read the form, embed the texts through the chosen formats (in
+batches, with progress), and build every view; the lessons run a second embedding to compare.
+Plain async functions over plain values."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from playground.client.embeddings import LIST_MODELS, NATIVE_BATCH_SIZE, NATIVE_MODELS, EmbeddingsResult
+from playground.client.errors import GatewayError, RequestValidationError
+from playground.client.gateway import GatewayClient
+from playground.client.transport import Connection, Exchange
+from playground.ui.connection import ServerDefaults, resolve_connection
+from playground.ui.embedding_views import (
+    export_files,
+    heatmap_html,
+    map_svg,
+    moves,
+    ranking,
+    ranking_html,
+    side_by_side,
+    vector_rows,
+)
+from playground.ui.forms import optional_positive
+from playground.ui.native_handlers import AUTH_CHOICES
+from playground.ui.render import error_text
+
+LIST_FORMAT = "List format (/v1/embeddings)"
+NATIVE_FORMAT = "Native format (:embedContent)"
+FORMATS = (LIST_FORMAT, NATIVE_FORMAT)
+NATIVE_CALLS = {"Batch (:batchEmbedContents)": True, "One call per text (:embedContent)": False}
+NO_TASK = "(none)"
+LESSONS = {
+    "None": "",
+    "float vs base64": "The same vectors, sent as JSON numbers or as base64 bytes: compare the bytes on the wire.",
+    "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT": "The query embedded as a question and the documents as documents, against no task type: see the scores move.",
+    "Full vs reduced dimensions": "The same texts at the model's full size and at the size you chose (256 if none): see how the ranking moves.",
+}
+SINGLE_CALL_LIMIT = 100
+REDUCED_DEFAULT = 256
+
+
+@dataclass
+class EmbeddingsForm:
+    texts: str = ""
+    query: str = ""
+    formats: list[str] = field(default_factory=lambda: [LIST_FORMAT])
+    list_model: str = "text-embedding-3-small"
+    native_model: str = "gx-embedding-001"
+    native_call: str = "Batch (:batchEmbedContents)"
+    prefix: str = "v1beta"
+    auth: str = "Authorization: Bearer"
+    encoding: str = "float"
+    dimensions: float | None = None
+    task_type: str = NO_TASK
+    lesson: str = "None"
+
+    def documents(self) -> list[str]:
+        """One text per line; blank lines are skipped."""
+        return [line.strip() for line in (self.texts or "").splitlines() if line.strip()]
+
+    def all_texts(self) -> list[str]:
+        query = (self.query or "").strip()
+        return ([query] if query else []) + self.documents()
+
+
+@dataclass
+class Embedded:
+    """One format's run over the texts."""
+
+    label: str
+    result: EmbeddingsResult
+
+
+@dataclass
+class EmbeddingsView:
+    error: str = ""
+    summary: str = ""
+    heatmap: str = ""
+    map: str = ""
+    search: str = ""
+    table: list[list[Any]] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    lesson: str = ""
+    exchange: Exchange | None = None
+
+
+Progress = Callable[[int, int], Awaitable[None] | None]
+
+
+def _runner(client: GatewayClient, conn: Connection, form: EmbeddingsForm, progress: Progress | None):  # noqa: ANN202 - local helper
+    dimensions = optional_positive(form.dimensions)
+    task = None if form.task_type == NO_TASK else form.task_type
+
+    async def run(fmt: str, texts: list[str], *, encoding: str | None = None, size: int | None | bool = False,
+                  task_type: str | None | bool = False) -> EmbeddingsResult:
+        chosen_size = dimensions if size is False else size
+        chosen_task = task if task_type is False else task_type
+        if fmt == LIST_FORMAT:
+            return await client.embeddings.embed_list(conn, texts, form.list_model, encoding or form.encoding, chosen_size, progress)
+        batch = NATIVE_CALLS.get(form.native_call, True)
+        if not batch and len(texts) > SINGLE_CALL_LIMIT:
+            raise RequestValidationError([f"one call per text is for up to {SINGLE_CALL_LIMIT} texts ({len(texts):,} given); choose Batch, "
+                                          f"which sends {NATIVE_BATCH_SIZE} texts per call"])
+        native = conn.with_auth(AUTH_CHOICES.get(form.auth, "bearer"))
+        return await client.embeddings.embed_native(native, texts, form.native_model, batch=batch, prefix=form.prefix,
+                                                    task_type=chosen_task, dimensions=chosen_size, progress=progress)
+
+    return run
+
+
+def _summary_line(label: str, result: EmbeddingsResult) -> str:
+    norms = np.linalg.norm(result.vectors, axis=1) if len(result.vectors) else np.zeros(1)
+    tokens = f"{result.prompt_tokens:,} tokens" if result.prompt_tokens is not None else "tokens not reported"
+    return (f"**{html.escape(label)}** · `{html.escape(result.model)}` · {len(result.vectors):,} vectors × {result.dimension:,} numbers · "
+            f"length {norms.min():.3f}–{norms.max():.3f} · {tokens} · {result.wire_bytes / 1e3:,.1f} kB received in "
+            f"{len(result.exchanges)} call(s) · {result.seconds * 1000:,.0f} ms")
+
+
+def _search(form: EmbeddingsForm, run: Embedded, title: str = "") -> str:
+    query = (form.query or "").strip()
+    if not query:
+        return ""
+    return ranking_html(query, form.documents(), ranking(run.result.vectors[0], run.result.vectors[1:]), title or run.label)
+
+
+async def _lesson(form: EmbeddingsForm, runner: Any, first: Embedded) -> str:
+    lesson = form.lesson
+    texts, docs, query = form.all_texts(), form.documents(), (form.query or "").strip()
+    if lesson == "float vs base64":
+        other = "base64" if form.encoding == "float" else "float"
+        second = await runner(LIST_FORMAT, texts, encoding=other)
+        mine = await runner(LIST_FORMAT, texts) if first.label != LIST_FORMAT else first.result
+        gap = float(np.abs(mine.vectors - second.vectors).max()) if mine.vectors.shape == second.vectors.shape else float("nan")
+        rows = "".join(f"<tr><td>{name}</td><td>{r.wire_bytes:,}</td><td>{r.seconds * 1000:,.0f} ms</td></tr>"
+                       for name, r in ((form.encoding, mine), (other, second)))
+        return (f"<table class='emb-lesson'><tr><th>encoding</th><th>bytes on the wire</th><th>time</th></tr>{rows}</table>"
+                f"<p>Largest difference between the two sets of vectors: <b>{gap:.2g}</b> (the same numbers). base64 sends each "
+                "number as 4 bytes of float32; JSON writes it as text.</p>")
+    if not query:
+        return "<p>This lesson needs a search query: type one above the documents.</p>"
+    if lesson == "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT":
+        plain_run = await runner(NATIVE_FORMAT, texts, task_type=None)
+        asked = await runner(NATIVE_FORMAT, [query], task_type="RETRIEVAL_QUERY")
+        documents = await runner(NATIVE_FORMAT, docs, task_type="RETRIEVAL_DOCUMENT")
+        before = ranking(plain_run.vectors[0], plain_run.vectors[1:])
+        after = ranking(asked.vectors[0], documents.vectors)
+        return side_by_side(ranking_html(query, docs, before, "No task type"), ranking_html(query, docs, after, "RETRIEVAL_QUERY / RETRIEVAL_DOCUMENT")) + (
+            f"<p>{moves(before, after)} of {len(docs)} documents changed place. A query-type embedding leaves out what "
+            "makes it a question, so it lands nearer the documents that answer it.</p>")
+    if lesson == "Full vs reduced dimensions":
+        fmt = first.label
+        reduced_size = optional_positive(form.dimensions) or REDUCED_DEFAULT
+        full = await runner(fmt, texts, size=None)
+        reduced = await runner(fmt, texts, size=reduced_size)
+        before = ranking(full.vectors[0], full.vectors[1:])
+        after = ranking(reduced.vectors[0], reduced.vectors[1:])
+        norms = np.linalg.norm(reduced.vectors, axis=1)
+        return side_by_side(ranking_html(query, docs, before, f"{full.dimension} numbers"), ranking_html(query, docs, after, f"{reduced.dimension} numbers")) + (
+            f"<p>{moves(before, after)} of {len(docs)} documents changed place. The shorter vectors have lengths "
+            f"{norms.min():.3f}–{norms.max():.3f}: they are scaled to length 1 before comparing.</p>")
+    return ""
+
+
+async def embed_texts(client: GatewayClient, defaults: ServerDefaults, url: str, key: str, form: EmbeddingsForm,
+                      progress: Progress | None = None) -> EmbeddingsView:
+    """Embed the form's texts through each chosen format and build the views (first format first)."""
+    view = EmbeddingsView()
+    try:
+        conn = resolve_connection(defaults, url, key)
+        texts = form.all_texts()
+        if not texts:
+            raise RequestValidationError(["type some texts to embed, one per line"])
+        if not form.formats:
+            raise RequestValidationError(["choose at least one format: list or native"])
+        runner = _runner(client, conn, form, progress)
+        runs = [Embedded(fmt, await runner(fmt, texts)) for fmt in FORMATS if fmt in form.formats]
+    except GatewayError as error:
+        view.error, view.exchange = error_text(error), error.exchange
+        return view
+    first = runs[0]
+    view.exchange = first.result.exchanges[-1] if first.result.exchanges else None
+    view.summary = "\n\n".join(_summary_line(run.label, run.result) for run in runs)
+    view.heatmap = side_by_side(*(heatmap_html(texts, run.result.vectors, run.label) for run in runs)) if len(runs) > 1 else heatmap_html(texts, first.result.vectors)
+    view.map = map_svg(texts, first.result.vectors)
+    view.search = side_by_side(*(_search(form, run) for run in runs)) if len(runs) > 1 else _search(form, first)
+    view.table = vector_rows(texts, first.result.vectors)
+    view.files = export_files(texts, first.result.vectors, "embeddings")
+    if form.lesson in LESSONS and LESSONS[form.lesson]:
+        try:
+            view.lesson = await _lesson(form, runner, first)
+        except GatewayError as error:
+            view.error, view.exchange = error_text(error), error.exchange or view.exchange
+    return view
+
+
+def default_sizes_note() -> str:
+    sizes = ", ".join(f"`{model}` {size}" for model, size in {**LIST_MODELS, **NATIVE_MODELS}.items())
+    return f"Default sizes: {sizes}. Leave dimensions empty for the model's default."

@@ -1,0 +1,151 @@
+"""The Embeddings tab's layout and wiring: texts (or a query and documents), formats and
+settings on the left; similarity heatmap, 2-D map, search ranking, vectors, downloads and
+lessons on the right."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+import gradio as gr
+
+from playground.client.curl_import import CurlRequest
+from playground.client.embeddings import LIST_MODELS, NATIVE_MODELS, TASK_TYPES
+from playground.client.errors import RequestValidationError
+from playground.ui.context import TabContext
+from playground.ui.curl_panel import FormImport
+from playground.ui.embeddings_handlers import (
+    FORMATS,
+    LESSONS,
+    LIST_FORMAT,
+    NATIVE_CALLS,
+    NATIVE_FORMAT,
+    NO_TASK,
+    EmbeddingsForm,
+    default_sizes_note,
+    embed_texts,
+)
+from playground.ui.examples import Example, ExampleRow
+from playground.ui.forms import named_fields
+from playground.ui.native_handlers import AUTH_CHOICES
+from playground.ui.presets import PresetBar
+from playground.ui.session_file import SessionFileBar
+from playground.ui.widgets import Inspector, banner_update, error_banner
+
+PARAPHRASES = "The cat sat on the mat.\nA cat was sitting on a mat.\nQuarterly revenue grew by ten percent.\nSales rose 10% this quarter.\nHow do I bake sourdough bread?"
+DOCUMENTS = ("Sourdough bread needs flour, water, salt and a starter.\nThe train to Berlin leaves at nine.\n"
+             "Bake bread in a hot oven for forty minutes.\nOur quarterly revenue grew by ten percent.\nCats sleep up to sixteen hours a day.")
+EXAMPLES = [
+    Example("Which sentences mean the same?", "Five sentences: paraphrases score high on the heatmap and sit together on the map.",
+            {"texts": PARAPHRASES, "query": "", "formats": [LIST_FORMAT], "lesson": "None"}),
+    Example("Search a few documents", "A question and five documents: the documents ranked by meaning, best first.",
+            {"texts": DOCUMENTS, "query": "How do I bake bread?", "formats": [LIST_FORMAT], "lesson": "None"}),
+    Example("Question vs document embeddings", "The native format's task types: the query embedded as a question moves the ranking.",
+            {"texts": DOCUMENTS, "query": "How long do I bake bread?", "formats": [NATIVE_FORMAT], "lesson": "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT"}),
+    Example("Numbers or bytes?", "The same vectors as JSON numbers and as base64: see how many bytes each costs.",
+            {"texts": PARAPHRASES, "query": "", "formats": [LIST_FORMAT], "lesson": "float vs base64"}),
+    Example("Shorter vectors", "The same search with 3072 and with 64 numbers per text: see what moves.",
+            {"texts": DOCUMENTS, "query": "How do I bake bread?", "formats": [NATIVE_FORMAT], "dimensions": 64, "lesson": "Full vs reduced dimensions"}),
+]
+TEXTS_HELP = "One text per line (blank lines are skipped). With a search query, these are the documents it is compared with."
+SETTINGS = ("formats", "list_model", "native_model", "native_call", "prefix", "auth", "encoding", "dimensions", "task_type", "lesson")
+
+
+def form_from_curl(request: CurlRequest) -> dict[str, Any]:
+    """Form values for a pasted embeddings call (list or native, single or batch)."""
+    body = request.body if isinstance(request.body, dict) else {}
+    if request.interface == "embeddings":
+        texts = body.get("input")
+        texts = [texts] if isinstance(texts, str) else texts
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise RequestValidationError(["the command's input is not a text or a list of texts"])
+        return {"texts": "\n".join(texts), "query": "", "formats": [LIST_FORMAT], "list_model": body.get("model") or "text-embedding-3-small",
+                "encoding": body.get("encoding_format") or "float", "dimensions": body.get("dimensions")}
+    batch = ":batchEmbedContents" in request.path
+    items = body.get("requests") if batch else [body]
+    if not isinstance(items, list) or not items:
+        raise RequestValidationError(["the command's body has no requests to embed"])
+    texts = [" ".join(str(p.get("text", "")) for p in (item.get("content") or {}).get("parts") or [] if isinstance(p, dict))
+             for item in items if isinstance(item, dict)]
+    first = items[0] if isinstance(items[0], dict) else {}
+    auth = next((label for label, style in AUTH_CHOICES.items() if style == request.auth_style), "Authorization: Bearer")
+    return {"texts": "\n".join(texts), "query": "", "formats": [NATIVE_FORMAT], "native_model": request.model or "gx-embedding-001",
+            "native_call": next(label for label, is_batch in NATIVE_CALLS.items() if is_batch == batch),
+            "prefix": "v1" if request.path.startswith("/v1/") or "/v1/models/" in request.path else "v1beta", "auth": auth,
+            "dimensions": first.get("outputDimensionality"), "task_type": first.get("taskType") or NO_TASK}
+
+
+def build_embeddings_tab(ctx: TabContext) -> None:
+    defaults = EmbeddingsForm()
+    with gr.Row():
+        with gr.Column(scale=2):
+            query = gr.Textbox(label="Search query (optional)", placeholder="e.g. How do I bake bread?", elem_id="embeddings-query")
+            texts = gr.Textbox(label="Texts", lines=7, info=TEXTS_HELP, elem_id="embeddings-texts")
+            formats = gr.CheckboxGroup(list(FORMATS), value=defaults.formats, label="Formats (both: side by side)", elem_id="embeddings-formats")
+            with gr.Row():
+                list_model = gr.Dropdown(list(LIST_MODELS), value=defaults.list_model, allow_custom_value=True, label="List format model", elem_id="embeddings-list-model")
+                native_model = gr.Dropdown(list(NATIVE_MODELS), value=defaults.native_model, allow_custom_value=True, label="Native format model", elem_id="embeddings-native-model")
+            with gr.Accordion("Settings", open=False, elem_id="embeddings-settings"):
+                with gr.Row():
+                    dimensions = gr.Number(None, precision=0, minimum=0, label="Dimensions (empty = model default)", info=default_sizes_note(), elem_id="embeddings-dimensions")
+                    encoding = gr.Radio(["float", "base64"], value=defaults.encoding, label="List format: encoding_format",
+                                        info="base64: the same numbers as float32 bytes", elem_id="embeddings-encoding")
+                task_type = gr.Dropdown([NO_TASK, *TASK_TYPES], value=NO_TASK, label="Native format: taskType", info="What the vectors are for", elem_id="embeddings-task")
+                with gr.Row():
+                    native_call = gr.Radio(list(NATIVE_CALLS), value=defaults.native_call, label="Native format: calls", elem_id="embeddings-native-call")
+                    prefix = gr.Radio(["v1beta", "v1"], value=defaults.prefix, label="Native path prefix", elem_id="embeddings-prefix")
+                auth = gr.Radio(list(AUTH_CHOICES), value=defaults.auth, label="Native format: send the key as", elem_id="embeddings-auth")
+            lesson = gr.Radio(list(LESSONS), value="None", label="Compare and learn", info="Runs a second embedding to show one idea",
+                              elem_id="embeddings-lesson")
+            with gr.Row():
+                run = gr.Button("Embed", variant="primary", elem_id="embeddings-run")
+                stop = gr.Button("Stop", variant="stop", elem_id="embeddings-stop")
+            examples = ExampleRow.build("embeddings", EXAMPLES)
+            presets = PresetBar.build("embeddings")
+            session_file = SessionFileBar.build("embeddings")
+            error = error_banner("embeddings")
+        with gr.Column(scale=3):
+            summary = gr.Markdown("Type a few texts and press **Embed**: you will see how close their meanings are.", elem_id="embeddings-summary")
+            with gr.Tabs():
+                with gr.Tab("Similarity", elem_id="embeddings-tab-heatmap"):
+                    heatmap = gr.HTML(elem_id="embeddings-heatmap")
+                with gr.Tab("Map", elem_id="embeddings-tab-map"):
+                    scatter = gr.HTML("<p>Embed a few texts to see them on a map.</p>", elem_id="embeddings-map")
+                with gr.Tab("Search", elem_id="embeddings-tab-search"):
+                    search = gr.HTML("<p>Type a search query to rank the texts by meaning.</p>", elem_id="embeddings-search")
+                with gr.Tab("Vectors", elem_id="embeddings-tab-vectors"):
+                    table = gr.Dataframe(headers=["#", "text", "dimension", "length", "first values"], interactive=False, wrap=True, elem_id="embeddings-table")
+                    files = gr.File(label="Download: CSV, .npy, and vectors.tsv + metadata.tsv (for embedding projectors)", file_count="multiple",
+                                    interactive=False, elem_id="embeddings-files")
+                with gr.Tab("Lesson", elem_id="embeddings-tab-lesson"):
+                    lesson_view = gr.HTML("<p>Pick a comparison under “Compare and learn”.</p>", elem_id="embeddings-lesson-view")
+    inspector = Inspector.build("embeddings")
+
+    form_inputs = [texts, query, formats, list_model, native_model, native_call, prefix, auth, encoding, dimensions, task_type, lesson]
+    fields = named_fields(EmbeddingsForm, form_inputs)
+    examples.wire(fields)
+    if ctx.presets is not None:
+        presets.wire(ctx.presets, {name: fields[name] for name in SETTINGS})
+    session_file.wire(fields)
+
+    async def on_run(url: str, key: str, *values: Any, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+        def report(done: int, total: int) -> None:
+            progress((done, total), desc="Embedding", unit="texts")
+
+        form = EmbeddingsForm(*values)
+        view = await embed_texts(ctx.client, ctx.defaults, url, key, form, report)
+        if not view.map:
+            return (banner_update(view.error), *(gr.skip(),) * 7, *Inspector.values(view.exchange))
+        return (banner_update(view.error), view.summary, view.heatmap, view.map,
+                view.search or "<p>Type a search query to rank the texts by meaning.</p>", view.table, view.files,
+                view.lesson or "<p>Pick a comparison under “Compare and learn”.</p>", *Inspector.values(view.exchange))
+
+    outputs = [error, summary, heatmap, scatter, search, table, files, lesson_view, *inspector.components]
+    event = gr.on([run.click, texts.submit, query.submit], on_run, [*ctx.connection, *form_inputs], outputs, concurrency_limit=None)
+    stop.click(None, None, None, cancels=[event], queue=False)
+
+    def from_curl(request: CurlRequest) -> list[Any]:
+        values = {**asdict(EmbeddingsForm()), **{k: v for k, v in form_from_curl(request).items() if v is not None}}
+        return [values[name] for name in fields]
+
+    ctx.imports.register(FormImport("embeddings", "Embeddings", ("embeddings", "native_embeddings"), form_inputs, from_curl))
