@@ -264,11 +264,12 @@ class EmbeddingsAPI:
         return result
 
     async def embed_list(self, conn: Connection, texts: list[str], model: str, encoding: str = "float",
-                         dimensions: int | None = None, progress: Progress | None = None) -> EmbeddingsResult:
-        """`POST /v1/embeddings` for every text, `LIST_BATCH_SIZE` at a time (all checked before the first is sent)."""
+                         dimensions: int | None = None, progress: Progress | None = None, extra: dict[str, Any] | None = None) -> EmbeddingsResult:
+        """`POST /v1/embeddings` for every text, `LIST_BATCH_SIZE` at a time (all checked before the first is sent);
+        `extra` fields (ones the spec does not name, such as `user`) are sent as they are."""
         check_texts(texts)
-        bodies = [(ListEmbeddingRequest.build(model=model, input=texts[start:start + LIST_BATCH_SIZE], encoding_format=encoding,
-                                              dimensions=dimensions).to_body(), len(texts[start:start + LIST_BATCH_SIZE]))
+        bodies = [({**(extra or {}), **ListEmbeddingRequest.build(model=model, input=texts[start:start + LIST_BATCH_SIZE], encoding_format=encoding,
+                                                                  dimensions=dimensions).to_body()}, len(texts[start:start + LIST_BATCH_SIZE]))
                   for start in range(0, len(texts), LIST_BATCH_SIZE)]
 
         async def call(body: Any, count: int) -> tuple[np.ndarray, Exchange, Any]:
@@ -278,15 +279,17 @@ class EmbeddingsAPI:
         return await self._run(bodies, call, model, progress)
 
     async def embed_native(self, conn: Connection, texts: list[str], model: str, *, batch: bool, prefix: str = "v1beta",
-                           task_type: str | None = None, dimensions: int | None = None, progress: Progress | None = None) -> EmbeddingsResult:
-        """`:embedContent` once per text, or `:batchEmbedContents` with `NATIVE_BATCH_SIZE` requests per call."""
+                           task_type: str | None = None, dimensions: int | None = None, progress: Progress | None = None,
+                           extra: dict[str, Any] | None = None) -> EmbeddingsResult:
+        """`:embedContent` once per text, or `:batchEmbedContents` with `NATIVE_BATCH_SIZE` requests per call;
+        `extra` fields (such as `title`) go into each request."""
         check_texts(texts)
         try:
             _fixed_size_advice(model, dimensions, "outputDimensionality")
         except ValueError as exc:
             raise RequestValidationError([str(exc)]) from None
         path = native_path(prefix, model, "batchEmbedContents" if batch else "embedContent")
-        requests = [NativeEmbeddingRequest.of_text(text, task_type, dimensions).to_body() for text in texts]
+        requests = [{**(extra or {}), **NativeEmbeddingRequest.of_text(text, task_type, dimensions).to_body()} for text in texts]
         size = NATIVE_BATCH_SIZE if batch else 1
         chunks = [requests[start:start + size] for start in range(0, len(requests), size)]
         bodies = [({"requests": chunk} if batch else chunk[0], len(chunk)) for chunk in chunks]

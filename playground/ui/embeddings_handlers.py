@@ -26,7 +26,7 @@ from playground.ui.embedding_views import (
     side_by_side,
     vector_rows,
 )
-from playground.ui.forms import optional_positive
+from playground.ui.forms import optional_positive, parse_json_field
 from playground.ui.native_handlers import AUTH_CHOICES
 from playground.ui.render import error_text
 
@@ -59,6 +59,7 @@ class EmbeddingsForm:
     dimensions: float | None = None
     task_type: str = NO_TASK
     lesson: str = "None"
+    extra_fields: str = ""
 
     def documents(self) -> list[str]:
         """One text per line; blank lines are skipped."""
@@ -93,23 +94,39 @@ class EmbeddingsView:
 Progress = Callable[[int, int], Awaitable[None] | None]
 
 
+CONTROLLED = {LIST_FORMAT: ("model", "input", "encoding_format", "dimensions"), NATIVE_FORMAT: ("content", "taskType", "outputDimensionality")}
+
+
+def extra_fields(form: EmbeddingsForm) -> dict[str, Any]:
+    """The "Extra fields" editor: a JSON object of fields the form has no control for."""
+    problems: list[str] = []
+    extra = parse_json_field("Extra fields", form.extra_fields, dict, problems) or {}
+    controlled = sorted(set(extra) & {name for fmt in form.formats for name in CONTROLLED.get(fmt, ())})
+    if controlled:
+        problems.append(f"Extra fields: {', '.join(controlled)} has its own control above; set it there")
+    if problems:
+        raise RequestValidationError(problems)
+    return extra
+
+
 def _runner(client: GatewayClient, conn: Connection, form: EmbeddingsForm, progress: Progress | None):  # noqa: ANN202 - local helper
     dimensions = optional_positive(form.dimensions)
     task = None if form.task_type == NO_TASK else form.task_type
+    extra = extra_fields(form)
 
     async def run(fmt: str, texts: list[str], *, encoding: str | None = None, size: int | None | bool = False,
                   task_type: str | None | bool = False) -> EmbeddingsResult:
         chosen_size = dimensions if size is False else size
         chosen_task = task if task_type is False else task_type
         if fmt == LIST_FORMAT:
-            return await client.embeddings.embed_list(conn, texts, form.list_model, encoding or form.encoding, chosen_size, progress)
+            return await client.embeddings.embed_list(conn, texts, form.list_model, encoding or form.encoding, chosen_size, progress, extra)
         batch = NATIVE_CALLS.get(form.native_call, True)
         if not batch and len(texts) > SINGLE_CALL_LIMIT:
             raise RequestValidationError([f"one call per text is for up to {SINGLE_CALL_LIMIT} texts ({len(texts):,} given); choose Batch, "
                                           f"which sends {NATIVE_BATCH_SIZE} texts per call"])
         native = conn.with_auth(AUTH_CHOICES.get(form.auth, "bearer"))
         return await client.embeddings.embed_native(native, texts, form.native_model, batch=batch, prefix=form.prefix,
-                                                    task_type=chosen_task, dimensions=chosen_size, progress=progress)
+                                                    task_type=chosen_task, dimensions=chosen_size, progress=progress, extra=extra)
 
     return run
 

@@ -4,6 +4,7 @@ lessons on the right."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 from typing import Any
 
@@ -15,6 +16,7 @@ from playground.client.errors import RequestValidationError
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import FormImport
 from playground.ui.embeddings_handlers import (
+    CONTROLLED,
     FORMATS,
     LESSONS,
     LIST_FORMAT,
@@ -48,7 +50,7 @@ EXAMPLES = [
             {"texts": DOCUMENTS, "query": "How do I bake bread?", "formats": [NATIVE_FORMAT], "dimensions": 64, "lesson": "Full vs reduced dimensions"}),
 ]
 TEXTS_HELP = "One text per line (blank lines are skipped). With a search query, these are the documents it is compared with."
-SETTINGS = ("formats", "list_model", "native_model", "native_call", "prefix", "auth", "encoding", "dimensions", "task_type", "lesson")
+SETTINGS = ("formats", "list_model", "native_model", "native_call", "prefix", "auth", "encoding", "dimensions", "task_type", "lesson", "extra_fields")
 
 
 def form_from_curl(request: CurlRequest) -> dict[str, Any]:
@@ -60,7 +62,8 @@ def form_from_curl(request: CurlRequest) -> dict[str, Any]:
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
             raise RequestValidationError(["the command's input is not a text or a list of texts"])
         return {"texts": "\n".join(texts), "query": "", "formats": [LIST_FORMAT], "list_model": body.get("model") or "text-embedding-3-small",
-                "encoding": body.get("encoding_format") or "float", "dimensions": body.get("dimensions")}
+                "encoding": body.get("encoding_format") or "float", "dimensions": body.get("dimensions"),
+                "extra_fields": _extra_json(body, CONTROLLED[LIST_FORMAT])}
     batch = ":batchEmbedContents" in request.path
     items = body.get("requests") if batch else [body]
     if not isinstance(items, list) or not items:
@@ -72,7 +75,13 @@ def form_from_curl(request: CurlRequest) -> dict[str, Any]:
     return {"texts": "\n".join(texts), "query": "", "formats": [NATIVE_FORMAT], "native_model": request.model or "gx-embedding-001",
             "native_call": next(label for label, is_batch in NATIVE_CALLS.items() if is_batch == batch),
             "prefix": "v1" if request.path.startswith("/v1/") or "/v1/models/" in request.path else "v1beta", "auth": auth,
-            "dimensions": first.get("outputDimensionality"), "task_type": first.get("taskType") or NO_TASK}
+            "dimensions": first.get("outputDimensionality"), "task_type": first.get("taskType") or NO_TASK,
+            "extra_fields": _extra_json(first, (*CONTROLLED[NATIVE_FORMAT], "model"))}
+
+
+def _extra_json(body: dict[str, Any], controlled: tuple[str, ...]) -> str:
+    extra = {name: value for name, value in body.items() if name not in controlled}
+    return json.dumps(extra, indent=2, ensure_ascii=False) if extra else ""
 
 
 def build_embeddings_tab(ctx: TabContext) -> None:
@@ -95,6 +104,8 @@ def build_embeddings_tab(ctx: TabContext) -> None:
                     native_call = gr.Radio(list(NATIVE_CALLS), value=defaults.native_call, label="Native format: calls", elem_id="embeddings-native-call")
                     prefix = gr.Radio(["v1beta", "v1"], value=defaults.prefix, label="Native path prefix", elem_id="embeddings-prefix")
                 auth = gr.Radio(list(AUTH_CHOICES), value=defaults.auth, label="Native format: send the key as", elem_id="embeddings-auth")
+                extra = gr.Code("", language="json", label="Extra fields (JSON object; sent in the list body or in each native request)",
+                                interactive=True, elem_id="embeddings-extra")
             lesson = gr.Radio(list(LESSONS), value="None", label="Compare and learn", info="Runs a second embedding to show one idea",
                               elem_id="embeddings-lesson")
             with gr.Row():
@@ -121,7 +132,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
                     lesson_view = gr.HTML("<p>Pick a comparison under “Compare and learn”.</p>", elem_id="embeddings-lesson-view")
     inspector = Inspector.build("embeddings")
 
-    form_inputs = [texts, query, formats, list_model, native_model, native_call, prefix, auth, encoding, dimensions, task_type, lesson]
+    form_inputs = [texts, query, formats, list_model, native_model, native_call, prefix, auth, encoding, dimensions, task_type, lesson, extra]
     fields = named_fields(EmbeddingsForm, form_inputs)
     examples.wire(fields)
     if ctx.presets is not None:
