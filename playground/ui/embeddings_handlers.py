@@ -89,6 +89,8 @@ class EmbeddingsView:
     files: list[str] = field(default_factory=list)
     lesson: str = ""
     exchange: Exchange | None = None
+    received: int = 0
+    """Bytes of the answers, every format and batch together."""
 
 
 Progress = Callable[[int, int], Awaitable[None] | None]
@@ -202,6 +204,7 @@ async def embed_texts(client: GatewayClient, defaults: ServerDefaults, url: str,
         return view
     first = runs[0]
     view.exchange = first.result.exchanges[-1] if first.result.exchanges else None
+    view.received = sum(run.result.wire_bytes for run in runs)
     view.summary = "\n\n".join(_summary_line(run.label, run.result) for run in runs)
     view.heatmap = side_by_side(*(heatmap_html(texts, run.result.vectors, run.label) for run in runs)) if len(runs) > 1 else heatmap_html(texts, first.result.vectors)
     view.map = map_svg(texts, first.result.vectors)
