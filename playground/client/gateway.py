@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from playground.client.chat import ChatAPI
+from playground.client.images import ImagesAPI
 from playground.client.media import media_directory
 from playground.client.messages import MessagesAPI
 from playground.client.native import NativeAPI
@@ -20,6 +21,7 @@ class GatewayClient:
         self.messages = MessagesAPI(self.transport)
         self.responses = ResponsesAPI(self.transport)
         self.native = NativeAPI(self.transport, media_directory("native-images"))
+        self.images = ImagesAPI(self.transport, media_directory("images"))
         self.video = video or VideoAPI(self.transport)
 
     async def list_models(self, conn: Connection) -> tuple[list[str], Exchange]:
