@@ -251,12 +251,12 @@ def find_image_items(body: Any, limit: int = 10_000) -> list[dict[str, Any]]:
 
 
 def _without_image_data(body: Any, consumed: set[int]) -> Any:
-    """The answer as the inspector keeps it: each image string replaced by its length."""
+    """The answer as the inspector keeps it: each inline image replaced by its length (urls stay)."""
     if isinstance(body, dict):
         return {k: _without_image_data(v, consumed) for k, v in body.items()}
     if isinstance(body, list):
         return [_without_image_data(v, consumed) for v in body]
-    if isinstance(body, str) and id(body) in consumed and len(body) > 200:
+    if isinstance(body, str) and id(body) in consumed and not body.startswith(("http://", "https://")):
         return f"<{len(body):,} characters of image data: saved as a file>"
     return body
 
@@ -294,7 +294,7 @@ class ImagesAPI:
             consumed.add(id(value))
             revised = item.get("revised_prompt") or item.get("revisedPrompt")
             try:
-                image = await self._one(value, key, result, f"image {number}")
+                image = await self._one(value, key, result)
             except GatewayError as error:
                 result.problems.append(f"image {number}: {error.message.removeprefix('Invalid request: ').rstrip('.')}")
                 continue
@@ -306,7 +306,7 @@ class ImagesAPI:
             raise UnexpectedResponseError(f"None of the images in the gateway's answer could be used: {'; '.join(result.problems)}.")
         return result
 
-    async def _one(self, value: str, key: str, result: ImagesResult, name: str) -> GeneratedImage:
+    async def _one(self, value: str, key: str, result: ImagesResult) -> GeneratedImage:
         value = value.strip()
         if value.startswith(("http://", "https://")):
             data, delivered = await self._fetch(value, result), "url"
@@ -319,7 +319,7 @@ class ImagesAPI:
                 raise UnexpectedResponseError(f"an address that is neither http(s) nor a data URL: {value[:60]!r}")
             data = await asyncio.to_thread(decode_inline_image, payload, self.max_image_bytes, "the gateway sent an image")
             delivered = "data URL" if match else key
-        stored = await asyncio.to_thread(store_image, data, self.directory, name)
+        stored = await asyncio.to_thread(store_image, data, self.directory, "the image")
         return GeneratedImage(stored.path, stored.format, stored.width, stored.height, stored.size, None, delivered)
 
     async def _fetch(self, url: str, result: ImagesResult) -> bytes:
@@ -330,12 +330,12 @@ class ImagesAPI:
             result.fetches.append(exchange)
             declared = int(response.headers.get("content-length") or 0)
             if declared > cap:
-                raise UnexpectedResponseError(f"the image at the url is {declared / 1e6:.1f} MB, above the {cap / 1e6:.0f} MB cap")
+                raise UnexpectedResponseError(f"the image at the url is {declared / 1e6:.1f} MB, above the {cap // 1_000_000} MB cap")
             try:
                 async for chunk in response.aiter_bytes(_CHUNK):
                     received += chunk
                     if len(received) > cap:
-                        raise UnexpectedResponseError(f"the image at the url is larger than the {cap / 1e6:.0f} MB cap")
+                        raise UnexpectedResponseError(f"the image at the url is larger than the {cap // 1_000_000} MB cap")
             except httpx.HTTPError as exc:
                 raise APIConnectionError(f"the connection was cut while fetching the image ({type(exc).__name__})") from None
         exchange.response_body = f"<{len(received):,} bytes of image>"
