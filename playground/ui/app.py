@@ -17,6 +17,7 @@ from playground.ui.compare_tab import build_compare_tab
 from playground.ui.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import CurlImport
+from playground.ui.images_tab import build_images_tab
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.native_tab import build_native_tab
 from playground.ui.presets import presets_state
@@ -96,6 +97,8 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 build_messages_tab(ctx)
             with gr.Tab("Native", id="native", elem_id="tab-native"):
                 build_native_tab(ctx)
+            with gr.Tab("Images", id="images", elem_id="tab-images"):
+                build_images_tab(ctx)
             with gr.Tab("Compare", id="compare", elem_id="tab-compare"):
                 build_compare_tab(ctx)
             with gr.Tab("Video", id="video", elem_id="tab-video"):
