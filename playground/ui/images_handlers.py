@@ -3,11 +3,16 @@ generate / refine / select / restore as plain async functions over plain values.
 
 A generation sends `prompt` alone, or, with reference images, one user turn in `contents`
 (text then images). Refine continues from a chosen result: the turns so far (or the earlier
-prompt), the image as the model's turn, then the new instruction."""
+prompt), the image as the model's turn, then the new instruction.
+
+Stop works inside the running event (like the text tabs' Stop): `begin` arms an event, `stop`
+sets it, and the call waiting on the gateway is cancelled where it waits. Cancelling the Gradio
+event from the page instead sometimes left an error badge and a spinning progress bar."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,6 +110,7 @@ class ImagesSession:
     shown: Generation | None = None
     selected: int | None = None
     made: int = 0
+    stop: asyncio.Event | None = field(default=None, repr=False)
 
     def add(self, generation: Generation) -> None:
         self.history = [*self.history, generation][-MAX_HISTORY:]
@@ -126,6 +132,23 @@ class Outcome:
     generation: Generation | None = None
 
 
+STOPPED = ("**Stopped** — the answer is no longer awaited. The gateway may still finish (and bill) this generation; "
+           "nothing of it is shown or saved.")
+
+
+def begin(session: ImagesSession) -> None:
+    """Arm Stop for the call about to start (called before the queued event runs); calls still
+    running share the armed event, so one Stop gives up on all of them."""
+    if session.stop is None or session.stop.is_set():
+        session.stop = asyncio.Event()
+
+
+def stop(session: ImagesSession) -> None:
+    """Give up waiting for the running call (or the one about to start)."""
+    if session.stop is not None:
+        session.stop.set()
+
+
 def _thumbnail(path: Path) -> Path:
     """A small WebP beside the results, for the history strip only (the results are never re-encoded)."""
     target = path.parent / "thumbnails" / (hashlib.sha256(str(path).encode()).hexdigest()[:24] + ".webp")
@@ -145,12 +168,32 @@ def problems_notice(result: ImagesResult) -> str:
 
 async def _run(client: GatewayClient, defaults: ServerDefaults, session: ImagesSession, url: str, key: str,
                generation: Generation, request: ImageRequest) -> Outcome:
+    halt = session.stop or asyncio.Event()
     try:
         conn = resolve_connection(defaults, url, key)
-        generation.result, generation.exchange = await client.images.generate(conn, request)
+    except GatewayError as error:
+        return Outcome(error_text(error))
+    if halt.is_set():
+        return Outcome(notice=STOPPED)
+    call = asyncio.ensure_future(client.images.generate(conn, request))
+    waiting = asyncio.ensure_future(halt.wait())
+    try:
+        await asyncio.wait({call, waiting}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiting.cancel()
+        if not call.done():
+            call.cancel()
+            with contextlib.suppress(asyncio.CancelledError, GatewayError):
+                await call
+    if call.cancelled():
+        return Outcome(notice=STOPPED)
+    try:
+        generation.result, generation.exchange = call.result()
     except GatewayError as error:
         return Outcome(error_text(error), exchange=error.exchange)
     generation.thumbnail = await asyncio.to_thread(_thumbnail, generation.result.images[0].path)
+    session.made += 1
+    generation.number = session.made
     session.add(generation)
     return Outcome("", problems_notice(generation.result), generation.exchange, generation)
 
@@ -164,8 +207,7 @@ async def generate(client: GatewayClient, defaults: ServerDefaults, session: Ima
     asked = request.to_body()
     asked.pop("contents", None)
     kind = "image-to-image" if request.contents else "text"
-    generation = Generation(session.made + 1, kind, form.prompt.strip(), form.settings(), asked, request.to_body().get("contents"))
-    session.made += 1
+    generation = Generation(0, kind, form.prompt.strip(), form.settings(), asked, request.to_body().get("contents"))
     return await _run(client, defaults, session, url, key, generation, request)
 
 
@@ -185,8 +227,7 @@ async def refine(client: GatewayClient, defaults: ServerDefaults, session: Image
         return Outcome(error_text(error))
     asked = request.to_body()
     asked.pop("contents", None)
-    generation = Generation(session.made + 1, "refine", instruction.strip(), form.settings(), asked, contents, source=source.path)
-    session.made += 1
+    generation = Generation(0, "refine", instruction.strip(), form.settings(), asked, contents, source=source.path)
     return await _run(client, defaults, session, url, key, generation, request)
 
 

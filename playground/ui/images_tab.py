@@ -14,14 +14,17 @@ from playground.ui.context import TabContext
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.images_handlers import (
     FORM_FIELDS,
+    STOPPED,
     Generation,
     ImageForm,
     ImagesSession,
     Outcome,
+    begin,
     generate,
     refine,
     restore,
     select,
+    stop,
 )
 from playground.ui.images_view import (
     NOT_SET,
@@ -36,8 +39,6 @@ from playground.ui.widgets import Inspector, banner_update, error_banner, notice
 
 GENERATE_CONCURRENCY = 16
 PROMPT_HELP = "Demo gateway: a prompt with the word “forbidden” is refused (content policy); [[fault:NAME]] injects a fault."
-STOPPED = ("**Stopped** — the answer is no longer awaited. The gateway may still finish (and bill) this generation; "
-           "nothing of it is shown or saved.")
 EXAMPLES = [
     Example("Make a 16:9 image", "A wide picture: the table under the gallery checks it really is 16:9.",
             {"prompt": "A lighthouse on a cliff at dusk, wide cinematic shot", "ratio": "16:9", "n": 1, "tier": "1K"}),
@@ -84,7 +85,7 @@ def build_images_tab(ctx: TabContext) -> None:
                                  elem_id="images-references")
             with gr.Row():
                 run = gr.Button("Generate", variant="primary", elem_id="images-generate")
-                stop = gr.Button("Stop", variant="stop", elem_id="images-stop")
+                stop_button = gr.Button("Stop", variant="stop", elem_id="images-stop")
             status = gr.Markdown(elem_id="images-status", elem_classes=["metrics-line"])
             error = error_banner("images")
             notice = notice_banner("images")
@@ -124,11 +125,17 @@ def build_images_tab(ctx: TabContext) -> None:
 
     def finished(state: ImagesSession, outcome: Outcome) -> tuple[Any, ...]:
         if outcome.generation is None:
-            return (banner_update(outcome.error), banner_update(""), "", *(gr.skip(),) * len(shown_outputs), *Inspector.values(outcome.exchange))
+            return (banner_update(outcome.error), banner_update(outcome.notice), "", *(gr.skip(),) * len(shown_outputs),
+                    *Inspector.values(outcome.exchange))
         return (banner_update(""), banner_update(outcome.notice), _status(outcome.generation), *shown(state), *Inspector.values(outcome.exchange))
 
-    def working(_: Any = None) -> tuple[Any, ...]:
+    def working(state: ImagesSession) -> tuple[Any, ...]:
+        begin(state)
         return banner_update(""), banner_update(""), "⏳ Waiting for the gateway… (Stop gives up waiting)"
+
+    def on_stop(state: ImagesSession) -> tuple[Any, ...]:
+        stop(state)
+        return banner_update(STOPPED), ""
 
     async def on_generate(state: ImagesSession, url: str, key: str, text: str, model_id: str, ratio_text: str, tier_text: str, count: float,
                           quality_text: str, mime: str, modes: str, files: list[str] | None, progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
@@ -156,10 +163,10 @@ def build_images_tab(ctx: TabContext) -> None:
     outputs = [error, notice, status, *shown_outputs, *inspector.components]
     options: dict[str, Any] = {"concurrency_limit": GENERATE_CONCURRENCY, "concurrency_id": "images-generate"}
     gr.on([ratio.change, tier.change], ratio_preview_html, [ratio, tier], preview, queue=False, show_progress="hidden")
-    generating = run.click(working, None, [error, notice, status], queue=False).then(
+    run.click(working, session, [error, notice, status], queue=False).then(
         on_generate, [session, *ctx.connection, *form_inputs, references], outputs, **options)
-    refining = refine_button.click(working, None, [error, notice, status], queue=False).then(
+    refine_button.click(working, session, [error, notice, status], queue=False).then(
         on_refine, [session, *ctx.connection, instruction, *form_inputs], outputs, **options)
-    stop.click(lambda: (banner_update(STOPPED), ""), None, [notice, status], cancels=[generating, refining], queue=False)
+    stop_button.click(on_stop, session, [notice, status], queue=False)
     gallery.select(on_select, session, picked, queue=False)
     history.select(on_restore, session, [*form_inputs, status, error, notice, *shown_outputs, *inspector.components], queue=False)

@@ -4,7 +4,9 @@ shows (delivered vs asked with its marks, the ratio preview, gallery and history
 
 from __future__ import annotations
 
+import asyncio
 import io
+import time
 from pathlib import Path
 
 import gradio as gr
@@ -20,13 +22,16 @@ from playground.ui import images_handlers
 from playground.ui.app import build_app
 from playground.ui.connection import ServerDefaults
 from playground.ui.images_handlers import (
+    STOPPED,
     Generation,
     ImageForm,
     ImagesSession,
+    begin,
     generate,
     refine,
     restore,
     select,
+    stop,
 )
 from playground.ui.images_view import (
     delivered_html,
@@ -129,6 +134,26 @@ async def test_a_refused_prompt_shows_the_gateways_reason_and_keeps_the_session(
     assert "size: must be an aspect ratio W:H" in checked.error and checked.exchange is None
     wrong_key = await generate(ui_client, defaults, session, "", "sk-not-the-key", ImageForm("a pond"))
     assert "The API key was not accepted" in wrong_key.error and "sk-not-the-key" not in wrong_key.error
+
+
+async def test_stop_gives_up_waiting_inside_the_call(ui_client: GatewayClient, defaults: ServerDefaults) -> None:
+    session = ImagesSession()
+    begin(session)
+    started = time.monotonic()
+    running = asyncio.create_task(generate(ui_client, defaults, session, "", "", ImageForm("slow [[fault:stall]]")))
+    await asyncio.sleep(0.3)  # the request is on its way; the gateway stays silent for 3 s, the client waits 1 s
+    stop(session)
+    outcome = await running
+    assert outcome.notice == STOPPED and not outcome.error and outcome.generation is None
+    assert time.monotonic() - started < 0.9, "stopped before the read timeout could end it"
+    assert session.history == [] and session.shown is None
+    begin(session)
+    stop(session)  # Stop between the click and the queued event: nothing is sent
+    early = await generate(ui_client, defaults, session, "", "", ImageForm("never sent"))
+    assert early.notice == STOPPED and early.exchange is None
+    begin(session)
+    after = await generate(ui_client, defaults, session, "", "", ImageForm("a pond"))
+    assert not after.error and after.generation is not None and after.generation.number == 1
 
 
 def _generation(images: list[GeneratedImage], **asked: object) -> Generation:
