@@ -19,7 +19,6 @@ import asyncio
 import base64
 import binascii
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -171,9 +170,6 @@ class ImageRequest(RequestModel):
         elif not (self.prompt or "").strip():
             raise ValueError("prompt: describe the image (or give contents for image-to-image)")
         return self
-
-    def asked_ratio(self) -> tuple[int, int] | None:
-        return parse_ratio(self.size)
 
 
 def user_turn(text: str, image_urls: list[str] | None = None) -> dict[str, Any]:
@@ -341,10 +337,3 @@ class ImagesAPI:
         exchange.response_body = f"<{len(received):,} bytes of image>"
         return bytes(received)
 
-
-def iter_turn_images(contents: list[dict[str, Any]] | None) -> Iterator[str]:
-    """The image strings of a list of turns (for showing what was sent)."""
-    for turn in contents or []:
-        for part in turn.get("parts") or []:
-            if isinstance(part, dict) and isinstance(part.get("image"), str):
-                yield part["image"]

@@ -205,9 +205,8 @@ async def generate(client: GatewayClient, defaults: ServerDefaults, session: Ima
     except GatewayError as error:
         return Outcome(error_text(error))
     asked = request.to_body()
-    asked.pop("contents", None)
-    kind = "image-to-image" if request.contents else "text"
-    generation = Generation(0, kind, form.prompt.strip(), form.settings(), asked, request.to_body().get("contents"))
+    contents = asked.pop("contents", None)
+    generation = Generation(0, "image-to-image" if contents else "text", form.prompt.strip(), form.settings(), asked, contents)
     return await _run(client, defaults, session, url, key, generation, request)
 
 
