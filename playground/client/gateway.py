@@ -6,6 +6,7 @@ from typing import Any
 
 from playground.client.chat import ChatAPI
 from playground.client.embeddings import EmbeddingsAPI
+from playground.client.images import ImagesAPI
 from playground.client.media import media_directory
 from playground.client.messages import MessagesAPI
 from playground.client.native import NativeAPI
@@ -22,6 +23,7 @@ class GatewayClient:
         self.responses = ResponsesAPI(self.transport)
         self.native = NativeAPI(self.transport, media_directory("native-images"))
         self.embeddings = EmbeddingsAPI(self.transport)
+        self.images = ImagesAPI(self.transport, media_directory("images"))
         self.video = video or VideoAPI(self.transport)
 
     async def list_models(self, conn: Connection) -> tuple[list[str], Exchange]:

@@ -8,6 +8,7 @@ import hashlib
 import io
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
@@ -37,6 +38,11 @@ def image_data_url(path: str | Path, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
     image_format, _, _ = verified_image(data, name)
     encoded = base64.b64encode(data).decode("ascii")
     return f"data:{_MIME[image_format]};base64,{encoded}"
+
+
+def image_mime(image_format: str) -> str:
+    """`image/png` for "PNG" (the formats `verified_image` accepts)."""
+    return _MIME.get(image_format.upper(), "application/octet-stream")
 
 
 FILE_TYPES = {".pdf": "application/pdf", ".txt": "text/plain", ".md": "text/markdown", ".csv": "text/csv", ".json": "application/json"}
@@ -83,18 +89,39 @@ def verified_image(data: bytes, name: str = "the image") -> tuple[str, int, int]
         raise RequestValidationError([f"{name} is not a readable PNG, JPEG, WebP or GIF image"]) from None
 
 
-def save_inline_image(encoded: str, directory: Path, max_bytes: int = MAX_INLINE_IMAGE_BYTES) -> Path:
-    """Decode a base64 image the gateway sent (size checked before decoding), verify it, and save
-    its original bytes under a name derived from its content."""
+@dataclass(frozen=True)
+class StoredImage:
+    """An image saved with its original bytes: where, what format, how many pixels and bytes."""
+
+    path: Path
+    format: str
+    width: int
+    height: int
+    size: int
+
+
+def decode_inline_image(encoded: str, max_bytes: int = MAX_INLINE_IMAGE_BYTES, name: str = "the gateway sent an image") -> bytes:
+    """Base64 image data from a gateway, size checked before decoding and decoded strictly."""
     if len(encoded) * 3 // 4 > max_bytes:
-        raise RequestValidationError([f"the gateway sent an image larger than {max_bytes // 1_000_000} MB"])
+        raise RequestValidationError([f"{name} larger than {max_bytes // 1_000_000} MB"])
     try:
-        data = base64.b64decode(encoded, validate=True)
+        return base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
-        raise RequestValidationError(["the gateway sent an image whose base64 data is broken"]) from None
-    image_format, _, _ = verified_image(data, "the generated image")
+        raise RequestValidationError([f"{name} whose base64 data is broken"]) from None
+
+
+def store_image(data: bytes, directory: Path, name: str = "the generated image") -> StoredImage:
+    """Verify image bytes (format list, pixel cap) and save them unchanged under a name derived
+    from their content (the same image is stored once)."""
+    image_format, width, height = verified_image(data, name)
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / (hashlib.sha256(data).hexdigest()[:24] + _EXTENSIONS[image_format])
     if not path.exists():
         path.write_bytes(data)
-    return path
+    return StoredImage(path, image_format, width, height, len(data))
+
+
+def save_inline_image(encoded: str, directory: Path, max_bytes: int = MAX_INLINE_IMAGE_BYTES) -> Path:
+    """Decode a base64 image the gateway sent (size checked before decoding), verify it, and save
+    its original bytes under a name derived from its content."""
+    return store_image(decode_inline_image(encoded, max_bytes), directory).path

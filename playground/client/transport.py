@@ -338,11 +338,11 @@ class Transport:
                 await response.aclose()
 
     @asynccontextmanager
-    async def fetch(self, url: str) -> AsyncIterator[tuple[httpx.Response, Exchange]]:
-        """GET a URL the gateway handed out (a video file): no credentials, redirects followed."""
+    async def fetch(self, url: str, accept: str = "video/mp4, */*", what: str = "video") -> AsyncIterator[tuple[httpx.Response, Exchange]]:
+        """GET a URL the gateway handed out (a video or image file): no credentials, redirects followed."""
         if not url.startswith(("http://", "https://")):
-            raise APIConnectionError(f"The gateway gave a video address that is not http(s): {url[:80]!r}.")
-        request = self.http.build_request("GET", url, headers={"Accept": "video/mp4, */*"})
+            raise APIConnectionError(f"The gateway gave a {what} address that is not http(s): {url[:80]!r}.")
+        request = self.http.build_request("GET", url, headers={"Accept": accept})
         exchange = self._exchange(request, None)
         anonymous = Connection(url)
         async with self._upstream.slot():

@@ -14,6 +14,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from playground.demo_gateway import chat, embeddings
+from playground.demo_gateway import chat, images
 from playground.demo_gateway.catalog import list_models
 from playground.demo_gateway.common import HTTPProblem, bearer_key, openai_error, read_json_object
 from playground.demo_gateway.config import DemoConfig
@@ -172,6 +173,7 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
         Route("/v1/models/{target}", json_endpoint(native_call, NATIVE_STYLE, pass_request=True, auth=authorized_native), methods=["POST"]),
         Route("/v1/embeddings", json_endpoint(list_embeddings, OPENAI_STYLE), methods=["POST"]),
         Route("/v1/messages/count_tokens", json_endpoint(messages.count_tokens, COUNT_TOKENS_STYLE), methods=["POST"]),
+        Route("/v1/images/generations", json_endpoint(images.generate, OPENAI_STYLE), methods=["POST"]),
         Route("/v1/video/generations", json_endpoint(video.submit, OPENAI_STYLE, pass_request=True), methods=["POST"]),
         Route("/v1/video/generations/download", get_endpoint(lambda request: video.download(query_param(request, "id")))),
         Route("/v1/video/generations/{task_id}", get_endpoint(lambda request: video.query(request.path_params["task_id"]))),

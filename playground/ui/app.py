@@ -18,6 +18,7 @@ from playground.ui.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import CurlImport
 from playground.ui.embeddings_tab import build_embeddings_tab
+from playground.ui.images_tab import build_images_tab
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.native_tab import build_native_tab
 from playground.ui.presets import presets_state
@@ -99,6 +100,8 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 build_native_tab(ctx)
             with gr.Tab("Embeddings", id="embeddings", elem_id="tab-embeddings"):
                 build_embeddings_tab(ctx)
+            with gr.Tab("Images", id="images", elem_id="tab-images"):
+                build_images_tab(ctx)
             with gr.Tab("Compare", id="compare", elem_id="tab-compare"):
                 build_compare_tab(ctx)
             with gr.Tab("Video", id="video", elem_id="tab-video"):

@@ -1,0 +1,244 @@
+"""The Images tab's handlers: the form, the session's generations (with a capped history), and
+generate / refine / select / restore as plain async functions over plain values.
+
+A generation sends `prompt` alone, or, with reference images, one user turn in `contents`
+(text then images). Refine continues from a chosen result: the turns so far (or the earlier
+prompt), the image as the model's turn, then the new instruction.
+
+Stop works inside the running event (like the text tabs' Stop): `begin` arms an event, `stop`
+sets it, and the call waiting on the gateway is cancelled where it waits. Cancelling the Gradio
+event from the page instead sometimes left an error badge and a spinning progress bar."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from playground.client.errors import GatewayError, RequestValidationError
+from playground.client.gateway import GatewayClient
+from playground.client.images import (
+    GeneratedImage,
+    ImageRequest,
+    ImagesResult,
+    refine_contents,
+    user_turn,
+)
+from playground.client.media import image_data_url
+from playground.client.transport import Exchange
+from playground.ui.connection import ServerDefaults, resolve_connection
+from playground.ui.images_view import NOT_SET
+from playground.ui.render import error_text, plain
+
+MAX_HISTORY = 20
+MAX_REFERENCES = 4
+THUMBNAIL_PX = 256
+FORM_FIELDS = ("prompt", "model", "ratio", "tier", "n", "quality", "mime_type", "modalities")
+
+
+def _set(value: Any) -> Any:
+    """A dropdown's "(not set)" or an empty box means: leave the field out."""
+    if value is None or (isinstance(value, str) and value.strip() in ("", NOT_SET)):
+        return None
+    return value.strip() if isinstance(value, str) else value
+
+
+@dataclass
+class ImageForm:
+    prompt: str = ""
+    model: str = "gx-2.5-flash-image"
+    ratio: str | None = "1:1"
+    tier: str | None = "1K"
+    n: float | None = 1
+    quality: str | None = NOT_SET
+    mime_type: str | None = "image/png"
+    modalities: str | None = NOT_SET
+    references: list[str] | None = None
+
+    def settings(self) -> dict[str, Any]:
+        """The plain values of the form (what history restores and presets keep)."""
+        return {name: getattr(self, name) for name in FORM_FIELDS}
+
+    def fields(self) -> dict[str, Any]:
+        n = self.n
+        if isinstance(n, float) and n.is_integer():
+            n = int(n)
+        return {"model": (self.model or "").strip(), "size": _set(self.ratio), "image_size": _set(self.tier), "n": n,
+                "quality": _set(self.quality), "mime_type": _set(self.mime_type), "response_modalities": _set(self.modalities),
+                "response_format": "b64_json"}
+
+    def request(self) -> ImageRequest:
+        """Text-to-image, or image-to-image when reference images are attached (checked like uploads)."""
+        references = [path for path in self.references or [] if path]
+        if len(references) > MAX_REFERENCES:
+            raise RequestValidationError([f"attach at most {MAX_REFERENCES} reference images"])
+        if not references:
+            return ImageRequest.build(prompt=self.prompt, **self.fields())
+        return ImageRequest.build(contents=[user_turn(self.prompt or "", [image_data_url(path) for path in references])], **self.fields())
+
+
+@dataclass
+class Generation:
+    """One call and what came of it."""
+
+    number: int
+    kind: str
+    prompt: str
+    settings: dict[str, Any]
+    asked: dict[str, Any]
+    contents: list[dict[str, Any]] | None
+    result: ImagesResult | None = None
+    exchange: Exchange | None = field(default=None, repr=False)
+    source: Path | None = None
+    thumbnail: Path | None = None
+
+    def image(self, index: int | None) -> GeneratedImage | None:
+        images = self.result.images if self.result else []
+        return images[index] if index is not None and 0 <= index < len(images) else None
+
+
+@dataclass
+class ImagesSession:
+    """A browser session's generations (the newest `MAX_HISTORY`), the one shown and the picked image."""
+
+    history: list[Generation] = field(default_factory=list)
+    shown: Generation | None = None
+    selected: int | None = None
+    made: int = 0
+    stop: asyncio.Event | None = field(default=None, repr=False)
+
+    def add(self, generation: Generation) -> None:
+        self.history = [*self.history, generation][-MAX_HISTORY:]
+        self.shown, self.selected = generation, 0
+
+    def from_history(self, index: int) -> Generation | None:
+        """The generation at `index` of the history strip (newest first)."""
+        ordered = list(reversed(self.history))
+        return ordered[index] if 0 <= index < len(ordered) else None
+
+
+@dataclass
+class Outcome:
+    """What a handler did: an error to show (or ""), a notice, and the call to inspect."""
+
+    error: str = ""
+    notice: str = ""
+    exchange: Exchange | None = None
+    generation: Generation | None = None
+
+
+STOPPED = ("**Stopped** — the answer is no longer awaited. The gateway may still finish (and bill) this generation; "
+           "nothing of it is shown or saved.")
+
+
+def begin(session: ImagesSession) -> None:
+    """Arm Stop for the call about to start (called before the queued event runs); calls still
+    running share the armed event, so one Stop gives up on all of them."""
+    if session.stop is None or session.stop.is_set():
+        session.stop = asyncio.Event()
+
+
+def stop(session: ImagesSession) -> None:
+    """Give up waiting for the running call (or the one about to start)."""
+    if session.stop is not None:
+        session.stop.set()
+
+
+def _thumbnail(path: Path) -> Path:
+    """A small WebP beside the results, for the history strip only (the results are never re-encoded)."""
+    target = path.parent / "thumbnails" / (hashlib.sha256(str(path).encode()).hexdigest()[:24] + ".webp")
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with Image.open(path) as image:
+            image.thumbnail((THUMBNAIL_PX, THUMBNAIL_PX))
+            image.convert("RGB").save(target, format="WEBP", quality=80)
+    return target
+
+
+def problems_notice(result: ImagesResult) -> str:
+    if not result.problems:
+        return ""
+    return "**Some images of the answer could not be used** — " + plain("; ".join(result.problems)) + ". The others are shown."
+
+
+async def _run(client: GatewayClient, defaults: ServerDefaults, session: ImagesSession, url: str, key: str,
+               generation: Generation, request: ImageRequest) -> Outcome:
+    halt = session.stop or asyncio.Event()
+    try:
+        conn = resolve_connection(defaults, url, key)
+    except GatewayError as error:
+        return Outcome(error_text(error))
+    if halt.is_set():
+        return Outcome(notice=STOPPED)
+    call = asyncio.ensure_future(client.images.generate(conn, request))
+    waiting = asyncio.ensure_future(halt.wait())
+    try:
+        await asyncio.wait({call, waiting}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiting.cancel()
+        if not call.done():
+            call.cancel()
+            with contextlib.suppress(asyncio.CancelledError, GatewayError):
+                await call
+    if call.cancelled():
+        return Outcome(notice=STOPPED)
+    try:
+        generation.result, generation.exchange = call.result()
+    except GatewayError as error:
+        return Outcome(error_text(error), exchange=error.exchange)
+    generation.thumbnail = await asyncio.to_thread(_thumbnail, generation.result.images[0].path)
+    session.made += 1
+    generation.number = session.made
+    session.add(generation)
+    return Outcome("", problems_notice(generation.result), generation.exchange, generation)
+
+
+async def generate(client: GatewayClient, defaults: ServerDefaults, session: ImagesSession, url: str, key: str, form: ImageForm) -> Outcome:
+    """Text-to-image (or image-to-image with references); the result becomes the shown generation."""
+    try:
+        request = form.request()
+    except GatewayError as error:
+        return Outcome(error_text(error))
+    asked = request.to_body()
+    contents = asked.pop("contents", None)
+    generation = Generation(0, "image-to-image" if contents else "text", form.prompt.strip(), form.settings(), asked, contents)
+    return await _run(client, defaults, session, url, key, generation, request)
+
+
+async def refine(client: GatewayClient, defaults: ServerDefaults, session: ImagesSession, url: str, key: str, form: ImageForm,
+                 instruction: str) -> Outcome:
+    """Continue from the picked image of the shown generation with a new instruction (multi-turn)."""
+    earlier = session.shown
+    source = earlier.image(session.selected) if earlier else None
+    if earlier is None or source is None:
+        return Outcome(error_text(RequestValidationError(["generate an image and pick it in the gallery first"])))
+    try:
+        if not (instruction or "").strip():
+            raise RequestValidationError(["type what to change in the picked image"])
+        contents = refine_contents(earlier.contents, earlier.prompt, source.path, instruction.strip())
+        request = ImageRequest.build(contents=contents, **form.fields())
+    except GatewayError as error:
+        return Outcome(error_text(error))
+    asked = request.to_body()
+    asked.pop("contents", None)
+    generation = Generation(0, "refine", instruction.strip(), form.settings(), asked, contents, source=source.path)
+    return await _run(client, defaults, session, url, key, generation, request)
+
+
+def select(session: ImagesSession, index: int | None) -> GeneratedImage | None:
+    """Pick an image of the shown generation (the one refine continues from)."""
+    session.selected = index
+    return session.shown.image(index) if session.shown else None
+
+
+def restore(session: ImagesSession, index: int) -> Generation | None:
+    """Show a generation of the history again (its images, settings and call)."""
+    generation = session.from_history(index)
+    if generation is not None:
+        session.shown, session.selected = generation, 0
+    return generation

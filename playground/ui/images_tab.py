@@ -1,0 +1,172 @@
+"""The Images tab's layout and wiring: the form with an aspect-ratio preview, the gallery of
+results with their original files to download, what was delivered against what was asked,
+refine (source and result side by side), the session's history, Stop, inspector and code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from playground.client.catalog import IMAGE_MODELS
+from playground.client.images import MAX_IMAGES_PER_CALL
+from playground.ui.context import TabContext
+from playground.ui.examples import Example, ExampleRow
+from playground.ui.images_handlers import (
+    FORM_FIELDS,
+    STOPPED,
+    Generation,
+    ImageForm,
+    ImagesSession,
+    Outcome,
+    begin,
+    generate,
+    refine,
+    restore,
+    select,
+    stop,
+)
+from playground.ui.images_view import (
+    NOT_SET,
+    RATIOS,
+    delivered_html,
+    gallery_items,
+    history_items,
+    ratio_preview_html,
+)
+from playground.ui.presets import PresetBar
+from playground.ui.widgets import Inspector, banner_update, error_banner, notice_banner
+
+GENERATE_CONCURRENCY = 16
+PROMPT_HELP = "Demo gateway: a prompt with the word “forbidden” is refused (content policy); [[fault:NAME]] injects a fault."
+EXAMPLES = [
+    Example("Make a 16:9 image", "A wide picture: the table under the gallery checks it really is 16:9.",
+            {"prompt": "A lighthouse on a cliff at dusk, wide cinematic shot", "ratio": "16:9", "n": 1, "tier": "1K"}),
+    Example("Four variations", "Four pictures from one prompt (n = 4), each a different take.",
+            {"prompt": "A cosy reading corner with a cat", "ratio": "1:1", "n": 4, "tier": "1K"}),
+    Example("Turn a photo into a watercolour", "Generate, click the picture, then press **Refine**: source and watercolour side by side.",
+            {"prompt": "A photo of a harbour town at sunrise", "ratio": "3:2", "n": 1, "instruction": "Turn it into a watercolour"}),
+    Example("See a refused prompt", "The demo refuses prompts with the word “forbidden”: the gateway's reason shows in red.",
+            {"prompt": "A forbidden temple in the jungle", "ratio": "1:1", "n": 1}),
+]
+
+
+def _status(generation: Generation) -> str:
+    result, exchange = generation.result, generation.exchange
+    count = len(result.images) if result else 0
+    took = f" in {exchange.finished_at:.1f} s" if exchange is not None and exchange.finished_at is not None else ""
+    what = "refined" if generation.kind == "refine" else "generated"
+    return f"✓ #{generation.number}: {count} image{'s' if count != 1 else ''} {what}{took} · {generation.asked.get('model', '')}"
+
+
+def build_images_tab(ctx: TabContext) -> None:
+    session = gr.State(ImagesSession())
+    with gr.Row():
+        with gr.Column(scale=2):
+            prompt = gr.Textbox(label="Prompt", lines=3, info=PROMPT_HELP, elem_id="images-prompt")
+            model = gr.Dropdown(list(IMAGE_MODELS), value=IMAGE_MODELS[0], label="Model", allow_custom_value=True, elem_id="images-model")
+            with gr.Row(equal_height=True):
+                ratio = gr.Dropdown([NOT_SET, *RATIOS], value="1:1", label="Aspect ratio (size, W:H)", allow_custom_value=True,
+                                    elem_id="images-ratio", scale=1)
+                preview = gr.HTML(ratio_preview_html("1:1", "1K"), elem_id="images-ratio-preview", scale=1)
+            with gr.Row():
+                tier = gr.Dropdown([NOT_SET, "1K", "2K", "3K"], value="1K", label="Size tier (image_size)", elem_id="images-tier")
+                n = gr.Slider(1, MAX_IMAGES_PER_CALL, value=1, step=1, label="Number of images (n)", elem_id="images-n")
+            with gr.Row():
+                quality = gr.Dropdown([NOT_SET, "auto", "low", "medium", "high"], value=NOT_SET, label="Quality", allow_custom_value=True,
+                                      elem_id="images-quality")
+                mime_type = gr.Dropdown([NOT_SET, "image/png", "image/jpeg", "image/webp"], value="image/png", label="Output type (mime_type)",
+                                        allow_custom_value=True, elem_id="images-mime")
+            with gr.Accordion("More parameters", open=False):
+                modalities = gr.Dropdown([NOT_SET, "image", "text,image"], value=NOT_SET, label="response_modalities",
+                                         allow_custom_value=True, elem_id="images-modalities")
+                gr.Markdown("`response_format` is always `b64_json`: the only output this family offers.")
+            references = gr.File(file_count="multiple", file_types=["image"], label="Reference images (image-to-image, up to 4)",
+                                 elem_id="images-references")
+            with gr.Row():
+                run = gr.Button("Generate", variant="primary", elem_id="images-generate")
+                stop_button = gr.Button("Stop", variant="stop", elem_id="images-stop")
+            status = gr.Markdown(elem_id="images-status", elem_classes=["metrics-line"])
+            error = error_banner("images")
+            notice = notice_banner("images")
+            examples = ExampleRow.build("images", EXAMPLES)
+            presets = PresetBar.build("images")
+        with gr.Column(scale=3):
+            gallery = gr.Gallery(label="Results (click one for the full size; it is also the image Refine starts from)", columns=2,
+                                 height=440, object_fit="contain", elem_id="images-gallery")
+            downloads = gr.File(label="Download the original files", file_count="multiple", interactive=False, elem_id="images-downloads")
+            delivered = gr.HTML(delivered_html(None), elem_id="images-delivered")
+            with gr.Group(), gr.Row(equal_height=True):
+                picked = gr.Image(label="Picked image", type="filepath", interactive=False, height=140, elem_id="images-picked")
+                with gr.Column(scale=2):
+                    instruction = gr.Textbox(label="Refine: what to change in the picked image", lines=2, elem_id="images-refine-instruction")
+                    refine_button = gr.Button("Refine", elem_id="images-refine")
+            with gr.Row(visible=False, elem_id="images-refine-compare") as compare:
+                before = gr.Image(label="Source", type="filepath", interactive=False, elem_id="images-refine-source")
+                after = gr.Image(label="Result", type="filepath", interactive=False, elem_id="images-refine-result")
+            history = gr.Gallery(label="This session's generations (click one to bring it back)", columns=6, height=170,
+                                 allow_preview=False, object_fit="cover", fit_columns=False, elem_id="images-history")
+    inspector = Inspector.build("images")
+
+    form_inputs = [prompt, model, ratio, tier, n, quality, mime_type, modalities]
+    by_name = dict(zip(FORM_FIELDS, form_inputs))
+    examples.wire({**by_name, "instruction": instruction})
+    if ctx.presets is not None:
+        presets.wire(ctx.presets, by_name)
+    shown_outputs = [gallery, downloads, delivered, picked, history, compare, before, after]
+
+    def shown(state: ImagesSession) -> tuple[Any, ...]:
+        generation = state.shown
+        items = gallery_items(generation)
+        is_refine = generation is not None and generation.kind == "refine" and bool(items)
+        return (items, [path for path, _ in items] or None, delivered_html(generation), items[0][0] if items else None,
+                history_items(state.history), gr.update(visible=is_refine),
+                str(generation.source) if is_refine and generation else None, items[0][0] if is_refine else None)
+
+    def finished(state: ImagesSession, outcome: Outcome) -> tuple[Any, ...]:
+        if outcome.generation is None:
+            return (banner_update(outcome.error), banner_update(outcome.notice), "", *(gr.skip(),) * len(shown_outputs),
+                    *Inspector.values(outcome.exchange))
+        return (banner_update(""), banner_update(outcome.notice), _status(outcome.generation), *shown(state), *Inspector.values(outcome.exchange))
+
+    def working(state: ImagesSession) -> tuple[Any, ...]:
+        begin(state)
+        return banner_update(""), banner_update(""), "⏳ Waiting for the gateway… (Stop gives up waiting)"
+
+    def on_stop(state: ImagesSession) -> tuple[Any, ...]:
+        stop(state)
+        return banner_update(STOPPED), ""
+
+    async def on_generate(state: ImagesSession, url: str, key: str, text: str, model_id: str, ratio_text: str, tier_text: str, count: float,
+                          quality_text: str, mime: str, modes: str, files: list[str] | None, progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
+        form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, files)
+        progress(0.1, desc=f"Asking the gateway for {int(count or 1)} image(s)")
+        return finished(state, await generate(ctx.client, ctx.defaults, state, url, key, form))
+
+    async def on_refine(state: ImagesSession, url: str, key: str, change: str, text: str, model_id: str, ratio_text: str, tier_text: str,
+                        count: float, quality_text: str, mime: str, modes: str, progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
+        form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes)
+        progress(0.1, desc="Asking the gateway to refine the picked image")
+        return finished(state, await refine(ctx.client, ctx.defaults, state, url, key, form, change))
+
+    def on_select(state: ImagesSession, evt: gr.SelectData) -> Any:
+        image = select(state, evt.index if isinstance(evt.index, int) else None)
+        return str(image.path) if image is not None else gr.skip()
+
+    def on_restore(state: ImagesSession, evt: gr.SelectData) -> tuple[Any, ...]:
+        generation = restore(state, evt.index if isinstance(evt.index, int) else -1)
+        if generation is None:
+            return (gr.skip(),) * (len(form_inputs) + 3 + len(shown_outputs) + len(inspector.components))
+        settings = [generation.settings.get(name, gr.skip()) for name in FORM_FIELDS]
+        return (*settings, _status(generation), banner_update(""), banner_update(""), *shown(state), *Inspector.values(generation.exchange))
+
+    outputs = [error, notice, status, *shown_outputs, *inspector.components]
+    options: dict[str, Any] = {"concurrency_limit": GENERATE_CONCURRENCY, "concurrency_id": "images-generate"}
+    gr.on([ratio.change, tier.change], ratio_preview_html, [ratio, tier], preview, queue=False, show_progress="hidden")
+    run.click(working, session, [error, notice, status], queue=False).then(
+        on_generate, [session, *ctx.connection, *form_inputs, references], outputs, **options)
+    refine_button.click(working, session, [error, notice, status], queue=False).then(
+        on_refine, [session, *ctx.connection, instruction, *form_inputs], outputs, **options)
+    stop_button.click(on_stop, session, [notice, status], queue=False)
+    gallery.select(on_select, session, picked, queue=False)
+    history.select(on_restore, session, [*form_inputs, status, error, notice, *shown_outputs, *inspector.components], queue=False)

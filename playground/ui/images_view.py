@@ -1,0 +1,133 @@
+"""What the Images tab shows, as plain values: the aspect-ratio preview box, the table of what
+was delivered against what was asked (with a mark where it was not honoured), gallery and
+history items. No Gradio here; every upstream string is escaped."""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import TYPE_CHECKING
+
+from playground.client.images import TIER_PIXELS, GeneratedImage, parse_ratio
+
+if TYPE_CHECKING:
+    from playground.ui.images_handlers import Generation
+
+RATIOS = ("1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "4:5", "5:4", "21:9")
+NOT_SET = "(not set)"
+RATIO_TOLERANCE = 0.02
+PREVIEW_BOX = 96
+
+
+def expected_pixels(ratio: tuple[int, int], tier: str) -> tuple[int, int]:
+    """Pixels when the tier is the long side (the demo gateway's reading; real models vary)."""
+    long_side, (w, h) = TIER_PIXELS[tier], ratio
+    return (long_side, max(1, round(long_side * h / w))) if w >= h else (max(1, round(long_side * w / h)), long_side)
+
+
+def ratio_preview_html(ratio_text: str | None, tier: str | None) -> str:
+    """A box drawn at the chosen aspect ratio, with the pixel size the tier suggests."""
+    ratio = parse_ratio(ratio_text)
+    if ratio is None:
+        label = "the gateway's default shape" if ratio_text in (None, "", NOT_SET) else "not a W:H ratio"
+        return f'<div class="ratio-preview"><div class="ratio-box ratio-unknown">?</div><span>{html.escape(label)}</span></div>'
+    w, h = ratio
+    scale = PREVIEW_BOX / max(w, h)
+    width, height = max(4, round(w * scale)), max(4, round(h * scale))
+    pixels = ""
+    if tier in TIER_PIXELS:
+        px_w, px_h = expected_pixels(ratio, tier)  # type: ignore[arg-type]
+        pixels = f" · about {px_w}×{px_h} px at {tier}"
+    return (f'<div class="ratio-preview" data-ratio="{w}:{h}"><div class="ratio-box" style="width:{width}px;height:{height}px">'
+            f"{w}:{h}</div><span>{w}:{h}{pixels}</span></div>")
+
+
+def human_bytes(size: int) -> str:
+    return f"{size:,} B" if size < 1000 else f"{size / 1000:,.1f} kB" if size < 1_000_000 else f"{size / 1e6:,.2f} MB"
+
+
+def ratio_name(width: int, height: int) -> str:
+    """`16:9` when the pixels are within 2% of a common ratio, else the reduced ratio."""
+    for text in RATIOS:
+        w, h = parse_ratio(text)  # type: ignore[misc]
+        if abs(width / height - w / h) <= RATIO_TOLERANCE * w / h:
+            return text
+    divisor = math.gcd(width, height)
+    return f"{width // divisor}:{height // divisor}" if max(width, height) // divisor <= 64 else f"{width / height:.3f}:1"
+
+
+def ratio_honoured(image: GeneratedImage, asked: tuple[int, int]) -> bool:
+    w, h = asked
+    return abs(image.width / image.height - w / h) <= RATIO_TOLERANCE * w / h
+
+
+def tier_honoured(image: GeneratedImage, tier: str) -> bool:
+    """The tier's long side (within 5%), or about its area (real models pick their own sizes)."""
+    side = TIER_PIXELS[tier]
+    return abs(max(image.width, image.height) - side) <= 0.05 * side or 0.45 <= image.width * image.height / side**2 <= 1.6
+
+
+def _mark(ok: bool, text: str) -> str:
+    kind = "honoured" if ok else "not-honoured"
+    return f'<span class="mark {kind}">{"✓" if ok else "⚠"} {html.escape(text)}</span>'
+
+
+def image_checks(image: GeneratedImage, generation: Generation) -> list[str]:
+    asked = generation.asked
+    marks = []
+    ratio = parse_ratio(asked.get("size"))
+    if ratio is not None:
+        ok = ratio_honoured(image, ratio)
+        marks.append(_mark(ok, f"ratio {ratio[0]}:{ratio[1]}" if ok else f"asked {ratio[0]}:{ratio[1]}, got {ratio_name(image.width, image.height)}"))
+    tier = asked.get("image_size")
+    if tier in TIER_PIXELS:
+        marks.append(_mark(tier_honoured(image, tier), f"size {tier}" if tier_honoured(image, tier) else f"asked {tier}, got {max(image.width, image.height)} px long side"))
+    mime = asked.get("mime_type")
+    if mime:
+        marks.append(_mark(image.mime_type == mime, f"type {mime}" if image.mime_type == mime else f"asked {mime}, got {image.mime_type}"))
+    return marks
+
+
+def delivered_html(generation: Generation | None) -> str:
+    """Per image: pixels, ratio, type, bytes, how it arrived; against what was asked."""
+    if generation is None or generation.result is None:
+        return '<p class="images-delivered-empty">Generate an image to see what the gateway delivered against what was asked.</p>'
+    images, asked = generation.result.images, generation.asked
+    wanted = int(asked.get("n") or 1)
+    count = _mark(len(images) == wanted, f"{len(images)} of {wanted} image{'s' if wanted != 1 else ''}" + ("" if "n" in asked else " (n not sent: 1 expected)"))
+    asked_text = " · ".join(html.escape(f"{name} {asked[name]}") for name in ("size", "image_size", "n", "mime_type", "quality") if name in asked)
+    rows = []
+    for number, image in enumerate(images, start=1):
+        rows.append(
+            f'<tr data-index="{number - 1}" data-width="{image.width}" data-height="{image.height}"><td>{number}</td>'
+            f"<td>{image.width}×{image.height}</td><td>{html.escape(ratio_name(image.width, image.height))}</td>"
+            f"<td>{html.escape(image.mime_type)}</td><td>{human_bytes(image.size)}</td><td>{html.escape(image.delivered_as)}</td>"
+            f'<td>{" ".join(image_checks(image, generation)) or "—"}</td></tr>')
+    return (f'<div class="images-delivered"><p>Asked: {asked_text or "the gateway defaults"} — delivered: {count}</p>'
+            "<table><thead><tr><th>#</th><th>pixels</th><th>ratio</th><th>type</th><th>bytes</th><th>as</th><th>vs asked</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def gallery_items(generation: Generation | None) -> list[tuple[str, str]]:
+    """(path, caption) per image: the revised prompt when the gateway gave one."""
+    if generation is None or generation.result is None:
+        return []
+    return [(str(image.path), image.revised_prompt or f"image {number}") for number, image in enumerate(generation.result.images, start=1)]
+
+
+def settings_line(generation: Generation) -> str:
+    asked = generation.asked
+    parts = [asked.get("size") or "default ratio", asked.get("image_size") or "default size", f"×{asked.get('n', 1)}"]
+    return " · ".join(str(part) for part in parts)
+
+
+def history_items(history: list[Generation]) -> list[tuple[str, str]]:
+    """One thumbnail per generation, newest first: its first image, the prompt and settings."""
+    items = []
+    for generation in reversed(history):
+        if generation.result is None or not generation.result.images:
+            continue
+        prompt = generation.prompt if len(generation.prompt) <= 60 else generation.prompt[:59] + "…"
+        kind = "refine: " if generation.kind == "refine" else ""
+        items.append((str(generation.thumbnail or generation.result.images[0].path), f"#{generation.number} {kind}{prompt} — {settings_line(generation)}"))
+    return items
