@@ -18,6 +18,7 @@ SMALLEST = {
     "long_session": ["--turns", "2", "--sessions", "2"],
     "stream_throughput": ["--runs", "1"],
     "video_download_memory": ["--mb", "1", "--runs", "1"],
+    "embeddings": ["--texts", "40", "--runs", "1"],
 }
 
 
