@@ -11,11 +11,14 @@ from pathlib import Path
 
 import numpy as np
 
+from playground.client.media import media_directory
+
 HEATMAP_LIMIT = 40
 """Texts drawn in a heatmap (a bigger matrix is unreadable; the first ones are shown)."""
 MAP_LABEL_LIMIT = 60
 """Up to this many texts, each point of the 2-D map is labelled with its text."""
 TABLE_LIMIT = 200
+EXACT_PCA_LIMIT = 1000
 LABEL_CHARS = 28
 
 
@@ -73,9 +76,21 @@ def pca_2d(vectors: np.ndarray) -> np.ndarray:
     if len(unit) < 2:
         return np.zeros((len(unit), 2))
     centred = unit - unit.mean(axis=0)
-    _, _, directions = np.linalg.svd(centred, full_matrices=False)
-    points = centred @ directions[:2].T
+    if len(centred) <= EXACT_PCA_LIMIT:
+        _, _, directions = np.linalg.svd(centred, full_matrices=False)
+        points = centred @ directions[:2].T
+    else:
+        points = centred @ _top_directions(centred.astype(np.float32))
     return points if points.shape[1] == 2 else np.hstack([points, np.zeros((len(points), 1))])
+
+
+def _top_directions(centred: np.ndarray, rounds: int = 12) -> np.ndarray:
+    """The two leading principal directions by subspace iteration (for thousands of texts a full
+    SVD costs seconds; this costs a few matrix-vector products)."""
+    basis = np.random.default_rng(0).standard_normal((centred.shape[1], 2)).astype(centred.dtype)
+    for _ in range(rounds):
+        basis, _ = np.linalg.qr(centred.T @ (centred @ basis))
+    return basis
 
 
 def map_svg(texts: list[str], vectors: np.ndarray, width: int = 640, height: int = 420) -> str:
@@ -135,16 +150,23 @@ def vector_rows(texts: list[str], vectors: np.ndarray, preview: int = 4) -> list
 
 
 def export_files(texts: list[str], vectors: np.ndarray, stem: str) -> list[str]:
-    """CSV (text then values), `.npy`, and the `vectors.tsv` + `metadata.tsv` pair of embedding projectors."""
-    folder = Path(tempfile.mkdtemp(prefix="embeddings-"))
+    """CSV (text then values), `.npy`, and the `vectors.tsv` + `metadata.tsv` pair of embedding
+    projectors. Each number is written once as text (7 significant digits) for both text files."""
+    folder = Path(tempfile.mkdtemp(prefix="embeddings-", dir=_exports_root()))
+    rows = [list(map("{:.7g}".format, row)) for row in vectors.tolist()]
     table = io.StringIO()
     writer = csv.writer(table)
     writer.writerow(["text"] + [f"v{i}" for i in range(vectors.shape[1])])
-    for text, row in zip(texts, vectors):
-        writer.writerow([text, *(f"{v:.7g}" for v in row)])
+    writer.writerows([text, *row] for text, row in zip(texts, rows))
     (folder / f"{stem}.csv").write_text(table.getvalue(), encoding="utf-8")
     np.save(folder / f"{stem}.npy", vectors)
-    np.savetxt(folder / "vectors.tsv", vectors, delimiter="\t", fmt="%.7g")
+    (folder / "vectors.tsv").write_text("".join("\t".join(row) + "\n" for row in rows), encoding="utf-8")
     metadata = "\n".join(" ".join(text.replace("\t", " ").split()) for text in texts) + "\n"
     (folder / "metadata.tsv").write_text(metadata, encoding="utf-8")
     return [str(folder / name) for name in (f"{stem}.csv", f"{stem}.npy", "vectors.tsv", "metadata.tsv")]
+
+
+def _exports_root() -> Path:
+    root = media_directory("embeddings")
+    root.mkdir(parents=True, exist_ok=True)
+    return root
