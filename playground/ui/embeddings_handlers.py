@@ -11,7 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from playground.client.embeddings import LIST_MODELS, NATIVE_BATCH_SIZE, NATIVE_MODELS, EmbeddingsResult
+from playground.client.embeddings import (
+    LIST_MODELS,
+    NATIVE_BATCH_SIZE,
+    NATIVE_MODELS,
+    EmbeddingsResult,
+)
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection, Exchange
@@ -111,7 +116,7 @@ def extra_fields(form: EmbeddingsForm) -> dict[str, Any]:
     return extra
 
 
-def _runner(client: GatewayClient, conn: Connection, form: EmbeddingsForm, progress: Progress | None):  # noqa: ANN202 - local helper
+def _runner(client: GatewayClient, conn: Connection, form: EmbeddingsForm, progress: Progress | None):
     dimensions = optional_positive(form.dimensions)
     task = None if form.task_type == NO_TASK else form.task_type
     extra = extra_fields(form)
@@ -124,8 +129,8 @@ def _runner(client: GatewayClient, conn: Connection, form: EmbeddingsForm, progr
             return await client.embeddings.embed_list(conn, texts, form.list_model, encoding or form.encoding, chosen_size, progress, extra)
         batch = NATIVE_CALLS.get(form.native_call, True)
         if not batch and len(texts) > SINGLE_CALL_LIMIT:
-            raise RequestValidationError([f"one call per text is for up to {SINGLE_CALL_LIMIT} texts ({len(texts):,} given); choose Batch, "
-                                          f"which sends {NATIVE_BATCH_SIZE} texts per call"])
+            raise RequestValidationError([(f"one call per text is for up to {SINGLE_CALL_LIMIT} texts ({len(texts):,} given); choose Batch, "
+                                           f"which sends {NATIVE_BATCH_SIZE} texts per call")])
         native = conn.with_auth(AUTH_CHOICES.get(form.auth, "bearer"))
         return await client.embeddings.embed_native(native, texts, form.native_model, batch=batch, prefix=form.prefix,
                                                     task_type=chosen_task, dimensions=chosen_size, progress=progress, extra=extra)
@@ -211,7 +216,7 @@ async def embed_texts(client: GatewayClient, defaults: ServerDefaults, url: str,
     view.search = side_by_side(*(_search(form, run) for run in runs)) if len(runs) > 1 else _search(form, first)
     view.table = vector_rows(texts, first.result.vectors)
     view.files = export_files(texts, first.result.vectors, "embeddings")
-    if form.lesson in LESSONS and LESSONS[form.lesson]:
+    if LESSONS.get(form.lesson):
         try:
             view.lesson = await _lesson(form, runner, first)
         except GatewayError as error:

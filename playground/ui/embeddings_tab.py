@@ -32,7 +32,8 @@ from playground.ui.forms import named_fields
 from playground.ui.native_handlers import AUTH_CHOICES
 from playground.ui.presets import PresetBar
 from playground.ui.session_file import SessionFileBar
-from playground.ui.widgets import Inspector, banner_update, error_banner
+from playground.ui.stopping import StopSwitch, unless_stopped
+from playground.ui.widgets import Inspector, banner_update, error_banner, notice_banner
 
 PARAPHRASES = "The cat sat on the mat.\nA cat was sitting on a mat.\nQuarterly revenue grew by ten percent.\nSales rose 10% this quarter.\nHow do I bake sourdough bread?"
 DOCUMENTS = ("Sourdough bread needs flour, water, salt and a starter.\nThe train to Berlin leaves at nine.\n"
@@ -50,6 +51,7 @@ EXAMPLES = [
             {"texts": DOCUMENTS, "query": "How do I bake bread?", "formats": [NATIVE_FORMAT], "dimensions": 64, "lesson": "Full vs reduced dimensions"}),
 ]
 TEXTS_HELP = "One text per line (blank lines are skipped). With a search query, these are the documents it is compared with."
+STOPPED = "**Stopped** — the vectors were not awaited; what was shown before stays. Press Embed to run again."
 SETTINGS = ("formats", "list_model", "native_model", "native_call", "prefix", "auth", "encoding", "dimensions", "task_type", "lesson", "extra_fields")
 
 
@@ -86,6 +88,7 @@ def _extra_json(body: dict[str, Any], controlled: tuple[str, ...]) -> str:
 
 def build_embeddings_tab(ctx: TabContext) -> None:
     defaults = EmbeddingsForm()
+    switch = gr.State(StopSwitch())
     with gr.Row():
         with gr.Column(scale=2):
             query = gr.Textbox(label="Search query (optional)", placeholder="e.g. How do I bake bread?", elem_id="embeddings-query")
@@ -115,6 +118,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
             presets = PresetBar.build("embeddings")
             session_file = SessionFileBar.build("embeddings")
             error = error_banner("embeddings")
+            notice = notice_banner("embeddings")
         with gr.Column(scale=3):
             summary = gr.Markdown("Type a few texts and press **Embed**: you will see how close their meanings are.", elem_id="embeddings-summary")
             with gr.Tabs():
@@ -139,12 +143,22 @@ def build_embeddings_tab(ctx: TabContext) -> None:
         presets.wire(ctx.presets, {name: fields[name] for name in SETTINGS})
     session_file.wire(fields)
 
-    async def on_run(url: str, key: str, *values: Any, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+    def on_begin(switch: StopSwitch) -> Any:
+        switch.arm()
+        return banner_update("")
+
+    def on_stop(switch: StopSwitch) -> Any:
+        switch.press()
+        return banner_update(STOPPED)
+
+    async def on_run(switch: StopSwitch, url: str, key: str, *values: Any, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
         def report(done: int, total: int) -> None:
             progress((done, total), desc="Embedding", unit="texts")
 
         form = EmbeddingsForm(*values)
-        view = await embed_texts(ctx.client, ctx.defaults, url, key, form, report)
+        stopped, view = await unless_stopped(embed_texts(ctx.client, ctx.defaults, url, key, form, report), switch.event)
+        if stopped or view is None:
+            return (gr.skip(),) * (len(outputs))
         if not view.map:
             return (banner_update(view.error), *(gr.skip(),) * 7, *Inspector.values(view.exchange))
         return (banner_update(view.error), view.summary, view.heatmap, view.map,
@@ -152,8 +166,9 @@ def build_embeddings_tab(ctx: TabContext) -> None:
                 view.lesson or "<p>Pick a comparison under “Compare and learn”.</p>", *Inspector.values(view.exchange))
 
     outputs = [error, summary, heatmap, scatter, search, table, files, lesson_view, *inspector.components]
-    event = gr.on([run.click, texts.submit, query.submit], on_run, [*ctx.connection, *form_inputs], outputs, concurrency_limit=None)
-    stop.click(None, None, None, cancels=[event], queue=False)
+    gr.on([run.click, texts.submit, query.submit], on_begin, switch, notice, queue=False).then(
+        on_run, [switch, *ctx.connection, *form_inputs], outputs, concurrency_limit=None)
+    stop.click(on_stop, switch, notice, queue=False)
 
     def from_curl(request: CurlRequest) -> list[Any]:
         values = {**asdict(EmbeddingsForm()), **{k: v for k, v in form_from_curl(request).items() if v is not None}}

@@ -12,7 +12,6 @@ event from the page instead sometimes left an error badge and a spinning progres
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +33,7 @@ from playground.client.transport import Exchange
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.images_view import NOT_SET
 from playground.ui.render import error_text, plain
+from playground.ui.stopping import StopSwitch, unless_stopped
 
 MAX_HISTORY = 20
 MAX_REFERENCES = 4
@@ -110,7 +110,7 @@ class ImagesSession:
     shown: Generation | None = None
     selected: int | None = None
     made: int = 0
-    stop: asyncio.Event | None = field(default=None, repr=False)
+    stop: StopSwitch = field(default_factory=StopSwitch, repr=False)
 
     def add(self, generation: Generation) -> None:
         self.history = [*self.history, generation][-MAX_HISTORY:]
@@ -137,16 +137,13 @@ STOPPED = ("**Stopped** — the answer is no longer awaited. The gateway may sti
 
 
 def begin(session: ImagesSession) -> None:
-    """Arm Stop for the call about to start (called before the queued event runs); calls still
-    running share the armed event, so one Stop gives up on all of them."""
-    if session.stop is None or session.stop.is_set():
-        session.stop = asyncio.Event()
+    """Arm Stop for the call about to start (called before the queued event runs)."""
+    session.stop.arm()
 
 
 def stop(session: ImagesSession) -> None:
     """Give up waiting for the running call (or the one about to start)."""
-    if session.stop is not None:
-        session.stop.set()
+    session.stop.press()
 
 
 def _thumbnail(path: Path) -> Path:
@@ -168,29 +165,17 @@ def problems_notice(result: ImagesResult) -> str:
 
 async def _run(client: GatewayClient, defaults: ServerDefaults, session: ImagesSession, url: str, key: str,
                generation: Generation, request: ImageRequest) -> Outcome:
-    halt = session.stop or asyncio.Event()
     try:
         conn = resolve_connection(defaults, url, key)
     except GatewayError as error:
         return Outcome(error_text(error))
-    if halt.is_set():
-        return Outcome(notice=STOPPED)
-    call = asyncio.ensure_future(client.images.generate(conn, request))
-    waiting = asyncio.ensure_future(halt.wait())
     try:
-        await asyncio.wait({call, waiting}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        waiting.cancel()
-        if not call.done():
-            call.cancel()
-            with contextlib.suppress(asyncio.CancelledError, GatewayError):
-                await call
-    if call.cancelled():
-        return Outcome(notice=STOPPED)
-    try:
-        generation.result, generation.exchange = call.result()
+        stopped, answer = await unless_stopped(client.images.generate(conn, request), session.stop.event)
     except GatewayError as error:
         return Outcome(error_text(error), exchange=error.exchange)
+    if stopped or answer is None:
+        return Outcome(notice=STOPPED)
+    generation.result, generation.exchange = answer
     generation.thumbnail = await asyncio.to_thread(_thumbnail, generation.result.images[0].path)
     session.made += 1
     generation.number = session.made

@@ -52,3 +52,20 @@ def test_a_curl_command_opens_the_embeddings_tab(page: Page) -> None:
     page.click("#embeddings-settings")
     expect(page.locator("#embeddings-dimensions input")).to_have_value("128")
     assert "sk-pasted-9999" not in page.content()
+
+
+def test_stop_gives_up_and_keeps_what_was_shown(page: Page) -> None:
+    open_tab(page, "Embeddings", "#embeddings-texts textarea")
+    page.fill("#embeddings-texts textarea", "one\ntwo")
+    page.click("#embeddings-run")
+    expect(page.locator("#embeddings-heatmap table td")).to_have_count(4, timeout=15_000)
+    page.fill("#embeddings-texts textarea", "[[fault:stall]] slow")
+    page.click("#embeddings-run")
+    page.wait_for_timeout(500)
+    page.click("#embeddings-stop")
+    expect(page.locator("#embeddings-notice")).to_contain_text("Stopped", timeout=5_000)
+    expect(page.locator("#embeddings-heatmap table td")).to_have_count(4)
+    expect(page.locator(".error")).to_have_count(0)
+    page.fill("#embeddings-texts textarea", "three\nfour\nfive")
+    page.click("#embeddings-run")
+    expect(page.locator("#embeddings-heatmap table td")).to_have_count(9, timeout=15_000)

@@ -3,6 +3,7 @@ downloads, both formats side by side, the lessons, clear errors, and curl import
 
 from __future__ import annotations
 
+import asyncio
 import csv
 from dataclasses import asdict, fields
 from pathlib import Path
@@ -14,9 +15,16 @@ from playground.client.curl_import import parse_curl
 from playground.client.gateway import GatewayClient
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.connection import ServerDefaults
-from playground.ui.embeddings_handlers import LIST_FORMAT, NATIVE_CALLS, NATIVE_FORMAT, EmbeddingsForm, embed_texts
+from playground.ui.embeddings_handlers import (
+    LIST_FORMAT,
+    NATIVE_CALLS,
+    NATIVE_FORMAT,
+    EmbeddingsForm,
+    embed_texts,
+)
 from playground.ui.embeddings_tab import form_from_curl
 from playground.ui.session_file import read_session_document, session_document
+from playground.ui.stopping import StopSwitch, unless_stopped
 from tests.conftest import DEMO_KEY
 
 DOCUMENTS = "Sourdough bread needs flour, water and a starter.\nThe train to Berlin leaves at nine.\nBake the bread in a hot oven.\n<script>alert(1)</script> cats"
@@ -105,3 +113,16 @@ async def test_a_pasted_call_is_sent_again_exactly(client: GatewayClient, defaul
     assert not view.error, view.error
     assert view.exchange.request_body == request.body
     assert view.exchange.url.split("/", 3)[3].split("?")[0] == request.path.lstrip("/")
+
+
+async def test_stop_gives_up_waiting_and_a_later_run_works(client: GatewayClient, defaults: ServerDefaults) -> None:
+    switch = StopSwitch()
+    switch.arm()
+    running = asyncio.ensure_future(unless_stopped(embed_texts(client, defaults, "", "", EmbeddingsForm(texts="[[fault:stall]] slow")), switch.event))
+    await asyncio.sleep(0.2)
+    assert not running.done()
+    switch.press()
+    assert await asyncio.wait_for(running, 1.0) == (True, None)
+    switch.arm()
+    stopped, view = await unless_stopped(embed_texts(client, defaults, "", "", EmbeddingsForm(texts="fast")), switch.event)
+    assert not stopped and view is not None and view.map
