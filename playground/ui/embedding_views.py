@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import html
-import io
 import tempfile
 from pathlib import Path
 
@@ -151,16 +150,17 @@ def vector_rows(texts: list[str], vectors: np.ndarray, preview: int = 4) -> list
 
 def export_files(texts: list[str], vectors: np.ndarray, stem: str) -> list[str]:
     """CSV (text then values), `.npy`, and the `vectors.tsv` + `metadata.tsv` pair of embedding
-    projectors. Each number is written once as text (7 significant digits) for both text files."""
+    projectors. Rows are written one at a time (each number formatted once for both text files),
+    so ten thousand vectors never sit in memory as text."""
     folder = Path(tempfile.mkdtemp(prefix="embeddings-", dir=_exports_root()))
-    rows = [list(map("{:.7g}".format, row)) for row in vectors.tolist()]
-    table = io.StringIO()
-    writer = csv.writer(table)
-    writer.writerow(["text"] + [f"v{i}" for i in range(vectors.shape[1])])
-    writer.writerows([text, *row] for text, row in zip(texts, rows))
-    (folder / f"{stem}.csv").write_text(table.getvalue(), encoding="utf-8")
+    with (folder / f"{stem}.csv").open("w", encoding="utf-8", newline="") as table, (folder / "vectors.tsv").open("w", encoding="utf-8") as tsv:
+        writer = csv.writer(table)
+        writer.writerow(["text"] + [f"v{i}" for i in range(vectors.shape[1])])
+        for text, row in zip(texts, vectors):
+            numbers = list(map("{:.7g}".format, row.tolist()))
+            writer.writerow([text, *numbers])
+            tsv.write("\t".join(numbers) + "\n")
     np.save(folder / f"{stem}.npy", vectors)
-    (folder / "vectors.tsv").write_text("".join("\t".join(row) + "\n" for row in rows), encoding="utf-8")
     metadata = "\n".join(" ".join(text.replace("\t", " ").split()) for text in texts) + "\n"
     (folder / "metadata.tsv").write_text(metadata, encoding="utf-8")
     return [str(folder / name) for name in (f"{stem}.csv", f"{stem}.npy", "vectors.tsv", "metadata.tsv")]
