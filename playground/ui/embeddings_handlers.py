@@ -22,6 +22,7 @@ from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection, Exchange
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.embedding_views import (
+    TEXT_EXPORT_LIMIT,
     export_files,
     heatmap_html,
     map_svg,
@@ -215,7 +216,7 @@ async def embed_texts(client: GatewayClient, defaults: ServerDefaults, url: str,
     view.map = map_svg(texts, first.result.vectors)
     view.search = side_by_side(*(_search(form, run) for run in runs)) if len(runs) > 1 else _search(form, first)
     view.table = vector_rows(texts, first.result.vectors)
-    view.files = export_files(texts, first.result.vectors, "embeddings")
+    view.files = export_files(texts, first.result.vectors, "embeddings", as_text=len(texts) <= TEXT_EXPORT_LIMIT)
     if LESSONS.get(form.lesson):
         try:
             view.lesson = await _lesson(form, runner, first)

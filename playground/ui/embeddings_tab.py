@@ -12,9 +12,10 @@ import gradio as gr
 
 from playground.client.curl_import import CurlRequest
 from playground.client.embeddings import LIST_MODELS, NATIVE_MODELS, TASK_TYPES
-from playground.client.errors import RequestValidationError
+from playground.client.errors import GatewayError, RequestValidationError
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import FormImport
+from playground.ui.embedding_views import add_text_exports
 from playground.ui.embeddings_handlers import (
     CONTROLLED,
     FORMATS,
@@ -31,6 +32,7 @@ from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.native_handlers import AUTH_CHOICES
 from playground.ui.presets import PresetBar
+from playground.ui.render import error_text
 from playground.ui.session_file import SessionFileBar
 from playground.ui.stopping import StopSwitch, unless_stopped
 from playground.ui.widgets import Inspector, banner_update, error_banner, notice_banner
@@ -132,6 +134,8 @@ def build_embeddings_tab(ctx: TabContext) -> None:
                     table = gr.Dataframe(headers=["#", "text", "dimension", "length", "first values"], interactive=False, wrap=True, elem_id="embeddings-table")
                     files = gr.File(label="Download: CSV, .npy, and vectors.tsv + metadata.tsv (for embedding projectors)", file_count="multiple",
                                     interactive=False, elem_id="embeddings-files")
+                    text_exports = gr.Button("Also write the CSV and vectors.tsv (a few seconds for thousands of texts)", size="sm",
+                                             visible=False, elem_id="embeddings-text-exports")
                 with gr.Tab("Lesson", elem_id="embeddings-tab-lesson"):
                     lesson_view = gr.HTML("<p>Pick a comparison under “Compare and learn”.</p>", elem_id="embeddings-lesson-view")
     inspector = Inspector.build("embeddings")
@@ -160,15 +164,23 @@ def build_embeddings_tab(ctx: TabContext) -> None:
         if stopped or view is None:
             return (gr.skip(),) * (len(outputs))
         if not view.map:
-            return (banner_update(view.error), *(gr.skip(),) * 7, *Inspector.values(view.exchange))
+            return (banner_update(view.error), *(gr.skip(),) * 8, *Inspector.values(view.exchange))
+        has_text = any(path.endswith(".csv") for path in view.files)
         return (banner_update(view.error), view.summary, view.heatmap, view.map,
-                view.search or "<p>Type a search query to rank the texts by meaning.</p>", view.table, view.files,
+                view.search or "<p>Type a search query to rank the texts by meaning.</p>", view.table, view.files, gr.update(visible=not has_text),
                 view.lesson or "<p>Pick a comparison under “Compare and learn”.</p>", *Inspector.values(view.exchange))
 
-    outputs = [error, summary, heatmap, scatter, search, table, files, lesson_view, *inspector.components]
+    def on_text_exports(paths: list[str] | None) -> tuple[Any, ...]:
+        try:
+            return add_text_exports(paths), gr.update(visible=False), banner_update("")
+        except GatewayError as error:
+            return gr.skip(), gr.skip(), banner_update(error_text(error))
+
+    outputs = [error, summary, heatmap, scatter, search, table, files, text_exports, lesson_view, *inspector.components]
     gr.on([run.click, texts.submit, query.submit], on_begin, switch, notice, queue=False).then(
         on_run, [switch, *ctx.connection, *form_inputs], outputs, concurrency_limit=None)
     stop.click(on_stop, switch, notice, queue=False)
+    text_exports.click(on_text_exports, files, [files, text_exports, error], concurrency_limit=4)
 
     def from_curl(request: CurlRequest) -> list[Any]:
         values = {**asdict(EmbeddingsForm()), **{k: v for k, v in form_from_curl(request).items() if v is not None}}

@@ -12,9 +12,15 @@ import numpy as np
 import pytest
 
 from playground.client.curl_import import parse_curl
+from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.connection import ServerDefaults
+from playground.ui.embedding_views import (
+    TEXT_EXPORT_LIMIT,
+    add_text_exports,
+    export_files,
+)
 from playground.ui.embeddings_handlers import (
     LIST_FORMAT,
     NATIVE_CALLS,
@@ -126,3 +132,20 @@ async def test_stop_gives_up_waiting_and_a_later_run_works(client: GatewayClient
     switch.arm()
     stopped, view = await unless_stopped(embed_texts(client, defaults, "", "", EmbeddingsForm(texts="fast")), switch.event)
     assert not stopped and view is not None and view.map
+
+
+def test_large_inputs_write_text_exports_when_asked(tmp_path: Path) -> None:
+    texts = [f"text {i}, with a comma and a \"quote\"" for i in range(TEXT_EXPORT_LIMIT + 1)]
+    vectors = np.random.default_rng(0).standard_normal((len(texts), 8)).astype(np.float32)
+    first = export_files(texts, vectors, "embeddings", as_text=False)
+    assert sorted(Path(p).name for p in first) == ["embeddings.npy", "metadata.tsv"]
+    every = add_text_exports(first)
+    names = {Path(p).name: Path(p) for p in every}
+    assert set(names) == {"embeddings.csv", "vectors.tsv", "embeddings.npy", "metadata.tsv"}
+    rows = list(csv.reader(names["embeddings.csv"].open(newline="")))
+    assert rows[1][0] == texts[0] and np.allclose([float(v) for v in rows[1][1:]], vectors[0], rtol=1e-6)
+    assert np.allclose(np.loadtxt(names["vectors.tsv"], delimiter="\t"), vectors, rtol=1e-6)
+    outside = tmp_path / "elsewhere.npy"
+    np.save(outside, vectors)
+    with pytest.raises(RequestValidationError, match="no vectors"):
+        add_text_exports([str(outside)])
