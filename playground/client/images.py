@@ -263,10 +263,12 @@ class ImagesAPI:
         self.directory = directory or media_directory("images")
         self.max_image_bytes = max_image_bytes
 
-    async def generate(self, conn: Connection, request: ImageRequest) -> tuple[ImagesResult, Exchange]:
+    async def generate(self, conn: Connection, request: ImageRequest, extra: dict[str, Any] | None = None) -> tuple[ImagesResult, Exchange]:
         """Send once (never resent after the gateway may have accepted it), then read, check and
-        save every image of the answer. Raises when the answer holds no usable image."""
-        data, exchange = await self.transport.request_json(conn, "POST", IMAGES_PATH, request.to_body(), retry_after_accept=False)
+        save every image of the answer. Raises when the answer holds no usable image. `extra`
+        fields (ones the spec does not name) are sent as they are."""
+        body = {**(extra or {}), **request.to_body()}
+        data, exchange = await self.transport.request_json(conn, "POST", IMAGES_PATH, body, retry_after_accept=False)
         try:
             result = await self._read(data, exchange)
         except GatewayError as error:

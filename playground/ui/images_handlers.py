@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from playground.client.images import (
 from playground.client.media import image_data_url
 from playground.client.transport import Exchange
 from playground.ui.connection import ServerDefaults, resolve_connection
+from playground.ui.forms import parse_json_field
 from playground.ui.images_view import NOT_SET
 from playground.ui.render import error_text, plain
 from playground.ui.stopping import StopSwitch, unless_stopped
@@ -38,7 +40,7 @@ from playground.ui.stopping import StopSwitch, unless_stopped
 MAX_HISTORY = 20
 MAX_REFERENCES = 4
 THUMBNAIL_PX = 256
-FORM_FIELDS = ("prompt", "model", "ratio", "tier", "n", "quality", "mime_type", "modalities")
+FORM_FIELDS = ("prompt", "model", "ratio", "tier", "n", "quality", "mime_type", "modalities", "extra_fields")
 
 
 def _set(value: Any) -> Any:
@@ -59,6 +61,8 @@ class ImageForm:
     mime_type: str | None = "image/png"
     modalities: str | None = NOT_SET
     references: list[str] | None = None
+    extra_fields: str = ""
+    """A JSON object of fields the form has no control for; a `contents` there is the request's turns."""
 
     def settings(self) -> dict[str, Any]:
         """The plain values of the form (what history restores and presets keep)."""
@@ -72,11 +76,29 @@ class ImageForm:
                 "quality": _set(self.quality), "mime_type": _set(self.mime_type), "response_modalities": _set(self.modalities),
                 "response_format": "b64_json"}
 
+    def extra(self) -> dict[str, Any]:
+        """The Extra fields editor's object, without `contents` (see `request`)."""
+        problems: list[str] = []
+        extra = parse_json_field("Extra fields", self.extra_fields, dict, problems) or {}
+        controlled = sorted(set(extra) & (set(self.fields()) | {"prompt"}))
+        if controlled:
+            problems.append(f"Extra fields: {', '.join(controlled)} has its own control above; set it there")
+        if problems:
+            raise RequestValidationError(problems)
+        return {name: value for name, value in extra.items() if name != "contents"}
+
     def request(self) -> ImageRequest:
-        """Text-to-image, or image-to-image when reference images are attached (checked like uploads)."""
+        """Text-to-image, image-to-image when reference images are attached (checked like uploads),
+        or the turns of a `contents` given in Extra fields (an imported call)."""
         references = [path for path in self.references or [] if path]
         if len(references) > MAX_REFERENCES:
             raise RequestValidationError([f"attach at most {MAX_REFERENCES} reference images"])
+        self.extra()
+        contents = (parse_json_field("Extra fields", self.extra_fields, dict, []) or {}).get("contents")
+        if contents is not None:
+            if references:
+                raise RequestValidationError(["give reference images or a contents list in Extra fields, not both"])
+            return ImageRequest.build(prompt=self.prompt or None, contents=contents, **self.fields())
         if not references:
             return ImageRequest.build(prompt=self.prompt, **self.fields())
         return ImageRequest.build(contents=[user_turn(self.prompt or "", [image_data_url(path) for path in references])], **self.fields())
@@ -164,13 +186,13 @@ def problems_notice(result: ImagesResult) -> str:
 
 
 async def _run(client: GatewayClient, defaults: ServerDefaults, session: ImagesSession, url: str, key: str,
-               generation: Generation, request: ImageRequest) -> Outcome:
+               generation: Generation, request: ImageRequest, extra: dict[str, Any] | None = None) -> Outcome:
     try:
         conn = resolve_connection(defaults, url, key)
     except GatewayError as error:
         return Outcome(error_text(error))
     try:
-        stopped, answer = await unless_stopped(client.images.generate(conn, request), session.stop.event)
+        stopped, answer = await unless_stopped(client.images.generate(conn, request, extra), session.stop.event)
     except GatewayError as error:
         return Outcome(error_text(error), exchange=error.exchange)
     if stopped or answer is None:
@@ -187,12 +209,13 @@ async def generate(client: GatewayClient, defaults: ServerDefaults, session: Ima
     """Text-to-image (or image-to-image with references); the result becomes the shown generation."""
     try:
         request = form.request()
+        extra = form.extra()
     except GatewayError as error:
         return Outcome(error_text(error))
     asked = request.to_body()
     contents = asked.pop("contents", None)
     generation = Generation(0, "image-to-image" if contents else "text", form.prompt.strip(), form.settings(), asked, contents)
-    return await _run(client, defaults, session, url, key, generation, request)
+    return await _run(client, defaults, session, url, key, generation, request, extra)
 
 
 async def refine(client: GatewayClient, defaults: ServerDefaults, session: ImagesSession, url: str, key: str, form: ImageForm,
@@ -207,12 +230,13 @@ async def refine(client: GatewayClient, defaults: ServerDefaults, session: Image
             raise RequestValidationError(["type what to change in the picked image"])
         contents = refine_contents(earlier.contents, earlier.prompt, source.path, instruction.strip())
         request = ImageRequest.build(contents=contents, **form.fields())
+        extra = form.extra()
     except GatewayError as error:
         return Outcome(error_text(error))
     asked = request.to_body()
     asked.pop("contents", None)
     generation = Generation(0, "refine", instruction.strip(), form.settings(), asked, contents, source=source.path)
-    return await _run(client, defaults, session, url, key, generation, request)
+    return await _run(client, defaults, session, url, key, generation, request, extra)
 
 
 def select(session: ImagesSession, index: int | None) -> GeneratedImage | None:
@@ -227,3 +251,17 @@ def restore(session: ImagesSession, index: int) -> Generation | None:
     if generation is not None:
         session.shown, session.selected = generation, 0
     return generation
+
+
+def image_form_values(body: Any) -> dict[str, Any]:
+    """Form values (every field of `ImageForm` but the uploads) for a pasted request body; fields
+    without a control, `contents` included, go into Extra fields."""
+    rest = dict(body) if isinstance(body, dict) else {}
+    if rest.get("response_format", "b64_json") != "b64_json":
+        raise RequestValidationError([f"response_format {rest['response_format']!r}: this family only returns b64_json"])
+    rest.pop("response_format", None)
+    values = {"prompt": rest.pop("prompt", ""), "model": rest.pop("model", ImageForm.model), "ratio": rest.pop("size", NOT_SET),
+              "tier": rest.pop("image_size", NOT_SET), "n": rest.pop("n", 1), "quality": rest.pop("quality", NOT_SET),
+              "mime_type": rest.pop("mime_type", NOT_SET), "modalities": rest.pop("response_modalities", NOT_SET)}
+    values["extra_fields"] = json.dumps(rest, indent=2, ensure_ascii=False) if rest else ""
+    return values

@@ -9,8 +9,10 @@ from typing import Any
 import gradio as gr
 
 from playground.client.catalog import IMAGE_MODELS
+from playground.client.curl_import import CurlRequest
 from playground.client.images import MAX_IMAGES_PER_CALL
 from playground.ui.context import TabContext
+from playground.ui.curl_panel import FormImport
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.images_handlers import (
     FORM_FIELDS,
@@ -21,6 +23,7 @@ from playground.ui.images_handlers import (
     Outcome,
     begin,
     generate,
+    image_form_values,
     refine,
     restore,
     select,
@@ -35,6 +38,7 @@ from playground.ui.images_view import (
     ratio_preview_html,
 )
 from playground.ui.presets import PresetBar
+from playground.ui.session_file import SessionFileBar
 from playground.ui.widgets import Inspector, banner_update, error_banner, notice_banner
 
 GENERATE_CONCURRENCY = 16
@@ -81,6 +85,8 @@ def build_images_tab(ctx: TabContext) -> None:
                 modalities = gr.Dropdown([NOT_SET, "image", "text,image"], value=NOT_SET, label="response_modalities",
                                          allow_custom_value=True, elem_id="images-modalities")
                 gr.Markdown("`response_format` is always `b64_json`: the only output this family offers.")
+                extra = gr.Code("", language="json", label="Extra fields (JSON object sent with the request; a contents list here is the turns)",
+                                interactive=True, elem_id="images-extra")
             references = gr.File(file_count="multiple", file_types=["image"], label="Reference images (image-to-image, up to 4)",
                                  elem_id="images-references")
             with gr.Row():
@@ -91,6 +97,7 @@ def build_images_tab(ctx: TabContext) -> None:
             notice = notice_banner("images")
             examples = ExampleRow.build("images", EXAMPLES)
             presets = PresetBar.build("images")
+            session_file = SessionFileBar.build("images")
         with gr.Column(scale=3):
             gallery = gr.Gallery(label="Results (click one for the full size; it is also the image Refine starts from)", columns=2,
                                  height=440, object_fit="contain", elem_id="images-gallery")
@@ -108,8 +115,9 @@ def build_images_tab(ctx: TabContext) -> None:
                                  allow_preview=False, object_fit="cover", fit_columns=False, elem_id="images-history")
     inspector = Inspector.build("images")
 
-    form_inputs = [prompt, model, ratio, tier, n, quality, mime_type, modalities]
-    by_name = dict(zip(FORM_FIELDS, form_inputs))
+    form_inputs = [prompt, model, ratio, tier, n, quality, mime_type, modalities, extra]
+    by_name = dict(zip(FORM_FIELDS, form_inputs, strict=True))
+    session_file.wire(by_name)
     examples.wire({**by_name, "instruction": instruction})
     if ctx.presets is not None:
         presets.wire(ctx.presets, by_name)
@@ -138,14 +146,16 @@ def build_images_tab(ctx: TabContext) -> None:
         return banner_update(STOPPED), ""
 
     async def on_generate(state: ImagesSession, url: str, key: str, text: str, model_id: str, ratio_text: str, tier_text: str, count: float,
-                          quality_text: str, mime: str, modes: str, files: list[str] | None, progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
-        form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, files)
+                          quality_text: str, mime: str, modes: str, extra_text: str, files: list[str] | None,
+                          progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
+        form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, files, extra_text)
         progress(0.1, desc=f"Asking the gateway for {int(count or 1)} image(s)")
         return finished(state, await generate(ctx.client, ctx.defaults, state, url, key, form))
 
     async def on_refine(state: ImagesSession, url: str, key: str, change: str, text: str, model_id: str, ratio_text: str, tier_text: str,
-                        count: float, quality_text: str, mime: str, modes: str, progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
-        form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes)
+                        count: float, quality_text: str, mime: str, modes: str, extra_text: str,
+                        progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
+        form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, extra_fields=extra_text)
         progress(0.1, desc="Asking the gateway to refine the picked image")
         return finished(state, await refine(ctx.client, ctx.defaults, state, url, key, form, change))
 
@@ -170,3 +180,9 @@ def build_images_tab(ctx: TabContext) -> None:
     stop_button.click(on_stop, session, [notice, status], queue=False)
     gallery.select(on_select, session, picked, queue=False)
     history.select(on_restore, session, [*form_inputs, status, error, notice, *shown_outputs, *inspector.components], queue=False)
+
+    def from_curl(request: CurlRequest) -> list[Any]:
+        values = image_form_values(request.body)
+        return [values[name] for name in FORM_FIELDS]
+
+    ctx.imports.register(FormImport("images", "Images", ("images",), form_inputs, from_curl))
