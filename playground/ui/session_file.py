@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,15 @@ def read_session_document(raw: bytes, tab: str, fields: list[str]) -> tuple[dict
     return form, _shown_with_missing_files(shown), Session(messages=sent)
 
 
+@dataclass(frozen=True)
+class Arrival:
+    """How a loaded form reaches a tab: `arrive(form)` gives the values by field name (updates
+    allowed) and the values of `outputs`, components the tab sets besides its fields."""
+
+    outputs: list[Any]
+    arrive: Callable[[dict[str, Any]], tuple[dict[str, Any], list[Any]]]
+
+
 @dataclass
 class SessionFileBar:
     tab: str
@@ -99,10 +109,13 @@ class SessionFileBar:
             status = gr.Markdown(elem_id=f"{tab}-session-status")
         return cls(tab, save, download, load, status)
 
-    def wire(self, fields: dict[str, Any], chatbot: gr.Chatbot | None = None, session: gr.State | None = None) -> None:
-        """A tab with a conversation passes its chatbot and session; a form-only tab (Embeddings) does not."""
+    def wire(self, fields: dict[str, Any], chatbot: gr.Chatbot | None = None, session: gr.State | None = None,
+             arrival: Arrival | None = None) -> None:
+        """A tab with a conversation passes its chatbot and session; a form-only tab does not.
+        A tab whose fields depend on one another (Video) passes how a loaded form arrives."""
         names, components = list(fields), list(fields.values())
         conversation = [chatbot, session] if chatbot is not None and session is not None else []
+        marker = list(arrival.outputs) if arrival is not None else []
 
         def on_save(*values: Any) -> tuple[Any, ...]:
             history, state = (values[0], values[1]) if conversation else (None, None)
@@ -117,9 +130,12 @@ class SessionFileBar:
                 form, history, state = read_session_document(Path(str(path)).read_bytes(), self.tab, names)
             except (GatewayError, OSError) as error:
                 shown = error_text(error) if isinstance(error, GatewayError) else "**Please check the request** — the file could not be read."
-                return (shown, *(gr.skip(),) * (len(components) + len(conversation)))
+                return (shown, *(gr.skip(),) * (len(components) + len(conversation) + len(marker)))
+            extra: list[Any] = []
+            if arrival is not None:
+                form, extra = arrival.arrive(form)
             values = [form.get(name, gr.skip()) for name in names]
-            return ("Loaded the saved session.", *((history, state) if conversation else ()), *values)
+            return ("Loaded the saved session.", *((history, state) if conversation else ()), *values, *extra)
 
         self.save.click(on_save, [*conversation, *components], [self.download, self.status], queue=False)
-        self.load.upload(on_load, self.load, [self.status, *conversation, *components], queue=False)
+        self.load.upload(on_load, self.load, [self.status, *conversation, *components, *marker], queue=False)

@@ -181,6 +181,16 @@ def model_fields(model_id: str) -> dict[str, FieldState]:
     }
 
 
+def kept_value(state: FieldState, current: Any) -> Any:
+    """`current` where it fits a field of the new model (a listed choice, or any value of a free
+    field the model shows), else the field's default."""
+    if current is None or current == "" or not state.visible:
+        return state.value
+    if state.choices is not None:  # the page may send a number choice back as text
+        return next((choice for choice in state.choices if str(choice) == str(current)), state.value)
+    return current
+
+
 def mode_fields(mode_label: str | None) -> dict[str, bool]:
     """Which image inputs a mode needs."""
     try:

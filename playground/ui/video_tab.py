@@ -8,14 +8,27 @@ from typing import Any
 
 import gradio as gr
 
+from playground.client.curl_import import CurlRequest
 from playground.client.video_catalog import video_model_ids
 from playground.ui.context import TabContext
-from playground.ui.video_board import CALLS, VideoBoard, board_html, gallery_items, job_call, job_choices
+from playground.ui.curl_panel import FormImport
+from playground.ui.examples import Example, ExampleRow
+from playground.ui.presets import PresetBar
+from playground.ui.session_file import Arrival, SessionFileBar
+from playground.ui.video_board import (
+    CALLS,
+    VideoBoard,
+    board_html,
+    gallery_items,
+    job_call,
+    job_choices,
+)
 from playground.ui.video_form import (
     DEFAULT_MODEL,
     FIELD_NAMES,
     VideoForm,
     flags_preview,
+    kept_value,
     mode_fields,
     model_fields,
     model_notes,
@@ -26,8 +39,7 @@ from playground.ui.video_handlers import (
     submit_job,
     watch,
 )
-from playground.ui.examples import Example, ExampleRow
-from playground.ui.presets import PresetBar
+from playground.ui.video_import import video_form_values
 from playground.ui.widgets import Inspector, banner_update, error_banner
 
 EXAMPLES = [
@@ -64,6 +76,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
     """Lay out the tab and wire its events; returns a hook that restores saved jobs after an event."""
     start = model_fields(DEFAULT_MODEL)
     board = gr.State(VideoBoard())
+    arrived = gr.State(None)
     with gr.Row():
         with gr.Column(scale=2):
             model = gr.Dropdown(video_model_ids(), value=DEFAULT_MODEL, label="Model", elem_id="video-model")
@@ -99,6 +112,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
             submit = gr.Button("Generate video", variant="primary", elem_id="video-submit")
             examples = ExampleRow.build("video", EXAMPLES)
             presets = PresetBar.build("video")
+            session_file = SessionFileBar.build("video")
             error = error_banner("video")
         with gr.Column(scale=3):
             board_view = gr.HTML(board_html(VideoBoard()), elem_id="video-board")
@@ -125,12 +139,20 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
         presets.wire(ctx.presets, {name: c for name, c in by_name.items() if c not in (first_frame, last_frame, references)})
     model_driven = list(model_fields(DEFAULT_MODEL))
 
-    def on_model(model_id: str) -> tuple[Any, ...]:
+    def model_updates(model_id: str, current: list[Any] | None) -> list[Any]:
+        """The model-driven fields for `model_id`: its choices and visibility; a value that fits it
+        stays (what was typed), others go to its default. Without `current` the values are left alone."""
         states = model_fields(model_id)
-        updates = [gr.update(visible=s.visible, value=s.value, **({"choices": list(s.choices)} if s.choices is not None else {}))
-                   for s in (states[name] for name in model_driven)]
+        return [gr.update(visible=s.visible, **({"value": kept_value(s, current[n])} if current is not None else {}),
+                          **({"choices": list(s.choices)} if s.choices is not None else {}))
+                for n, s in enumerate(states[name] for name in model_driven)]
+
+    def on_model(model_id: str, arrived: str | None, *current: Any) -> tuple[Any, ...]:
+        """`arrived` names a model whose values came with it (a curl import or a loaded session):
+        the change event that follows reads the fields before those values reach them."""
+        updates = model_updates(model_id, None if arrived == model_id else list(current))
         is_vidd = (model_id or "").startswith("vidD")
-        return (*updates, gr.update(visible=is_vidd), model_notes(model_id))
+        return (*updates, gr.update(visible=is_vidd), model_notes(model_id), None)
 
     def on_mode(mode_label: str) -> tuple[Any, ...]:
         return tuple(gr.update(visible=shown) for shown in mode_fields(mode_label).values())
@@ -195,7 +217,8 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
     watch_outputs = [board_view, gallery, player, cancel_pick, inspect_job, saved, *inspector.components]
     watch_options: dict[str, Any] = {"concurrency_limit": WATCH_CONCURRENCY, "concurrency_id": "video-watch", "show_progress": "hidden"}
 
-    model.change(on_model, model, [by_name[name] for name in model_driven] + [flags, notes], queue=False)
+    model.change(on_model, [model, arrived, *(by_name[name] for name in model_driven)],
+                 [*(by_name[name] for name in model_driven), flags, notes, arrived], queue=False)
     mode.change(on_mode, mode, [by_name[name] for name in mode_fields(None)], queue=False)
     gr.on([component.change for component in form_inputs if component not in (first_frame, last_frame, references)],
           lambda *values: flags_preview(VideoForm(*values)), form_inputs, flags, queue=False, show_progress="hidden",
@@ -208,6 +231,21 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
     clear.click(on_clear, board, [board_view, saved, gallery, player, cancel_pick], queue=False)
     gallery.select(on_pick, None, player, queue=False)
     gr.on([inspect_job.input, inspect_call.input], on_inspect, [board, inspect_job, inspect_call], inspector.components, queue=False)
+
+    def arrive(values: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+        """Values that came with a model (import, loaded file): its fields' choices with them, and
+        `arrived` set so the model's change event keeps them."""
+        model_id = values.get("model") or DEFAULT_MODEL
+        driven = dict(zip(model_driven, model_updates(model_id, [values.get(name) for name in model_driven]), strict=True))
+        return {**values, **driven}, [model_id]
+
+    def from_curl(request: CurlRequest) -> list[Any]:
+        values, marker = arrive(video_form_values(request.body))
+        return [values[name] for name in FIELD_NAMES] + marker
+
+    session_file.wire({name: c for name, c in by_name.items() if c not in (first_frame, last_frame, references)},
+                      arrival=Arrival([arrived], arrive))
+    ctx.imports.register(FormImport("video", "Video", ("video",), [*form_inputs, arrived], from_curl))
 
     def restore_after(event: Any) -> Any:
         return event.then(on_restore, [board, saved], board_view, queue=False).then(

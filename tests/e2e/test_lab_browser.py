@@ -110,7 +110,9 @@ def test_a_saved_session_loads_into_a_fresh_browser_and_continues(page: Page, br
     fresh.goto(app_server.url)  # type: ignore[attr-defined]
     fresh.wait_for_selector("#chat-input textarea")
     fresh.click("#chat-session-file")
-    fresh.locator("#chat-session-load input[type=file], input[type=file]").last.set_input_files(saved)
+    with fresh.expect_file_chooser() as chooser:
+        fresh.click("#chat-session-load")
+    chooser.value.set_files(saved)
     expect(fresh.locator("#chat-session-status")).to_contain_text("Loaded", timeout=10_000)
     expect(fresh.locator("#chat-chatbot")).to_contain_text("remember the word kumquat")
     expect(fresh.locator("#chat-system textarea")).to_have_value("Answer in one line.")
@@ -138,3 +140,65 @@ def test_compare_example_runs_every_column(page: Page) -> None:
     page.click("#compare-send")
     expect(page.locator("#compare-table")).to_contain_text("time to first token", timeout=15_000)
     expect(page.locator("#compare-chat-3 .message.bot").last).to_contain_text("keys", timeout=5_000)
+
+
+def test_images_example_makes_a_wide_picture(page: Page) -> None:
+    open_tab(page, "Images", "#images-prompt textarea")
+    page.click("#images-example-0")
+    expect(page.locator("#images-prompt textarea")).to_have_value("A lighthouse on a cliff at dusk, wide cinematic shot")
+    page.click("#images-generate")
+    expect(page.locator("#images-delivered")).to_contain_text("✓ ratio 16:9", timeout=15_000)
+    expect(page.locator("#images-gallery img").first).to_be_visible()
+
+
+def test_a_curl_command_opens_the_images_tab_and_generates(page: Page) -> None:
+    page.click("#curl-import")
+    page.fill("#curl-command textarea", """curl https://gw.example/v1/images/generations -H "Authorization: Bearer sk-pasted-4242" \\
+  -d '{"model": "gx-2.5-flash-image", "prompt": "A red kite over dunes", "size": "4:3", "n": 2, "user": "demo-7"}'""")
+    page.click("#curl-import-button")
+    expect(page.locator("#images-prompt textarea")).to_have_value("A red kite over dunes", timeout=10_000)
+    page.click("#connection-panel")
+    page.fill("#connection-url textarea", "")  # back to the demo gateway (the pasted host is not reachable here) and its key
+    page.fill("#connection-key input", "")
+    page.click("#images-generate")
+    expect(page.locator("#images-delivered")).to_contain_text("✓ 2 of 2 images", timeout=15_000)
+    assert "sk-pasted-4242" not in page.content()
+
+
+def test_a_curl_command_opens_the_video_tab_with_the_model_s_fields(page: Page) -> None:
+    page.click("#curl-import")
+    page.fill("#curl-command textarea", """curl https://gw.example/v1/video/generations -H "Authorization: Bearer sk-pasted-5151" \\
+  -d '{"model": "vidB-3.0-fast-generate-001", "prompt": "Waves at dawn", "durationSeconds": 6, "aspectRatio": "9:16", "resolution": "720p"}'""")
+    page.click("#curl-import-button")
+    expect(page.locator("#video-prompt textarea")).to_have_value("Waves at dawn", timeout=10_000)
+    expect(page.locator("#video-model input")).to_have_value("vidB-3.0-fast-generate-001")
+    page.wait_for_timeout(500)  # the model's change event runs after the import: it must keep what fits
+    expect(page.locator("#video-duration input")).to_have_value("6")
+    expect(page.locator("#video-ratio input")).to_have_value("9:16")
+    expect(page.locator("#video-resolution input")).to_have_value("720p")
+
+
+def test_a_saved_video_form_loads_with_its_model_s_fields(page: Page, tmp_path: object) -> None:
+    page.click("#curl-import")
+    page.fill("#curl-command textarea", """curl https://gw.example/v1/video/generations -d '{"model": "vidC2.5-t2v-preview", "prompt": "Lanterns", "duration": 10, "resolution": "1080p"}'""")
+    page.click("#curl-import-button")
+    expect(page.locator("#video-resolution input")).to_have_value("1080p", timeout=10_000)
+    page.click("#video-session-file")
+    page.click("#video-session-save")
+    with page.expect_download() as download:
+        page.locator("#video-session-download a").first.click()
+    saved = f"{tmp_path}/video-session.json"
+    download.value.save_as(saved)
+    page.reload()
+    open_tab(page, "Video", "#video-prompt textarea")
+    expect(page.locator("#video-model input")).to_have_value("vidA-2")
+    page.click("#video-session-file")
+    with page.expect_file_chooser() as chooser:
+        page.click("#video-session-load")
+    chooser.value.set_files(saved)
+    expect(page.locator("#video-session-status")).to_contain_text("Loaded", timeout=10_000)
+    expect(page.locator("#video-model input")).to_have_value("vidC2.5-t2v-preview")
+    page.wait_for_timeout(500)
+    expect(page.locator("#video-duration input")).to_have_value("10")
+    expect(page.locator("#video-resolution input")).to_have_value("1080p")
+    expect(page.locator("#video-prompt textarea")).to_have_value("Lanterns")
