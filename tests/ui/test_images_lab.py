@@ -20,7 +20,13 @@ from playground.client.gateway import GatewayClient
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.codegen import curl_snippet, python_snippet
 from playground.ui.connection import ServerDefaults
-from playground.ui.images_handlers import FORM_FIELDS, ImageForm, ImagesSession, generate, image_form_values
+from playground.ui.images_handlers import (
+    FORM_FIELDS,
+    ImageForm,
+    ImagesSession,
+    generate,
+    image_form_values,
+)
 from playground.ui.session_file import read_session_document, session_document
 from tests.conftest import DEMO_KEY
 from tests.ui.test_code_export import run, stable
