@@ -24,7 +24,7 @@ def send(page: Page, text: str) -> None:
 
 
 def test_typed_message_streams_into_the_chat(page: Page) -> None:
-    send(page, "Hello from the browser")
+    send(page, "Hello from the browser, a long reply please")  # long: a reply that streams for seconds, so its growth is seen under load
     expect(page.locator("#chat-chatbot")).to_contain_text("Hello from the browser")
     lengths = []
     for _ in range(40):
@@ -33,7 +33,7 @@ def test_typed_message_streams_into_the_chat(page: Page) -> None:
     expect(page.locator(BOT).last).to_contain_text("answering with", timeout=10_000)
     partial = [n for n in lengths if 0 < n < len(last_bot_text(page))]
     assert len(set(partial)) >= 2, f"expected to see the reply grow, saw lengths {lengths}"
-    expect(page.locator("#chat-metrics")).to_contain_text("tokens/s")
+    expect(page.locator("#chat-metrics")).to_contain_text("tokens/s", timeout=60_000)
     expect(page.locator("#chat-input textarea")).to_have_value("")
 
 
