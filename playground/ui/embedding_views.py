@@ -94,6 +94,19 @@ def _top_directions(centred: np.ndarray, rounds: int = 12) -> np.ndarray:
     return basis
 
 
+def _spread_labels(xs: np.ndarray, ys: np.ndarray, labels: list[str], line: float = 13.0, char: float = 6.0) -> list[float]:
+    """A y for each label so that no two overlap (points close together keep their labels apart)."""
+    placed: list[tuple[float, float, float]] = []
+    shifted = [0.0] * len(labels)
+    for i in sorted(range(len(labels)), key=lambda n: ys[n]):
+        left, right, y = xs[i], xs[i] + 7 + char * len(labels[i]), float(ys[i])
+        while any(left < r and l < right and abs(y - py) < line for l, r, py in placed):
+            y += line
+        placed.append((left, right, y))
+        shifted[i] = y
+    return shifted
+
+
 def map_svg(texts: list[str], vectors: np.ndarray, width: int = 640, height: int = 420) -> str:
     """The texts as labelled points on a 2-D map (SVG): each point carries its number and
     text, and its full text on hover. Past `MAP_LABEL_LIMIT` texts only the points are drawn."""
@@ -104,10 +117,11 @@ def map_svg(texts: list[str], vectors: np.ndarray, width: int = 640, height: int
     xs = pad + (points[:, 0] - low[0]) / span[0] * (width - 2 * pad - 160)
     ys = height - pad - (points[:, 1] - low[1]) / span[1] * (height - 2 * pad)
     labelled = len(texts) <= MAP_LABEL_LIMIT
+    label_ys = _spread_labels(xs, ys, [short_label(i, t) for i, t in enumerate(texts)]) if labelled else []
     marks = []
     for i, text in enumerate(texts):
         title = html.escape(f"{i + 1}. {' '.join(text.split())[:300]}")
-        label = f'<text x="{xs[i] + 7:.1f}" y="{ys[i] + 4:.1f}">{html.escape(short_label(i, text))}</text>' if labelled else ""
+        label = f'<text x="{xs[i] + 7:.1f}" y="{label_ys[i] + 4:.1f}">{html.escape(short_label(i, text))}</text>' if labelled else ""
         marks.append(f'<g class="emb-point"><title>{title}</title><circle cx="{xs[i]:.1f}" cy="{ys[i]:.1f}" r="5"/>{label}</g>')
     note = "" if labelled else f"<p class='emb-note'>{len(texts):,} texts: hover a point to read its text.</p>"
     return (f"<div class='emb-map'><svg viewBox='0 0 {width} {height}' role='img' aria-label='The texts on a 2-D map'>"
