@@ -2,10 +2,30 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 
 def open_tab(page: Page, name: str, ready_selector: str) -> None:
     """Select the tab called `name` and wait until `ready_selector` is on the page."""
     page.get_by_role("tab", name=name).click()
     page.wait_for_selector(ready_selector)
+
+
+def save_session_file(page: Page, tab: str, folder: object) -> str:
+    """Save the tab's session file through the page and return where the download was kept."""
+    page.click(f"#{tab}-session-file")
+    page.click(f"#{tab}-session-save")
+    with page.expect_download() as download:
+        page.locator(f"#{tab}-session-download a").first.click()
+    saved = f"{folder}/{tab}-session.json"
+    download.value.save_as(saved)
+    return saved
+
+
+def load_session_file(page: Page, tab: str, path: str) -> None:
+    """Load a saved session file into the tab (through the file chooser its button opens)."""
+    page.click(f"#{tab}-session-file")
+    with page.expect_file_chooser() as chooser:
+        page.click(f"#{tab}-session-load")
+    chooser.value.set_files(path)
+    expect(page.locator(f"#{tab}-session-status")).to_contain_text("Loaded", timeout=10_000)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import open_tab
+from tests.e2e.pages import load_session_file, open_tab, save_session_file
 
 pytestmark = pytest.mark.browser
 
@@ -98,22 +100,13 @@ def test_a_saved_session_loads_into_a_fresh_browser_and_continues(page: Page, br
     page.fill("#chat-input textarea", "remember the word kumquat")
     page.locator("#chat-input textarea").press("Enter")
     expect(page.locator("#chat-metrics")).to_contain_text("finish", timeout=10_000)
-    page.click("#chat-session-file")
-    page.click("#chat-session-save")
-    with page.expect_download() as download:
-        page.locator("#chat-session-download a").first.click()
-    saved = f"{tmp_path}/chat-session.json"
-    download.value.save_as(saved)
-    assert "sk-server-secret" not in open(saved, encoding="utf-8").read()
+    saved = save_session_file(page, "chat", tmp_path)
+    assert "sk-server-secret" not in Path(saved).read_text(encoding="utf-8")
 
     fresh = browser.new_context().new_page()  # type: ignore[attr-defined]
     fresh.goto(app_server.url)  # type: ignore[attr-defined]
     fresh.wait_for_selector("#chat-input textarea")
-    fresh.click("#chat-session-file")
-    with fresh.expect_file_chooser() as chooser:
-        fresh.click("#chat-session-load")
-    chooser.value.set_files(saved)
-    expect(fresh.locator("#chat-session-status")).to_contain_text("Loaded", timeout=10_000)
+    load_session_file(fresh, "chat", saved)
     expect(fresh.locator("#chat-chatbot")).to_contain_text("remember the word kumquat")
     expect(fresh.locator("#chat-system textarea")).to_have_value("Answer in one line.")
     fresh.fill("#chat-input textarea", "and now?")
@@ -183,20 +176,11 @@ def test_a_saved_video_form_loads_with_its_model_s_fields(page: Page, tmp_path: 
     page.fill("#curl-command textarea", """curl https://gw.example/v1/video/generations -d '{"model": "vidC2.5-t2v-preview", "prompt": "Lanterns", "duration": 10, "resolution": "1080p"}'""")
     page.click("#curl-import-button")
     expect(page.locator("#video-resolution input")).to_have_value("1080p", timeout=10_000)
-    page.click("#video-session-file")
-    page.click("#video-session-save")
-    with page.expect_download() as download:
-        page.locator("#video-session-download a").first.click()
-    saved = f"{tmp_path}/video-session.json"
-    download.value.save_as(saved)
+    saved = save_session_file(page, "video", tmp_path)
     page.reload()
     open_tab(page, "Video", "#video-prompt textarea")
     expect(page.locator("#video-model input")).to_have_value("vidA-2")
-    page.click("#video-session-file")
-    with page.expect_file_chooser() as chooser:
-        page.click("#video-session-load")
-    chooser.value.set_files(saved)
-    expect(page.locator("#video-session-status")).to_contain_text("Loaded", timeout=10_000)
+    load_session_file(page, "video", saved)
     expect(page.locator("#video-model input")).to_have_value("vidC2.5-t2v-preview")
     page.wait_for_timeout(500)
     expect(page.locator("#video-duration input")).to_have_value("10")

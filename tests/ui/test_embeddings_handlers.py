@@ -14,7 +14,6 @@ import pytest
 from playground.client.curl_import import parse_curl
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
-from playground.demo_gateway.server import RunningGateway
 from playground.ui.connection import ServerDefaults
 from playground.ui.embedding_views import (
     TEXT_EXPORT_LIMIT,
@@ -31,14 +30,8 @@ from playground.ui.embeddings_handlers import (
 from playground.ui.embeddings_tab import form_from_curl
 from playground.ui.session_file import read_session_document, session_document
 from playground.ui.stopping import StopSwitch, unless_stopped
-from tests.conftest import DEMO_KEY
 
 DOCUMENTS = "Sourdough bread needs flour, water and a starter.\nThe train to Berlin leaves at nine.\nBake the bread in a hot oven.\n<script>alert(1)</script> cats"
-
-
-@pytest.fixture
-def defaults(gateway: RunningGateway) -> ServerDefaults:
-    return ServerDefaults(gateway.url, DEMO_KEY, demo=True)
 
 
 async def test_search_heatmap_map_and_downloads(client: GatewayClient, defaults: ServerDefaults) -> None:

@@ -17,7 +17,6 @@ from PIL import Image
 from playground.client.curl_import import parse_curl
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
-from playground.demo_gateway.server import RunningGateway
 from playground.ui.codegen import curl_snippet, python_snippet
 from playground.ui.connection import ServerDefaults
 from playground.ui.images_handlers import (
@@ -30,11 +29,6 @@ from playground.ui.images_handlers import (
 from playground.ui.session_file import read_session_document, session_document
 from tests.conftest import DEMO_KEY
 from tests.ui.test_code_export import run, stable
-
-
-@pytest.fixture
-def defaults(gateway: RunningGateway) -> ServerDefaults:
-    return ServerDefaults(gateway.url, DEMO_KEY, demo=True)
 
 
 def png_data_url() -> str:
