@@ -29,3 +29,10 @@ def load_session_file(page: Page, tab: str, path: str) -> None:
         page.click(f"#{tab}-session-load")
     chooser.value.set_files(path)
     expect(page.locator(f"#{tab}-session-status")).to_contain_text("Loaded", timeout=10_000)
+
+
+def import_curl(page: Page, command: str) -> None:
+    """Paste a curl command into the import panel and open it in its tab."""
+    page.click("#curl-import")
+    page.fill("#curl-command textarea", command)
+    page.click("#curl-import-button")

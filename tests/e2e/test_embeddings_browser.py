@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import open_tab
+from tests.e2e.pages import import_curl, open_tab
 
 pytestmark = pytest.mark.browser
 
@@ -44,9 +44,7 @@ def test_search_example_ranks_the_documents(page: Page) -> None:
 
 
 def test_a_curl_command_opens_the_embeddings_tab(page: Page) -> None:
-    page.click("#curl-import")
-    page.fill("#curl-command textarea", """curl https://gw.example/v1/embeddings -H "Authorization: Bearer sk-pasted-9999" -d '{"model": "text-embedding-3-large", "input": ["alpha", "beta"], "dimensions": 128}'""")
-    page.click("#curl-import-button")
+    import_curl(page, """curl https://gw.example/v1/embeddings -H "Authorization: Bearer sk-pasted-9999" -d '{"model": "text-embedding-3-large", "input": ["alpha", "beta"], "dimensions": 128}'""")
     expect(page.locator("#embeddings-texts textarea")).to_have_value("alpha\nbeta", timeout=10_000)
     expect(page.locator("#embeddings-list-model input")).to_have_value("text-embedding-3-large")
     page.click("#embeddings-settings")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import load_session_file, open_tab, save_session_file
+from tests.e2e.pages import import_curl, load_session_file, open_tab, save_session_file
 
 pytestmark = pytest.mark.browser
 
@@ -73,9 +73,7 @@ def test_curl_import_opens_the_messages_tab_filled_and_sends(page: Page) -> None
      --header "content-type: application/json" \\
      --data '{"model": "cl-haiku-4-5-20251001", "max_tokens": 777, "system": "Be brief.",
               "messages": [{"role": "user", "content": "Hello from curl"}], "metadata": {"user_id": "u-7"}}'"""
-    page.click("#curl-import")
-    page.fill("#curl-command textarea", command)
-    page.click("#curl-import-button")
+    import_curl(page, command)
     expect(page.locator("#curl-status")).to_contain_text("Opened the Messages tab")
     expect(page.locator("#messages-input textarea")).to_have_value("Hello from curl")
     expect(page.locator("#messages-model input")).to_have_value("cl-haiku-4-5-20251001")
@@ -145,10 +143,8 @@ def test_images_example_makes_a_wide_picture(page: Page) -> None:
 
 
 def test_a_curl_command_opens_the_images_tab_and_generates(page: Page) -> None:
-    page.click("#curl-import")
-    page.fill("#curl-command textarea", """curl https://gw.example/v1/images/generations -H "Authorization: Bearer sk-pasted-4242" \\
+    import_curl(page, """curl https://gw.example/v1/images/generations -H "Authorization: Bearer sk-pasted-4242" \\
   -d '{"model": "gx-2.5-flash-image", "prompt": "A red kite over dunes", "size": "4:3", "n": 2, "user": "demo-7"}'""")
-    page.click("#curl-import-button")
     expect(page.locator("#images-prompt textarea")).to_have_value("A red kite over dunes", timeout=10_000)
     page.click("#connection-panel")
     page.fill("#connection-url textarea", "")  # back to the demo gateway (the pasted host is not reachable here) and its key
@@ -159,10 +155,8 @@ def test_a_curl_command_opens_the_images_tab_and_generates(page: Page) -> None:
 
 
 def test_a_curl_command_opens_the_video_tab_with_the_model_s_fields(page: Page) -> None:
-    page.click("#curl-import")
-    page.fill("#curl-command textarea", """curl https://gw.example/v1/video/generations -H "Authorization: Bearer sk-pasted-5151" \\
+    import_curl(page, """curl https://gw.example/v1/video/generations -H "Authorization: Bearer sk-pasted-5151" \\
   -d '{"model": "vidB-3.0-fast-generate-001", "prompt": "Waves at dawn", "durationSeconds": 6, "aspectRatio": "9:16", "resolution": "720p"}'""")
-    page.click("#curl-import-button")
     expect(page.locator("#video-prompt textarea")).to_have_value("Waves at dawn", timeout=10_000)
     expect(page.locator("#video-model input")).to_have_value("vidB-3.0-fast-generate-001")
     page.wait_for_timeout(500)  # the model's change event runs after the import: it must keep what fits
@@ -172,9 +166,7 @@ def test_a_curl_command_opens_the_video_tab_with_the_model_s_fields(page: Page) 
 
 
 def test_a_saved_video_form_loads_with_its_model_s_fields(page: Page, tmp_path: object) -> None:
-    page.click("#curl-import")
-    page.fill("#curl-command textarea", """curl https://gw.example/v1/video/generations -d '{"model": "vidC2.5-t2v-preview", "prompt": "Lanterns", "duration": 10, "resolution": "1080p"}'""")
-    page.click("#curl-import-button")
+    import_curl(page, """curl https://gw.example/v1/video/generations -d '{"model": "vidC2.5-t2v-preview", "prompt": "Lanterns", "duration": 10, "resolution": "1080p"}'""")
     expect(page.locator("#video-resolution input")).to_have_value("1080p", timeout=10_000)
     saved = save_session_file(page, "video", tmp_path)
     page.reload()
