@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 
@@ -36,3 +38,27 @@ def import_curl(page: Page, command: str) -> None:
     page.click("#curl-import")
     page.fill("#curl-command textarea", command)
     page.click("#curl-import-button")
+    expect(page.locator("#curl-status")).to_have_text(re.compile(r"\S"), timeout=10_000)
+
+
+EXAMPLE_PROMPT_BOX = {
+    "chat": "#chat-input textarea", "responses": "#responses-input textarea", "messages": "#messages-input textarea",
+    "native": "#native-input textarea", "compare": "#compare-message textarea", "embeddings": "#embeddings-texts textarea",
+    "images": "#images-prompt textarea", "video": "#video-prompt textarea",
+}
+
+
+def example_prompt(example: object) -> str:
+    """The text an example puts in its tab's prompt box."""
+    values = example.values  # type: ignore[attr-defined]
+    for name in ("draft", "user", "texts", "prompt"):
+        if name in values:
+            value = values[name]
+            return value["text"] if isinstance(value, dict) else value
+    raise ValueError(f"example {example!r} fills no prompt box")
+
+
+def click_example(page: Page, tab: str, index: int, example: object) -> None:
+    """Click a tab's example and wait, as a person would, until its prompt is in the box."""
+    page.click(f"#{tab}-example-{index}")
+    expect(page.locator(EXAMPLE_PROMPT_BOX[tab])).to_have_value(example_prompt(example))

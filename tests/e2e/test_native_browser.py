@@ -5,14 +5,15 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import open_tab
+from playground.ui.native_tab import EXAMPLES
+from tests.e2e.pages import click_example, open_tab
 
 pytestmark = pytest.mark.browser
 
 
 def test_thoughts_then_an_image(page: Page) -> None:
     open_tab(page, "Native", "#native-input textarea")
-    page.click("#native-example-0")
+    click_example(page, "native", 0, EXAMPLES[0])
     page.locator("#native-input textarea").press("Enter")
     expect(page.locator("#native-chatbot")).to_contain_text("Thinking", timeout=10_000)
     expect(page.locator("#native-metrics")).to_contain_text("finish: STOP", timeout=15_000)
