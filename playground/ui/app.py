@@ -18,7 +18,7 @@ from playground.ui.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import CurlImport
 from playground.ui.embeddings_tab import build_embeddings_tab
-from playground.ui.gradio_fixes import keep_session_component_ids
+from playground.ui.gradio_fixes import apply_gradio_fixes
 from playground.ui.images_tab import build_images_tab
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.native_tab import build_native_tab
@@ -71,7 +71,7 @@ def configure_queue(blocks: gr.Blocks) -> gr.Blocks:
 
 
 def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClient | None = None) -> gr.Blocks:
-    keep_session_component_ids()
+    apply_gradio_fixes()
     client = client or make_client(settings, defaults)
     key_hint = "Using the key configured on the server" if defaults.server_key else "Your gateway API key"
     with gr.Blocks(title="Gateway Playground") as blocks:

@@ -1,6 +1,8 @@
-"""A fix to Gradio 6.31's per-session state, applied once when the app is built.
+"""Two fixes to Gradio 6.31's per-session state, applied once when the app is built
+(`apply_gradio_fixes`); each is measured in README's Benchmarks and tested in
+tests/ui/test_session_growth.py.
 
-Gradio answers `gr.update(...)` (and `gr.skip()`) by building a new component for the session
+Ids: Gradio answers `gr.update(...)` (and `gr.skip()`) by building a new component for the session
 and storing it under the original component's key, but the new component keeps its own fresh
 `_id`. The next event that reads or writes that component looks it up by the fresh id, finds
 nothing, and registers it again under that id with a full copy of its config and value
@@ -34,3 +36,35 @@ def keep_session_component_ids() -> None:
 
     SessionState.__setitem__ = __setitem__  # type: ignore[method-assign]
     setattr(SessionState, _PATCHED, True)
+
+
+class _WithoutBlocks:
+    """What `SessionState.__init__` reads of a `Blocks`, with no blocks to copy configs of."""
+
+    def __init__(self, blocks: gr.Blocks) -> None:
+        self.default_config = blocks.default_config
+        self.blocks: dict[int, Block] = {}
+
+
+def lazy_session_configs() -> None:
+    """A new session starts with no copies of component configs (idempotent).
+
+    Gradio 6.31 copies the config of every component into each new session (`config_values`):
+    for this page's 700-odd components about 1.3 MB and a third of a second of CPU per visitor.
+    Those copies serve only deep links, which the app does not offer; a session now holds the
+    configs of the components its events touched (`_update_value_in_config` adds one on first
+    use), so a deep link would still carry every value a visitor changed."""
+    if getattr(SessionState.__init__, _PATCHED, False):
+        return
+    init = SessionState.__init__
+
+    def __init__(self: SessionState, blocks: gr.Blocks) -> None:
+        init(self, _WithoutBlocks(blocks))
+
+    setattr(__init__, _PATCHED, True)
+    SessionState.__init__ = __init__  # type: ignore[method-assign]
+
+
+def apply_gradio_fixes() -> None:
+    keep_session_component_ids()
+    lazy_session_configs()

@@ -4,13 +4,18 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
 import uuid
 
 import gradio as gr
 import httpx
+from gradio.state_holder import SessionState
 
 from bench.app_queue import CHAT_FORM, chat_chain, chat_events, run_direct, start_app
 from playground.demo_gateway.server import free_port
+from playground.settings import Settings
+from playground.ui.app import build_app
+from playground.ui.connection import ServerDefaults
 from playground.ui.gradio_fixes import keep_session_component_ids
 
 
@@ -63,3 +68,16 @@ async def test_chat_turns_grow_the_session_by_about_their_history() -> None:
         assert grown < 4 * history_bytes, f"session state grew {grown} bytes over 10 turns for a {history_bytes}-byte history"
     finally:
         app.stop()
+
+
+def test_a_new_session_holds_no_copies_of_the_page_config() -> None:
+    blocks = build_app(Settings(), ServerDefaults("http://127.0.0.1:9", "k", demo=True))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        sessions = [SessionState(blocks) for _ in range(10)]
+        per_session = (tracemalloc.get_traced_memory()[0] - before) / len(sessions)
+    finally:
+        tracemalloc.stop()
+    assert per_session < 200_000, f"a new session costs {per_session / 1000:.0f} KB"
+    assert all(not session.config_values for session in sessions)
