@@ -5,6 +5,7 @@
     ├── APIConnectionError            no answer: refused, reset, DNS, TLS
     │   └── APITimeoutError           connect timeout, or the server went silent
     ├── UnexpectedResponseError       a success status whose body is not what the interface returns
+    ├── GatewayMovedError             a redirect the client does not follow (another host, a POST after 301/302/303)
     ├── APIStatusError                the gateway answered with an error status
     │   ├── BadRequestError           400, 422
     │   ├── AuthenticationError       401, 403
@@ -76,6 +77,20 @@ class UnexpectedResponseError(GatewayError):
 
     title = "The gateway's answer could not be read"
     hint = "The inspector shows what arrived; check the base URL points at the gateway, then retry."
+
+
+class GatewayMovedError(GatewayError):
+    """The gateway answered with a redirect that is not followed: to another host (the key is not
+    sent there), a POST after 301/302/303 (it would arrive as a GET), too many hops, or no target."""
+
+    title = "The gateway moved"
+    hint = "Put the new address in the Base URL box of the connection panel (if you trust it), then retry."
+
+    def __init__(self, message: str, status: int, target: str | None = None, suggested_base_url: str | None = None) -> None:
+        self.status = status
+        self.target = target
+        self.suggested_base_url = suggested_base_url
+        super().__init__(message)
 
 
 class APIStatusError(GatewayError):
