@@ -65,7 +65,7 @@ def imported_values(registry: ImportRegistry, defaults: ServerDefaults, command:
     filled: list[Any] = []
     for other in registry.forms:
         filled.extend(values if other is form else [gr.skip()] * len(other.components))
-    status = f"✅ Opened the **{form.label}** tab with the command's fields ({request.method} `{request.path}`). Press Enter to send."
+    status = f"✅ Opened the **{form.label}** tab with the command's fields ({request.method} `{request.path}`)."
     return form.tab_id, status, request, filled
 
 
@@ -145,7 +145,8 @@ class CurlImport:
             url, key, note = gr.skip(), gr.skip(), ""
             if request is not None:
                 url, key, note = await connection_after_import(client, defaults, request, current_url, keep)
-            return (gr.update(selected=tab_id) if tab_id else gr.skip(), "" if tab_id else gr.skip(), message + note, url, key, *values)
+            status = message + note + (" Press Enter to send." if tab_id else "")
+            return (gr.update(selected=tab_id) if tab_id else gr.skip(), "" if tab_id else gr.skip(), status, url, key, *values)
 
         async def switch(text: str, current_url: str) -> tuple[Any, ...]:
             return await on_import(text, current_url, keep=False)
