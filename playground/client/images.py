@@ -30,7 +30,7 @@ from playground.client.errors import (
     APIConnectionError,
     GatewayError,
     UnexpectedResponseError,
-    error_from_status,
+    error_in_answer,
 )
 from playground.client.media import (
     MAX_INLINE_IMAGE_BYTES,
@@ -280,8 +280,9 @@ class ImagesAPI:
     async def _read(self, data: Any, exchange: Exchange) -> ImagesResult:
         items = find_image_items(data, MAX_RESULT_IMAGES + 1)
         if not items:
-            if isinstance(data, dict) and data.get("error"):
-                raise error_from_status(200, data)
+            embedded = error_in_answer(data)
+            if embedded is not None:
+                raise embedded
             raise UnexpectedResponseError("The gateway's answer holds no image (no b64_json, url or base64 field anywhere in it).")
         result = ImagesResult([], data.get("created") if isinstance(data, dict) and isinstance(data.get("created"), int) else None)
         if len(items) > MAX_RESULT_IMAGES:

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from typing import Any
 
-from playground.client.errors import GatewayError, IncompleteStreamError, UnexpectedResponseError, error_from_status
+from playground.client.errors import GatewayError, IncompleteStreamError, UnexpectedResponseError, error_in_answer
 from playground.client.results import StreamEvent, TextResult
 from playground.client.sse import DONE, SSEMessage, iter_messages
 from playground.client.transport import Connection, Exchange, Transport
@@ -141,8 +141,9 @@ class TextAPI:
     def checked_result(self, data: Any) -> TextResult:
         """A whole JSON answer -> `TextResult`, checked as strictly as a stream: an error object
         in a success answer is an error, a body of another shape is `UnexpectedResponseError`."""
-        if isinstance(data, dict) and data.get("error") and not any(key in data for key in self.answer_keys):
-            raise error_from_status(200, data)
+        embedded = error_in_answer(data, self.answer_keys)
+        if embedded is not None:
+            raise embedded
         if not isinstance(data, dict) or (self.answer_keys and not any(key in data for key in self.answer_keys)):
             shown = ", ".join(list(data)[:6]) if isinstance(data, dict) else type(data).__name__
             raise UnexpectedResponseError(f"The gateway's answer is not a {self.answer_name} (it has: {shown or 'nothing'}).")

@@ -31,6 +31,7 @@ from playground.client.errors import (
     error_from_status,
 )
 from playground.client.limits import SessionQuota, UpstreamCap
+from playground.client.redirects import next_hop
 
 HIDDEN_BODY = "(not shown: this public app does not echo pages from addresses its visitors choose)"
 RETRYABLE_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
@@ -277,6 +278,39 @@ class Transport:
             exchange.finish(str(error))
             raise _with(error, exchange)
 
+    async def _send_following(self, conn: Connection, request: httpx.Request, exchange: Exchange, retry_after_accept: bool,
+                              max_retries: int | None = None) -> httpx.Response:
+        """`_send`, following the gateway's redirects that `redirects.next_hop` allows (same host,
+        credentials kept); any other redirect is a `GatewayMovedError` naming the target."""
+        hops = 0
+        while True:
+            response = await self._send(conn, request, exchange, retry_after_accept, max_retries)
+            if not 300 <= response.status_code < 400:
+                return response
+            await response.aclose()
+            try:
+                target = next_hop(request.method, str(request.url), response.status_code, response.headers.get("location"), conn.base_url, hops)
+            except GatewayError as error:
+                error.message = conn.redact(error.message)
+                error.args = (error.message,)
+                exchange.finish(str(error))
+                raise _with(error, exchange) from None
+            request = self._hop(conn, request, target)
+            hops += 1
+            shown = conn.redact(redact_url(str(request.url)))
+            exchange.notes.append(f"{exchange.url} answered HTTP {response.status_code}: followed to {shown} (same host, key kept); "
+                                  "a base URL that points there directly saves the extra round trip")
+            exchange.url = shown
+
+    def _hop(self, conn: Connection, request: httpx.Request, target: str) -> httpx.Request:
+        """The same call (method, headers, body) sent to `target` on the same host; a key that
+        travels as `key=` is carried over when the target dropped the query."""
+        url = httpx.URL(target)
+        if conn.api_key and conn.auth_style == "query" and "key" not in url.params:
+            url = url.copy_merge_params({"key": conn.api_key})
+        headers = {name: value for name, value in request.headers.items() if name.lower() not in ("host", "content-length")}
+        return self.http.build_request(request.method, url, content=request.content or None, headers=headers)
+
     def _exchange(self, request: httpx.Request, body: Any) -> Exchange:
         return Exchange(
             method=request.method,
@@ -303,7 +337,7 @@ class Transport:
         request = self._build(conn, method, path, body, params)
         exchange = self._exchange(request, body)
         async with self._slot(conn, method):
-            response = await self._send(conn, request, exchange, retry_after_accept, max_retries)
+            response = await self._send_following(conn, request, exchange, retry_after_accept, max_retries)
             try:
                 raw = await response.aread()
             except httpx.HTTPError as exc:
@@ -330,7 +364,7 @@ class Transport:
         request = self._build(conn, method, path, body, params)
         exchange = self._exchange(request, body)
         async with self._slot(conn, method):
-            response = await self._send(conn, request, exchange, retry_after_accept=True)
+            response = await self._send_following(conn, request, exchange, retry_after_accept=True)
             try:
                 yield response, exchange
             finally:

@@ -9,6 +9,7 @@ last user message (handy from the UI), or for every request by `DemoConfig.fault
 | rate_limit_long | 429 asking to wait 120 s (longer than a client should wait)          |
 | html_error      | 502 with an HTML error page, as a proxy in front of a gateway sends  |
 | body_truncated, body_html, body_sse, body_error, body_shape, body_empty | a non-streaming success answer that is cut JSON, an HTML page, an event stream, an error object, JSON of another shape, or empty |
+| body_envelope   | a non-streaming HTTP 200 whose body is an error envelope `{"code": 500, "msg", "data": null}` (some gateways wrap errors so) |
 | server_error[:N]| the first N attempts get 500                                         |
 | unavailable[:N] | the first N attempts get 503                                         |
 | cut             | the stream is cut (connection closed) after a few events             |
@@ -42,7 +43,7 @@ from playground.demo_gateway.protocol_faults import PROTOCOL_FAULTS, break_proto
 
 STATUS_FAULTS = {"rate_limit": 429, "rate_limit_long": 429, "server_error": 500, "unavailable": 503}
 LONG_RETRY_AFTER_S = 120
-BODY_FAULTS = frozenset({"body_truncated", "body_html", "body_sse", "body_error", "body_shape", "body_empty", "html_error"})
+BODY_FAULTS = frozenset({"body_truncated", "body_html", "body_sse", "body_error", "body_shape", "body_empty", "body_envelope", "html_error"})
 HTML_PAGE = ("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>"
              "<p>The proxy could not reach the gateway. <script>alert('x')</script></p></body></html>")
 STREAM_FAULTS = frozenset({"cut", "stall", "malformed", "stream_error"})
@@ -171,6 +172,8 @@ def broken_body(fault: Fault | None, answer: Any) -> Any:
         return Response(b"data: " + bytes(answer.body) + b"\n\n", media_type="text/event-stream")
     if fault.name == "body_error":
         return JSONResponse({"error": {"message": "The upstream model failed (demo fault).", "type": "upstream_error"}})
+    if fault.name == "body_envelope":
+        return JSONResponse({"code": 500, "msg": "The upstream model is overloaded (demo fault).", "data": None})
     if fault.name == "body_shape":
         return JSONResponse({"result": "ok", "items": [1, 2, 3]})
     return Response(b"", media_type="application/json")

@@ -108,7 +108,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 build_compare_tab(ctx)
             with gr.Tab("Video", id="video", elem_id="tab-video"):
                 restore_video_jobs = build_video_tab(ctx, saved_video_jobs)
-        curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box)
+        curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box, client)
 
         async def refresh_models(url: str, key: str) -> tuple[str, Any]:
             try:

@@ -33,11 +33,13 @@ def load_session_file(page: Page, tab: str, path: str) -> None:
     expect(page.locator(f"#{tab}-session-status")).to_contain_text("Loaded", timeout=10_000)
 
 
-def import_curl(page: Page, command: str) -> None:
-    """Paste a curl command into the import panel and open it in its tab."""
-    page.click("#curl-import")
+def import_curl(page: Page, command: str, keep_base_url: bool = False) -> None:
+    """Paste a curl command into the import panel and open it in its tab (with "keep my base URL"
+    when `keep_base_url`)."""
+    if not page.locator("#curl-command textarea").is_visible():
+        page.click("#curl-import")
     page.fill("#curl-command textarea", command)
-    page.click("#curl-import-button")
+    page.click("#curl-import-keep" if keep_base_url else "#curl-import-button")
     expect(page.locator("#curl-status")).to_have_text(re.compile(r"\S"), timeout=10_000)
 
 
