@@ -218,7 +218,7 @@ class NativeStream(TextStream):
         if usage:
             events.append(UsageReport(usage))
         if self.is_end(message) and self.result.grounding:
-            whole = self.result.text + "".join(event.text for event in events if isinstance(event, TextDelta))
+            whole = self.result.text + self._redact.pending("text") + "".join(event.text for event in events if isinstance(event, TextDelta))
             cited, self.result.sources = cite(whole, self.result.grounding)
             events.append(TextReplaced(cited))
         return events

@@ -9,12 +9,15 @@ result attached.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
+from dataclasses import replace
 from typing import Any
 
 from playground.client.errors import GatewayError, IncompleteStreamError, UnexpectedResponseError, error_from_status
-from playground.client.results import StreamEvent, TextResult
+from playground.client.exchange import NO_SECRETS, StreamRedactor
+from playground.client.results import ReasoningDelta, StreamEvent, TextDelta, TextReplaced, TextResult, ToolCallDelta
 from playground.client.sse import DONE, SSEMessage, iter_messages
 from playground.client.transport import Connection, Exchange, Transport
 
@@ -46,6 +49,8 @@ class TextStream:
         self._response: Any = None
         self.exchange: Exchange | None = None
         self.result = TextResult()
+        self._redact = StreamRedactor(conn.redactor if conn is not None else NO_SECRETS)
+        """Secrets split across deltas: caught here, before a piece reaches the result."""
 
     def parse(self, message: SSEMessage) -> list[StreamEvent]:
         """Wire message -> neutral events. Subclasses implement it."""
@@ -75,6 +80,8 @@ class TextStream:
         try:
             async for message in messages:
                 for event in self.parse(message):
+                    if self._redact.redactor:
+                        event = self._without_secrets(event, len(self.exchange.events) - 1)
                     self.result.apply(event, self.exchange.elapsed())
                     yield event
                 if self.is_end(message):
@@ -89,9 +96,65 @@ class TextStream:
             self.exchange.finish(str(exc))
             raise
         finally:
+            if self._redact.redactor:
+                self._release_held()
             self.result.finished_at = self.exchange.elapsed()
             self.exchange.first_token_at = self.result.first_token_at
             self.exchange.finish()
+
+    def _without_secrets(self, event: StreamEvent, source: int) -> StreamEvent:
+        """The event with the connection's secrets removed; a piece that may be the start of a
+        secret is held back until the next piece of its channel says (see `StreamRedactor`).
+        `source` is the raw event it came in: a split secret is removed from those too."""
+        redact = self._redact
+        if isinstance(event, TextDelta):
+            event = TextDelta(redact.feed("text", event.text, source))
+        elif isinstance(event, ReasoningDelta):
+            event = ReasoningDelta(redact.feed("reasoning", event.text, source))
+        elif isinstance(event, ToolCallDelta):
+            event = replace(event, id=event.id and redact.redactor.text(event.id), name=event.name and redact.redactor.text(event.name),
+                            arguments=redact.feed(("tool", event.index), event.arguments, source))
+        elif isinstance(event, TextReplaced):
+            redact.drop("text")
+            event = TextReplaced(redact.redactor.text(event.text))
+        if redact.split_fragments and self.exchange is not None:
+            self._clean_recorded(redact.split_fragments)
+            redact.split_fragments = []
+        return event
+
+    def _clean_recorded(self, fragments: list[tuple[Any, str, str]]) -> None:
+        """Remove the pieces of a split secret from the raw events they came in (the inspector's):
+        the piece's JSON string is replaced by the piece without its part of the secret."""
+        events = self.exchange.events if self.exchange is not None else []
+        for source, piece, cleaned in fragments:
+            if isinstance(source, int) and 0 <= source < len(events):
+                recorded = events[source]
+                for ascii_only in (False, True):
+                    quoted = json.dumps(piece, ensure_ascii=ascii_only)
+                    if quoted in recorded.data:
+                        recorded.data = recorded.data.replace(quoted, json.dumps(cleaned, ensure_ascii=ascii_only))
+        if self.exchange is not None:
+            self.exchange.notes.append("the gateway sent a secret (an API key) split across events: it was removed from what is shown")
+
+    def _release_held(self) -> None:
+        """At the end (finished, broken or stopped): what was held back is no secret after all;
+        the whole result is checked once more, the replayed turn items included."""
+        at = self.exchange.elapsed() if self.exchange is not None else 0.0
+        for channel, held in self._redact.flush().items():
+            if channel == "text":
+                self.result.apply(TextDelta(held), at)
+            elif channel == "reasoning":
+                self.result.apply(ReasoningDelta(held), at)
+            else:
+                self.result.apply(ToolCallDelta(channel[1], arguments=held), at)
+        redactor = self._redact.redactor
+        for name in ("text", "reasoning"):
+            if redactor.found_in(getattr(self.result, name)):
+                setattr(self.result, name, redactor.text(getattr(self.result, name)))
+        for call in self.result.tool_calls:
+            call.arguments = redactor.text(call.arguments)
+        if self.result.turn_items:
+            self.result.turn_items = redactor.value(self.result.turn_items)
 
 
 class TextAPI:
