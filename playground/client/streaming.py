@@ -15,14 +15,81 @@ from contextlib import AsyncExitStack
 from dataclasses import replace
 from typing import Any
 
-from playground.client.errors import GatewayError, IncompleteStreamError, UnexpectedResponseError, error_from_status
+from playground.client.errors import (
+    GatewayError,
+    IncompleteStreamError,
+    MalformedEventError,
+    UnexpectedResponseError,
+    error_from_status,
+)
 from playground.client.exchange import NO_SECRETS, StreamRedactor
-from playground.client.results import ReasoningDelta, StreamEvent, TextDelta, TextReplaced, TextResult, ToolCallDelta
+from playground.client.results import (
+    Finished,
+    ReasoningDelta,
+    StreamEvent,
+    TextDelta,
+    TextReplaced,
+    TextResult,
+    ToolCallDelta,
+    Usage,
+    UsageReport,
+)
 from playground.client.sse import DONE, SSEMessage, iter_messages
 from playground.client.transport import Connection, Exchange, Transport
 
 
 DRAIN_SECONDS = 0.5
+MAX_TOOL_CALLS = 1000
+"""A tool call index past this is not a tool call but a malformed event (and no list grows to it)."""
+SHAPE_ERRORS = (AttributeError, TypeError, KeyError, IndexError, ValueError, RecursionError)
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _clean_usage(usage: Usage) -> None:
+    """Token counts that are not counts (text, negative, true/false) are left out, not shown."""
+    for name in ("input_tokens", "output_tokens", "total_tokens", "reasoning_tokens", "cached_tokens", "cache_creation_tokens"):
+        setattr(usage, name, _count(getattr(usage, name)))
+
+
+def shape_problem(event: StreamEvent) -> str | None:
+    """What is wrong with a parsed event's types (None: nothing), so no wrong-typed value reaches a result."""
+    if isinstance(event, (TextDelta, ReasoningDelta, TextReplaced)):
+        return None if isinstance(event.text, str) else f"a text delta that is {type(event.text).__name__}, not text"
+    if isinstance(event, ToolCallDelta):
+        if _count(event.index) is None or event.index >= MAX_TOOL_CALLS:
+            return f"a tool call index {event.index!r:.40} that is not a small whole number"
+        if not isinstance(event.arguments, str) or not all(v is None or isinstance(v, str) for v in (event.id, event.name)):
+            return "a tool call whose id, name or arguments are not text"
+        return None
+    if isinstance(event, Finished):
+        return None if event.reason is None or isinstance(event.reason, str) else "a finish reason that is not text"
+    if isinstance(event, UsageReport):
+        if not isinstance(event.usage, Usage):
+            return "usage that is not an object"
+        _clean_usage(event.usage)
+    return None
+
+
+def result_problem(result: TextResult) -> str | None:
+    """The same checks for a whole answer's result."""
+    if not isinstance(result.text, str) or not isinstance(result.reasoning, str):
+        return "its text is not text"
+    if any(not isinstance(call.name, str) or not isinstance(call.arguments, str) or not isinstance(call.id, str) for call in result.tool_calls):
+        return "a tool call whose id, name or arguments are not text"
+    if result.finish_reason is not None and not isinstance(result.finish_reason, str):
+        return "its finish reason is not text"
+    if result.usage is not None:
+        _clean_usage(result.usage)
+    return None
+
+
+def _malformed(message: SSEMessage, problem: str) -> MalformedEventError:
+    kind = message.data.get("type") if isinstance(message.data, dict) else None
+    named = f" ({str(kind)[:60]})" if isinstance(kind, str) else ""
+    return MalformedEventError(f"The gateway sent an event{named} of an unexpected shape: {problem}.")
 
 
 async def _record_rest(messages: AsyncIterator[SSEMessage]) -> None:
@@ -79,10 +146,7 @@ class TextStream:
         messages = iter_messages(self._response, self.exchange, self._transport.read_timeout)
         try:
             async for message in messages:
-                for event in self.parse(message):
-                    if self._redact.redactor:
-                        event = self._without_secrets(event, len(self.exchange.events) - 1)
-                    self.result.apply(event, self.exchange.elapsed())
+                for event in self.feed(message, self.exchange.elapsed()):
                     yield event
                 if self.is_end(message):
                     self.result.complete = True
@@ -101,6 +165,27 @@ class TextStream:
             self.result.finished_at = self.exchange.elapsed()
             self.exchange.first_token_at = self.result.first_token_at
             self.exchange.finish()
+
+    def feed(self, message: SSEMessage, at: float = 0.0) -> list[StreamEvent]:
+        """One wire message -> its events, checked (a malformed event is `MalformedEventError`,
+        never another exception), without secrets, folded into `result`."""
+        if message is not DONE and not isinstance(message.data, dict):
+            raise _malformed(message, f"a JSON {type(message.data).__name__}, not an object")
+        try:
+            events = self.parse(message)
+        except SHAPE_ERRORS as exc:
+            raise _malformed(message, f"{type(exc).__name__}: {str(exc)[:120]}") from None
+        except MalformedEventError as exc:
+            raise _malformed(message, exc.message) from None
+        source = len(self.exchange.events) - 1 if self.exchange is not None else -1
+        for position, event in enumerate(events):
+            problem = shape_problem(event)
+            if problem:
+                raise _malformed(message, problem)
+            if self._redact.redactor:
+                event = events[position] = self._without_secrets(event, source)
+            self.result.apply(event, at)
+        return events
 
     def _without_secrets(self, event: StreamEvent, source: int) -> StreamEvent:
         """The event with the connection's secrets removed; a piece that may be the start of a
@@ -210,9 +295,15 @@ class TextAPI:
             shown = ", ".join(list(data)[:6]) if isinstance(data, dict) else type(data).__name__
             raise UnexpectedResponseError(f"The gateway's answer is not a {self.answer_name} (it has: {shown or 'nothing'}).")
         try:
-            return self.result_from(data)
-        except (AttributeError, KeyError, TypeError, IndexError, ValueError) as exc:
-            raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape ({type(exc).__name__}: {exc}).") from None
+            result = self.result_from(data)
+        except SHAPE_ERRORS as exc:
+            raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape ({type(exc).__name__}: {str(exc)[:120]}).") from None
+        except MalformedEventError as exc:
+            raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape: {exc.message}") from None
+        problem = result_problem(result)
+        if problem:
+            raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape: {problem}.")
+        return result
 
     def stream(self, conn: Connection, request: Any) -> TextStream:
         path, params = self.route(request, True)
