@@ -104,7 +104,7 @@ async def iter_messages(response: httpx.Response, exchange: Exchange, read_timeo
             body = raw.decode("utf-8", "replace")
         exchange.response_body = body
         if isinstance(body, dict) and "error" in body:
-            raise error_from_status(response.status_code if response.status_code >= 400 else 502, body)
+            raise error_from_status(response.status_code, body)
         raise MalformedEventError(f"Expected an event stream but the gateway sent {content_type or 'no content type'}.")
     redactor = exchange.redactor
     try:

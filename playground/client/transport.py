@@ -131,6 +131,15 @@ def _without_secrets(redactor: Redactor, raw: bytes, data: Any) -> Any:
     return redactor.value(data)
 
 
+def read_error(exc: httpx.HTTPError, what: str, silent_s: float | None = None) -> APIConnectionError:
+    """A body that stopped arriving: a timeout is silence (said with its seconds), not a cut connection."""
+    if isinstance(exc, httpx.TimeoutException):
+        seconds = f"{silent_s:g} s" if silent_s is not None else "longer than the read timeout (GATEWAY_READ_TIMEOUT)"
+        return APITimeoutError(f"The gateway started {what}, then went silent for {seconds}. It was not sent again: "
+                               "the gateway may still be working on it.")
+    return APIConnectionError(f"The connection was cut while reading {what} ({type(exc).__name__}).")
+
+
 def _with(error: GatewayError, exchange: Exchange) -> GatewayError:
     """Attach the call's record to an error, so the inspector can show the failed call."""
     error.exchange = exchange
@@ -321,8 +330,8 @@ class Transport:
             try:
                 raw = await response.aread()
             except httpx.HTTPError as exc:
-                exchange.finish("connection cut")
-                raise _with(APIConnectionError(f"The connection was cut while reading the answer ({type(exc).__name__})."), exchange) from None
+                exchange.finish("timeout" if isinstance(exc, httpx.TimeoutException) else "connection cut")
+                raise _with(read_error(exc, "its answer", self.read_timeout), exchange) from None
             finally:
                 await response.aclose()
         exchange.response_bytes = len(raw)

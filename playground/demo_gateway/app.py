@@ -134,7 +134,7 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
                 if fault is not None and fault.name == "stall" and not body.get("stream"):
                     await asyncio.sleep(config.stall_seconds)  # a whole answer that never comes in time
                 answer = await (handler(body, fault, request) if pass_request else handler(body, fault))
-                return broken_body(fault, answer)
+                return broken_body(fault, answer, config.stall_seconds)
             except HTTPProblem as problem:
                 kind = style.invalid if problem.error_type == "invalid" else problem.error_type
                 return style.render(problem.status, kind, problem.message, problem.code)

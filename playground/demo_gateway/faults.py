@@ -9,6 +9,7 @@ last user message (handy from the UI), or for every request by `DemoConfig.fault
 | rate_limit_long | 429 asking to wait 120 s (longer than a client should wait)          |
 | html_error      | 502 with an HTML error page, as a proxy in front of a gateway sends  |
 | body_truncated, body_html, body_sse, body_error, body_shape, body_empty | a non-streaming success answer that is cut JSON, an HTML page, an event stream, an error object, JSON of another shape, or empty |
+| body_stall      | a non-streaming answer whose headers and first half arrive, then nothing for `stall_seconds` |
 | server_error[:N]| the first N attempts get 500                                         |
 | unavailable[:N] | the first N attempts get 503                                         |
 | cut             | the stream is cut (connection closed) after a few events             |
@@ -38,14 +39,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from playground.demo_gateway.protocol_faults import PROTOCOL_FAULTS, break_protocol
 from playground.demo_gateway.text import ECHOED_KEY
 
 STATUS_FAULTS = {"rate_limit": 429, "rate_limit_long": 429, "server_error": 500, "unavailable": 503}
 LONG_RETRY_AFTER_S = 120
-BODY_FAULTS = frozenset({"body_truncated", "body_html", "body_sse", "body_error", "body_shape", "body_empty", "html_error"})
+BODY_FAULTS = frozenset({"body_truncated", "body_html", "body_sse", "body_error", "body_shape", "body_empty", "body_stall", "html_error"})
 HTML_PAGE = ("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>"
              "<p>The proxy could not reach the gateway. <script>alert('x')</script></p></body></html>")
 STREAM_FAULTS = frozenset({"cut", "stall", "malformed", "stream_error", "echo_key_error"})
@@ -164,7 +165,7 @@ async def inject_stream_fault(events: Any, fault: Fault | None, stall_seconds: f
         sent += 1
 
 
-def broken_body(fault: Fault | None, answer: Any) -> Any:
+def broken_body(fault: Fault | None, answer: Any, stall_seconds: float = 0.0) -> Any:
     """Replace a whole JSON success answer as a `body_*` fault says (streams are left alone)."""
     if fault is not None and fault.name == "echo_key_error" and isinstance(answer, JSONResponse):
         return JSONResponse({"error": {"message": f"Upstream refused Authorization: Bearer {ECHOED_KEY.get()} (demo fault).",
@@ -173,6 +174,15 @@ def broken_body(fault: Fault | None, answer: Any) -> Any:
         return answer
     if not isinstance(answer, JSONResponse):
         return answer
+    if fault.name == "body_stall":
+        body = bytes(answer.body)
+
+        async def stalled() -> Any:
+            yield body[: len(body) // 2]
+            await asyncio.sleep(stall_seconds)
+            yield body[len(body) // 2:]
+
+        return StreamingResponse(stalled(), media_type="application/json")
     if fault.name == "body_truncated":
         return Response(bytes(answer.body)[: max(len(answer.body) // 2, 1)], media_type="application/json")
     if fault.name == "body_html":
