@@ -7,6 +7,7 @@
     ├── UnexpectedResponseError       a success status whose body is not what the interface returns
     ├── GatewayMovedError             a redirect the client does not follow (another host, a POST after 301/302/303)
     ├── APIStatusError                the gateway answered with an error status
+    │   ├── ErrorInAnswerError        an error object inside a success (HTTP 200) answer
     │   ├── BadRequestError           400, 422
     │   ├── AuthenticationError       401, 403
     │   ├── NotFoundError             404 (unknown model or path)
@@ -107,6 +108,20 @@ class APIStatusError(GatewayError):
         super().__init__(f"HTTP {status}{kind}: {message}")
 
 
+class ErrorInAnswerError(APIStatusError):
+    """A success status whose body is an error object: the gateway accepted the request, then
+    reported that it failed."""
+
+    title = "The gateway reported an error inside a successful answer"
+    hint = "The request was accepted, then failed at the gateway or its upstream: retry, or change the request if it fails again."
+
+    def __init__(self, status: int, message: str, error_type: str | None = None, body: Any = None) -> None:
+        super().__init__(status, message, error_type, body)
+        kind = f" ({error_type})" if error_type else ""
+        self.message = f"The gateway answered HTTP {status} (success) but reported an error inside the answer{kind}: {message}"
+        self.args = (self.message,)
+
+
 class BadRequestError(APIStatusError):
     title = "The gateway rejected the request"
     hint = "The gateway rejected the request: check the parameters."
@@ -151,7 +166,15 @@ class StreamError(GatewayError):
     """Something went wrong inside a stream; the output received so far is kept by the caller."""
 
     title = "The reply stopped early"
-    hint = "The partial output is kept; press Retry to send again."
+    partial: Any = None
+    """The result so far (`results.TextResult`), attached by the stream."""
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        partial = self.partial
+        if partial is not None and (getattr(partial, "text", "") or getattr(partial, "reasoning", "") or getattr(partial, "tool_calls", None)):
+            return "The partial output is kept; press Retry to send again."
+        return "Nothing of the reply arrived; press Retry to send again."
 
 
 class IncompleteStreamError(StreamError):
@@ -224,6 +247,8 @@ def error_from_status(status: int, body: Any) -> APIStatusError:
     message, error_type = extract_error(body)
     if not message:
         message = "no error message in the response"
+    if status < 400:
+        return ErrorInAnswerError(status, message, error_type, body)
     cls = _STATUS_CLASSES.get(status) or (ServerError if status >= 500 else APIStatusError)
     return cls(status, message, error_type, body)
 

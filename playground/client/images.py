@@ -41,7 +41,7 @@ from playground.client.media import (
     media_directory,
     store_image,
 )
-from playground.client.transport import Connection, Exchange, Transport
+from playground.client.transport import Connection, Exchange, Transport, read_error
 from playground.client.validation import RequestModel
 
 IMAGES_PATH = "/v1/images/generations"
@@ -336,7 +336,7 @@ class ImagesAPI:
                     if len(received) > cap:
                         raise UnexpectedResponseError(f"the image at the url is larger than the {cap // 1_000_000} MB cap")
             except httpx.HTTPError as exc:
-                raise APIConnectionError(f"the connection was cut while fetching the image ({type(exc).__name__})") from None
+                raise read_error(exc, "the image") from None
         exchange.response_body = f"<{len(received):,} bytes of image>"
         return bytes(received)
 

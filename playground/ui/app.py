@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
@@ -26,6 +27,7 @@ from playground.ui.presets import presets_state
 from playground.ui.responses_tab import build_responses_tab
 from playground.ui.render import error_text
 from playground.ui.video_tab import build_video_tab, saved_jobs_state
+from playground.ui.visitors import PageGuard
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 BROWSER_STORAGE_KEY = "gateway-playground-connection"
@@ -44,6 +46,7 @@ def launch_options(settings: Settings | None = None) -> dict[str, Any]:
         "js": (ASSETS / "keys.js").read_text(encoding="utf-8"),
         "max_file_size": f"{settings.max_upload_mb:g}mb",
         "state_session_capacity": settings.session_capacity,
+        "app_kwargs": {"middleware": [Middleware(PageGuard, hosted=settings.hosted)]},
     }
 
 

@@ -18,6 +18,7 @@ from playground.client.gateway import GatewayClient
 from playground.client.limits import SessionQuota
 from playground.client.transport import Connection
 from playground.ui.render import plain
+from playground.ui.visitors import visitor_of
 
 
 MAX_URL_CHARS = 2048
@@ -26,7 +27,8 @@ MAX_KEY_CHARS = 1024
 
 @dataclass
 class SessionQuotas:
-    """One `SessionQuota` per browser session (by Gradio's session hash), dropped when idle."""
+    """One `SessionQuota` per visitor (`visitors.visitor_of`: the address behind the request,
+    else Gradio's session hash), dropped when idle: a new session does not bring a new allowance."""
 
     requests_per_minute: int = 0
     concurrent_calls: int = 0
@@ -36,8 +38,7 @@ class SessionQuotas:
     def for_current_session(self) -> SessionQuota | None:
         if not (self.requests_per_minute or self.concurrent_calls):
             return None
-        request = LocalContext.request.get(None)
-        session = getattr(request, "session_hash", None)
+        session = visitor_of(LocalContext.request.get(None))
         if not session:
             return None
         now = time.monotonic()
@@ -113,7 +114,8 @@ def resolve_connection(defaults: ServerDefaults, url_text: str | None, key_text:
     if len(key) > MAX_KEY_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in key) or not key.isascii():
         raise RequestValidationError(["the API key contains characters a key cannot have (line breaks, control or non-ASCII characters); check what was pasted"])
     key = key or (defaults.server_key if url == without_version(defaults.base_url)[0] else None)  # type: ignore[assignment]
-    return Connection(url, key or None, quota=defaults.quotas.for_current_session())
+    secrets = (defaults.server_key,) if defaults.server_key else ()
+    return Connection(url, key or None, quota=defaults.quotas.for_current_session(), secrets=secrets)
 
 
 def badge_text(defaults: ServerDefaults, url_text: str | None) -> str:
