@@ -13,7 +13,7 @@ from playground.client.errors import GatewayError
 from playground.client.report import document
 from playground.client.report.latency import HOSTED_REFUSAL
 from playground.client.report.model import CHECKS, FORMAT_LABELS, FORMATS, QUICK_CHECKS, QUICK_FORMATS, TEXT_FORMATS
-from playground.client.report.runner import MAX_CONCURRENCY
+from playground.client.report.runner import MAX_CONCURRENCY, mark_stopped
 from playground.ui import report_handlers as handlers
 from playground.ui import report_views as views
 from playground.ui.connection import test_connection
@@ -110,7 +110,12 @@ def build_report_tab(ctx: TabContext) -> None:
     running = run_button.click(on_run, [session, *ctx.connection, formats, models, checks, depth, concurrency, budget],
                                [error, summary, matrix], concurrency_limit=None, show_progress="minimal")
     running.then(finished_outputs, session, outputs_end, queue=False)
-    stop_button.click(finished_outputs, session, outputs_end, cancels=[running], queue=False)
+    def on_stop(state: handlers.ReportSession) -> tuple[Any, ...]:
+        if state.report is not None:
+            mark_stopped(state.report)
+        return finished_outputs(state)
+
+    stop_button.click(on_stop, session, outputs_end, cancels=[running], queue=False)
     depth.input(on_depth, depth, [formats, models, checks], queue=False)
     refresh.click(on_refresh, ctx.connection, [error, models], concurrency_limit=None)
 

@@ -115,7 +115,9 @@ async def run_report(client: GatewayClient, conn: Connection, scope: Scope, *, c
             cell = queue.pop()
             state.running[cell] = time.perf_counter()
             try:
-                report.results.append(await run_cell(client, conn, scope, *cell))
+                result = await run_cell(client, conn, scope, *cell)
+                if not report.stopped:
+                    report.results.append(result)
             finally:
                 state.running.pop(cell, None)
 
@@ -130,8 +132,16 @@ async def run_report(client: GatewayClient, conn: Connection, scope: Scope, *, c
             task.cancel()
         report.wall_s = time.perf_counter() - started
         if not report.finished:
-            report.stopped = True
-            finished = {result.key for result in report.results}
-            report.results += [CheckResult(*cell, SKIPPED, "not run: the run was stopped") for cell in cells if cell not in finished]
-        report.results.sort(key=lambda result: cells.index(result.key) if result.key in cells else len(cells))
+            mark_stopped(report)
+        order = {cell: index for index, cell in enumerate(cells)}
+        report.results.sort(key=lambda result: order.get(result.key, len(cells)))
     yield state
+
+
+def mark_stopped(report: Report) -> None:
+    """After Stop: the cells that did not finish are skipped, saying so (idempotent)."""
+    if report.finished or report.stopped:
+        return
+    report.stopped = True
+    finished = {result.key for result in report.results}
+    report.results += [CheckResult(*cell, SKIPPED, "not run: the run was stopped") for cell in report.scope.cells() if cell not in finished]
