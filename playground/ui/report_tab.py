@@ -55,7 +55,7 @@ def build_report_tab(ctx: TabContext) -> None:
         cell = gr.Dropdown([], label="Cell", elem_id="report-cell")
         verdict = gr.Markdown(elem_id="report-cell-verdict")
         inspector = Inspector.build("report")
-        call = gr.Dropdown([], label="Call of this cell", elem_id="report-call", type="index")
+        call = gr.Dropdown([], label="Call of this cell", elem_id="report-call")
     with gr.Accordion("Latency", open=False, elem_id="report-latency-panel"):
         latency = gr.Markdown(elem_id="report-latency")
     with gr.Accordion("Load run (local mode only)", open=False, elem_id="report-load-panel"):
@@ -125,14 +125,16 @@ def build_report_tab(ctx: TabContext) -> None:
             return (gr.skip(),) * 9
         calls = [f"{i + 1}. {e.method} {e.url} → {e.status if e.status is not None else '—'}" for i, e in enumerate(result.exchanges)]
         return (gr.update(open=True), key, views.cell_verdict(result), *Inspector.values(result.exchanges[-1] if result.exchanges else None),
-                gr.update(choices=calls, value=len(calls) - 1 if calls else None))
+                gr.update(choices=calls, value=calls[-1] if calls else None))
 
     def on_matrix_click(state: handlers.ReportSession, event: gr.EventData) -> tuple[Any, ...]:
         return show_cell(state, str((getattr(event, "_data", None) or {}).get("cell", "")))
 
-    def show_call(state: handlers.ReportSession, key: str | None, index: int | None) -> tuple[Any, ...]:
+    def show_call(state: handlers.ReportSession, key: str | None, chosen: str | None) -> tuple[Any, ...]:
         result = views.find_cell(state.report, key or "")
-        if result is None or index is None or not 0 <= index < len(result.exchanges):
+        number = (chosen or "").split(".", 1)[0]
+        index = int(number) - 1 if number.isdigit() else -1
+        if result is None or not 0 <= index < len(result.exchanges):
             return (gr.skip(),) * 5
         return Inspector.values(result.exchanges[index])
 
