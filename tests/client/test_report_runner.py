@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Iterator
 from contextlib import aclosing
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,8 @@ from playground.client.report import runner
 from playground.client.report.model import FAIL, PASS, SKIPPED, UNSUPPORTED, Report, Scope
 from playground.client.report.runner import effective_concurrency, run_report
 from playground.client.transport import Connection, Transport
+from playground.client.video import VideoAPI
+from playground.client.report.video_probe import mp4_duration
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 
@@ -157,3 +160,27 @@ async def test_a_session_limit_skips_cells_with_the_limit_named(report_client: G
     assert state is not None
     skipped = [r for r in state.report.results if r.status == SKIPPED]
     assert skipped and all("PLAYGROUND_REQUESTS_PER_MINUTE" in r.reason for r in skipped)
+
+
+async def test_video_probe_per_family_on_a_fast_demo() -> None:
+    gateway = _start(video_queue_seconds=0.2, video_run_seconds=0.6)
+    transport = Transport(connect_timeout=2.0, read_timeout=10.0)
+    client = GatewayClient(transport, video=VideoAPI(transport, poll_interval=(0.05, 0.1)))
+    try:
+        scope = Scope.default(thorough=True, formats=("video",))
+        assert [model[:4] for model in scope.models["video"]] == ["vidA", "vidB", "vidC", "vidD"]
+        report = await _run(client, gateway.url, scope)
+    finally:
+        await client.aclose()
+        gateway.stop()
+    assert [(r.model[:4], r.status) for r in report.results] == [(family, PASS) for family in ("vidA", "vidB", "vidC", "vidD")]
+    assert all("s of video" in r.reason and "succeeded after" in r.reason for r in report.results)
+
+
+def test_mp4_check_reads_the_duration_box() -> None:
+    movie = Path(__file__).resolve().parents[2] / "assets" / "video"
+    sample = next(movie.glob("demo-*.mp4"))
+    seconds = mp4_duration(sample.read_bytes())
+    assert seconds is not None and 1 <= seconds <= 20
+    assert mp4_duration(b"\x00\x00\x00\x08free" + sample.read_bytes()) is None
+    assert mp4_duration(b"not a video") is None

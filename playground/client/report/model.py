@@ -72,7 +72,6 @@ QUICK_CHECKS = tuple(check.id for check in CHECKS if not check.thorough_only)
 
 EMBEDDING_LIST_MODELS = ("text-embedding-3-small", "text-embedding-3-large", "text-embedding-ada-002")
 EMBEDDING_NATIVE_MODELS = ("gx-embedding-001", "text-embedding-004")
-VIDEO_MODELS = ("vidA-1", "vidB-1", "vidC-1", "vidD-1")
 
 
 def catalog_models(fmt: str, thorough: bool = False) -> list[str]:
@@ -94,7 +93,9 @@ def catalog_models(fmt: str, thorough: bool = False) -> list[str]:
     if fmt == "images":
         return list(catalog.IMAGE_MODELS if thorough else catalog.IMAGE_MODELS[:1])
     if fmt == "video":
-        return list(VIDEO_MODELS) if thorough else []
+        from playground.client.report.video_probe import family_models  # noqa: PLC0415 - the video catalog only when asked
+
+        return family_models() if thorough else []
     return []
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
 from playground.client.limits import LimitError
-from playground.client.report import error_probes, media_probes, text_probes, tool_probes
+from playground.client.report import error_probes, media_probes, text_probes, tool_probes, video_probe
 from playground.client.report.model import (
     CHECKS_BY_ID,
     FAIL,
@@ -27,7 +27,8 @@ from playground.client.report.model import (
 from playground.client.report.probe import Fail, Probe, Skip, excerpt, one_attempt
 from playground.client.transport import Connection
 
-PROBES: dict[str, Callable[[Probe], Awaitable[str]]] = {**text_probes.PROBES, **tool_probes.PROBES, **error_probes.PROBES, **media_probes.PROBES}
+PROBES: dict[str, Callable[[Probe], Awaitable[str]]] = {**text_probes.PROBES, **tool_probes.PROBES, **error_probes.PROBES, **media_probes.PROBES,
+                                                              **video_probe.PROBES}
 UPDATE_INTERVAL = 0.1
 MAX_CONCURRENCY = 16
 
