@@ -14,14 +14,17 @@ from typing import Any
 from playground.client.media import media_directory
 from playground.client.report import document
 from playground.client.report.latency import latency_rows
-from playground.client.report.model import CHECKS, CHECKS_BY_ID, FORMAT_LABELS, CheckResult, Report
+from playground.client.report.model import CHECKS, CHECKS_BY_ID, FORMAT_LABELS, TEXT_FORMATS, CheckResult, Report
 from playground.ui.codegen import curl_snippet
 from playground.ui.render import inspector_request, inspector_response, plain
 
 SYMBOLS = {"pass": "✓", "fail": "✗", "unsupported": "—", "skipped": "○"}
 STYLE = """
-.report-matrix{border-collapse:collapse;font:13px system-ui,sans-serif}
-.report-matrix th,.report-matrix td{border:1px solid #d0d4dc;padding:3px 6px;text-align:center}
+.report-matrix-wrap{overflow-x:auto;max-width:100%}
+.report-matrix{border-collapse:collapse;font:12px system-ui,sans-serif;margin-bottom:10px}
+.report-matrix th.col{font-weight:600;min-width:40px;max-width:66px;line-height:1.15;font-size:11px}
+.report-matrix th.row{min-width:max-content}
+.report-matrix th,.report-matrix td{border:1px solid #d0d4dc;padding:3px 4px;text-align:center}
 .report-matrix th.row{text-align:left;white-space:nowrap}
 .report-matrix td.pass{background:#e3f6e8;color:#17692f}.report-matrix td.fail{background:#fde4e4;color:#a11b1b;font-weight:600}
 .report-matrix td.unsupported{background:#f3f4f6;color:#9aa0a6}.report-matrix td.skipped{background:#fff7e0;color:#8a6d00}
@@ -41,16 +44,17 @@ def _tooltip(result: CheckResult) -> str:
     return html.escape(text[:600], quote=True)
 
 
-def matrix_html(report: Report | None, clickable: bool = True) -> str:
-    """Rows = format x model, columns = the checks that ran; each cell's reason in its tooltip."""
-    if report is None or not report.results:
-        return "<p>Run a report to see the matrix.</p>"
-    columns = [c for c in CHECKS if any(r.check == c.id for r in report.results)]
+GROUPS = (("text", TEXT_FORMATS), ("embeddings", ("embeddings", "embeddings-native")), ("images", ("images",)), ("video", ("video",)))
+
+
+def _table(results: list[CheckResult], clickable: bool) -> str:
+    """One table: rows = format x model, columns = the checks these rows ran."""
+    columns = [c for c in CHECKS if any(r.check == c.id for r in results)]
     rows: dict[tuple[str, str], dict[str, CheckResult]] = {}
-    for result in report.results:
+    for result in results:
         rows.setdefault((result.format, result.model), {})[result.check] = result
-    head = "".join(f'<th title="{html.escape(c.meaning, quote=True)}">{html.escape(c.label)}</th>' for c in columns)
-    lines = [f'<style>{STYLE}</style><table class="report-matrix" id="report-matrix-table"><tr><th>format · model</th>{head}</tr>']
+    head = "".join(f'<th class="col" title="{html.escape(c.meaning, quote=True)}">{html.escape(c.label)}</th>' for c in columns)
+    lines = [f'<table class="report-matrix"><tr><th class="row">format · model</th>{head}</tr>']
     for (fmt, model), cells in rows.items():
         tds = []
         for check in columns:
@@ -63,6 +67,18 @@ def matrix_html(report: Report | None, clickable: bool = True) -> str:
         label = f"{FORMAT_LABELS.get(fmt, fmt)} · {model}"
         lines.append(f'<tr><th class="row">{html.escape(label)}</th>{"".join(tds)}</tr>')
     return "\n".join(lines) + "</table>"
+
+
+def matrix_html(report: Report | None, clickable: bool = True) -> str:
+    """One table per kind of format (text, embeddings, images, video); each cell's reason in its tooltip."""
+    if report is None or not report.results:
+        return "<p>Run a report to see the matrix.</p>"
+    tables = []
+    for _name, formats in GROUPS:
+        results = [r for r in report.results if r.format in formats]
+        if results:
+            tables.append(_table(results, clickable))
+    return f'<style>{STYLE}</style><div class="report-matrix-wrap" id="report-matrix-table">' + "".join(tables) + "</div>"
 
 
 def summary_markdown(report: Report | None, progress: str = "") -> str:

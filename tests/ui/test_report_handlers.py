@@ -22,7 +22,7 @@ def test_scope_from_the_pickers() -> None:
     scope = handlers.build_scope(["chat", "images"], ["chat completions · gx-2.5-flash", "images · gx-2.5-flash-image", "messages · cl-x"],
                                  ["plain", "ratio"], False, 2)
     assert scope.models == {"chat": ["gx-2.5-flash"], "images": ["gx-2.5-flash-image"]}
-    assert scope.cells() == [("chat", "gx-2.5-flash", "plain"), ("chat", "gx-2.5-flash", "ratio"), ("images", "gx-2.5-flash-image", "ratio")]
+    assert scope.cells() == [("chat", "gx-2.5-flash", "plain"), ("images", "gx-2.5-flash-image", "ratio")]
     with pytest.raises(RequestValidationError, match="pick at least one format"):
         handlers.build_scope(["video"], ["chat completions · gx-2.5-flash"], ["plain"], False, 2)
     with pytest.raises(RequestValidationError, match="pick at least one check"):

@@ -146,7 +146,7 @@ TAG_PHRASES = {
     "no-reasoning-tokens": "{count} model(s) answer thinking requests without reasoning tokens ({models})",
     "no-usage": "streamed answers of {models} carry no usage",
     "slow-first-token": "the first token of {models} comes later than the budget",
-    "ignores-schema": "{models} ignore(s) the JSON schema",
+    "ignores-schema": "answers of {models} ignore the JSON schema",
 }
 
 

@@ -117,11 +117,12 @@ class Scope:
     def cells(self) -> list[tuple[str, str, str]]:
         """(format, model, check) for every cell of the matrix, in display order."""
         return [(fmt, model, check.id) for fmt, models in self.models.items() for model in models
-                for check in CHECKS if check.id in self.checks and (fmt in check.formats or self._shows_unsupported(fmt))]
+                for check in CHECKS if check.id in self.checks and (fmt in check.formats or self._shows_unsupported(fmt, check))]
 
     @staticmethod
-    def _shows_unsupported(fmt: str) -> bool:
-        return fmt in TEXT_FORMATS
+    def _shows_unsupported(fmt: str, check: Check) -> bool:
+        """A text format shows the text checks it lacks (as "not supported by the format")."""
+        return fmt in TEXT_FORMATS and bool(set(check.formats) & set(TEXT_FORMATS))
 
     def to_json(self) -> dict[str, Any]:
         return {"models": self.models, "checks": list(self.checks), "thorough": self.thorough, "ttft_budget_s": self.ttft_budget_s}
