@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -14,7 +14,7 @@ from playground.client.report import document
 from playground.client.report.latency import HOSTED_REFUSAL, LoadRunRefused, concurrency_steps, load_run, percentile
 from playground.client.report.model import FAIL, PASS, Report, Scope
 from playground.client.report.runner import run_report
-from playground.client.transport import Connection, Transport
+from playground.client.transport import Connection
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 
@@ -28,12 +28,6 @@ def quirky() -> Iterator[RunningGateway]:
     running.stop()
 
 
-@pytest.fixture
-async def client() -> AsyncIterator[GatewayClient]:
-    gateway_client = GatewayClient(Transport(connect_timeout=2.0, read_timeout=10.0))
-    yield gateway_client
-    await gateway_client.aclose()
-
 
 async def _report(client: GatewayClient, url: str, models: dict[str, list[str]]) -> Report:
     state = None
@@ -43,8 +37,8 @@ async def _report(client: GatewayClient, url: str, models: dict[str, list[str]])
     return state.report
 
 
-async def test_json_round_trip_keeps_every_cell_and_call(client: GatewayClient, quirky: RunningGateway) -> None:
-    report = await _report(client, quirky.url, {"chat": ["qwen-plus", "gpt-4o-mini"], "messages": ["cl-sonnet-4-5-20250929"]})
+async def test_json_round_trip_keeps_every_cell_and_call(report_client: GatewayClient, quirky: RunningGateway) -> None:
+    report = await _report(report_client, quirky.url, {"chat": ["qwen-plus", "gpt-4o-mini"], "messages": ["cl-sonnet-4-5-20250929"]})
     text = document.dumps(report)
     assert KEY not in text
     data = json.loads(text)
@@ -74,10 +68,10 @@ def test_files_that_are_not_reports_are_refused_with_why(text: str, why: str) ->
         document.loads(text)
 
 
-async def test_a_new_run_is_diffed_against_a_saved_one(client: GatewayClient, quirky: RunningGateway) -> None:
-    saved = document.loads(document.dumps(await _report(client, quirky.url, {"chat": ["qwen-plus"]})))
+async def test_a_new_run_is_diffed_against_a_saved_one(report_client: GatewayClient, quirky: RunningGateway) -> None:
+    saved = document.loads(document.dumps(await _report(report_client, quirky.url, {"chat": ["qwen-plus"]})))
     saved.by_key()[("chat", "qwen-plus", "plain")].status = FAIL
-    new = await _report(client, quirky.url, {"chat": ["qwen-plus", "gpt-4o-mini"]})
+    new = await _report(report_client, quirky.url, {"chat": ["qwen-plus", "gpt-4o-mini"]})
     changes = document.diff(saved, new)
     assert [r.key for r in changes.newly_passing] == [("chat", "qwen-plus", "plain")]
     assert changes.newly_failing == []
@@ -94,10 +88,10 @@ def test_percentiles_and_steps() -> None:
     assert concurrency_steps(6) == [1, 2, 4, 6]
 
 
-async def test_load_run_ramps_up_and_counts_injected_429s(client: GatewayClient) -> None:
+async def test_load_run_ramps_up_and_counts_injected_429s(report_client: GatewayClient) -> None:
     gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=0.001))
     try:
-        runs = [run async for run in load_run(client, Connection(gateway.url, KEY), "chat", "gx-2.5-flash", max_concurrency=4, stop_error_rate=1.0,
+        runs = [run async for run in load_run(report_client, Connection(gateway.url, KEY), "chat", "gx-2.5-flash", max_concurrency=4, stop_error_rate=1.0,
                                               prompt="[[fault:rate_limit:3]] Tell me about lighthouses.")]
     finally:
         gateway.stop()
@@ -110,10 +104,10 @@ async def test_load_run_ramps_up_and_counts_injected_429s(client: GatewayClient)
     assert all(s.ttft_p50_s <= s.ttft_p95_s for s in steps if s.ttft_p50_s is not None)
 
 
-async def test_load_run_stops_at_the_first_step_above_the_error_rate(client: GatewayClient) -> None:
+async def test_load_run_stops_at_the_first_step_above_the_error_rate(report_client: GatewayClient) -> None:
     gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=0.0))
     try:
-        runs = [run async for run in load_run(client, Connection(gateway.url, KEY), "chat", "gx-2.5-flash", max_concurrency=8,
+        runs = [run async for run in load_run(report_client, Connection(gateway.url, KEY), "chat", "gx-2.5-flash", max_concurrency=8,
                                               stop_error_rate=0.2, prompt="[[fault:server_error:3]] Hello")]
     finally:
         gateway.stop()
@@ -123,9 +117,9 @@ async def test_load_run_stops_at_the_first_step_above_the_error_rate(client: Gat
     assert last.stopped_because == "stopped at concurrency 1: 100% of requests failed (limit 20%)"
 
 
-async def test_hosted_mode_refuses_the_load_run(client: GatewayClient) -> None:
+async def test_hosted_mode_refuses_the_load_run(report_client: GatewayClient) -> None:
     with pytest.raises(LoadRunRefused) as refused:
-        async for _ in load_run(client, Connection("http://127.0.0.1:9", KEY), "chat", "gx-2.5-flash", hosted=True):
+        async for _ in load_run(report_client, Connection("http://127.0.0.1:9", KEY), "chat", "gx-2.5-flash", hosted=True):
             pass
     assert isinstance(refused.value, GatewayError)
     assert str(refused.value) == HOSTED_REFUSAL

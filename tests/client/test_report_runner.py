@@ -5,7 +5,7 @@ else does; no retries; a crashing probe stays in its cell; Stop keeps what finis
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import aclosing
 from pathlib import Path
 
@@ -46,12 +46,6 @@ def quirky_gateway() -> Iterator[RunningGateway]:
     yield running
     running.stop()
 
-
-@pytest.fixture
-async def report_client() -> AsyncIterator[GatewayClient]:
-    client = GatewayClient(Transport(connect_timeout=2.0, read_timeout=10.0))
-    yield client
-    await client.aclose()
 
 
 async def _run(client: GatewayClient, url: str, scope: Scope | None = None, concurrency: int = 4) -> Report:
