@@ -75,3 +75,18 @@ async def test_hosted_mode_refuses_the_load_run_with_why(client: GatewayClient, 
         async for _ in handlers.run_load(client, hosted, "", "", handlers.ReportSession(), "chat", "gx-2.5-flash", 4, 50):
             pass
     assert refused.value.message == HOSTED_REFUSAL
+
+
+def test_hosted_mode_shows_the_load_run_off_and_why() -> None:
+    from playground.settings import Settings  # noqa: PLC0415
+    from playground.ui.app import build_app  # noqa: PLC0415
+
+    def load_parts(hosted: bool) -> tuple[object, list[str]]:
+        blocks = build_app(Settings(hosted=hosted), ServerDefaults("http://127.0.0.1:9", "k", demo=True, hosted=hosted))
+        components = list(blocks.blocks.values())
+        button = next(c for c in components if getattr(c, "elem_id", None) == "report-load-run")
+        notes = [c.value for c in components if getattr(c, "elem_id", None) == "report-load-refused"]
+        return button.interactive, notes
+
+    assert load_parts(hosted=True) == (False, [HOSTED_REFUSAL])
+    assert load_parts(hosted=False) == (True, [])

@@ -44,9 +44,8 @@ def excerpt(value: Any, limit: int = EXCERPT) -> str:
 
 def one_attempt(client: GatewayClient) -> GatewayClient:
     """The shared client's pool, guard and limits, with no retries (see the module docstring)."""
+    client.transport.http  # noqa: B018 - the pool exists before the copy, so the copy shares it
     transport = copy.copy(client.transport)
-    transport.http  # noqa: B018 - create the pool before the copy shares it
-    transport._http = client.transport.http  # noqa: SLF001
     transport.max_retries = 0
     return GatewayClient(transport, video=client.video)
 
