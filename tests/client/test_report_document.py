@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -123,3 +124,31 @@ async def test_hosted_mode_refuses_the_load_run(report_client: GatewayClient) ->
             pass
     assert isinstance(refused.value, GatewayError)
     assert str(refused.value) == HOSTED_REFUSAL
+
+
+async def test_loading_never_raises_anything_but_a_report_file_error(report_client: GatewayClient, quirky: RunningGateway) -> None:
+    """Random JSON in every position of a real report: refused with a reason, or read."""
+    good = json.loads(document.dumps(await _report(report_client, quirky.url, {"chat": ["qwen-plus"]})))
+    rng = random.Random(7)
+    oddities: list[object] = [None, True, -1, 1e308, 10**30, "", "x" * 50, [], {}, [1, [2]], {"a": {"b": None}}, float("inf")]
+
+    def positions(value: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+        found = [path]
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                found += positions(inner, (*path, key))
+        elif isinstance(value, list):
+            for index, inner in enumerate(value[:3]):
+                found += positions(inner, (*path, index))
+        return found
+
+    for path in positions(good)[1:400]:
+        broken = json.loads(json.dumps(good))
+        holder = broken
+        for step in path[:-1]:
+            holder = holder[step]
+        holder[path[-1]] = rng.choice(oddities)
+        try:
+            document.loads(json.dumps(broken))
+        except document.ReportFileError:
+            pass

@@ -110,7 +110,7 @@ def loads(text: str | bytes) -> Report:
         raise ReportFileError(f"The report's version is {data.get('version')!r}; this playground reads version {VERSION}.")
     try:
         return _report(data)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError) as exc:
         raise ReportFileError(f"The report is damaged ({type(exc).__name__}: {str(exc)[:120]}).") from None
 
 
