@@ -90,3 +90,17 @@ def test_hosted_mode_shows_the_load_run_off_and_why() -> None:
 
     assert load_parts(hosted=True) == (False, [HOSTED_REFUSAL])
     assert load_parts(hosted=False) == (True, [])
+
+
+async def test_local_load_run_feeds_the_plots_and_the_error_table(client: GatewayClient, defaults: ServerDefaults) -> None:
+    session = handlers.ReportSession()
+    async for _ in handlers.run_load(client, defaults, "", "", session, "chat", "gx-2.5-flash", 2, 50):
+        pass
+    ttft, rate, table = views.load_plot_rows(session.report)
+    assert sorted({row["concurrency"] for row in ttft}) == [1, 2]
+    assert {row["series"] for row in ttft} == {"TTFT p50", "TTFT p95"}
+    assert [row["concurrency"] for row in rate] == [1, 2]
+    assert table.splitlines()[2].startswith("| 1 | 2 | 0 | 0 | 0 | 0 | 0 | 0% |")
+    with pytest.raises(RequestValidationError, match="highest concurrency"):
+        async for _ in handlers.run_load(client, defaults, "", "", session, "chat", "gx-2.5-flash", 500, 50):
+            pass
