@@ -32,6 +32,7 @@ from playground.demo_gateway.faults import (
 from playground.demo_gateway.messages import MessagesEndpoints
 from playground.demo_gateway.text import ECHOED_KEY
 from playground.demo_gateway.native import NativeEndpoints, native_error
+from playground.demo_gateway.quirks import on_answer, on_request, parse_quirks
 from playground.demo_gateway.responses import ResponsesEndpoints
 from playground.demo_gateway.video import VideoEndpoints
 
@@ -81,6 +82,7 @@ def _fault_for(request: Request, body: dict[str, Any], config: DemoConfig) -> Fa
 def create_app(config: DemoConfig | None = None) -> Starlette:
     config = config or DemoConfig()
     injector = FaultInjector()
+    quirks = parse_quirks(config.quirks)
     messages = MessagesEndpoints(config)
     video = VideoEndpoints(config)
     responses = ResponsesEndpoints(config)
@@ -118,7 +120,7 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
                 return (style.render_auth or style.render)(401, style.authentication, AUTH_MESSAGE, "invalid_api_key")
             raw = await request.body()
             try:
-                body = await read_json_object(request)
+                body = on_request(quirks, request.url.path, await read_json_object(request))
                 fault = _fault_for(request, body, config)
                 status = injector.status_fault(fault, raw)
                 if status is not None:
@@ -134,7 +136,7 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
                 if fault is not None and fault.name == "stall" and not body.get("stream"):
                     await asyncio.sleep(config.stall_seconds)  # a whole answer that never comes in time
                 answer = await (handler(body, fault, request) if pass_request else handler(body, fault))
-                return broken_body(fault, answer, config.stall_seconds)
+                return broken_body(fault, on_answer(quirks, request.url.path, body, answer, config.slow_first_token_s), config.stall_seconds)
             except HTTPProblem as problem:
                 kind = style.invalid if problem.error_type == "invalid" else problem.error_type
                 return style.render(problem.status, kind, problem.message, problem.code)

@@ -25,7 +25,7 @@ from starlette.responses import JSONResponse, Response
 
 from playground.demo_gateway import schema_fill, text
 from playground.demo_gateway.catalog import IMAGE_MODELS, resolve_chat_model
-from playground.demo_gateway.common import HTTPProblem, count_tokens, pace, split_pieces, sse_response
+from playground.demo_gateway.common import HTTPProblem, count_tokens, first_pieces, pace, split_pieces, sse_response
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.faults import Fault, inject_stream_fault, strip_markers
 
@@ -177,7 +177,11 @@ def plan(model: str, body: dict[str, Any]) -> dict[str, Any]:
     else:
         images = sum(1 for p in last.get("parts") or [] if isinstance(p, dict) and "inlineData" in p)
         settings = {k: config.get(k) for k in ("temperature", "topP", "maxOutputTokens")}
-        parts.append({"text": text.reply_text(prompt, model, settings, images)})
+        reply = text.reply_text(prompt, model, settings, images)
+        limit = config.get("maxOutputTokens")
+        if isinstance(limit, int) and not isinstance(limit, bool) and 0 < limit < count_tokens(reply):
+            reply, candidate["finishReason"] = first_pieces(reply, limit), "MAX_TOKENS"
+        parts.append({"text": reply})
         modalities = [str(m).upper() for m in config.get("responseModalities") or []]
         if "IMAGE" in modalities or (model in IMAGE_MODELS and not modalities):
             parts.append({"inlineData": {"mimeType": "image/png", "data": _png(prompt, seed)}})

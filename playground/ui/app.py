@@ -26,6 +26,7 @@ from playground.ui.native_tab import build_native_tab
 from playground.ui.presets import presets_state
 from playground.ui.responses_tab import build_responses_tab
 from playground.ui.render import error_text
+from playground.ui.report_tab import build_report_tab
 from playground.ui.video_tab import build_video_tab, saved_jobs_state
 from playground.ui.visitors import PageGuard
 
@@ -109,6 +110,8 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 build_images_tab(ctx)
             with gr.Tab("Compare", id="compare", elem_id="tab-compare"):
                 build_compare_tab(ctx)
+            with gr.Tab("Report", id="report", elem_id="tab-report"):
+                build_report_tab(ctx)
             with gr.Tab("Video", id="video", elem_id="tab-video"):
                 restore_video_jobs = build_video_tab(ctx, saved_video_jobs)
         curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box, client)
