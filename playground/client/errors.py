@@ -117,9 +117,21 @@ class ErrorInAnswerError(APIStatusError):
 
     def __init__(self, status: int, message: str, error_type: str | None = None, body: Any = None) -> None:
         super().__init__(status, message, error_type, body)
-        kind = f" ({error_type})" if error_type else ""
-        self.message = f"The gateway answered HTTP {status} (success) but reported an error inside the answer{kind}: {message}"
+        kind = f"{error_type}: " if error_type else ""
+        self.message = f"{kind}{message} (inside an HTTP {status} answer)"
         self.args = (self.message,)
+
+
+_IN_ANSWER: dict[type[APIStatusError], type[ErrorInAnswerError]] = {}
+
+
+def in_answer(cls: type[APIStatusError]) -> type[ErrorInAnswerError]:
+    """The error-inside-a-success class that is also `cls` (a code 500 in the body is a ServerError too)."""
+    if cls is APIStatusError or issubclass(cls, ErrorInAnswerError):
+        return ErrorInAnswerError
+    if cls not in _IN_ANSWER:
+        _IN_ANSWER[cls] = type(f"{cls.__name__}InAnswer", (ErrorInAnswerError, cls), {})
+    return _IN_ANSWER[cls]
 
 
 class BadRequestError(APIStatusError):
@@ -249,8 +261,7 @@ def error_from_status(status: int, body: Any) -> APIStatusError:
         message = "no error message in the response"
     if status < 400:
         return ErrorInAnswerError(status, message, error_type, body)
-    cls = _STATUS_CLASSES.get(status) or (ServerError if status >= 500 else APIStatusError)
-    return cls(status, message, error_type, body)
+    return _class_for(status)(status, message, error_type, body)
 
 
 def _status_code(value: Any) -> int | None:
@@ -275,17 +286,18 @@ def error_in_answer(body: Any, answer_keys: tuple[str, ...] = ()) -> APIStatusEr
     if body.get("error"):
         inner = body["error"]
         code = _status_code(inner.get("code")) if isinstance(inner, dict) else None
-        error = error_from_status(200, body)
-        if code is not None and 400 <= code < 600:
-            cls = _STATUS_CLASSES.get(code) or (ServerError if code >= 500 else APIStatusError)
-            error = cls(200, error.message, error.error_type or f"code {code}", body)
-        return error
+        message, error_type = extract_error(body)
+        cls = _class_for(code) if code is not None and 400 <= code < 600 else APIStatusError
+        return in_answer(cls)(200, message or "no error message in the response", error_type or (f"code {code}" if code else None), body)
     code = _status_code(body.get("code", body.get("status_code")))
     message = body.get("msg") if body.get("msg") is not None else body.get("message")
     if code is None or code in (0, 200) or not isinstance(message, (str, int, float)) or body.get("data"):
         return None
-    cls = _STATUS_CLASSES.get(code) or (ServerError if code >= 500 else APIStatusError)
-    return cls(200, plain_excerpt(str(message)) or "no error message in the response", f"code {code}", body)
+    return in_answer(_class_for(code))(200, plain_excerpt(str(message)) or "no error message in the response", f"code {code}", body)
+
+
+def _class_for(code: int) -> type[APIStatusError]:
+    return _STATUS_CLASSES.get(code) or (ServerError if code >= 500 else APIStatusError)
 
 
 def extract_error(body: Any) -> tuple[str, str | None]:
