@@ -6,10 +6,20 @@ a script would: new sessions for every call, sessionless posts, direct `/run` an
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
+from gradio.context import LocalContext
 
+from playground.client.gateway import GatewayClient
+from playground.client.video_catalog import Mode
+from playground.demo_gateway.server import RunningGateway
+from playground.ui.connection import ServerDefaults, SessionQuotas
+from playground.ui.video_board import VideoBoard, VideoJob
+from playground.ui.video_form import FIELD_NAMES, VideoForm
+from playground.ui.video_handlers import submit_job
+from tests.conftest import DEMO_KEY
 from tests.security.page_session import LaunchedApp, launched, page_session, run_event
 
 LIMIT = 3
@@ -59,3 +69,36 @@ async def test_events_without_a_live_page_session_get_nothing(hosted_app: Launch
         for path in (f"/gradio_api/call/{COUNT_EVENT}", "/gradio_api/call/v2/refresh_models", "/gradio_api/call/refresh_models"):
             answer = await http.post(hosted_app.url + path, json={"data": data})
             assert answer.status_code == 404 and "no API" in answer.json()["detail"]
+
+
+class _Visitor:
+    """What Gradio's request context holds for an event: the client address and the session."""
+
+    def __init__(self, host: str, session: str) -> None:
+        self.client = type("Client", (), {"host": host})()
+        self.headers: dict[str, str] = {}
+        self.session_hash = session
+
+
+async def test_video_jobs_count_across_the_visitors_sessions(client: GatewayClient, gateway: RunningGateway) -> None:
+    defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True, hosted=True, video_jobs_per_session=2, quotas=SessionQuotas(100, 0))
+    values: dict[str, Any] = {name: None for name in FIELD_NAMES}
+    values.update(model="vidA-2", mode=Mode.TEXT.value, prompt="a lighthouse")
+    boards = []
+    for session, host in (("first", "198.51.100.4"), ("second", "198.51.100.4"), ("third", "198.51.100.4"), ("elsewhere", "203.0.113.9")):
+        board = VideoBoard()
+        board.add(VideoJob(f"video_{session}", "vidA-2", "p", 0.0))  # one job running in each session
+        boards.append(board)
+        token = LocalContext.request.set(_Visitor(host, session))
+        try:
+            outcome = await submit_job(client, defaults, board, "", "", VideoForm(**values))
+        finally:
+            LocalContext.request.reset(token)
+        for job in board.active():
+            job.cancel.set()
+        if session == "first":
+            assert outcome.error == ""
+        elif session in ("second", "third"):
+            assert "PLAYGROUND_VIDEO_JOBS_PER_SESSION" in outcome.error and len(board.jobs) == 1
+        else:
+            assert outcome.error == ""
