@@ -19,6 +19,7 @@ from playground.ui.connection import ServerDefaults, SessionQuotas
 from playground.ui.video_board import VideoBoard, VideoJob
 from playground.ui.video_form import FIELD_NAMES, VideoForm
 from playground.ui.video_handlers import submit_job
+from playground.ui.visitors import visitor_address
 from tests.conftest import DEMO_KEY
 from tests.security.page_session import LaunchedApp, launched, page_session, run_event
 
@@ -50,7 +51,7 @@ async def test_a_new_session_per_call_does_not_reset_the_limit(hosted_app: Launc
                 outcomes.append(await run_event(http, hosted_app, session, fn_index, data))
         assert all(status == 200 for status, _ in outcomes)
         assert [_limited(output) for _, output in outcomes] == [False] * LIMIT + [True, True], outcomes
-        other = {"x-forwarded-for": "203.0.113.7"}  # another visitor (behind the proxy) has an allowance of their own
+        other = {"x-forwarded-for": "93.184.216.34"}  # another visitor (behind the proxy) has an allowance of their own
         async with page_session(http, hosted_app, other) as session:
             status, output = await run_event(http, hosted_app, session, fn_index, data, other)
         assert status == 200 and not _limited(output) and "token" in str(output).lower()
@@ -85,7 +86,7 @@ async def test_video_jobs_count_across_the_visitors_sessions(client: GatewayClie
     values: dict[str, Any] = {name: None for name in FIELD_NAMES}
     values.update(model="vidA-2", mode=Mode.TEXT.value, prompt="a lighthouse")
     boards = []
-    for session, host in (("first", "198.51.100.4"), ("second", "198.51.100.4"), ("third", "198.51.100.4"), ("elsewhere", "203.0.113.9")):
+    for session, host in (("first", "8.8.8.8"), ("second", "8.8.8.8"), ("third", "8.8.8.8"), ("elsewhere", "1.1.1.1")):
         board = VideoBoard()
         board.add(VideoJob(f"video_{session}", "vidA-2", "p", 0.0))  # one job running in each session
         boards.append(board)
@@ -102,3 +103,15 @@ async def test_video_jobs_count_across_the_visitors_sessions(client: GatewayClie
             assert "PLAYGROUND_VIDEO_JOBS_PER_SESSION" in outcome.error and len(board.jobs) == 1
         else:
             assert outcome.error == ""
+
+
+@pytest.mark.parametrize(("peer", "forwarded", "visitor"), [
+    ("8.8.4.4", "93.184.216.34", "8.8.4.4"),                    # a direct public peer: the header is ignored
+    ("10.16.3.80", "93.184.216.34", "93.184.216.34"),           # behind the Space's proxy
+    ("10.16.3.80", "1.2.3.4, 93.184.216.34", "93.184.216.34"),  # a client-written entry stands to the left
+    ("10.16.3.80", "93.184.216.34, 10.0.0.7", "93.184.216.34"), # a second, private proxy hop
+    ("10.16.3.80", "junk", "10.16.3.80"),                        # not an address: the proxy's, not a new one
+    ("127.0.0.1", None, "127.0.0.1"),
+])
+def test_the_visitor_behind_a_proxy(peer: str, forwarded: str | None, visitor: str) -> None:
+    assert visitor_address(peer, forwarded) == visitor
