@@ -58,7 +58,7 @@ class Redactor:
         if not self.secrets:
             return data
         data = self.text(data)
-        if "\\u" in data or "\\/" in data:
+        if "\\/" in data or _ascii_escape(data):
             try:
                 value = orjson.loads(data)
                 if self.found_in(orjson.dumps(value).decode()):
@@ -102,6 +102,17 @@ class Redactor:
 
 
 NO_SECRETS = Redactor()
+
+
+def _ascii_escape(data: str) -> bool:
+    """Whether a `\\u00XX` escape of an ASCII character (what could spell a key) is in the data:
+    escaped "ü" or "中" are not."""
+    at = data.find("\\u00")
+    while at >= 0:
+        if data[at + 4:at + 5] in ("0", "1", "2", "3", "4", "5", "6", "7"):
+            return True
+        at = data.find("\\u00", at + 4)
+    return False
 
 
 class StreamRedactor:

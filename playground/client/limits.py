@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from playground.client.errors import GatewayError
 
@@ -29,6 +31,9 @@ class SessionQuota:
     requests_per_minute: int = 0
     concurrent_calls: int = 0
     clock: Callable[[], float] = time.monotonic
+    job_holders: weakref.WeakValueDictionary[int, Any] = field(default_factory=weakref.WeakValueDictionary, repr=False)
+    """What holds the visitor's running jobs (each of their sessions' video boards), counted
+    together for the per-visitor job limit; a board is forgotten with its session."""
     _starts: deque[float] = field(default_factory=deque, repr=False)
     _running: int = 0
 

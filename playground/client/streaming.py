@@ -119,6 +119,7 @@ class TextStream:
         self.result = TextResult()
         self._redact = StreamRedactor(conn.redactor if conn is not None else NO_SECRETS)
         """Secrets split across deltas: caught here, before a piece reaches the result."""
+        self._redacting = bool(self._redact.redactor)
 
     def parse(self, message: SSEMessage) -> list[StreamEvent]:
         """Wire message -> neutral events. Subclasses implement it."""
@@ -161,7 +162,7 @@ class TextStream:
             self.exchange.finish(str(exc))
             raise
         finally:
-            if self._redact.redactor:
+            if self._redacting:
                 self._release_held()
             self.result.finished_at = self.exchange.elapsed()
             self.exchange.first_token_at = self.result.first_token_at
@@ -183,7 +184,7 @@ class TextStream:
             problem = shape_problem(event)
             if problem:
                 raise _malformed(message, problem)
-            if self._redact.redactor:
+            if self._redacting:
                 event = events[position] = self._without_secrets(event, source)
             self.result.apply(event, at)
         return events

@@ -58,12 +58,19 @@ class Outcome:
 
 
 async def submit_job(client: GatewayClient, defaults: ServerDefaults, board: VideoBoard, url: str, key: str, form: VideoForm) -> Outcome:
-    running = len(board.active())
-    if running >= defaults.video_jobs_per_session:
-        return Outcome(error_text(LimitError(f"This browser session already has {running} video jobs running, the most this server "
-                                             "allows (PLAYGROUND_VIDEO_JOBS_PER_SESSION); wait for one to finish or cancel one.")))
     try:
         conn = resolve_connection(defaults, url, key)
+    except GatewayError as error:
+        return Outcome(error_text(error))
+    boards = [board]
+    if conn.quota is not None:  # the visitor's boards in all their sessions: a new session is no new allowance
+        conn.quota.job_holders[id(board)] = board
+        boards = list(conn.quota.job_holders.values())
+    running = sum(len(held.active()) for held in boards)
+    if running >= defaults.video_jobs_per_session:
+        return Outcome(error_text(LimitError(f"You already have {running} video jobs running (from this page or this address), the most "
+                                             "this server allows (PLAYGROUND_VIDEO_JOBS_PER_SESSION); wait for one to finish or cancel one.")))
+    try:
         spec = form.to_input()
         task, exchange = await client.video.submit(conn, build_video_request(spec))
     except GatewayError as error:

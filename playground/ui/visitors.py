@@ -61,7 +61,7 @@ def visitor_address(peer: str | None, forwarded_for: str | None) -> str | None:
             try:
                 return str(ipaddress.ip_address(entry.strip("[]")))
             except ValueError:
-                return None  # a proxy writes addresses; anything else was written by a client
+                return peer  # a proxy writes addresses; anything else was written by a client
     return peer
 
 

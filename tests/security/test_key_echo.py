@@ -1,12 +1,14 @@
 """A gateway that echoes the key: in streamed text (split across deltas), in reasoning, in an
 in-stream error event, in a whole answer, in an error inside a 200. The key must not reach
 anything shown or saved: the result, the error, the exchange (raw events, bodies, headers, notes),
-the logs; nor the demo gateway's access log (`?key=`). Against the demo gateway's `echo_key`
+the chat tab's views, inspector, generated code and session file, the logs; nor the demo
+gateway's access log (`?key=`). Against the demo gateway's `echo_key`
 faults over real sockets; the browser test searches every byte the page received.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -22,6 +24,12 @@ from playground.client.native import NativeRequest
 from playground.client.responses import ResponsesRequest
 from playground.client.transport import Connection
 from playground.demo_gateway.server import RunningGateway, _RedactKeyParams
+from playground.ui.chat_handlers import ChatAdapter, ChatForm
+from playground.ui.codegen import curl_snippet, python_snippet
+from playground.ui.connection import ServerDefaults
+from playground.ui.conversation import Session as ChatSession, send_message
+from playground.ui.render import inspector_request, inspector_response
+from playground.ui.session_file import session_document
 from tests.conftest import DEMO_KEY
 
 SERVER_KEY = "sk-server-only-secret-777"
@@ -143,3 +151,26 @@ def test_the_demo_gateways_access_log_does_not_record_key_parameters() -> None:
                                ("127.0.0.1:5", "POST", f"/v1beta/models/m:generateContent?alt=sse&key={DEMO_KEY}", "1.1", 200), None)
     _RedactKeyParams().filter(record)
     assert DEMO_KEY not in record.getMessage() and "key=***" in record.getMessage()
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+@pytest.mark.parametrize("fault", ["echo_key", "echo_key_error"])
+async def test_the_chat_tab_shows_and_saves_no_echoed_server_key(client: GatewayClient, gateway: RunningGateway, fault: str, stream: bool,
+                                                                 logged: pytest.LogCaptureFixture) -> None:
+    """Through the tab's handler with the server's key (a visitor who typed none): every view the
+    browser gets (chat, error banner, metrics), the inspector, the generated code and the session file."""
+    defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True, hosted=True)
+    adapter = ChatAdapter(client, ChatForm(model="gx-2.5-pro-thinking", stream=stream))
+    views = [view async for view in send_message(adapter, defaults, f"hello [[fault:{fault}]]", [], ChatSession(), "", "")]
+    last = views[-1]
+    if fault == "echo_key":
+        assert REDACTED in repr(last.history)
+    else:
+        assert last.error  # the banner (escaped, cut to an excerpt) names the error
+    shown = [repr(view.history) + view.error + view.notice + view.metrics for view in views]
+    exchange = last.exchange
+    shown += [inspector_request(exchange), inspector_response(exchange), curl_snippet(exchange), python_snippet(exchange)]
+    shown.append(json.dumps(session_document("chat", {"model": "gx-2.5-pro-thinking"}, last.history, last.session)))
+    everything = "\n".join(shown) + logged.text
+    for secret in (DEMO_KEY, DEMO_KEY[:16], DEMO_KEY[16:]):
+        assert secret not in everything

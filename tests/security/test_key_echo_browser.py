@@ -10,15 +10,11 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
-from playground.demo_gateway.config import DemoConfig
-from playground.demo_gateway.server import free_port, start_in_thread
-from playground.settings import Settings
-from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.connection import ServerDefaults
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.security.page_session import SERVER_KEY, launched
 
 pytestmark = pytest.mark.browser
-KEY = "sk-hosted-echoed-secret-31415"
+KEY = SERVER_KEY
 
 TEE_FETCH = """
 window.__received = [];
@@ -43,14 +39,8 @@ window.fetch = async (...args) => {
 
 @pytest.fixture(scope="module")
 def hosted_url() -> Iterator[str]:
-    gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=0.01))
-    settings = Settings(hosted=True, read_timeout=10)
-    blocks = configure_queue(build_app(settings, ServerDefaults(gateway.url, KEY, demo=True, hosted=True)))
-    port = free_port()
-    blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options(settings))
-    yield f"http://127.0.0.1:{port}"
-    blocks.close()
-    gateway.stop()
+    with launched(hosted=True) as app:
+        yield app.url
 
 
 @pytest.fixture

@@ -6,10 +6,21 @@ a script would: new sessions for every call, sessionless posts, direct `/run` an
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
+from gradio.context import LocalContext
 
+from playground.client.gateway import GatewayClient
+from playground.client.video_catalog import Mode
+from playground.demo_gateway.server import RunningGateway
+from playground.ui.connection import ServerDefaults, SessionQuotas
+from playground.ui.video_board import VideoBoard, VideoJob
+from playground.ui.video_form import FIELD_NAMES, VideoForm
+from playground.ui.video_handlers import submit_job
+from playground.ui.visitors import visitor_address
+from tests.conftest import DEMO_KEY
 from tests.security.page_session import LaunchedApp, launched, page_session, run_event
 
 LIMIT = 3
@@ -40,7 +51,7 @@ async def test_a_new_session_per_call_does_not_reset_the_limit(hosted_app: Launc
                 outcomes.append(await run_event(http, hosted_app, session, fn_index, data))
         assert all(status == 200 for status, _ in outcomes)
         assert [_limited(output) for _, output in outcomes] == [False] * LIMIT + [True, True], outcomes
-        other = {"x-forwarded-for": "203.0.113.7"}  # another visitor (behind the proxy) has an allowance of their own
+        other = {"x-forwarded-for": "93.184.216.34"}  # another visitor (behind the proxy) has an allowance of their own
         async with page_session(http, hosted_app, other) as session:
             status, output = await run_event(http, hosted_app, session, fn_index, data, other)
         assert status == 200 and not _limited(output) and "token" in str(output).lower()
@@ -59,3 +70,48 @@ async def test_events_without_a_live_page_session_get_nothing(hosted_app: Launch
         for path in (f"/gradio_api/call/{COUNT_EVENT}", "/gradio_api/call/v2/refresh_models", "/gradio_api/call/refresh_models"):
             answer = await http.post(hosted_app.url + path, json={"data": data})
             assert answer.status_code == 404 and "no API" in answer.json()["detail"]
+
+
+class _Visitor:
+    """What Gradio's request context holds for an event: the client address and the session."""
+
+    def __init__(self, host: str, session: str) -> None:
+        self.client = type("Client", (), {"host": host})()
+        self.headers: dict[str, str] = {}
+        self.session_hash = session
+
+
+async def test_video_jobs_count_across_the_visitors_sessions(client: GatewayClient, gateway: RunningGateway) -> None:
+    defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True, hosted=True, video_jobs_per_session=2, quotas=SessionQuotas(100, 0))
+    values: dict[str, Any] = {name: None for name in FIELD_NAMES}
+    values.update(model="vidA-2", mode=Mode.TEXT.value, prompt="a lighthouse")
+    boards = []
+    for session, host in (("first", "8.8.8.8"), ("second", "8.8.8.8"), ("third", "8.8.8.8"), ("elsewhere", "1.1.1.1")):
+        board = VideoBoard()
+        board.add(VideoJob(f"video_{session}", "vidA-2", "p", 0.0))  # one job running in each session
+        boards.append(board)
+        token = LocalContext.request.set(_Visitor(host, session))
+        try:
+            outcome = await submit_job(client, defaults, board, "", "", VideoForm(**values))
+        finally:
+            LocalContext.request.reset(token)
+        for job in board.active():
+            job.cancel.set()
+        if session == "first":
+            assert outcome.error == ""
+        elif session in ("second", "third"):
+            assert "PLAYGROUND_VIDEO_JOBS_PER_SESSION" in outcome.error and len(board.jobs) == 1
+        else:
+            assert outcome.error == ""
+
+
+@pytest.mark.parametrize(("peer", "forwarded", "visitor"), [
+    ("8.8.4.4", "93.184.216.34", "8.8.4.4"),                    # a direct public peer: the header is ignored
+    ("10.16.3.80", "93.184.216.34", "93.184.216.34"),           # behind the Space's proxy
+    ("10.16.3.80", "1.2.3.4, 93.184.216.34", "93.184.216.34"),  # a client-written entry stands to the left
+    ("10.16.3.80", "93.184.216.34, 10.0.0.7", "93.184.216.34"), # a second, private proxy hop
+    ("10.16.3.80", "junk", "10.16.3.80"),                        # not an address: the proxy's, not a new one
+    ("127.0.0.1", None, "127.0.0.1"),
+])
+def test_the_visitor_behind_a_proxy(peer: str, forwarded: str | None, visitor: str) -> None:
+    assert visitor_address(peer, forwarded) == visitor
