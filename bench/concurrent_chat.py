@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 
 from bench.app_queue import CHAT_FORM, Reply, chat_chain, chat_events, run_direct, stream_event
+from bench.header import print_footer, print_header
 from playground.demo_gateway.server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,6 +118,7 @@ def main() -> None:
     parser.add_argument("--video-jobs", type=int, default=0)
     parser.add_argument("--token-delay", type=float, default=0.03)
     args = parser.parse_args()
+    print_header()
     app = start_app_process(args.token_delay)
     try:
         row = asyncio.run(measure(app, args.sessions, args.video_jobs))
@@ -128,6 +130,7 @@ def main() -> None:
           f"{percentile(row['ttft'], 0.95) * 1000:>13.0f}{percentile(row['total'], 0.95):>13.2f}"
           f"{row['cpu'] / max(row['completed'], 1):>13.3f}{row['updates']:>15.1f}")
     print(f"baseline (same run): one reply alone has TTFT ≈ the gateway's first token; wall time {row['wall']:.1f} s for all")
+    print_footer()
 
 
 if __name__ == "__main__":
