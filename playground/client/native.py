@@ -185,9 +185,13 @@ class NativeStream(TextStream):
         super().__init__(*args, **kwargs)
         self._parts: list[dict[str, Any]] = []
         self._open_text: list[str] | None = None
+        self._parsed: tuple[SSEMessage | None, bool] = (None, False)
+        """The last parsed message and whether it ended the stream (`is_end` asks right after)."""
         """Pieces of the last kept part while unsigned text of one kind goes on being merged into it."""
 
     def is_end(self, message: SSEMessage) -> bool:
+        if message is self._parsed[0]:
+            return self._parsed[1]
         data = message.data if isinstance(message.data, dict) else {}
         return any(isinstance(c, dict) and c.get("finishReason") for c in data.get("candidates") or [])
 
@@ -236,9 +240,11 @@ class NativeStream(TextStream):
         usage = _usage(data.get("usageMetadata"))
         if usage:
             events.append(UsageReport(usage))
-        if self.is_end(message):
+        ended = any(isinstance(c, dict) and c.get("finishReason") for c in data.get("candidates") or [])
+        self._parsed = (message, ended)
+        if ended:
             self._finish_turn()
-        if self.is_end(message) and self.result.grounding:
+        if ended and self.result.grounding:
             whole = self.result.text + "".join(event.text for event in events if isinstance(event, TextDelta))
             cited, self.result.sources = cite(whole, self.result.grounding)
             events.append(TextReplaced(cited))

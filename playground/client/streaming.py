@@ -15,19 +15,19 @@ from typing import Any
 
 from playground.client.errors import GatewayError, IncompleteStreamError, UnexpectedResponseError, error_from_status
 from playground.client.results import StreamEvent, TextResult
-from playground.client.sse import DONE, SSEMessage, iter_messages
+from playground.client.sse import DONE, SSEMessage, iter_message_batches
 from playground.client.transport import Connection, Exchange, Transport
 
 
 DRAIN_SECONDS = 0.5
 
 
-async def _record_rest(messages: AsyncIterator[SSEMessage]) -> None:
+async def _record_rest(batches: AsyncIterator[list[SSEMessage]]) -> None:
     """After the end marker, read (and so record) what else arrives before the connection
     closes, for a short while: a stream validator must see events sent after the end."""
     try:
         async with asyncio.timeout(DRAIN_SECONDS):
-            async for _ in messages:
+            async for _ in batches:
                 pass
     except (TimeoutError, GatewayError):
         pass
@@ -71,15 +71,20 @@ class TextStream:
 
     async def __aiter__(self) -> AsyncIterator[StreamEvent]:
         assert self.exchange is not None, "use `async with` before iterating"
-        messages = iter_messages(self._response, self.exchange, self._transport.read_timeout)
+        batches = iter_message_batches(self._response, self.exchange, self._transport.read_timeout)
+        result, parse, is_end = self.result, self.parse, self.is_end
         try:
-            async for message in messages:
-                for event in self.parse(message):
-                    self.result.apply(event, self.exchange.elapsed())
-                    yield event
-                if self.is_end(message):
-                    self.result.complete = True
-                    await _record_rest(messages)
+            async for batch in batches:
+                at = self.exchange.elapsed()  # the messages of one read arrived together
+                for message in batch:
+                    for event in parse(message):
+                        result.apply(event, at)
+                        yield event
+                    if is_end(message):
+                        result.complete = True
+                        break
+                if result.complete:
+                    await _record_rest(batches)
                     break
             if not self.result.complete:
                 raise IncompleteStreamError("The stream ended before the gateway said it was finished.")
