@@ -150,6 +150,20 @@ def decode_message(event: str | None, raw: str, exchange: Exchange) -> SSEMessag
     return SSEMessage(event, data)
 
 
+def _decoded(frames: list[tuple[str | None, str]], exchange: Exchange) -> tuple[list[SSEMessage], GatewayError | None]:
+    """The messages of some frames, up to the first that fails (returned, to raise after the
+    messages before it were handed over)."""
+    batch: list[SSEMessage] = []
+    for event, raw in frames:
+        try:
+            message = decode_message(event, raw, exchange)
+        except GatewayError as error:
+            return batch, error
+        if message is not None:
+            batch.append(message)
+    return batch, None
+
+
 async def iter_message_batches(response: httpx.Response, exchange: Exchange, read_timeout: float) -> AsyncIterator[list[SSEMessage]]:
     """The decoded messages of each read (one step per read, not per event: with a whole body
     in a read that is many); `DONE` stands for `data: [DONE]`. Reading goes on after `[DONE]`
@@ -166,20 +180,19 @@ async def iter_message_batches(response: httpx.Response, exchange: Exchange, rea
         if isinstance(body, dict) and "error" in body:
             raise error_from_status(response.status_code if response.status_code >= 400 else 502, body)
         raise MalformedEventError(f"Expected an event stream but the gateway sent {content_type or 'no content type'}.")
+    decoder = FrameDecoder()
     try:
-        async for frames in frame_batches(_body_chunks(response)):
-            batch: list[SSEMessage] = []
-            try:
-                for event, raw in frames:
-                    message = decode_message(event, raw, exchange)
-                    if message is not None:
-                        batch.append(message)
-            except GatewayError:
-                if batch:
-                    yield batch
-                raise
+        async for chunk in _body_chunks(response):
+            batch, error = _decoded(decoder.feed(chunk), exchange)
             if batch:
                 yield batch
+            if error is not None:
+                raise error
+        batch, error = _decoded(decoder.flush(), exchange)
+        if batch:
+            yield batch
+        if error is not None:
+            raise error
     except httpx.ReadTimeout:
         raise IncompleteStreamError(f"The stream went silent for {read_timeout:g} s and was closed.") from None
     except (httpx.RemoteProtocolError, httpx.ReadError, httpx.NetworkError):
