@@ -129,21 +129,23 @@ PAIRS = {
 }
 
 
-async def _timed(read: Reader, url: str, want: Expected) -> float:
-    start = time.perf_counter()
+async def _timed(read: Reader, url: str, want: Expected) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of one read; the server is another process,
+    so the CPU time is the reader's own work, which a busy machine does not inflate much."""
+    start, cpu = time.perf_counter(), time.process_time()
     got = await read(url)
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     if got != want:
         raise AssertionError(f"{read} read {got.text[:40]!r}… usage {got.input_tokens}/{got.output_tokens}, expected "
                              f"{len(want.text)} characters and usage {want.input_tokens}/{want.output_tokens}")
-    return elapsed
+    return elapsed, cpu
 
 
-Row = tuple[str, str, str, float, float]
+Row = tuple[str, str, str, float, float, float, float]
 
 
 async def measure(formats: list[str], events: int, runs: int, framings: tuple[str, ...] = FRAMINGS) -> list[Row]:
-    """Rows of (format, framing, sdk name, our median s, sdk median s)."""
+    """Rows of (format, framing, sdk name, our median s, sdk median s, our median CPU s, sdk median CPU s)."""
     want = expected(events)
     rows = []
     with ReplayServer(events) as server:
@@ -159,18 +161,20 @@ async def measure(formats: list[str], events: int, runs: int, framings: tuple[st
                 for _ in range(runs):
                     ours_times.append(await _timed(ours, url, want))
                     sdk_times.append(await _timed(pair.sdk, url, want))
-                rows.append((name, framing, pair.sdk_name, statistics.median(ours_times), statistics.median(sdk_times)))
+                rows.append((name, framing, pair.sdk_name, statistics.median(t for t, _ in ours_times), statistics.median(t for t, _ in sdk_times),
+                             statistics.median(c for _, c in ours_times), statistics.median(c for _, c in sdk_times)))
         await client.aclose()
     return rows
 
 
 def print_table(rows: list[Row], events: int, runs: int) -> None:
     print(f"{events} events per stream, medians of {runs}; ratio = SDK time / playground time (>1: playground faster)")
-    print("framing: chunked = one HTTP chunk per event (as gateways send), whole = one body")
-    print(f"{'format':<11}{'framing':<9}{'playground ms':>15}{'events/s':>11}{'SDK':>14}{'SDK ms':>10}{'events/s':>11}{'ratio':>8}")
-    for name, framing, sdk_name, ours, sdk in rows:
+    print("framing: chunked = one HTTP chunk per event (as gateways send), whole = one body; CPU = this process's CPU time")
+    print(f"{'format':<11}{'framing':<9}{'playground ms':>15}{'events/s':>11}{'SDK':>14}{'SDK ms':>10}{'events/s':>11}{'ratio':>8}"
+          f"{'CPU ms':>9}{'SDK CPU ms':>12}{'CPU ratio':>11}")
+    for name, framing, sdk_name, ours, sdk, ours_cpu, sdk_cpu in rows:
         print(f"{name:<11}{framing:<9}{ours * 1000:>15.1f}{events / ours:>11.0f}{sdk_name:>14}{sdk * 1000:>10.1f}"
-              f"{events / sdk:>11.0f}{sdk / ours:>8.2f}")
+              f"{events / sdk:>11.0f}{sdk / ours:>8.2f}{ours_cpu * 1000:>9.1f}{sdk_cpu * 1000:>12.1f}{sdk_cpu / max(ours_cpu, 1e-9):>11.2f}")
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from playground.client.errors import StreamEventError
+from playground.client.errors import MalformedEventError, StreamEventError
 from playground.client.results import (
     Finished,
     Joined,
@@ -222,6 +222,16 @@ def result_from_response(body: Any) -> TextResult:
     return result
 
 
+def _delta(data: dict[str, Any]) -> str:
+    """An event's `delta`: text, or a malformed event (an object's repr is never shown as text)."""
+    delta = data.get("delta")
+    if delta is None:
+        return ""
+    if not isinstance(delta, str):
+        raise MalformedEventError(f"the delta of a {str(data.get('type'))[:60]} event is {type(delta).__name__}, not text")
+    return delta
+
+
 class ResponsesStream(TextStream):
     """Responses events -> neutral events; `response.completed` (or `.incomplete`) ends it."""
 
@@ -257,8 +267,7 @@ class ResponsesStream(TextStream):
 
     def _on_output_text_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
         key = (str(data.get("item_id")), int(data.get("content_index") or 0))
-        delta = data.get("delta", "")
-        delta = delta if isinstance(delta, str) else str(delta)
+        delta = _delta(data)
         pieces = self._joined.get(key)
         if pieces is None:
             self._part_start[key] = Joined.length(self.result, "text")
@@ -287,11 +296,11 @@ class ResponsesStream(TextStream):
             if Joined.length(self.result, "reasoning"):
                 events.append(ReasoningDelta(SUMMARY_BREAK))
             self._summary_part = part
-        return events + [ReasoningDelta(str(data.get("delta", "")))]
+        return events + [ReasoningDelta(_delta(data))]
 
     def _on_function_call_arguments_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
         index, _ = self._calls.get(str(data.get("item_id")), (len(self._calls), ""))
-        return [ToolCallDelta(index, arguments=str(data.get("delta", "")))]
+        return [ToolCallDelta(index, arguments=_delta(data))]
 
     def _on_function_call_arguments_done(self, data: dict[str, Any]) -> list[StreamEvent]:
         index, name = self._calls.get(str(data.get("item_id")), (None, ""))

@@ -37,6 +37,8 @@ class SSEMessage:
 
     event: str | None
     data: Any
+    source: int = -1
+    """The index of the raw event it came from in its exchange's record (-1: none)."""
 
 
 DONE = SSEMessage("done", None)
@@ -84,20 +86,14 @@ class FrameDecoder:
         return [frame] if frame is not None else []
 
 
-async def frame_batches(chunks: AsyncIterator[bytes]) -> AsyncIterator[list[tuple[str | None, str]]]:
-    """The events each chunk completes (one list per chunk: one step per read, not per event),
-    then the last event if it came without its blank line."""
-    decoder = FrameDecoder()
-    async for chunk in chunks:
-        yield decoder.feed(chunk)
-    yield decoder.flush()
-
-
 async def iter_frames(response: httpx.Response) -> AsyncIterator[tuple[str | None, str]]:
     """(event name or None, data) per SSE event; a last event without its blank line still counts."""
-    async for frames in frame_batches(response.aiter_bytes()):
-        for frame in frames:
+    decoder = FrameDecoder()
+    async for chunk in response.aiter_bytes():
+        for frame in decoder.feed(chunk):
             yield frame
+    for frame in decoder.flush():
+        yield frame
 
 
 def _frame(block: bytes) -> tuple[str | None, str] | None:
@@ -134,6 +130,8 @@ def _body_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
 def decode_message(event: str | None, raw: str, exchange: Exchange) -> SSEMessage | None:
     """One recorded frame -> its message (`DONE` for `[DONE]`), None for keep-alives; an event
     that is not JSON or that carries an error raises."""
+    if exchange.redactor:
+        raw = exchange.redactor.event_data(raw)
     exchange.record_event(event, raw)
     payload = raw if raw[:1] == "{" and raw[-1:] == "}" else raw.strip()
     if not payload or event in KEEPALIVE_EVENTS:
@@ -147,7 +145,7 @@ def decode_message(event: str | None, raw: str, exchange: Exchange) -> SSEMessag
     if _is_error_payload(event, data):
         message, error_type = extract_error(data)
         raise StreamEventError(message or payload[:200], error_type)
-    return SSEMessage(event, data)
+    return SSEMessage(event, data, len(exchange.events) - 1)
 
 
 def _decoded(frames: list[tuple[str | None, str]], exchange: Exchange) -> tuple[list[SSEMessage], GatewayError | None]:
@@ -171,14 +169,14 @@ async def iter_message_batches(response: httpx.Response, exchange: Exchange, rea
     ends the stream with its error after the messages before it were handed over."""
     content_type = response.headers.get("content-type", "")
     if "text/event-stream" not in content_type:
-        raw = await response.aread()
+        raw = exchange.redactor.raw(await response.aread())
         try:
-            body: Any = json.loads(raw)
-        except ValueError:
+            body: Any = exchange.redactor.value(json.loads(raw))
+        except (ValueError, RecursionError):
             body = raw.decode("utf-8", "replace")
         exchange.response_body = body
         if isinstance(body, dict) and "error" in body:
-            raise error_from_status(response.status_code if response.status_code >= 400 else 502, body)
+            raise error_from_status(response.status_code, body)
         raise MalformedEventError(f"Expected an event stream but the gateway sent {content_type or 'no content type'}.")
     decoder = FrameDecoder()
     try:

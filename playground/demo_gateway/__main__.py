@@ -8,6 +8,7 @@ import uvicorn
 
 from playground.demo_gateway.app import create_app
 from playground.demo_gateway.config import DemoConfig
+from playground.demo_gateway.server import redact_access_log
 
 
 def main() -> None:
@@ -22,6 +23,7 @@ def main() -> None:
     args = parser.parse_args()
     config = DemoConfig(api_key=args.key, token_delay=args.token_delay, fault=args.fault,
                         video_queue_seconds=args.video_queue_seconds, video_run_seconds=args.video_run_seconds)
+    redact_access_log()
     uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="info")
 
 

@@ -19,6 +19,7 @@ from playground.demo_gateway.catalog import list_models
 from playground.demo_gateway.common import HTTPProblem, bearer_key, openai_error, read_json_object
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.faults import (
+    ECHO_FAULTS,
     HTML_PAGE,
     LONG_RETRY_AFTER_S,
     Fault,
@@ -29,6 +30,7 @@ from playground.demo_gateway.faults import (
     prompt_text,
 )
 from playground.demo_gateway.messages import MessagesEndpoints
+from playground.demo_gateway.text import ECHOED_KEY
 from playground.demo_gateway.native import NativeEndpoints, native_error
 from playground.demo_gateway.responses import ResponsesEndpoints
 from playground.demo_gateway.video import VideoEndpoints
@@ -100,6 +102,9 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
         key = bearer_key(request) or request.headers.get("x-api-key")
         return key == config.api_key
 
+    def caller_key(request: Request) -> str | None:
+        return bearer_key(request) or request.headers.get("x-api-key") or request.headers.get("x-svc-api-key") or request.query_params.get("key")
+
     def authorized_native(request: Request) -> bool:
         """The native endpoints also take the key as `x-svc-api-key` or `key=` (spec: Authentication)."""
         key = bearer_key(request) or request.headers.get("x-svc-api-key") or request.query_params.get("key")
@@ -124,10 +129,12 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
                     return style.render(answer_status, kind, f"Demo fault: the gateway answered {answer_status}.", None, headers)
                 if fault is not None and fault.name == "html_error":
                     return HTMLResponse(HTML_PAGE, status_code=502)
+                if fault is not None and fault.name in ECHO_FAULTS:
+                    ECHOED_KEY.set(caller_key(request))
                 if fault is not None and fault.name == "stall" and not body.get("stream"):
                     await asyncio.sleep(config.stall_seconds)  # a whole answer that never comes in time
                 answer = await (handler(body, fault, request) if pass_request else handler(body, fault))
-                return broken_body(fault, answer)
+                return broken_body(fault, answer, config.stall_seconds)
             except HTTPProblem as problem:
                 kind = style.invalid if problem.error_type == "invalid" else problem.error_type
                 return style.render(problem.status, kind, problem.message, problem.code)

@@ -3,6 +3,17 @@ reasoning text, and a long reply for trying Stop."""
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
+ECHOED_KEY: ContextVar[str | None] = ContextVar("echoed_key", default=None)
+"""Set by the `echo_key` fault: the key the caller sent, which the "model" then repeats (as a
+misconfigured gateway that echoes the Authorization header does)."""
+
+
+def _echo() -> str:
+    key = ECHOED_KEY.get()
+    return f" Your request carried Authorization: Bearer {key} ." if key else ""
+
 LONG_WORD = "long"
 _LONG_PARAGRAPH = (
     "The demo gateway streams this paragraph one word at a time so that you can watch tokens "
@@ -23,7 +34,7 @@ def reply_text(prompt: str, model: str, settings: dict[str, object], image_count
     """The visible answer to a plain prompt."""
     about = f'You said: "{prompt.strip()}".' if prompt.strip() else "You sent an empty message."
     images = f" I received {image_count} image{'s' if image_count != 1 else ''} with it." if image_count else ""
-    body = f"{about}{images} This is {model} on the demo gateway, answering with {describe_settings(settings)}."
+    body = f"{about}{images}{_echo()} This is {model} on the demo gateway, answering with {describe_settings(settings)}."
     if LONG_WORD in prompt.lower().split():
         body += " " + _LONG_PARAGRAPH * 12
     return body
@@ -42,7 +53,9 @@ def reasoning_steps(prompt: str, effort: str) -> list[str]:
         "Everything is consistent, so I will write the answer now.",
     ]
     count = _EFFORT_STEPS.get(effort, 2) + 1
-    return steps[:count]
+    chosen = steps[:count]
+    chosen[-1] += _echo()
+    return chosen
 
 
 def tool_answer_text(results: list[tuple[str, str]]) -> str:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
@@ -18,6 +19,7 @@ from playground.ui.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import CurlImport
 from playground.ui.embeddings_tab import build_embeddings_tab
+from playground.ui.gradio_fixes import apply_gradio_fixes
 from playground.ui.images_tab import build_images_tab
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.native_tab import build_native_tab
@@ -25,6 +27,7 @@ from playground.ui.presets import presets_state
 from playground.ui.responses_tab import build_responses_tab
 from playground.ui.render import error_text
 from playground.ui.video_tab import build_video_tab, saved_jobs_state
+from playground.ui.visitors import PageGuard
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 BROWSER_STORAGE_KEY = "gateway-playground-connection"
@@ -43,6 +46,7 @@ def launch_options(settings: Settings | None = None) -> dict[str, Any]:
         "js": (ASSETS / "keys.js").read_text(encoding="utf-8"),
         "max_file_size": f"{settings.max_upload_mb:g}mb",
         "state_session_capacity": settings.session_capacity,
+        "app_kwargs": {"middleware": [Middleware(PageGuard, hosted=settings.hosted)]},
     }
 
 
@@ -70,6 +74,7 @@ def configure_queue(blocks: gr.Blocks) -> gr.Blocks:
 
 
 def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClient | None = None) -> gr.Blocks:
+    apply_gradio_fixes()
     client = client or make_client(settings, defaults)
     key_hint = "Using the key configured on the server" if defaults.server_key else "Your gateway API key"
     with gr.Blocks(title="Gateway Playground") as blocks:
@@ -106,7 +111,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 build_compare_tab(ctx)
             with gr.Tab("Video", id="video", elem_id="tab-video"):
                 restore_video_jobs = build_video_tab(ctx, saved_video_jobs)
-        curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box)
+        curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box, client)
 
         async def refresh_models(url: str, key: str) -> tuple[str, Any]:
             try:

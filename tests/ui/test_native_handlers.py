@@ -63,3 +63,22 @@ async def test_a_blocked_prompt_is_named_with_its_reason_and_usage_and_no_retry(
     assert "The prompt was blocked" in view.error and "SAFETY" in view.error
     assert "Retry" not in view.error and "partial output" not in view.error and "stopped early" not in view.error
     assert "tokens in " in view.metrics and view.session.usage_log and view.session.usage_log[-1].input_tokens
+
+
+def test_the_native_tab_offers_the_image_models_with_image_output_preset() -> None:
+    from playground.client.catalog import IMAGE_MODELS
+    from playground.ui.native_handlers import output_images_for
+    from playground.ui.native_tab import _models
+
+    assert set(IMAGE_MODELS) <= set(_models())
+    assert all(output_images_for(model, False) is True for model in IMAGE_MODELS)
+    assert output_images_for("gx-2.5-flash", False) is False and output_images_for("gx-2.5-flash", True) is True
+
+
+async def test_an_image_model_picked_in_the_native_tab_draws(client: GatewayClient, defaults: ServerDefaults) -> None:
+    from playground.ui.native_handlers import output_images_for
+
+    form = NativeForm(model="gx-2.5-flash-image", output_images=output_images_for("gx-2.5-flash-image", False))
+    views = [v async for v in send_message(NativeAdapter(client, form), defaults, "a lighthouse at dusk", [], Session(), "", "")]
+    assert not views[-1].error and views[-1].result is not None and len(views[-1].result.files) == 1
+    assert views[-1].exchange.request_body["generationConfig"]["responseModalities"] == ["TEXT", "IMAGE"]
