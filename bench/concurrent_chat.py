@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 
 from bench.app_queue import CHAT_FORM, Reply, chat_chain, chat_events, run_direct, stream_event
+from bench.header import print_footer, print_header
 from playground.demo_gateway.server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,19 +72,42 @@ async def one_session(http: httpx.AsyncClient, url: str, begin: int, token: str,
     return await chat_chain(http, url, begin, f"Please repeat {token}", session_hash)
 
 
-async def submit_videos(http: httpx.AsyncClient, url: str, config: dict[str, Any], jobs: int) -> None:
-    """Start `jobs` video jobs (each polled by its session's watcher for the whole run)."""
+@dataclass
+class VideoWatchers:
+    """The video jobs' watcher events, running as the page runs them (one per job's session)."""
+
+    tasks: list[asyncio.Task[Reply]]
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+async def submit_videos(http: httpx.AsyncClient, url: str, config: dict[str, Any], jobs: int) -> VideoWatchers:
+    """Start `jobs` video jobs as the page does: the Submit event, then the watcher (the `.then`
+    event the browser starts when Submit ends), which polls the job and streams the board."""
     if not jobs:
-        return
+        return VideoWatchers([])
     fn_index = find_event(config, "video-submit", "click")
     dependency = next(d for d in config["dependencies"] if d["id"] == fn_index)
+    watcher = next(d for d in config["dependencies"] if d.get("trigger_after") == fn_index)
     by_id = {c["id"]: c for c in config["components"]}
-    for index in range(jobs):
-        data = [by_id[i].get("props", {}).get("value") for i in dependency["inputs"]]
+
+    def defaults(inputs: list[int]) -> list[Any]:
+        return [by_id[i].get("props", {}).get("value") if by_id[i].get("type") != "state" else None for i in inputs]
+
+    async def one(index: int) -> Reply:
+        data = defaults(dependency["inputs"])
         prompt_at = [by_id[i].get("props", {}).get("elem_id") for i in dependency["inputs"]].index("video-prompt")
         data[prompt_at] = f"bench video {index}"
         session = uuid.uuid4().hex[:12]
-        asyncio.create_task(stream_event(http, url, fn_index, data, session))
+        await stream_event(http, url, fn_index, data, session)
+        return await stream_event(http, url, watcher["id"], defaults(watcher["inputs"]), session)
+
+    tasks = [asyncio.create_task(one(index)) for index in range(jobs)]
+    await asyncio.sleep(3)  # the jobs are submitted and their watchers polling before the chats start
+    return VideoWatchers(tasks)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -97,18 +121,20 @@ async def measure(app: AppProcess, sessions: int, video_jobs: int) -> dict[str, 
         config = (await http.get(f"{app.url}/config")).json()
         fn_index = chat_events(config["dependencies"], config["components"])[0]
         await one_session(http, app.url, fn_index, "warmup", await open_session(http, app.url, fn_index))
-        await submit_videos(http, app.url, config, video_jobs)
+        watchers = await submit_videos(http, app.url, config, video_jobs)
         tokens = [f"tok{uuid.uuid4().hex[:10]}" for _ in range(sessions)]
         hashes = [await open_session(http, app.url, fn_index) for _ in tokens]
         cpu_before, start = app.cpu_seconds(), time.perf_counter()
         replies = await asyncio.gather(*(one_session(http, app.url, fn_index, token, session) for token, session in zip(tokens, hashes)),
                                        return_exceptions=True)
         wall, cpu = time.perf_counter() - start, app.cpu_seconds() - cpu_before
+        running_watchers = sum(not task.done() for task in watchers.tasks)
+        await watchers.stop()
     done = [(token, r) for token, r in zip(tokens, replies) if isinstance(r, Reply) and r.ttft is not None]
     mixed = [token for token, r in done if token not in r.text or any(other in r.text for other in tokens if other != token)]
     return {"sessions": sessions, "completed": len(done), "lost": sessions - len(done), "mixed": len(mixed),
             "ttft": [r.ttft for _, r in done], "total": [r.total for _, r in done], "cpu": cpu, "wall": wall,
-            "updates": statistics.mean(r.messages for _, r in done) if done else 0}
+            "updates": statistics.mean(r.messages for _, r in done) if done else 0, "watchers": running_watchers}
 
 
 def main() -> None:
@@ -117,6 +143,7 @@ def main() -> None:
     parser.add_argument("--video-jobs", type=int, default=0)
     parser.add_argument("--token-delay", type=float, default=0.03)
     args = parser.parse_args()
+    print_header()
     app = start_app_process(args.token_delay)
     try:
         row = asyncio.run(measure(app, args.sessions, args.video_jobs))
@@ -127,7 +154,11 @@ def main() -> None:
     print(f"{row['completed']:>10}{row['lost']:>6}{row['mixed']:>7}{statistics.median(row['ttft'] or [float('nan')]) * 1000:>13.0f}"
           f"{percentile(row['ttft'], 0.95) * 1000:>13.0f}{percentile(row['total'], 0.95):>13.2f}"
           f"{row['cpu'] / max(row['completed'], 1):>13.3f}{row['updates']:>15.1f}")
+    if args.video_jobs:
+        print(f"video watchers (the page's .then event after Submit) still polling when the last reply ended: "
+              f"{row['watchers']} of {args.video_jobs}")
     print(f"baseline (same run): one reply alone has TTFT ≈ the gateway's first token; wall time {row['wall']:.1f} s for all")
+    print_footer()
 
 
 if __name__ == "__main__":

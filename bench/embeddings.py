@@ -24,6 +24,8 @@ import subprocess
 import sys
 import time
 
+from bench.header import print_footer, print_header
+
 KEY = "bench-key"
 MODEL = "text-embedding-3-small"
 APPROACHES = ("tab float", "tab base64", "openai float", "openai base64")
@@ -110,6 +112,7 @@ def main() -> None:
     if args.worker:
         worker(args.worker[0], args.worker[1], int(args.worker[2]))
         return
+    print_header()
     from playground.demo_gateway.server import free_port
 
     port = free_port()
@@ -135,6 +138,7 @@ def main() -> None:
         received = statistics.median(r["received"] for r in runs) / 1e6
         baseline = statistics.median(r["seconds"] for r in results["openai " + approach.split()[1]])
         print(f"{approach:<15} {seconds:>8.2f} {args.texts / seconds:>9,.0f} {peak:>8.1f} {received:>12.1f} {seconds / baseline:>13.2f}")
+    print_footer()
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import httpx
 
 from bench.app_queue import CHAT_FORM, chat_chain, chat_events, run_direct
 from bench.concurrent_chat import AppProcess
+from bench.header import print_footer, print_header
 from playground.demo_gateway.server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,6 +98,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=500)
     parser.add_argument("--sessions", type=int, default=200)
     args = parser.parse_args()
+    print_header()
     app = start(token_delay=0.0)
     started = time.perf_counter()
     try:
@@ -108,6 +110,7 @@ def main() -> None:
     print(f"{'moment':<36}{'RSS MB':>9}{'vs start':>10}")
     for moment, mb in rows:
         print(f"{moment:<36}{mb:>9.1f}{mb - baseline:>+10.1f}")
+    print_footer()
 
 
 if __name__ == "__main__":

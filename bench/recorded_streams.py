@@ -4,7 +4,9 @@ The streams follow the spec's event shapes (chat chunks then `[DONE]`; the messa
 responses events with `sequence_number`; native fragments ending with a finish reason). Each
 carries `events` text deltas plus a usage report, so every reader must arrive at the same text
 and usage. The server runs in its own process and answers every request on a path with the
-prepared bytes at once, so the timings measure the client, not the server.
+prepared bytes at once, so the timings measure the client, not the server. Two framings: one
+HTTP chunk per event under `/chunked/...` (how real gateways send: each event flushed), or the
+whole stream as one body.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from dataclasses import dataclass
 
 INPUT_TOKENS = 17
 FORMATS = ("chat", "messages", "responses", "native")
+FRAMINGS = ("chunked", "whole")
+CHUNKED_PREFIX = "/chunked"
+"""Paths under this prefix get the stream as one HTTP chunk per event; other paths get one
+body with a Content-Length (the whole stream in as few reads as the socket allows)."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +45,7 @@ def _sse(data: object, event: str | None = None) -> str:
     return f"{head}data: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-def chat_stream(events: int) -> str:
+def chat_stream(events: int) -> list[str]:
     base = {"id": "chatcmpl-bench", "object": "chat.completion.chunk", "created": 1, "model": "gx-2.5-flash"}
     parts = [_sse({**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]})]
     parts += [_sse({**base, "choices": [{"index": 0, "delta": {"content": _token(i)}, "finish_reason": None}]}) for i in range(events)]
@@ -47,10 +53,10 @@ def chat_stream(events: int) -> str:
     usage = {"prompt_tokens": INPUT_TOKENS, "completion_tokens": events, "total_tokens": INPUT_TOKENS + events}
     parts.append(_sse({**base, "choices": [], "usage": usage}))
     parts.append("data: [DONE]\n\n")
-    return "".join(parts)
+    return parts
 
 
-def messages_stream(events: int) -> str:
+def messages_stream(events: int) -> list[str]:
     message = {"id": "msg_bench", "type": "message", "role": "assistant", "model": "cl-sonnet-4-5-20250929", "content": [],
                "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": INPUT_TOKENS, "output_tokens": 1}}
     parts = [_sse({"type": "message_start", "message": message}, "message_start"),
@@ -61,10 +67,10 @@ def messages_stream(events: int) -> str:
     parts.append(_sse({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
                        "usage": {"output_tokens": events}}, "message_delta"))
     parts.append(_sse({"type": "message_stop"}, "message_stop"))
-    return "".join(parts)
+    return parts
 
 
-def responses_stream(events: int) -> str:
+def responses_stream(events: int) -> list[str]:
     seq = iter(range(10**9))
     response = {"id": "resp_bench", "object": "response", "created_at": 1, "model": "gpt-4.1", "status": "in_progress",
                 "output": [], "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
@@ -88,10 +94,10 @@ def responses_stream(events: int) -> str:
     usage = {"input_tokens": INPUT_TOKENS, "output_tokens": events, "total_tokens": INPUT_TOKENS + events,
              "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}}
     parts.append(event("response.completed", response={**response, "status": "completed", "output": [done_item], "usage": usage}))
-    return "".join(parts)
+    return parts
 
 
-def native_stream(events: int) -> str:
+def native_stream(events: int) -> list[str]:
     def fragment(i: int, last: bool) -> dict[str, object]:
         candidate: dict[str, object] = {"content": {"role": "model", "parts": [{"text": _token(i)}]}, "index": 0}
         body: dict[str, object] = {"candidates": [candidate], "modelVersion": "gx-2.5-flash"}
@@ -101,7 +107,7 @@ def native_stream(events: int) -> str:
                                      "totalTokenCount": INPUT_TOKENS + events}
         return body
 
-    return "".join(_sse(fragment(i, i == events - 1)).replace("\n", "\r\n") for i in range(events))
+    return [_sse(fragment(i, i == events - 1)).replace("\n", "\r\n") for i in range(events)]
 
 
 BUILDERS = {"chat": chat_stream, "messages": messages_stream, "responses": responses_stream, "native": native_stream}
@@ -116,8 +122,16 @@ def route(path: str) -> str:
     return ""
 
 
+def _chunked(frames: list[str]) -> bytes:
+    """One HTTP/1.1 chunk per event, as a gateway that flushes every event sends them."""
+    encoded = [frame.encode() for frame in frames]
+    return b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for piece in encoded) + b"0\r\n\r\n"
+
+
 async def _serve(port: int, events: int, ready: multiprocessing.synchronize.Event) -> None:  # type: ignore[name-defined]
-    bodies = {name: build(events).encode() for name, build in BUILDERS.items()}
+    frames = {name: build(events) for name, build in BUILDERS.items()}
+    whole = {name: "".join(parts).encode() for name, parts in frames.items()}
+    chunked = {name: _chunked(parts) for name, parts in frames.items()}
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -127,9 +141,13 @@ async def _serve(port: int, events: int, ready: multiprocessing.synchronize.Even
                 path = lines[0].split(" ")[1]
                 length = next((int(line.split(":", 1)[1]) for line in lines if line.lower().startswith("content-length:")), 0)
                 await reader.readexactly(length)
-                body = bodies.get(route(path), b"")
-                status = "200 OK" if body else "404 Not Found"
-                writer.write(f"HTTP/1.1 {status}\r\ncontent-type: text/event-stream\r\ncontent-length: {len(body)}\r\n\r\n".encode() + body)
+                name = route(path)
+                if path.startswith(CHUNKED_PREFIX + "/") and name:
+                    writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n" + chunked[name])
+                else:
+                    body = whole.get(name, b"")
+                    status = "200 OK" if body else "404 Not Found"
+                    writer.write(f"HTTP/1.1 {status}\r\ncontent-type: text/event-stream\r\ncontent-length: {len(body)}\r\n\r\n".encode() + body)
                 await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError):
             writer.close()

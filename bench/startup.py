@@ -16,6 +16,7 @@ from pathlib import Path
 
 import httpx
 
+from bench.header import print_footer, print_header
 from playground.demo_gateway.server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,11 +61,14 @@ def measure(runs: int) -> tuple[list[float], list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
-    ours, baseline = measure(parser.parse_args().runs)
+    runs = parser.parse_args().runs
+    print_header()
+    ours, baseline = measure(runs)
     print(f"{'app':<28}{'median s':>10}{'min s':>8}{'max s':>8}")
     for name, times in (("python app.py", ours), ("minimal gr.ChatInterface", baseline)):
         print(f"{name:<28}{statistics.median(times):>10.2f}{min(times):>8.2f}{max(times):>8.2f}")
     print(f"ratio (app / minimal): {statistics.median(ours) / statistics.median(baseline):.2f}  (goal: at most 1.3)")
+    print_footer()
 
 
 if __name__ == "__main__":

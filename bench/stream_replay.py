@@ -2,9 +2,12 @@
 official SDK reading the same prepared stream (see `recorded_streams`), alternating runs.
 
     python -m bench.stream_replay [--events 20000] [--runs 7] [--formats chat,messages,responses,native]
+                                  [--framing chunked,whole]
 
-Every reader must arrive at the same text and usage; the table shows medians, events/s and the
-ratio SDK time / playground time (above 1: the playground client is faster).
+Framing `chunked`: one HTTP chunk per event, as real gateways send (each event flushed); `whole`:
+the stream as one body. Every reader must arrive at the same text and usage; the table shows
+medians, events/s and the ratio SDK time / playground time (above 1: the playground client is
+faster).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bench.recorded_streams import FORMATS, Expected, ReplayServer, expected
+from bench.header import print_footer, print_header
+from bench.recorded_streams import CHUNKED_PREFIX, FORMATS, FRAMINGS, Expected, ReplayServer, expected
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection, Transport
 
@@ -125,41 +129,52 @@ PAIRS = {
 }
 
 
-async def _timed(read: Reader, url: str, want: Expected) -> float:
-    start = time.perf_counter()
+async def _timed(read: Reader, url: str, want: Expected) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of one read; the server is another process,
+    so the CPU time is the reader's own work, which a busy machine does not inflate much."""
+    start, cpu = time.perf_counter(), time.process_time()
     got = await read(url)
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     if got != want:
         raise AssertionError(f"{read} read {got.text[:40]!r}… usage {got.input_tokens}/{got.output_tokens}, expected "
                              f"{len(want.text)} characters and usage {want.input_tokens}/{want.output_tokens}")
-    return elapsed
+    return elapsed, cpu
 
 
-async def measure(formats: list[str], events: int, runs: int) -> list[tuple[str, str, float, float]]:
-    """Rows of (format, sdk name, our median s, sdk median s)."""
+Row = tuple[str, str, str, float, float, float, float]
+
+
+async def measure(formats: list[str], events: int, runs: int, framings: tuple[str, ...] = FRAMINGS) -> list[Row]:
+    """Rows of (format, framing, sdk name, our median s, sdk median s, our median CPU s, sdk median CPU s)."""
     want = expected(events)
     rows = []
-    with ReplayServer(events) as url:
+    with ReplayServer(events) as server:
         client = GatewayClient(Transport(read_timeout=60))
-        for name in formats:
-            pair = PAIRS[name]
-            ours = pair.ours(client)
-            await _timed(ours, url, want)
-            await _timed(pair.sdk, url, want)
-            ours_times, sdk_times = [], []
-            for _ in range(runs):
-                ours_times.append(await _timed(ours, url, want))
-                sdk_times.append(await _timed(pair.sdk, url, want))
-            rows.append((name, pair.sdk_name, statistics.median(ours_times), statistics.median(sdk_times)))
+        for framing in framings:
+            url = server + (CHUNKED_PREFIX if framing == "chunked" else "")
+            for name in formats:
+                pair = PAIRS[name]
+                ours = pair.ours(client)
+                await _timed(ours, url, want)
+                await _timed(pair.sdk, url, want)
+                ours_times, sdk_times = [], []
+                for _ in range(runs):
+                    ours_times.append(await _timed(ours, url, want))
+                    sdk_times.append(await _timed(pair.sdk, url, want))
+                rows.append((name, framing, pair.sdk_name, statistics.median(t for t, _ in ours_times), statistics.median(t for t, _ in sdk_times),
+                             statistics.median(c for _, c in ours_times), statistics.median(c for _, c in sdk_times)))
         await client.aclose()
     return rows
 
 
-def print_table(rows: list[tuple[str, str, float, float]], events: int) -> None:
-    print(f"{events} events per stream, medians; ratio = SDK time / playground time (>1: playground faster)")
-    print(f"{'format':<11}{'playground ms':>15}{'events/s':>11}{'SDK':>14}{'SDK ms':>10}{'events/s':>11}{'ratio':>8}")
-    for name, sdk_name, ours, sdk in rows:
-        print(f"{name:<11}{ours * 1000:>15.1f}{events / ours:>11.0f}{sdk_name:>14}{sdk * 1000:>10.1f}{events / sdk:>11.0f}{sdk / ours:>8.2f}")
+def print_table(rows: list[Row], events: int, runs: int) -> None:
+    print(f"{events} events per stream, medians of {runs}; ratio = SDK time / playground time (>1: playground faster)")
+    print("framing: chunked = one HTTP chunk per event (as gateways send), whole = one body; CPU = this process's CPU time")
+    print(f"{'format':<11}{'framing':<9}{'playground ms':>15}{'events/s':>11}{'SDK':>14}{'SDK ms':>10}{'events/s':>11}{'ratio':>8}"
+          f"{'CPU ms':>9}{'SDK CPU ms':>12}{'CPU ratio':>11}")
+    for name, framing, sdk_name, ours, sdk, ours_cpu, sdk_cpu in rows:
+        print(f"{name:<11}{framing:<9}{ours * 1000:>15.1f}{events / ours:>11.0f}{sdk_name:>14}{sdk * 1000:>10.1f}"
+              f"{events / sdk:>11.0f}{sdk / ours:>8.2f}{ours_cpu * 1000:>9.1f}{sdk_cpu * 1000:>12.1f}{sdk_cpu / max(ours_cpu, 1e-9):>11.2f}")
 
 
 def main() -> None:
@@ -167,9 +182,16 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=20_000)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--formats", default=",".join(FORMATS))
+    parser.add_argument("--framing", default=",".join(FRAMINGS), help="chunked, whole or both (comma-separated)")
     args = parser.parse_args()
     formats = [name.strip() for name in args.formats.split(",") if name.strip()]
-    print_table(asyncio.run(measure(formats, args.events, args.runs)), args.events)
+    framings = tuple(name.strip() for name in args.framing.split(",") if name.strip())
+    unknown = [name for name in framings if name not in FRAMINGS]
+    if unknown:
+        parser.error(f"unknown framing {', '.join(unknown)}: choose from {', '.join(FRAMINGS)}")
+    print_header()
+    print_table(asyncio.run(measure(formats, args.events, args.runs, framings)), args.events, args.runs)
+    print_footer()
 
 
 if __name__ == "__main__":

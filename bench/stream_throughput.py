@@ -15,6 +15,7 @@ import time
 
 import openai
 
+from bench.header import print_footer, print_header
 from playground.client.chat import ChatRequest
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection, Transport
@@ -72,4 +73,7 @@ async def main(runs: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
-    asyncio.run(main(parser.parse_args().runs))
+    runs = parser.parse_args().runs
+    print_header()
+    asyncio.run(main(runs))
+    print_footer()

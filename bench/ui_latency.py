@@ -14,6 +14,7 @@ import time
 import httpx
 
 from bench.app_queue import KEY, RunningApp, chat_once, start_app
+from bench.header import print_footer, print_header
 from playground.client.chat import ChatRequest
 from playground.client.gateway import GatewayClient
 from playground.client.results import TextDelta
@@ -58,6 +59,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tries", type=int, default=30)
     tries = parser.parse_args().tries
+    print_header()
     app = start_app()
     try:
         direct, through_app = asyncio.run(measure(app, tries))
@@ -69,6 +71,7 @@ def main() -> None:
         print(f"{name:<28}{statistics.median(values) * 1000:>9.1f}{percentile(values, 0.95) * 1000:>9.1f}")
     added = [(statistics.median(through_app) - statistics.median(direct)) * 1000, (percentile(through_app, 0.95) - percentile(direct, 0.95)) * 1000]
     print(f"{'added by the UI':<28}{added[0]:>9.1f}{added[1]:>9.1f}   (goal: at most 30 ms at p50)")
+    print_footer()
 
 
 if __name__ == "__main__":

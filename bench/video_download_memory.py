@@ -25,6 +25,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from bench.header import print_footer, print_header
+
 KEY = "bench-key"
 
 
@@ -102,6 +104,7 @@ def main() -> None:
     if args.worker:
         worker(*args.worker)
         return
+    print_header()
     from playground.demo_gateway.server import free_port
 
     port = free_port()
@@ -126,6 +129,7 @@ def main() -> None:
         rss = statistics.median(r["rss_growth_mb"] for r in runs) * 1.048576
         seconds = statistics.median(r["seconds"] for r in runs)
         print(f"{approach:<10} {traced:>15.1f} {traced * 1e6 / size:>8.2f} {rss:>14.1f} {rss * 1e6 / size:>8.2f} {seconds:>8.2f}")
+    print_footer()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
     ├── APIConnectionError            no answer: refused, reset, DNS, TLS
     │   └── APITimeoutError           connect timeout, or the server went silent
     ├── UnexpectedResponseError       a success status whose body is not what the interface returns
+    ├── PromptBlockedError            the gateway refused the prompt itself (native blockReason)
     ├── GatewayMovedError             a redirect the client does not follow (another host, a POST after 301/302/303)
     ├── APIStatusError                the gateway answered with an error status
     │   ├── ErrorInAnswerError        an error object inside a success (HTTP 200) answer
@@ -80,6 +81,19 @@ class UnexpectedResponseError(GatewayError):
     hint = "The inspector shows what arrived; check the base URL points at the gateway, then retry."
 
 
+class PromptBlockedError(GatewayError):
+    """The gateway refused the prompt before generating anything (native
+    `promptFeedback.blockReason`). Not a failure of the call: the same prompt is blocked again."""
+
+    title = "The prompt was blocked"
+    hint = "Sending the same prompt again will be blocked again: change the prompt (or the safety settings) first."
+    partial: Any = None
+    """The result so far (its usage: the prompt's tokens were counted)."""
+
+    def __init__(self, reason: str, detail: Any = None) -> None:
+        self.reason = reason
+        shown = f": {detail}" if isinstance(detail, str) and detail.strip() else ""
+        super().__init__(f"The gateway blocked the prompt before answering (reason: {reason}){shown}.")
 class GatewayMovedError(GatewayError):
     """The gateway answered with a redirect that is not followed: to another host (the key is not
     sent there), a POST after 301/302/303 (it would arrive as a GET), too many hops, or no target."""
@@ -104,7 +118,7 @@ class APIStatusError(GatewayError):
         self.status = status
         self.error_type = error_type
         self.body = body
-        kind = f" {error_type}" if error_type else ""
+        kind = f" {error_type}" if error_type and error_type != str(status) else ""
         super().__init__(f"HTTP {status}{kind}: {message}")
 
 
@@ -310,19 +324,30 @@ def extract_error(body: Any) -> tuple[str, str | None]:
         inner = body.get("error")
         if isinstance(inner, dict):
             message = inner.get("message") or inner.get("detail") or ""
-            error_type = inner.get("type") or inner.get("code") or inner.get("status")
-            return str(message), (str(error_type) if error_type is not None else None)
+            return str(message), _label(inner)
         if isinstance(inner, str):
-            return inner, body.get("type") if body.get("type") != "error" else None
+            return inner, _label(body)
         for key in ("message", "detail"):
             if body.get(key):
-                return str(body[key]), body.get("type")
+                return str(body[key]), _label(body)
         return "", None
     if isinstance(body, (bytes, bytearray)):
         body = body.decode("utf-8", "replace")
     if isinstance(body, str):
         return plain_excerpt(body), None
     return "", None
+
+
+def _label(error: dict[str, Any]) -> str | None:
+    """The error's name: its `type`, else a named `code` (`server_error`), else a `status` name
+    (`UNAVAILABLE`); the generic type "error" and numeric codes (the HTTP status again) are no
+    name, unless nothing else is given."""
+    for key in ("type", "code", "status"):
+        value = error.get(key)
+        if isinstance(value, str) and value.strip() and value != "error" and not value.isdigit():
+            return value
+    code = error.get("code")
+    return str(code) if isinstance(code, int) and not isinstance(code, bool) else None
 
 
 EXCERPT_CHARS = 300

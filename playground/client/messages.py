@@ -284,10 +284,10 @@ class MessagesStream(TextStream):
         self._blocks: dict[int, dict[str, Any]] = {}
         self._pieces: dict[int, dict[str, list[str]]] = {}
 
-    def _keep_block(self, data: dict[str, Any]) -> None:
+    def _keep_block(self, kind: str, data: dict[str, Any]) -> None:
         """Build every content block as the gateway sent it (thinking with its signature,
         redacted thinking, tool_use with its input), to be sent back unchanged next turn."""
-        kind, index = data.get("type"), data.get("index", 0)
+        index = data.get("index", 0)
         if kind == "content_block_start":
             self._blocks[index] = dict(data.get("content_block") or {})
             self._pieces[index] = {}
@@ -314,8 +314,19 @@ class MessagesStream(TextStream):
     def parse(self, message: SSEMessage) -> list[StreamEvent]:
         data = message.data if isinstance(message.data, dict) else {}
         kind = data.get("type") or message.event
-        if kind in ("content_block_start", "content_block_delta", "content_block_stop"):
-            self._keep_block({**data, "type": kind})
+        if kind == "content_block_delta":
+            self._keep_block(kind, data)
+            delta = data.get("delta") or {}
+            delta_type = delta.get("type")
+            if delta_type == "text_delta":
+                return [TextDelta(delta.get("text", ""))]
+            if delta_type == "thinking_delta":
+                return [ReasoningDelta(delta.get("thinking", ""))]
+            if delta_type == "input_json_delta" and data.get("index") in self._tool_index:
+                return [ToolCallDelta(self._tool_index[data["index"]], arguments=delta.get("partial_json", ""))]
+            return []
+        if kind in ("content_block_start", "content_block_stop"):
+            self._keep_block(kind, data)
         if kind == "message_start":
             _usage((data.get("message") or {}).get("usage"), self._usage)
             return [UsageReport(self._usage)]
@@ -327,15 +338,6 @@ class MessagesStream(TextStream):
                 return [ToolCallDelta(index, block.get("id"), block.get("name"), initial)]
             if block.get("type") == "text" and block.get("text"):
                 return [TextDelta(block["text"])]
-            return []
-        if kind == "content_block_delta":
-            delta = data.get("delta") or {}
-            if delta.get("type") == "text_delta":
-                return [TextDelta(delta.get("text", ""))]
-            if delta.get("type") == "thinking_delta":
-                return [ReasoningDelta(delta.get("thinking", ""))]
-            if delta.get("type") == "input_json_delta" and data.get("index") in self._tool_index:
-                return [ToolCallDelta(self._tool_index[data["index"]], arguments=delta.get("partial_json", ""))]
             return []
         if kind == "message_delta":
             _usage(data.get("usage"), self._usage)

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from playground.client.errors import MalformedEventError, StreamEventError
+from playground.client.errors import MalformedEventError, PromptBlockedError
 from playground.client.media import save_inline_image
 from playground.client.results import (
     Finished,
@@ -184,28 +184,51 @@ class NativeStream(TextStream):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._parts: list[dict[str, Any]] = []
+        self._open_text: list[str] | None = None
+        self._parsed: tuple[SSEMessage | None, bool] = (None, False)
+        """The last parsed message and whether it ended the stream (`is_end` asks right after)."""
+        """Pieces of the last kept part while unsigned text of one kind goes on being merged into it."""
 
     def is_end(self, message: SSEMessage) -> bool:
+        if message is self._parsed[0]:
+            return self._parsed[1]
         data = message.data if isinstance(message.data, dict) else {}
         return any(isinstance(c, dict) and c.get("finishReason") for c in data.get("candidates") or [])
 
     def _keep(self, part: dict[str, Any]) -> None:
-        """Every part of the model turn, consecutive text of one kind merged, signatures kept."""
+        """Every part of the model turn as received, except that consecutive unsigned text parts
+        of one kind are merged (pieces joined once, at the end). A part with a thoughtSignature is
+        kept as it came: the signature must go back on the part it arrived on."""
         last = self._parts[-1] if self._parts else None
-        if (last is not None and "text" in part and "text" in last and bool(last.get("thought")) == bool(part.get("thought"))
-                and "thoughtSignature" not in last):
-            last["text"] += part["text"]
-            if "thoughtSignature" in part:
-                last["thoughtSignature"] = part["thoughtSignature"]
-        else:
-            self._parts.append(dict(part))
+        signed = "thoughtSignature" in part
+        if (self._open_text is not None and last is not None and "text" in part and not signed
+                and bool(last.get("thought")) == bool(part.get("thought"))):
+            self._open_text.append(str(part["text"]))
+            return
+        self._close_text()
+        self._parts.append(dict(part))
+        if "text" in part and not signed:
+            self._open_text = [str(part["text"])]
+
+    def _close_text(self) -> None:
+        if self._open_text is not None:
+            if len(self._open_text) > 1:
+                self._parts[-1]["text"] = "".join(self._open_text)
+            self._open_text = None
+
+    def _finish_turn(self) -> None:
+        self._close_text()
         self.result.turn_items = [{"role": "model", "parts": self._parts}]
 
     def parse(self, message: SSEMessage) -> list[StreamEvent]:
         data = message.data if isinstance(message.data, dict) else {}
-        blocked = (data.get("promptFeedback") or {}).get("blockReason")
-        if blocked:
-            raise StreamEventError(f"The prompt was blocked before any answer was generated (reason: {blocked}).", "prompt_blocked")
+        feedback = data.get("promptFeedback") if isinstance(data.get("promptFeedback"), dict) else {}
+        if feedback.get("blockReason"):
+            self.result.usage = _usage(data.get("usageMetadata")) or self.result.usage
+            self.result.finish_reason = str(feedback["blockReason"])
+            blocked = PromptBlockedError(str(feedback["blockReason"]), feedback.get("blockReasonMessage"))
+            blocked.partial = self.result
+            raise blocked
         events: list[StreamEvent] = []
         for candidate in (data.get("candidates") or [])[:1]:
             parts = (candidate.get("content") or {}).get("parts") or []
@@ -220,7 +243,11 @@ class NativeStream(TextStream):
         usage = _usage(data.get("usageMetadata"))
         if usage:
             events.append(UsageReport(usage))
-        if self.is_end(message) and self.result.grounding:
+        ended = any(isinstance(c, dict) and c.get("finishReason") for c in data.get("candidates") or [])
+        self._parsed = (message, ended)
+        if ended:
+            self._finish_turn()
+        if ended and self.result.grounding:
             whole = self.result.text + self._redact.pending("text") + "".join(event.text for event in events if isinstance(event, TextDelta))
             cited, self.result.sources = cite(whole, self.result.grounding)
             events.append(TextReplaced(cited))
@@ -270,6 +297,7 @@ class NativeAPI(TextAPI):
         stream.image_dir = self.image_dir
         for event in stream.parse(SSEMessage(None, body)):
             stream.result.apply(event, 0.0)
+        stream._finish_turn()
         stream.result.complete = True
         return stream.result
 

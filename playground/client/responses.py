@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from playground.client.errors import MalformedEventError, StreamEventError
 from playground.client.results import (
     Finished,
+    Joined,
     ReasoningDelta,
     StreamEvent,
     TextDelta,
@@ -33,6 +34,8 @@ PATH = "/v1/responses"
 MAX_FILE_BYTES = 50 * 1024 * 1024
 REASONING_MODELS = ("o4-mini", "gx-2.5-pro", "gx-3-pro-preview", "deepseek-reasoner")
 SEARCH_FAMILIES = ("gpt", "gx")
+SUMMARY_BREAK = "\n\n"
+"""Between reasoning summary parts (and items): each part is a paragraph of its own."""
 PART_TYPES = ("input_text", "input_image", "input_file", "output_text")
 
 
@@ -199,6 +202,7 @@ def result_from_response(body: Any) -> TextResult:
     """A response object -> `TextResult`: text of every output_text part, function calls,
     reasoning summaries, URL citations as sources, usage, status."""
     result = TextResult(complete=True)
+    summaries: list[str] = []
     for item in body.get("output") or []:
         kind = item.get("type")
         if kind == "message":
@@ -209,7 +213,8 @@ def result_from_response(body: Any) -> TextResult:
         elif kind == "function_call":
             result.tool_calls.append(ToolCall(item.get("call_id", ""), item.get("name", ""), item.get("arguments") or ""))
         elif kind == "reasoning":
-            result.reasoning += "".join(part.get("text", "") for part in item.get("summary") or [])
+            summaries += [part.get("text", "") for part in item.get("summary") or [] if isinstance(part, dict) and part.get("text")]
+    result.reasoning = SUMMARY_BREAK.join(summaries)
     result.turn_items = [item for item in body.get("output") or [] if isinstance(item, dict)]
     result.finish_reason = (body.get("incomplete_details") or {}).get("reason") or body.get("status")
     result.usage = _usage(body.get("usage"))
@@ -233,9 +238,10 @@ class ResponsesStream(TextStream):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._calls: dict[str, tuple[int, str]] = {}
-        self._joined: dict[tuple[str, int], str] = {}
+        self._joined: dict[tuple[str, int], list[str]] = {}
         self._part_start: dict[tuple[str, int], int] = {}
         self._items: dict[int, dict[str, Any]] = {}
+        self._summary_part: tuple[str, Any] | None = None
 
     def is_end(self, message: SSEMessage) -> bool:
         return self._kind(message) in ("response.completed", "response.incomplete")
@@ -261,16 +267,19 @@ class ResponsesStream(TextStream):
 
     def _on_output_text_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
         key = (str(data.get("item_id")), int(data.get("content_index") or 0))
-        self._part_start.setdefault(key, len(self.result.text))
         delta = _delta(data)
-        self._joined[key] = self._joined.get(key, "") + delta
+        pieces = self._joined.get(key)
+        if pieces is None:
+            self._part_start[key] = Joined.length(self.result, "text")
+            pieces = self._joined[key] = []
+        pieces.append(delta)
         return [TextDelta(delta)]
 
     def _on_output_text_done(self, data: dict[str, Any]) -> list[StreamEvent]:
         key = (str(data.get("item_id")), int(data.get("content_index") or 0))
-        done, joined = data.get("text"), self._joined.get(key, "")
+        done, joined = data.get("text"), "".join(self._joined.get(key, ()))
         if isinstance(done, str) and done != joined:
-            start = self._part_start.get(key, len(self.result.text))
+            start = self._part_start.get(key, Joined.length(self.result, "text"))
             self.result.text = self.result.text[:start] + done + self.result.text[start + len(joined):]
             if self.exchange is not None:
                 self.exchange.notes.append(f"output_text.done of {key[0]} differs from its joined deltas; the done text is shown")
@@ -281,7 +290,13 @@ class ResponsesStream(TextStream):
         return []
 
     def _on_reasoning_summary_text_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
-        return [ReasoningDelta(_delta(data))]
+        part = (str(data.get("item_id")), data.get("summary_index"))
+        events: list[StreamEvent] = []
+        if part != self._summary_part:
+            if Joined.length(self.result, "reasoning"):
+                events.append(ReasoningDelta(SUMMARY_BREAK))
+            self._summary_part = part
+        return events + [ReasoningDelta(_delta(data))]
 
     def _on_function_call_arguments_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
         index, _ = self._calls.get(str(data.get("item_id")), (len(self._calls), ""))

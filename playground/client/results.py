@@ -10,6 +10,43 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+class Joined:
+    """A `str` field built by appending pieces in linear time (a descriptor for dataclasses).
+
+    `obj.text` reads the whole string (joined once, then cached); assigning replaces it;
+    `Joined.append(obj, "text", piece)` adds a piece without copying what is there, and
+    `Joined.length(obj, "text")` is its length without joining. `+=` on a `str` attribute
+    copies the whole string every time: quadratic over a long stream of non-ASCII text.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._key = f"_{name}_joined"
+
+    def __get__(self, obj: Any, owner: type | None = None) -> str:
+        if obj is None:
+            return ""  # the dataclass default
+        pieces = obj.__dict__.get(self._key)
+        if not pieces:
+            return ""
+        if len(pieces) > 2:
+            pieces[1:] = ["".join(pieces[1:])]
+        return pieces[1] if len(pieces) > 1 else ""
+
+    def __set__(self, obj: Any, value: str) -> None:
+        obj.__dict__[self._key] = [len(value), value]
+
+    @staticmethod
+    def append(obj: Any, name: str, piece: str) -> None:
+        pieces = obj.__dict__.setdefault(f"_{name}_joined", [0])
+        pieces[0] += len(piece)
+        pieces.append(piece)
+
+    @staticmethod
+    def length(obj: Any, name: str) -> int:
+        pieces = obj.__dict__.get(f"_{name}_joined")
+        return pieces[0] if pieces else 0
+
+
 @dataclass(frozen=True)
 class TextDelta:
     text: str
@@ -62,15 +99,15 @@ StreamEvent = TextDelta | ReasoningDelta | ToolCallDelta | Finished | UsageRepor
 class ToolCall:
     id: str
     name: str
-    arguments: str = ""
+    arguments: Joined = Joined()  # a str; see `Joined`
 
 
 @dataclass
 class TextResult:
     """What a generation produced so far; `complete` is False until the end marker arrived."""
 
-    text: str = ""
-    reasoning: str = ""
+    text: Joined = Joined()  # a str; see `Joined`
+    reasoning: Joined = Joined()  # a str
     tool_calls: list[ToolCall] = field(default_factory=list)
     finish_reason: str | None = None
     usage: Usage | None = None
@@ -96,9 +133,9 @@ class TextResult:
         if isinstance(event, (TextDelta, ReasoningDelta, ToolCallDelta)) and self.first_token_at is None:
             self.first_token_at = at
         if isinstance(event, TextDelta):
-            self.text += event.text
+            Joined.append(self, "text", event.text)
         elif isinstance(event, ReasoningDelta):
-            self.reasoning += event.text
+            Joined.append(self, "reasoning", event.text)
         elif isinstance(event, ToolCallDelta):
             while len(self.tool_calls) <= event.index:
                 self.tool_calls.append(ToolCall(id="", name=""))
@@ -107,7 +144,7 @@ class TextResult:
                 call.id = event.id
             if event.name:
                 call.name = event.name
-            call.arguments += event.arguments
+            Joined.append(call, "arguments", event.arguments)
         elif isinstance(event, TextReplaced):
             self.text = event.text
         elif isinstance(event, Finished):

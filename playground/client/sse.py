@@ -19,6 +19,7 @@ import httpx
 import orjson
 
 from playground.client.errors import (
+    GatewayError,
     IncompleteStreamError,
     MalformedEventError,
     StreamEventError,
@@ -36,6 +37,8 @@ class SSEMessage:
 
     event: str | None
     data: Any
+    source: int = -1
+    """The index of the raw event it came from in its exchange's record (-1: none)."""
 
 
 DONE = SSEMessage("done", None)
@@ -47,34 +50,60 @@ def _is_error_payload(event: str | None, data: Any) -> bool:
     return isinstance(data, dict) and "error" in data and data.get("type") in (None, "error") and "choices" not in data
 
 
-async def iter_frames(response: httpx.Response) -> AsyncIterator[tuple[str | None, str]]:
-    """(event name or None, data) per SSE event; a last event without its blank line still counts."""
-    pending = b""
-    async for chunk in response.aiter_bytes():
+class FrameDecoder:
+    """Bytes in any chunking -> (event name or None, data) per SSE event. `feed` each chunk,
+    then `flush` once for a last event without its blank line."""
+
+    __slots__ = ("_pending",)
+
+    def __init__(self) -> None:
+        self._pending = b""
+
+    def feed(self, chunk: bytes) -> list[tuple[str | None, str]]:
+        pending = self._pending
         if b"\r" in chunk or pending.endswith(b"\r"):
             chunk = (pending + chunk).replace(b"\r\n", b"\n")
             pending = b""
             if chunk.endswith(b"\r"):
                 chunk, pending = chunk[:-1], b"\r"
             chunk = chunk.replace(b"\r", b"\n")
-        else:
+        elif pending:
             chunk = pending + chunk
             pending = b""
+        if chunk.endswith(b"\n\n") and chunk.find(b"\n\n") == len(chunk) - 2:  # one whole event: the usual chunk
+            self._pending = pending
+            frame = _frame(chunk[:-2])
+            return [frame] if frame is not None else []
         blocks = chunk.split(b"\n\n")
-        pending = blocks.pop() + pending
-        for block in blocks:
-            frame = _frame(block)
-            if frame is not None:
-                yield frame
-    if pending.strip(b"\r\n"):
+        self._pending = blocks.pop() + pending
+        return [frame for frame in map(_frame, blocks) if frame is not None]
+
+    def flush(self) -> list[tuple[str | None, str]]:
+        pending, self._pending = self._pending, b""
+        if not pending.strip(b"\r\n"):
+            return []
         frame = _frame(pending.replace(b"\r", b"\n"))
-        if frame is not None:
+        return [frame] if frame is not None else []
+
+
+async def iter_frames(response: httpx.Response) -> AsyncIterator[tuple[str | None, str]]:
+    """(event name or None, data) per SSE event; a last event without its blank line still counts."""
+    decoder = FrameDecoder()
+    async for chunk in response.aiter_bytes():
+        for frame in decoder.feed(chunk):
             yield frame
+    for frame in decoder.flush():
+        yield frame
 
 
 def _frame(block: bytes) -> tuple[str | None, str] | None:
     if block.startswith(b"data: ") and b"\n" not in block:
         return None, block[6:].decode("utf-8", "replace")
+    if block.startswith(b"event: "):  # `event: NAME` then one `data: ...` line, as most gateways send
+        end = block.find(b"\n")
+        if end > 7 and block.startswith(b"data: ", end + 1) and block.find(b"\n", end + 1) < 0:
+            event = block[7:end].decode("utf-8", "replace")
+            return (None if event == "message" else event), block[end + 7:].decode("utf-8", "replace")
     event: str | None = None
     data: list[bytes] = []
     for line in block.split(b"\n"):
@@ -92,9 +121,52 @@ def _frame(block: bytes) -> tuple[str | None, str] | None:
     return (None if event == "message" else event), b"\n".join(data).decode("utf-8", "replace")
 
 
-async def iter_messages(response: httpx.Response, exchange: Exchange, read_timeout: float) -> AsyncIterator[SSEMessage]:
-    """Yield decoded messages; yields `DONE` when the stream sends `data: [DONE]` (and goes on
-    with whatever a misbehaving gateway sends after it, so the record is complete)."""
+def _body_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
+    """The body as it arrives: raw when it is not content-encoded (skips httpx's decoder pass)."""
+    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+    return response.aiter_raw() if encoding in ("", "identity") else response.aiter_bytes()
+
+
+def decode_message(event: str | None, raw: str, exchange: Exchange) -> SSEMessage | None:
+    """One recorded frame -> its message (`DONE` for `[DONE]`), None for keep-alives; an event
+    that is not JSON or that carries an error raises."""
+    if exchange.redactor:
+        raw = exchange.redactor.event_data(raw)
+    exchange.record_event(event, raw)
+    payload = raw if raw[:1] == "{" and raw[-1:] == "}" else raw.strip()
+    if not payload or event in KEEPALIVE_EVENTS:
+        return None
+    if payload == "[DONE]":
+        return DONE
+    try:
+        data = orjson.loads(payload)
+    except orjson.JSONDecodeError:
+        raise MalformedEventError(f"The gateway sent an event that is not JSON: {payload[:120]!r}.") from None
+    if _is_error_payload(event, data):
+        message, error_type = extract_error(data)
+        raise StreamEventError(message or payload[:200], error_type)
+    return SSEMessage(event, data, len(exchange.events) - 1)
+
+
+def _decoded(frames: list[tuple[str | None, str]], exchange: Exchange) -> tuple[list[SSEMessage], GatewayError | None]:
+    """The messages of some frames, up to the first that fails (returned, to raise after the
+    messages before it were handed over)."""
+    batch: list[SSEMessage] = []
+    for event, raw in frames:
+        try:
+            message = decode_message(event, raw, exchange)
+        except GatewayError as error:
+            return batch, error
+        if message is not None:
+            batch.append(message)
+    return batch, None
+
+
+async def iter_message_batches(response: httpx.Response, exchange: Exchange, read_timeout: float) -> AsyncIterator[list[SSEMessage]]:
+    """The decoded messages of each read (one step per read, not per event: with a whole body
+    in a read that is many); `DONE` stands for `data: [DONE]`. Reading goes on after `[DONE]`
+    with whatever a misbehaving gateway sends, so the record is complete. An event that fails
+    ends the stream with its error after the messages before it were handed over."""
     content_type = response.headers.get("content-type", "")
     if "text/event-stream" not in content_type:
         raw = exchange.redactor.raw(await response.aread())
@@ -106,26 +178,19 @@ async def iter_messages(response: httpx.Response, exchange: Exchange, read_timeo
         if isinstance(body, dict) and "error" in body:
             raise error_from_status(response.status_code, body)
         raise MalformedEventError(f"Expected an event stream but the gateway sent {content_type or 'no content type'}.")
-    redactor = exchange.redactor
+    decoder = FrameDecoder()
     try:
-        async for event, raw in iter_frames(response):
-            if redactor:
-                raw = redactor.event_data(raw)
-            exchange.record_event(event, raw)
-            payload = raw.strip()
-            if not payload or event in KEEPALIVE_EVENTS:
-                continue
-            if payload == "[DONE]":
-                yield DONE
-                continue
-            try:
-                data = orjson.loads(payload)
-            except orjson.JSONDecodeError:
-                raise MalformedEventError(f"The gateway sent an event that is not JSON: {payload[:120]!r}.") from None
-            if _is_error_payload(event, data):
-                message, error_type = extract_error(data)
-                raise StreamEventError(message or payload[:200], error_type)
-            yield SSEMessage(event, data)
+        async for chunk in _body_chunks(response):
+            batch, error = _decoded(decoder.feed(chunk), exchange)
+            if batch:
+                yield batch
+            if error is not None:
+                raise error
+        batch, error = _decoded(decoder.flush(), exchange)
+        if batch:
+            yield batch
+        if error is not None:
+            raise error
     except httpx.ReadTimeout:
         raise IncompleteStreamError(f"The stream went silent for {read_timeout:g} s and was closed.") from None
     except (httpx.RemoteProtocolError, httpx.ReadError, httpx.NetworkError):

@@ -153,7 +153,7 @@ def check_responses(events: Sequence[RecordedEvent]) -> list[Violation]:
     problems: list[Violation] = []
     previous_sequence: int | None = None
     open_items: set[str] = set()
-    joined: dict[tuple[str, int], str] = {}
+    joined: dict[tuple[str, int], list[str]] = {}
     final_at: int | None = None
     last = -1
     for index, name, data in _decoded(events):
@@ -182,10 +182,10 @@ def check_responses(events: Sequence[RecordedEvent]) -> list[Violation]:
                 problems.append(Violation(index, f"a delta for item {item_id} outside its added and done events"))
             if kind == "response.output_text.delta":
                 key = (item_id, _key(data.get("content_index", 0)))
-                joined[key] = joined.get(key, "") + str(data.get("delta", ""))
+                joined.setdefault(key, []).append(str(data.get("delta", "")))
         elif kind == "response.output_text.done" and item_id:
             key = (item_id, _key(data.get("content_index", 0)))
-            if joined.get(key, "") != data.get("text", ""):
+            if "".join(joined.get(key, ())) != data.get("text", ""):
                 problems.append(Violation(index, f"the done text of item {item_id} differs from its joined deltas"))
         elif kind in ("response.completed", "response.failed", "response.incomplete"):
             final_at = index

@@ -35,7 +35,7 @@ from playground.client.results import (
     Usage,
     UsageReport,
 )
-from playground.client.sse import DONE, SSEMessage, iter_messages
+from playground.client.sse import DONE, SSEMessage, iter_message_batches
 from playground.client.transport import Connection, Exchange, Transport
 
 
@@ -93,12 +93,12 @@ def _malformed(message: SSEMessage, problem: str) -> MalformedEventError:
     return MalformedEventError(f"The gateway sent an event{named} of an unexpected shape: {problem}.")
 
 
-async def _record_rest(messages: AsyncIterator[SSEMessage]) -> None:
+async def _record_rest(batches: AsyncIterator[list[SSEMessage]]) -> None:
     """After the end marker, read (and so record) what else arrives before the connection
     closes, for a short while: a stream validator must see events sent after the end."""
     try:
         async with asyncio.timeout(DRAIN_SECONDS):
-            async for _ in messages:
+            async for _ in batches:
                 pass
     except (TimeoutError, GatewayError):
         pass
@@ -145,14 +145,19 @@ class TextStream:
 
     async def __aiter__(self) -> AsyncIterator[StreamEvent]:
         assert self.exchange is not None, "use `async with` before iterating"
-        messages = iter_messages(self._response, self.exchange, self._transport.read_timeout)
+        batches = iter_message_batches(self._response, self.exchange, self._transport.read_timeout)
+        feed, is_end = self.feed, self.is_end
         try:
-            async for message in messages:
-                for event in self.feed(message, self.exchange.elapsed()):
-                    yield event
-                if self.is_end(message):
-                    self.result.complete = True
-                    await _record_rest(messages)
+            async for batch in batches:
+                at = self.exchange.elapsed()  # the messages of one read arrived together
+                for message in batch:
+                    for event in feed(message, at):
+                        yield event
+                    if is_end(message):
+                        self.result.complete = True
+                        break
+                if self.result.complete:
+                    await _record_rest(batches)
                     break
             if not self.result.complete:
                 raise IncompleteStreamError("The stream ended before the gateway said it was finished.")
@@ -179,7 +184,7 @@ class TextStream:
             raise _malformed(message, f"{type(exc).__name__}: {str(exc)[:120]}") from None
         except MalformedEventError as exc:
             raise _malformed(message, exc.message) from None
-        source = len(self.exchange.events) - 1 if self.exchange is not None else -1
+        source = message.source if message.source >= 0 or self.exchange is None else len(self.exchange.events) - 1
         for position, event in enumerate(events):
             problem = shape_problem(event)
             if problem:

@@ -30,6 +30,7 @@ from playground.client.errors import (
     UnexpectedResponseError,
     error_from_status,
 )
+from playground.client.keepalive import ReuseCheckedBackend, StaleConnectionError
 from playground.client.limits import SessionQuota, UpstreamCap
 from playground.client.redirects import next_hop
 
@@ -148,15 +149,18 @@ def _with(error: GatewayError, exchange: Exchange) -> GatewayError:
 
 
 class GuardedHTTPTransport(httpx.AsyncHTTPTransport):
-    """httpx's transport whose connection pool connects through the hosted-mode guard."""
+    """httpx's transport whose connection pool connects through the hosted-mode guard (when
+    there is one) and never starts a request on a kept-alive connection the gateway closed
+    (`keepalive`)."""
 
-    def __init__(self, guard: EgressGuard, limits: httpx.Limits | None = None) -> None:
+    def __init__(self, guard: EgressGuard | None, limits: httpx.Limits | None = None) -> None:
         limits = limits or httpx.Limits()
         super().__init__(limits=limits)
+        backend: httpcore.AsyncNetworkBackend = httpcore.AnyIOBackend()
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=httpx.create_ssl_context(), max_connections=limits.max_connections,
             max_keepalive_connections=limits.max_keepalive_connections, keepalive_expiry=limits.keepalive_expiry,
-            network_backend=GuardedBackend(httpcore.AnyIOBackend(), guard),
+            network_backend=ReuseCheckedBackend(GuardedBackend(backend, guard) if guard is not None else backend),
         )
 
 
@@ -190,7 +194,7 @@ class Transport:
     def http(self) -> httpx.AsyncClient:
         if self._http is None:
             limits = httpx.Limits(max_connections=200, max_keepalive_connections=40)
-            transport = GuardedHTTPTransport(self.guard, limits) if self.guard is not None else None
+            transport = GuardedHTTPTransport(self.guard, limits)
             self._http = httpx.AsyncClient(timeout=self._timeout, limits=limits, follow_redirects=False, transport=transport)
         return self._http
 
@@ -243,8 +247,9 @@ class Transport:
         a generation is paid for, and the first one may still be running."""
         retries = self.max_retries if max_retries is None else max_retries
         attempt = 0
+        stale_resent = False
         while True:
-            exchange.attempts = attempt + 1
+            exchange.attempts = attempt + 1 + stale_resent
             try:
                 response = await self.http.send(request, stream=True)
             except GatewayError as error:  # the hosted-mode guard refused the address: nothing was sent
@@ -266,6 +271,11 @@ class Transport:
                     f"No answer from {where} within {self.read_timeout:g} s after the request was sent. It was not sent "
                     "again: the gateway may still be working on it."), exchange) from None
             except httpx.TransportError as exc:
+                if isinstance(exc.__cause__, StaleConnectionError) and not stale_resent:
+                    # the pooled connection was closed by the gateway and nothing was written: safe to send once more, now
+                    exchange.attempt_outcomes.append("kept-alive connection closed by the gateway before the request was written")
+                    stale_resent = True
+                    continue
                 not_sent = isinstance(exc, httpx.ConnectError)
                 exchange.attempt_outcomes.append("could not connect" if not_sent else "connection broken")
                 if (not_sent or request.method == "GET") and attempt < retries:

@@ -17,6 +17,7 @@ last user message (handy from the UI), or for every request by `DemoConfig.fault
 | stall           | the stream goes silent after a few events (for `stall_seconds`)      |
 | malformed       | a few events in, an event whose data is not JSON                     |
 | stream_error    | a few events in, an in-stream error event, then the stream ends      |
+| prompt_blocked  | native: the prompt is refused (`promptFeedback.blockReason: SAFETY`) |
 | echo_key        | the answer text (and reasoning) repeats the key the caller sent      |
 | echo_key_error  | like stream_error (or body_error for a whole answer), the error message repeating the key |
 | poll_errors[:N] | video: the first N queries of the task get 503                       |
@@ -52,6 +53,7 @@ HTML_PAGE = ("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><b
              "<p>The proxy could not reach the gateway. <script>alert('x')</script></p></body></html>")
 STREAM_FAULTS = frozenset({"cut", "stall", "malformed", "stream_error", "echo_key_error"})
 ECHO_FAULTS = frozenset({"echo_key", "echo_key_error"})
+CONTENT_FAULTS = frozenset({"prompt_blocked"})
 VIDEO_FAULTS = frozenset({"poll_errors", "corrupt_base64", "not_mp4", "bad_size", "cut_download"})
 EVENTS_BEFORE_STREAM_FAULT = 4
 _MARKER = re.compile(r"\[\[fault:([a-z][a-z0-9_]*(?::\d+)?)\]\]")
@@ -67,7 +69,8 @@ def parse_fault(text: str | None) -> Fault | None:
     if not text:
         return None
     name, _, count = text.strip().partition(":")
-    if not any(name in names for names in (STATUS_FAULTS, STREAM_FAULTS, VIDEO_FAULTS, PROTOCOL_FAULTS, BODY_FAULTS, ECHO_FAULTS)):
+    if not any(name in names for names in (STATUS_FAULTS, STREAM_FAULTS, VIDEO_FAULTS, PROTOCOL_FAULTS, BODY_FAULTS, ECHO_FAULTS,
+                                           CONTENT_FAULTS)):
         return None
     return Fault(name, int(count) if count.isdigit() else 1)
 

@@ -6,7 +6,8 @@ levels and the model suffixes; `responseModalities` with `IMAGE` returns a real 
 `inlineData` (the image models `gx-2.5-flash-image` and `gx-3-pro-image-preview` draw unless
 asked for text only); function calls (and an answer that uses the `functionResponse`); grounded answers
 with `groundingMetadata` (citations by UTF-8 byte offsets) when `svcSearch` is among the tools;
-`cachedContent` accepted. Stream frames are separated by CRLF, as some gateways do. Errors use
+`cachedContent` accepted; the `prompt_blocked` fault answers with `promptFeedback.blockReason`
+and no candidates. Stream frames are separated by CRLF, as some gateways do. Errors use
 `{"error": {"code", "message", "status"}}`.
 """
 
@@ -182,6 +183,8 @@ def plan(model: str, body: dict[str, Any]) -> dict[str, Any]:
         if isinstance(limit, int) and not isinstance(limit, bool) and 0 < limit < count_tokens(reply):
             reply, candidate["finishReason"] = first_pieces(reply, limit), "MAX_TOKENS"
         parts.append({"text": reply})
+        if think:  # the answer after thoughts is signed too; a stream sends it on an empty last part
+            parts[-1]["thoughtSignature"] = base64.b64encode(seed[24:48].encode()).decode()
         modalities = [str(m).upper() for m in config.get("responseModalities") or []]
         if "IMAGE" in modalities or (model in IMAGE_MODELS and not modalities):
             parts.append({"inlineData": {"mimeType": "image/png", "data": _png(prompt, seed)}})
@@ -211,13 +214,16 @@ async def _fragments(answer: dict[str, Any], delay: float) -> AsyncIterator[str]
         return "data: " + json.dumps(body, ensure_ascii=False) + "\r\n\r\n"
 
     pending: list[dict[str, Any]] = []
+    closing: list[dict[str, Any]] = []
     for part in parts:
         if "text" in part:
             words = split_pieces(part["text"])
             for index, word in enumerate(words):
                 piece = {"text": word, **({"thought": True} if part.get("thought") else {})}
-                if index == len(words) - 1 and part.get("thoughtSignature"):
+                if index == len(words) - 1 and part.get("thoughtSignature") and part.get("thought"):
                     piece["thoughtSignature"] = part["thoughtSignature"]
+                elif index == len(words) - 1 and part.get("thoughtSignature"):
+                    closing = [{"text": "", "thoughtSignature": part["thoughtSignature"]}]
                 if pending:
                     yield frame(pending, False)
                     pending = []
@@ -227,7 +233,19 @@ async def _fragments(answer: dict[str, Any], delay: float) -> AsyncIterator[str]
             if pending:
                 yield frame(pending, False)
             pending = [part]
-    yield frame(pending, True)
+    yield frame(pending + closing, True)
+
+
+def _blocked(model: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The answer to a prompt refused before generation: no candidates, the reason, the prompt's usage."""
+    prompt_tokens = sum(count_tokens(p.get("text", "")) for c in body["contents"] for p in c.get("parts") or [] if isinstance(p, dict))
+    ratings = [{"category": "HARM_CATEGORY_DANGEROUS_CONTENT", "probability": "HIGH", "blocked": True}]
+    return {"promptFeedback": {"blockReason": "SAFETY", "safetyRatings": ratings},
+            "usageMetadata": {"promptTokenCount": prompt_tokens, "totalTokenCount": prompt_tokens}, "modelVersion": model}
+
+
+async def _one_frame(answer: dict[str, Any]) -> AsyncIterator[str]:
+    yield "data: " + json.dumps(answer, ensure_ascii=False) + "\r\n\r\n"
 
 
 class NativeEndpoints:
@@ -240,8 +258,10 @@ class NativeEndpoints:
         body = {_camel_key(key): value for key, value in body.items()}
         body.update({key: _camel(body[key]) for key in ("generationConfig", "toolConfig") if key in body})
         _validate(model, body)
-        answer = plan(model, body)
+        answer = plan(model, body) if fault is None or fault.name != "prompt_blocked" else _blocked(model, body)
         if operation == "generateContent":
             return JSONResponse(answer)
+        if "candidates" not in answer:
+            return sse_response(_one_frame(answer))
         failure = "data: " + json.dumps({"error": {"code": 500, "message": "The upstream model failed mid-stream (demo fault).", "status": "INTERNAL"}}) + "\r\n\r\n"
         return sse_response(inject_stream_fault(_fragments(answer, self.config.token_delay), fault, self.config.stall_seconds, failure))

@@ -180,6 +180,9 @@ def plan(body: dict[str, Any], history: list[dict[str, Any]]) -> Planned:
         reasoning = text.reasoning_text(prompt or "the tool result", effort)
         planned.reasoning_tokens = count_tokens(reasoning)
         summary_parts = [] if summary == "none" else [{"type": "summary_text", "text": reasoning}]
+        if summary == "detailed":  # one part per step, each under a bold heading, as real gateways send
+            steps = text.reasoning_steps(prompt or "the tool result", effort)
+            summary_parts = [{"type": "summary_text", "text": f"**Step {n}**\n\n{step}"} for n, step in enumerate(steps, 1)]
         planned.output.append({"id": f"rs_{seed}", "type": "reasoning", "summary": summary_parts})
     outputs = [item for item in items if item.get("type") == "function_call_output"]
     tools = [tool for tool in body.get("tools") or [] if isinstance(tool, dict)]

@@ -41,6 +41,10 @@ def reply_text(prompt: str, model: str, settings: dict[str, object], image_count
 
 
 def reasoning_text(prompt: str, effort: str) -> str:
+    return " ".join(reasoning_steps(prompt, effort))
+
+
+def reasoning_steps(prompt: str, effort: str) -> list[str]:
     steps = [
         f'The user wrote "{prompt.strip()[:80]}".',
         "I should restate the request and the parameters so they can see it was understood.",
@@ -49,7 +53,9 @@ def reasoning_text(prompt: str, effort: str) -> str:
         "Everything is consistent, so I will write the answer now.",
     ]
     count = _EFFORT_STEPS.get(effort, 2) + 1
-    return " ".join(steps[:count]) + _echo()
+    chosen = steps[:count]
+    chosen[-1] += _echo()
+    return chosen
 
 
 def tool_answer_text(results: list[tuple[str, str]]) -> str:

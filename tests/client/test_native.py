@@ -4,6 +4,7 @@ grounding citations by byte offsets, faults."""
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -67,8 +68,23 @@ async def test_stream_equals_whole_with_thoughts(client: GatewayClient, conn: Co
     whole, streamed = await run(client, conn, request, False), await run(client, conn, request, True)
     assert whole.text == streamed.text and whole.reasoning == streamed.reasoning and whole.reasoning
     assert whole.usage == streamed.usage and whole.usage.reasoning_tokens and streamed.finish_reason == "STOP"
-    signature = streamed.turn_items[0]["parts"][0]
-    assert signature["thought"] is True and signature["thoughtSignature"]
+    assert any(part.get("thought") and part.get("thoughtSignature") for part in streamed.turn_items[0]["parts"])
+
+
+async def test_signed_parts_are_replayed_as_received_and_only_unsigned_text_is_merged(client: GatewayClient, conn: Connection) -> None:
+    """The answer's signature arrives on an empty text part of the last chunk: it stays there."""
+    request = ask("why is the sky blue?", generationConfig={"thinkingConfig": {"thinkingBudget": 512}})
+    streamed = await run(client, conn, request, True)
+    async with client.native.stream(conn, request) as reply:
+        async for _ in reply:
+            pass
+    received = [part for event in reply.exchange.events for part in json.loads(event.data)["candidates"][0]["content"]["parts"]]
+    replayed = reply.result.turn_items[0]["parts"]
+    assert [part for part in replayed if "thoughtSignature" in part] == [part for part in received if "thoughtSignature" in part]
+    assert replayed[-1] == received[-1] and received[-1]["text"] == "" and received[-1]["thoughtSignature"]
+    assert "".join(part["text"] for part in replayed if not part.get("thought")) == streamed.text
+    assert "".join(part["text"] for part in replayed if part.get("thought")) == streamed.reasoning
+    assert len(replayed) < len(received) / 2  # unsigned pieces of one kind are merged
 
 
 @pytest.mark.parametrize("style", ["bearer", "header", "query"])
@@ -122,13 +138,23 @@ def test_citations_land_on_the_right_characters_for_multibyte_text() -> None:
     assert cited == "Größe ✓ passt.[1] Zweiter Satz." and sources == [{"title": "A", "url": "https://a.example"}]
 
 
-async def test_a_blocked_prompt_and_errors(client: GatewayClient, conn: Connection) -> None:
-    stream = client.native.stream(conn, ask())
-    from playground.client.sse import SSEMessage
-    with pytest.raises(errors.StreamEventError, match="blocked before any answer"):
-        stream.parse(SSEMessage(None, {"promptFeedback": {"blockReason": "SAFETY"}}))
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_blocked_prompt_says_so_keeps_the_usage_and_does_not_offer_retry(client: GatewayClient, conn: Connection,
+                                                                                  stream: bool) -> None:
+    with pytest.raises(errors.PromptBlockedError) as caught:
+        await run(client, conn, ask("how to pick a lock [[fault:prompt_blocked]]"), stream)
+    banner = error_text(caught.value)
+    assert "prompt was blocked" in banner and "SAFETY" in banner and "Retry" not in banner and "partial" not in banner
+    assert caught.value.partial.usage.input_tokens and caught.value.exchange.status == 200  # type: ignore[attr-defined]
     with pytest.raises(errors.NotFoundError):
         await client.native.create(conn, ask(model="gx-unknown"))
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_native_error_is_labelled_by_its_status_name(client: GatewayClient, conn: Connection, stream: bool) -> None:
+    with pytest.raises(errors.ServerError) as caught:
+        await run(client, conn, ask(f"hi {stream} [[fault:unavailable:3]]"), stream)
+    assert "HTTP 503 UNAVAILABLE:" in str(caught.value) and "503 503" not in str(caught.value)
 
 
 @pytest.mark.parametrize(("fault", "error_class"), [("cut", errors.IncompleteStreamError), ("stream_error", errors.StreamEventError),

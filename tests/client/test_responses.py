@@ -77,6 +77,21 @@ async def test_streaming_equals_whole_answer_with_reasoning_summary(client: Gate
 
 
 @pytest.mark.parametrize("stream", [False, True])
+async def test_reasoning_summary_parts_stay_separate_paragraphs(client: GatewayClient, conn: Connection, stream: bool) -> None:
+    result = await run(client, conn, build(model="o4-mini", input="why is the sky blue?", reasoning={"summary": "detailed"},
+                                           stream=stream), stream=stream)
+    paragraphs = result.reasoning.split("\n\n")
+    assert paragraphs[0] == "**Step 1**" and "**Step 2**" in paragraphs
+    assert ".**Step" not in result.reasoning
+
+
+async def test_an_error_event_is_labelled_by_its_code(client: GatewayClient, conn: Connection) -> None:
+    with pytest.raises(errors.StreamEventError) as caught:
+        await run(client, conn, build(input="a long story please [[fault:stream_error]]", stream=True), stream=True)
+    assert caught.value.error_type == "upstream_error" and "(upstream_error)" in str(caught.value) and "(error)" not in str(caught.value)
+
+
+@pytest.mark.parametrize("stream", [False, True])
 async def test_function_call_round_trip(client: GatewayClient, conn: Connection, stream: bool) -> None:
     first = await run(client, conn, build(input="weather in Oslo?", tools=[WEATHER], stream=stream), stream)
     assert [(c.name, bool(c.id)) for c in first.tool_calls] == [("get_weather", True)] and '"city"' in first.tool_calls[0].arguments

@@ -28,11 +28,11 @@ async def turn(adapter: NativeAdapter, defaults: ServerDefaults, text: str, hist
 async def test_thoughts_then_an_image_in_the_conversation(client: GatewayClient, defaults: ServerDefaults) -> None:
     adapter = NativeAdapter(client, NativeForm(model="gx-2.5-flash", thinking="budget", budget=512))
     view = await turn(adapter, defaults, "why is the sky blue?", [], Session())
-    assert view.history[1]["metadata"]["title"] == THINKING_TITLE and "thoughtSignature" in view.session.messages[-1]["parts"][0]
+    assert view.history[1]["metadata"]["title"] == THINKING_TITLE and any("thoughtSignature" in part for part in view.session.messages[-1]["parts"])
     images = NativeAdapter(client, NativeForm(model="gx-2.5-flash", output_images=True))
     view = await turn(images, defaults, "now draw it", view.history, view.session)
     sent = view.exchange.request_body["contents"]
-    assert sent[1]["role"] == "model" and sent[1]["parts"][0]["thought"] is True and sent[1]["parts"][0]["thoughtSignature"]
+    assert sent[1]["role"] == "model" and any(part.get("thought") and part.get("thoughtSignature") for part in sent[1]["parts"])
     assert view.history[-1]["content"][0]["path"].endswith(".png")
 
 
@@ -53,6 +53,16 @@ async def test_function_round_trip_and_grounding(client: GatewayClient, defaults
     grounded = await turn(NativeAdapter(client, NativeForm(model="gx-2.5-flash", grounding=True)), defaults, "gateway", [], Session())
     assert "[1]" in flatten_text(grounded.history[-2]["content"]) and "Sources:" in flatten_text(grounded.history[-1]["content"])
     assert grounding_note(grounded.result) == "Grounded on a web search for: “gateway”"
+
+
+@pytest.mark.parametrize("stream", [True, False])
+async def test_a_blocked_prompt_is_named_with_its_reason_and_usage_and_no_retry(client: GatewayClient, defaults: ServerDefaults,
+                                                                                stream: bool) -> None:
+    adapter = NativeAdapter(client, NativeForm(model="gx-2.5-flash", stream=stream))
+    view = await turn(adapter, defaults, "how to pick a lock [[fault:prompt_blocked]]", [], Session())
+    assert "The prompt was blocked" in view.error and "SAFETY" in view.error
+    assert "Retry" not in view.error and "partial output" not in view.error and "stopped early" not in view.error
+    assert "tokens in " in view.metrics and view.session.usage_log and view.session.usage_log[-1].input_tokens
 
 
 def test_the_native_tab_offers_the_image_models_with_image_output_preset() -> None:
