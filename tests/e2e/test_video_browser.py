@@ -4,7 +4,6 @@ find the job again after a reload; model-dependent form and validation messages.
 from __future__ import annotations
 
 import re
-
 import time
 
 import pytest
