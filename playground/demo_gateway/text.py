@@ -3,6 +3,8 @@ reasoning text, and a long reply for trying Stop."""
 
 from __future__ import annotations
 
+from playground.demo_gateway.grading import grade_reply, is_grading_prompt
+
 LONG_WORD = "long"
 _LONG_PARAGRAPH = (
     "The demo gateway streams this paragraph one word at a time so that you can watch tokens "
@@ -20,7 +22,9 @@ def describe_settings(settings: dict[str, object]) -> str:
 
 
 def reply_text(prompt: str, model: str, settings: dict[str, object], image_count: int = 0) -> str:
-    """The visible answer to a plain prompt."""
+    """The visible answer to a plain prompt (a grading prompt gets a deterministic score)."""
+    if is_grading_prompt(prompt):
+        return grade_reply(prompt)
     about = f'You said: "{prompt.strip()}".' if prompt.strip() else "You sent an empty message."
     images = f" I received {image_count} image{'s' if image_count != 1 else ''} with it." if image_count else ""
     body = f"{about}{images} This is {model} on the demo gateway, answering with {describe_settings(settings)}."
