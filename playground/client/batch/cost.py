@@ -14,6 +14,7 @@ import io
 import math
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
 from playground.client.results import Usage
 
@@ -129,7 +130,7 @@ def model_of(exchange_url: str, body: Any) -> str:
     if isinstance(body, dict) and isinstance(body.get("model"), str):
         return body["model"]
     tail = exchange_url.split("/models/", 1)[-1] if "/models/" in exchange_url else ""
-    return tail.split(":", 1)[0] if tail else ""
+    return unquote(tail.split(":", 1)[0]) if tail else ""
 
 
 def money(value: float | None) -> str:
