@@ -80,8 +80,7 @@ def graders_from(values: list[Any]) -> list[GraderSpec]:
             continue
         try:
             spec = GraderSpec.from_dict({"kind": kind, "value": value or "", "model": model or "",
-                                         "minimum": int(low) if low not in (None, "") else None,
-                                         "maximum": int(high) if high not in (None, "") else None})
+                                         "minimum": int(low) if low else None, "maximum": int(high) if high else None})
             specs.append(spec)
         except (GraderError, ValueError, TypeError) as error:
             problems.append(f"grader {slot // 5 + 1}: {error}")
@@ -96,12 +95,24 @@ def plan_from_form(system: str, user: str, dataset: Dataset | None, column_value
     """The plan and its warnings (raises `PlanError` naming every blocking problem)."""
     graders = graders_from(grader_values)
     plan = Plan(user or "", system or "", dataset or Dataset([]), chosen(column_values), int(repeats or 1), graders,
-                float(temperature) if temperature not in (None, "") else None, optional_positive(max_tokens), bool(stream), bool(cache),
-                int(concurrency or 1))
+                _temperature(temperature), optional_positive(max_tokens), bool(stream), bool(cache), int(concurrency or 1))
     blocking, warnings = plan.problems(max_rows, max_concurrency)
     if blocking:
         raise PlanError(blocking)
     return plan, warnings
+
+
+def _temperature(text: Any) -> float | None:
+    raw = str(text if text is not None else "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        raise PlanError([f"temperature must be a number from 0 to 2 or empty (got {raw[:20]!r})"]) from None
+    if not (0 <= value <= 2):
+        raise PlanError([f"temperature must be from 0 to 2 (got {raw[:20]})"])
+    return value
 
 
 def progress_of(run: RunFile, plan: Plan) -> Progress:

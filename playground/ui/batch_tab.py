@@ -39,13 +39,15 @@ LAST_RUN_KEY = "gateway-playground-batch-run"
 def build_batch_tab(ctx: TabContext, settings: Settings) -> None:
     """The tab itself (`gr.Tab` included), so the app adds it with one call."""
     runs = BatchRuns(runs_directory(settings.data_dir), settings.batch_max_rows)
-    with gr.Tab("Batch", id="batch", elem_id="tab-batch"):
-        _layout(ctx, settings, runs)
-
-
-def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns) -> None:
-    state = gr.State(BatchState())
+    # Browser stores outside the tab: a tab's content mounts only when opened, and these are read on page load.
     last_run = gr.BrowserState({"run_id": ""}, storage_key=LAST_RUN_KEY)
+    saved_prices = PriceEditor.store()
+    with gr.Tab("Batch", id="batch", elem_id="tab-batch"):
+        _layout(ctx, settings, runs, last_run, saved_prices)
+
+
+def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.BrowserState, saved_prices: gr.BrowserState) -> None:
+    state = gr.State(BatchState())
     with gr.Row():
         with gr.Column(scale=3):
             system = gr.Textbox(label="System prompt (template)", lines=1, elem_id="batch-system")
@@ -64,7 +66,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns) -> None:
         repeats = gr.Number(1, minimum=1, maximum=MAX_REPEATS, precision=0, label="repeat each row N times", elem_id="batch-repeats")
         concurrency = gr.Slider(1, settings.batch_concurrency, value=min(4, settings.batch_concurrency), step=1,
                                 label="requests at once", elem_id="batch-concurrency")
-        temperature = gr.Number(None, label="temperature (empty = not set)", elem_id="batch-temperature")
+        temperature = gr.Textbox("", label="temperature (empty = not set)", elem_id="batch-temperature")
         max_tokens = gr.Number(0, precision=0, label="max output tokens (0 = not set)", elem_id="batch-max-tokens")
         with gr.Column(min_width=160):
             stream = gr.Checkbox(True, label="Stream (gives time to first token)", elem_id="batch-stream")
@@ -76,8 +78,8 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns) -> None:
                 grader_inputs += [
                     gr.Dropdown(KIND_CHOICES, value="", label=f"Grader {slot + 1}", elem_id=f"batch-grader-kind-{slot}", scale=2),
                     gr.Textbox(label="text / regex / JSON schema / rubric ({{column}} allowed in text)", elem_id=f"batch-grader-value-{slot}", scale=4),
-                    gr.Number(None, precision=0, label="min length", elem_id=f"batch-grader-min-{slot}", scale=1),
-                    gr.Number(None, precision=0, label="max length", elem_id=f"batch-grader-max-{slot}", scale=1),
+                    gr.Number(0, precision=0, minimum=0, label="min length", elem_id=f"batch-grader-min-{slot}", scale=1),
+                    gr.Number(0, precision=0, minimum=0, label="max length (0 = none)", elem_id=f"batch-grader-max-{slot}", scale=1),
                     gr.Dropdown(model_ids(), value="gx-2.5-flash", allow_custom_value=True, label="grading model (model-graded)",
                                 elem_id=f"batch-grader-model-{slot}", scale=2),
                 ]
@@ -112,7 +114,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns) -> None:
             vote_tie = gr.Button("Tie", elem_id="batch-vote-tie")
             vote_b = gr.Button("B is better", elem_id="batch-vote-b")
         ab_status = gr.Markdown(elem_id="batch-ab-status")
-    prices = PriceEditor.build("batch")
+    prices = PriceEditor.build("batch", saved_prices)
     with gr.Accordion("Export and session file", open=False, elem_id="batch-export-panel"):
         with gr.Row():
             export = gr.Button("Export this run", elem_id="batch-export")
@@ -283,8 +285,8 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns) -> None:
         batch.dataset = plan.dataset
         values = work.session_values(plan, MAX_COLUMNS)
         return (batch, f"Loaded: {len(plan.dataset.rows):,} rows, {len(plan.columns)} column(s), {len(plan.graders)} grader(s). Press Run.",
-                plan.system, plan.user, *values[:n_cols], plan.repeats, min(plan.concurrency, settings.batch_concurrency), plan.temperature,
-                plan.max_tokens or 0, plan.stream, plan.cache, *values[n_cols:], work.dataset_status(plan.dataset), preview_rows(plan.dataset),
+                plan.system, plan.user, *values[:n_cols], plan.repeats, min(plan.concurrency, settings.batch_concurrency),
+                "" if plan.temperature is None else repr(plan.temperature), plan.max_tokens or 0, plan.stream, plan.cache, *values[n_cols:], work.dataset_status(plan.dataset), preview_rows(plan.dataset),
                 work.template_check(plan.system, plan.user, plan.dataset))
 
     load_session.upload(on_load, [state, load_session], [state, session_status, *form, data_status, preview, check], queue=False)

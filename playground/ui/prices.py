@@ -81,8 +81,13 @@ class PriceEditor:
     status: gr.Markdown
     saved: gr.BrowserState
 
+    @staticmethod
+    def store() -> gr.BrowserState:
+        """The browser's copy of the table (create it outside any tab, so it is read on page load)."""
+        return gr.BrowserState({"rows": []}, storage_key=STORAGE_KEY)
+
     @classmethod
-    def build(cls, prefix: str) -> PriceEditor:
+    def build(cls, prefix: str, saved: gr.BrowserState) -> PriceEditor:
         with gr.Accordion("Prices (per 1M tokens; kept in this browser)", open=False, elem_id=f"{prefix}-prices"):
             gr.Markdown("Cost = input × input price + cached input × cached price + output × output price. Empty by default: "
                         "a model without a price shows “—”, never $0. Applies to every tab's metrics line, Compare and Batch.")
@@ -91,7 +96,6 @@ class PriceEditor:
             with gr.Row():
                 upload = gr.File(label=f"Import CSV ({', '.join(COLUMNS)})", file_types=[".csv"], type="filepath", elem_id=f"{prefix}-prices-csv")
             status = gr.Markdown(elem_id=f"{prefix}-prices-status")
-        saved = gr.BrowserState({"rows": []}, storage_key=STORAGE_KEY)
         return cls(table, upload, status, saved)
 
     def wire(self, blocks: gr.Blocks) -> None:
