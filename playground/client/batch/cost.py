@@ -139,4 +139,6 @@ def money(value: float | None) -> str:
         return "—"
     if value == 0:
         return "$0"
-    return f"${value:,.2f}" if value >= 1 else f"${value:.6f}".rstrip("0")
+    if value >= 1:
+        return f"${value:,.2f}"
+    return f"${value:.4f}" if value >= 0.01 else "$" + f"{value:.8f}".rstrip("0").rstrip(".")

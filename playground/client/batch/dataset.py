@@ -133,7 +133,10 @@ def read_xlsx(path: Path, max_rows: int) -> Dataset:
     try:
         sheet = book.worksheets[0]
         values = sheet.iter_rows(values_only=True)
-        columns = _header(list(next(values, ()) or ()), "row")
+        names = list(next(values, ()) or ())
+        while names and names[-1] is None:  # a sheet is as wide as its widest row
+            names.pop()
+        columns = _header(names, "row")
         rows: list[dict[str, str]] = []
         for number, cells in enumerate(values, 2):
             cells = list(cells or ())

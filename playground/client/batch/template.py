@@ -57,7 +57,8 @@ def parse(text: str, where: str = "the prompt") -> Template:
             continue
         if match.group(1) is None:
             line = text.count("\n", 0, match.start()) + 1
-            raise TemplateError(f"{where}, line {line}: “{{{{” at character {match.start() + 1} does not start a placeholder; "
+            column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+            raise TemplateError(f"{where}, line {line}: “{{{{” at character {column} does not start a placeholder; "
                                 "write {{name}} or escape it as \\{{")
         name = match.group(1).strip()
         if not name or len(name) > MAX_NAME_CHARS:
