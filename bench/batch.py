@@ -101,18 +101,6 @@ def worker(approach: str, url: str, count: int, concurrency: int) -> None:
     print(json.dumps({"seconds": seconds, "rss_growth": peak, "cells": cells}))
 
 
-def _wait_until_up(url: str) -> None:
-    import httpx
-
-    for _ in range(100):
-        try:
-            httpx.get(f"{url}/health")
-            return
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise RuntimeError("the demo gateway did not start")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, default=1_000)
@@ -123,6 +111,7 @@ def main() -> None:
     if args.worker:
         worker(args.worker[0], args.worker[1], int(args.worker[2]), int(args.worker[3]))
         return
+    from bench.embeddings import _wait_until_up
     from playground.demo_gateway.server import free_port
 
     port = free_port()

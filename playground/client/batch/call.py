@@ -54,14 +54,18 @@ def exchange_from_dict(data: Any) -> Exchange | None:
     exchange = Exchange(data["method"], data["url"], {str(k): str(v) for k, v in headers.items()}, data.get("request_body"))
     exchange.status = data.get("status") if isinstance(data.get("status"), int) else None
     exchange.response_body = data.get("response_body")
-    for item in data.get("events") or []:
-        if isinstance(item, list) and len(item) == 3:
-            exchange.events.append(RecordedEvent(float(item[0] or 0), item[1], str(item[2])))
+    for item in _list(data.get("events")):
+        if isinstance(item, list) and len(item) == 3 and isinstance(item[0], (int, float)) and not isinstance(item[0], bool):
+            exchange.events.append(RecordedEvent(float(item[0]), item[1] if isinstance(item[1], str) else None, str(item[2])))
     exchange.attempts = data.get("attempts") if isinstance(data.get("attempts"), int) else 1
-    exchange.attempt_outcomes = [str(o) for o in data.get("attempt_outcomes") or []]
+    exchange.attempt_outcomes = [str(o) for o in _list(data.get("attempt_outcomes"))]
     exchange.error = data.get("error") if isinstance(data.get("error"), str) else None
-    exchange.notes = [str(n) for n in data.get("notes") or []]
+    exchange.notes = [str(n) for n in _list(data.get("notes"))]
     for name in ("first_token_at", "finished_at"):
         value = data.get(name)
-        setattr(exchange, name, float(value) if isinstance(value, (int, float)) else None)
+        setattr(exchange, name, float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None)
     return exchange
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []

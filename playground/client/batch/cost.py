@@ -40,8 +40,8 @@ def _money(value: Any, where: str, *, optional: bool = False) -> float | None:
         if optional:
             return None
         raise PriceError(f"{where}: a price is needed")
-    if isinstance(value, bool):
-        raise PriceError(f"{where}: {value!r} is not a price")
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise PriceError(f"{where}: {str(value)[:30]!r} is not a price")
     try:
         number = float(str(value).strip().lstrip("$")) if not isinstance(value, (int, float)) else float(value)
     except ValueError:
@@ -55,8 +55,12 @@ def table_from_rows(rows: list[list[Any]]) -> dict[str, Price]:
     """Editor rows [model, input, output, cached input] -> the table (blank rows skipped)."""
     table: dict[str, Price] = {}
     for number, row in enumerate(rows or [], 1):
-        cells = list(row or []) + [None] * 4
-        model = str(cells[0] or "").strip()
+        if not isinstance(row, (list, tuple)):
+            raise PriceError(f"row {number}: not a row of [model, input, output, cached input]")
+        cells = list(row) + [None] * 4
+        if not isinstance(cells[0], (str, type(None))):
+            raise PriceError(f"row {number}: the model must be text")
+        model = (cells[0] or "").strip()
         if not model and not any(str(c or "").strip() for c in cells[1:4]):
             continue
         if not model:

@@ -66,7 +66,7 @@ class GraderSpec:
 
     @classmethod
     def from_dict(cls, data: Any) -> GraderSpec:
-        if not isinstance(data, dict) or data.get("kind") not in KINDS:
+        if not isinstance(data, dict) or not isinstance(data.get("kind"), str) or data["kind"] not in KINDS:
             raise GraderError(f"a grader must be one of {', '.join(KINDS)}")
         def bound(name: str) -> int | None:
             value = data.get(name)

@@ -129,14 +129,19 @@ class Plan:
             problems.append("columns must be [format, model] pairs")
             pairs = []
         graders = []
-        for index, item in enumerate(data.get("graders") or [], 1):
+        raw_graders = data.get("graders") or []
+        if not isinstance(raw_graders, list):
+            problems.append("graders must be a list")
+            raw_graders = []
+        for index, item in enumerate(raw_graders, 1):
             try:
                 graders.append(GraderSpec.from_dict(item))
             except GraderError as error:
                 problems.append(f"grader {index}: {error}")
         temperature = data.get("temperature")
-        if temperature is not None and (isinstance(temperature, bool) or not isinstance(temperature, (int, float))):
-            problems.append("temperature must be a number or null")
+        if temperature is not None and (isinstance(temperature, bool) or not isinstance(temperature, (int, float))
+                                        or not (math.isfinite(temperature) and 0 <= temperature <= 2)):
+            problems.append("temperature must be a number from 0 to 2, or null")
             temperature = None
         flags = {}
         for name in ("stream", "cache"):
