@@ -112,3 +112,23 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
     expect(board).to_contain_text("Elo")
     expect(board).to_contain_text("win rate")
     page.context.close()
+
+
+def test_the_chat_tab_offers_the_same_template_variables(browser: Browser, batch_app: str) -> None:
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page.goto(batch_app)
+    page.wait_for_selector("#chat-input textarea")
+    expect(page.locator("#chat-variables")).to_be_hidden()
+    page.fill("#chat-input textarea", "Say hello to {{name}}")
+    expect(page.locator("#chat-variables")).to_be_visible(timeout=10_000)
+    expect(page.locator("#chat-variables-table")).to_contain_text("name")
+    page.press("#chat-input textarea", "Enter")
+    expect(page.locator("#chat-error")).to_contain_text("no value for {{name}}", timeout=10_000)
+    cell = page.locator("#chat-variables-table [data-testid=cell-0-1]")
+    cell.dblclick()
+    page.keyboard.type("Ada")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(500)
+    page.press("#chat-input textarea", "Enter")
+    expect(page.locator("#chat-chatbot .message.bot").last).to_contain_text('You said: "Say hello to Ada"', timeout=20_000)
+    page.context.close()
