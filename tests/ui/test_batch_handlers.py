@@ -105,3 +105,14 @@ def test_cost_on_every_metrics_line_and_a_dash_when_the_price_is_unknown(monkeyp
     assert "cost $0.0057" in metrics_text(result, exchange)
     monkeypatch.setattr(prices.PRICES, "current", lambda: {"other": Price(2.0, 8.0)})
     assert "cost —" in metrics_text(result, exchange)
+
+
+def test_compare_metrics_table_has_a_cost_row_once_prices_exist(monkeypatch: pytest.MonkeyPatch) -> None:
+    from playground.ui.compare_handlers import ColumnRun, metrics_table
+
+    run = ColumnRun("chat", "gpt-4.1", result=TextResult(text="hi", usage=Usage(input_tokens=1_000_000, output_tokens=0), complete=True),
+                    exchange=Exchange("POST", "http://gw/v1/chat/completions", {}, {"model": "gpt-4.1"}))
+    other = ColumnRun("chat", "x", exchange=Exchange("POST", "http://gw/v1/chat/completions", {}, {"model": "x"}))
+    assert "| cost |" not in metrics_table([run, other])
+    monkeypatch.setattr(prices.PRICES, "current", lambda: {"gpt-4.1": Price(2.0, 8.0)})
+    assert "| cost | $2.00 | — |" in metrics_table([run, other])
