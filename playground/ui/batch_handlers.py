@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.client.batch.call import exchange_from_dict
-from playground.client.batch.dataset import Dataset, DatasetError, read_file, read_paste
+from playground.client.batch.dataset import Dataset, read_file, read_paste
 from playground.client.batch.elo import Vote
 from playground.client.batch.exports import write_exports
 from playground.client.batch.graders import KINDS, GraderError, GraderSpec
@@ -202,5 +202,3 @@ def session_values(plan: Plan, columns: int) -> list[Any]:
         grader_values += [spec.kind, spec.value, spec.minimum, spec.maximum, spec.model] if spec else ["", "", None, None, ""]
     return column_values + grader_values[:GRADER_SLOTS * 5]
 
-
-__all__ = ["BatchState", "DatasetError", "PlanError"]
