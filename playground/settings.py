@@ -74,6 +74,10 @@ class Settings:
     video_jobs_per_session: int = 20
     upstream_concurrency: int = 128
     session_capacity: int = 500
+    batch_max_rows: int = 10_000
+    batch_concurrency: int = 8
+    data_dir: Path = field(default_factory=lambda: Path.home() / ".local" / "share" / "gateway-playground")
+    """Where the app keeps what must outlive a restart (batch run files)."""
 
     @property
     def uses_demo_gateway(self) -> bool:
@@ -102,6 +106,9 @@ class Settings:
             video_jobs_per_session=_int(env, "PLAYGROUND_VIDEO_JOBS_PER_SESSION", 3 if hosted else 20),
             upstream_concurrency=_int(env, "PLAYGROUND_UPSTREAM_CONCURRENCY", 64 if hosted else 128),
             session_capacity=_int(env, "PLAYGROUND_SESSION_CAPACITY", 500),
+            batch_max_rows=max(1, _int(env, "PLAYGROUND_BATCH_MAX_ROWS", 1_000 if hosted else 10_000)),
+            batch_concurrency=max(1, _int(env, "PLAYGROUND_BATCH_CONCURRENCY", 4 if hosted else 8)),
+            data_dir=Path(env.get("PLAYGROUND_DATA_DIR", "").strip() or Path.home() / ".local" / "share" / "gateway-playground"),
             gateway_base_url=base_url,
             gateway_api_key=env.get("GATEWAY_API_KEY", "").strip() or None,
             connect_timeout=_float(env, "GATEWAY_CONNECT_TIMEOUT", 5.0),

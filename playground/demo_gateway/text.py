@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 
+from playground.demo_gateway.grading import grade_reply, is_grading_prompt
+
 ECHOED_KEY: ContextVar[str | None] = ContextVar("echoed_key", default=None)
 """Set by the `echo_key` fault: the key the caller sent, which the "model" then repeats (as a
 misconfigured gateway that echoes the Authorization header does)."""
@@ -31,7 +33,9 @@ def describe_settings(settings: dict[str, object]) -> str:
 
 
 def reply_text(prompt: str, model: str, settings: dict[str, object], image_count: int = 0) -> str:
-    """The visible answer to a plain prompt."""
+    """The visible answer to a plain prompt (a grading prompt gets a deterministic score)."""
+    if is_grading_prompt(prompt):
+        return grade_reply(prompt)
     about = f'You said: "{prompt.strip()}".' if prompt.strip() else "You sent an empty message."
     images = f" I received {image_count} image{'s' if image_count != 1 else ''} with it." if image_count else ""
     body = f"{about}{images}{_echo()} This is {model} on the demo gateway, answering with {describe_settings(settings)}."

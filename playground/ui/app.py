@@ -13,6 +13,7 @@ from playground.client.gateway import GatewayClient
 from playground.client.egress import EgressGuard
 from playground.client.transport import Transport
 from playground.settings import Settings
+from playground.ui.batch_tab import build_batch_tab
 from playground.ui.chat_tab import build_chat_tab
 from playground.ui.compare_tab import build_compare_tab
 from playground.ui.connection import ServerDefaults, badge_text, test_connection
@@ -110,6 +111,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 build_images_tab(ctx)
             with gr.Tab("Compare", id="compare", elem_id="tab-compare"):
                 build_compare_tab(ctx)
+            build_batch_tab(ctx, settings)
             with gr.Tab("Report", id="report", elem_id="tab-report"):
                 build_report_tab(ctx)
             with gr.Tab("Video", id="video", elem_id="tab-video"):

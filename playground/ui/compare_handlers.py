@@ -22,6 +22,7 @@ from playground.client.results import TextResult
 from playground.client.transport import Connection, Exchange
 from playground.ui.codegen import shorten_long_strings
 from playground.ui.connection import ServerDefaults, resolve_connection
+from playground.ui.prices import cost_text
 from playground.ui.render import error_text, plain, result_messages
 
 UPDATE_INTERVAL = 0.05
@@ -129,6 +130,9 @@ def metrics_table(runs: list[ColumnRun]) -> str:
         cells = [("★ " if v is not None and v == target else "") + _number(v, digits=1 if name == "tokens per second" else 0) for v in values]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines.append("| finish | " + " | ".join(plain(r.result.finish_reason or ("error" if r.error else "—")) for r in runs) + " |")
+    costs = [cost_text(r.result, r.exchange).removeprefix("cost ") for r in runs]
+    if any(costs):
+        lines.append("| cost | " + " | ".join(value or "—" for value in costs) + " |")
     return "\n".join(lines)
 
 

@@ -9,9 +9,8 @@ from typing import Any
 
 import gradio as gr
 
-from playground.client import catalog
 from playground.client.errors import GatewayError, RequestValidationError
-from playground.client.intent import FORMAT_LABELS, FORMATS, Intent
+from playground.client.intent import Intent
 from playground.client.media import image_data_url
 from playground.ui.compare_handlers import (
     PRESETS,
@@ -24,6 +23,7 @@ from playground.ui.compare_handlers import (
     transcript,
     word_diff,
 )
+from playground.ui.column_picker import ColumnPicker, slots
 from playground.ui.context import TabContext
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import optional_positive
@@ -46,8 +46,6 @@ EXAMPLES = [
     Example("Thinking everywhere", "Thinking on: see how each format asks for it (open “The requests side by side”).",
             {"user": "Why do we have seasons? Think it through.", "thinking": True, **with_columns("One model family through all four formats")}),
 ]
-CUSTOM = "Your own choice"
-FORMAT_CHOICES = [("(none)", "")] + [(FORMAT_LABELS[f], f) for f in FORMATS]
 
 
 @dataclass
@@ -55,10 +53,6 @@ class CompareState:
     intent: Intent | None = None
     runs: list[ColumnRun] = field(default_factory=list)
     ready: bool = False
-
-
-def _model_ids() -> list[str]:
-    return list(dict.fromkeys([*catalog.chat_model_ids(), *catalog.MESSAGES_MODELS]))
 
 
 def _column_outputs(runs: list[ColumnRun], intent: Intent | None, slots: list[tuple[str, str]]) -> list[Any]:
@@ -87,15 +81,13 @@ def build_compare_tab(ctx: TabContext) -> None:
                 thinking = gr.Checkbox(False, label="Thinking", elem_id="compare-thinking", min_width=100)
                 stream = gr.Checkbox(True, label="Stream", elem_id="compare-stream", min_width=100)
             budget = gr.Number(2048, label="thinking budget (tokens)", precision=0, elem_id="compare-budget")
-    preset = gr.Radio([*PRESETS, CUSTOM], value=next(iter(PRESETS)), label="Columns", elem_id="compare-preset")
+    picker = ColumnPicker.start("compare", PRESETS)
     examples = ExampleRow.build("compare", EXAMPLES)
-    start = PRESETS[next(iter(PRESETS))]
-    formats, models, chats, lines = [], [], [], []
+    chats, lines = [], []
     with gr.Row():
         for index in range(COLUMNS):
             with gr.Column(min_width=220):
-                formats.append(gr.Dropdown(FORMAT_CHOICES, value=start[index][0], label=f"Column {index + 1} format", elem_id=f"compare-format-{index}"))
-                models.append(gr.Dropdown(_model_ids(), value=start[index][1], allow_custom_value=True, label="model", elem_id=f"compare-model-{index}"))
+                picker.column(index)
                 chats.append(gr.Chatbot(height=300, elem_id=f"compare-chat-{index}", show_label=False))
                 lines.append(gr.Markdown(elem_id=f"compare-metrics-{index}", elem_classes=["metrics-line"]))
     with gr.Row():
@@ -116,10 +108,7 @@ def build_compare_tab(ctx: TabContext) -> None:
         export_json = gr.File(label="comparison.json", elem_id="compare-export-json")
         export_md = gr.File(label="comparison.md", elem_id="compare-export-md")
 
-    slots_in = [component for pair in zip(formats, models) for component in pair]
-
-    def slots(values: tuple[Any, ...]) -> list[tuple[str, str]]:
-        return [(values[i] or "", values[i + 1] or "") for i in range(0, len(values), 2)]
+    slots_in = picker.inputs
 
     async def on_begin(compare_state: CompareState, system_text: str, message: str, image_path: str | None, temp: float,
                        tokens: float | None, think: bool, budget_tokens: float | None, streamed: bool) -> Any:
@@ -176,11 +165,7 @@ def build_compare_tab(ctx: TabContext) -> None:
     stop.click(on_stop, [state, left, right, *slots_in], ends, cancels=[streaming], queue=False)
     gr.on([left.change, right.change], lambda s, a, b, *v: finished(s, a, b, *v)[-3], [state, left, right, *slots_in], diff, queue=False)
 
-    def on_preset(name: str) -> tuple[Any, ...]:
-        if name not in PRESETS:
-            return (gr.skip(),) * (COLUMNS * 2)
-        return tuple(value for fmt, model in PRESETS[name] for value in (fmt, model))
-
-    preset.input(on_preset, preset, slots_in, queue=False)
-    columns = {f"{kind}_{slot}": component for slot, pair in enumerate(zip(formats, models)) for kind, component in zip(("format", "model"), pair)}
-    examples.wire({"user": user, "thinking": thinking, "preset": preset, **columns})
+    picker.wire()
+    columns = {f"{kind}_{slot}": component for slot, pair in enumerate(zip(picker.formats, picker.models))
+               for kind, component in zip(("format", "model"), pair)}
+    examples.wire({"user": user, "thinking": thinking, "preset": picker.preset, **columns})

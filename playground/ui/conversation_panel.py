@@ -11,9 +11,11 @@ from typing import Any
 import gradio as gr
 
 from playground.ui import conversation
+from playground.client.errors import GatewayError
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, TurnAdapter, View, describe_pending
-from playground.ui.render import flatten_text, metrics_text, settle_pending
+from playground.ui.render import error_text, flatten_text, metrics_text, settle_pending
+from playground.ui.template_vars import VariablesPanel, fill_draft
 from playground.ui.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
 
 AdapterFactory = Callable[..., TurnAdapter]
@@ -46,6 +48,7 @@ class ConversationPanel:
     retry: gr.Button
     clear: gr.Button
     metrics: gr.Markdown
+    variables: VariablesPanel | None = None
 
     @classmethod
     def build(cls, prefix: str, placeholder: str, file_types: list[str] | None = None) -> ConversationPanel:
@@ -62,12 +65,15 @@ class ConversationPanel:
             elem_id=f"{prefix}-input", file_types=file_types or ["image"], file_count="multiple", sources=["upload"], show_label=False,
             placeholder=IDLE_PLACEHOLDER,
         )
+        variables = VariablesPanel.build(prefix)
+        variables.watch(draft)
         with gr.Row():
             stop = gr.Button("Stop", elem_id=f"{prefix}-stop", variant="stop")
             retry = gr.Button("Retry", elem_id=f"{prefix}-retry")
             clear = gr.Button("Clear", elem_id=f"{prefix}-clear")
         metrics = metrics_line(prefix)
-        return cls(prefix, session, chatbot, error, notice, tool_panel, tool_label, tool_result, tool_send, draft, stop, retry, clear, metrics)
+        return cls(prefix, session, chatbot, error, notice, tool_panel, tool_label, tool_result, tool_send, draft, stop, retry, clear, metrics,
+                   variables)
 
     def wire(
         self,
@@ -121,8 +127,13 @@ class ConversationPanel:
         def begun(view: View, clears: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
             return (view.history, *begin_outputs(view, clears))
 
-        async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+        async def on_send(draft: Any, variables: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
             await after_stop(state)
+            try:
+                draft = fill_draft(draft, variables)
+            except GatewayError as error:
+                state.ready = False
+                return begun(View(list(history or []), state, error=error_text(error), done=True), "none", values)
             return begun(conversation.begin_send(split(values)[0], draft, history, state), "draft", values)
 
         async def on_tool(text: str, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
@@ -174,7 +185,7 @@ class ConversationPanel:
             streaming.then(on_end, [self.session, *form_inputs], ends, queue=False)
 
         for trigger, begin, inputs in (
-            (self.draft.submit, on_send, [self.draft, self.chatbot, self.session, *tail]),
+            (self.draft.submit, on_send, [self.draft, self.variables.table, self.chatbot, self.session, *tail]),  # type: ignore[union-attr]
             (self.tool_send.click, on_tool, [self.tool_result, self.chatbot, self.session, *tail]),
             (self.retry.click, on_retry, [self.chatbot, self.session, *tail]),
             (self.chatbot.edit, on_edit, [self.chatbot, self.session, *tail]),

@@ -124,6 +124,10 @@ def metrics_text(result: TextResult, exchange: Exchange | None) -> str:
         parts.append(f"finish: {result.finish_reason}" + (f" ({explained})" if explained else ""))
     if usage and usage.reasoning_tokens and not result.reasoning and result.streamed:
         parts.append("reasoning was counted but not returned")
+    from playground.ui.prices import cost_text  # the price table is per browser session
+
+    if cost := cost_text(result, exchange):
+        parts.append(cost)
     if exchange is not None and exchange.attempts > 1:
         parts.append(f"{exchange.attempts} attempts")
     if not result.complete:

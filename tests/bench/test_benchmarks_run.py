@@ -21,6 +21,7 @@ SMALLEST = {
     "embeddings": ["--texts", "40", "--runs", "1"],
     "report": ["--runs", "1"],
     "redaction": ["--events", "200", "--runs", "1"],
+    "batch": ["--rows", "20", "--runs", "1"],
 }
 
 

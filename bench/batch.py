@@ -1,0 +1,145 @@
+"""A batch of 1,000 rows x 2 columns on the demo gateway (token delay off): the Batch tab's
+runner against direct client calls at the same concurrency, and the process's memory.
+
+The demo gateway runs in its own process. Each approach runs in a fresh worker process that
+reports its time and its peak resident memory growth (ru_maxrss) over the idle process (every
+module already imported):
+
+- direct (the baseline): the same requests (`intent.to_request` + the shared client, streamed),
+  N workers, answers kept in a list; no run file, no grading;
+- runner: `client.batch.runner.Runner` with a `contains` grader, every cell appended to its run
+  file, then the leaderboard and the results grid built once, as the tab does at the end.
+
+    python -m bench.batch [--rows 1000] [--concurrency 8] [--runs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+KEY = "bench-key"
+COLUMNS = [("chat", "gx-2.5-flash"), ("messages", "cl-sonnet-4-5-20250929")]
+APPROACHES = ("direct", "runner")
+TEMPLATE = "Answer briefly: {{question}}"
+
+
+def rows_for(count: int) -> list[dict[str, str]]:
+    return [{"question": f"What is {n} plus {n}?", "expected": str(2 * n)} for n in range(count)]
+
+
+async def _direct(url: str, rows: list[dict[str, str]], concurrency: int) -> int:
+    from playground.client.batch.call import run_request
+    from playground.client.batch.template import fill
+    from playground.client.gateway import GatewayClient
+    from playground.client.intent import Intent, to_request
+    from playground.client.transport import Connection, Transport
+
+    client = GatewayClient(Transport(read_timeout=60))
+    conn = Connection(url, KEY)
+    answers: list[str] = []
+    jobs = iter([(row, column) for row in rows for column in COLUMNS])
+
+    async def worker() -> None:
+        for row, (fmt, model) in jobs:
+            request = to_request(Intent(fill(TEMPLATE, row)), fmt, model).request
+            result, _ = await run_request(client, conn, fmt, request)
+            answers.append(result.text)
+
+    try:
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+    finally:
+        await client.aclose()
+    return len(answers)
+
+
+async def _runner(url: str, rows: list[dict[str, str]], concurrency: int) -> int:
+    from playground.client.batch.dataset import Dataset
+    from playground.client.batch.graders import GraderSpec
+    from playground.client.batch.plan import Plan
+    from playground.client.batch.report import leaderboard
+    from playground.client.batch.runner import Runner
+    from playground.client.batch.store import RunFile
+    from playground.client.gateway import GatewayClient
+    from playground.client.transport import Connection, Transport
+    from playground.ui.batch_views import grid
+
+    client = GatewayClient(Transport(read_timeout=60))
+    plan = Plan(TEMPLATE, dataset=Dataset(["question", "expected"], rows), columns=list(COLUMNS),
+                graders=[GraderSpec("contains", "{{question}}")], concurrency=concurrency)
+    with tempfile.TemporaryDirectory() as folder:
+        run = RunFile.create(Path(folder), plan.to_dict())
+        try:
+            progress = await Runner(client, Connection(url, KEY), plan, run).run()
+            assert progress.errors == 0, progress
+            leaderboard(plan, run, {})
+            grid(plan, run, {})
+        finally:
+            run.close()
+            await client.aclose()
+    return progress.done
+
+
+def worker(approach: str, url: str, count: int, concurrency: int) -> None:
+    import playground.client.batch.runner  # noqa: F401 - loaded before measuring, as in the running app
+    import playground.ui.batch_views  # noqa: F401
+
+    rows = rows_for(count)
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    started = time.perf_counter()
+    cells = asyncio.run((_direct if approach == "direct" else _runner)(url, rows, concurrency))
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - rss_before
+    print(json.dumps({"seconds": seconds, "rss_growth": peak, "cells": cells}))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=1_000)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--worker", nargs=4, metavar=("APPROACH", "URL", "ROWS", "CONCURRENCY"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker[0], args.worker[1], int(args.worker[2]), int(args.worker[3]))
+        return
+    from bench.embeddings import _wait_until_up
+    from playground.demo_gateway.server import free_port
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "playground.demo_gateway", "--port", str(port), "--key", KEY, "--token-delay", "0"]
+    gateway = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    results: dict[str, list[dict[str, float]]] = {approach: [] for approach in APPROACHES}
+    try:
+        _wait_until_up(url)
+        for _ in range(args.runs):
+            for approach in APPROACHES:
+                call = [sys.executable, "-m", "bench.batch", "--worker", approach, url, str(args.rows), str(args.concurrency)]
+                output = subprocess.run(call, check=True, capture_output=True, text=True).stdout
+                results[approach].append(json.loads(output.strip().splitlines()[-1]))
+    finally:
+        gateway.terminate()
+        gateway.wait(10)
+    cells = args.rows * len(COLUMNS)
+    baseline = statistics.median(r["seconds"] for r in results["direct"])
+    print(f"{args.rows:,} rows x {len(COLUMNS)} columns ({cells:,} streamed calls), {args.concurrency} at once, token delay 0, "
+          f"medians of {args.runs} runs; baseline: direct client calls")
+    print(f"{'approach':<8} {'seconds':>8} {'rows/s':>8} {'cells/s':>8} {'RSS +MB':>8} {'ratio to direct':>16}")
+    for approach in APPROACHES:
+        runs = results[approach]
+        seconds = statistics.median(r["seconds"] for r in runs)
+        peak = statistics.median(r["rss_growth"] for r in runs) / 1e6
+        print(f"{approach:<8} {seconds:>8.2f} {args.rows / seconds:>8,.1f} {cells / seconds:>8,.1f} {peak:>8.1f} {seconds / baseline:>16.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""`{{name}}` prompt templates: the placeholders a text uses, rendering a row into it, and the
+check that names missing and unused variables before anything is sent.
+
+Syntax: `{{name}}` (spaces inside the braces are ignored; a name is any text without braces or
+line breaks, so a CSV header such as `product name` works). `\\{{` writes a literal `{{`. A `{{`
+that does not start a placeholder is an error with its position, never sent silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+_TOKEN = re.compile(r"\\\{\{|\{\{([^{}\n]*)\}\}|\{\{")
+MAX_NAME_CHARS = 64
+RESERVED = frozenset({"expected"})
+"""Data set columns that are never a variable's value by default (the graders read them)."""
+
+
+class TemplateError(ValueError):
+    """A template that cannot be used, with where and why."""
+
+
+@dataclass(frozen=True)
+class Template:
+    pieces: tuple[str | tuple[str], ...]
+    """Literal text, or a one-element tuple holding a variable's name."""
+
+    @property
+    def names(self) -> list[str]:
+        return list(dict.fromkeys(piece[0] for piece in self.pieces if isinstance(piece, tuple)))
+
+    def render(self, values: Mapping[str, str]) -> str:
+        """The text with every placeholder replaced (raises `TemplateError` naming a missing one)."""
+        out = []
+        for piece in self.pieces:
+            if isinstance(piece, tuple):
+                if piece[0] not in values:
+                    raise TemplateError(f"no value for the variable {{{{{piece[0]}}}}}")
+                out.append(str(values[piece[0]]))
+            else:
+                out.append(piece)
+        return "".join(out)
+
+
+def parse(text: str, where: str = "the prompt") -> Template:
+    """Split `text` into literals and placeholders (raises `TemplateError` with the position)."""
+    pieces: list[str | tuple[str]] = []
+    position = 0
+    for match in _TOKEN.finditer(text or ""):
+        literal = text[position:match.start()]
+        position = match.end()
+        token = match.group(0)
+        if token == "\\{{":
+            pieces.append(literal + "{{")
+            continue
+        if match.group(1) is None:
+            line = text.count("\n", 0, match.start()) + 1
+            column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+            raise TemplateError(f"{where}, line {line}: “{{{{” at character {column} does not start a placeholder; "
+                                "write {{name}} or escape it as \\{{")
+        name = match.group(1).strip()
+        if not name or len(name) > MAX_NAME_CHARS:
+            raise TemplateError(f"{where}: a placeholder needs a name of 1 to {MAX_NAME_CHARS} characters (at character {match.start() + 1})")
+        pieces += [literal, (name,)]
+    pieces.append((text or "")[position:])
+    return Template(tuple(piece for piece in pieces if piece != ""))
+
+
+def has_placeholders(text: str) -> bool:
+    try:
+        return bool(parse(text).names)
+    except TemplateError:
+        return "{{" in (text or "")
+
+
+def variables_of(texts: Iterable[str]) -> list[str]:
+    """Every variable the texts use, in order of first use (raises `TemplateError`)."""
+    names: list[str] = []
+    for text in texts:
+        names += parse(text).names
+    return list(dict.fromkeys(names))
+
+
+def check_variables(used: Iterable[str], available: Iterable[str]) -> list[str]:
+    """Problems to show before sending: variables with no column, columns no placeholder uses
+    (`expected` and other reserved columns are never reported as unused)."""
+    used, available = list(used), list(available)
+    problems = []
+    missing = [name for name in used if name not in available]
+    unused = [name for name in available if name not in used and name not in RESERVED]
+    if missing:
+        problems.append("no value for " + ", ".join(f"{{{{{name}}}}}" for name in missing))
+    if unused:
+        problems.append("not used by the prompt: " + ", ".join(unused))
+    return problems
+
+
+def fill(text: str, values: Mapping[str, str], where: str = "the prompt") -> str:
+    """Parse and render in one step (raises `TemplateError`)."""
+    return parse(text, where).render(values)

@@ -1,0 +1,204 @@
+"""The Batch tab's work without layout: the data set and template checks, the plan from the
+form, starting, watching, stopping and resuming a run, the grid, a cell's details, blind A/B
+votes, exports and the session file. Plain functions the tests call directly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playground.client.batch.call import exchange_from_dict
+from playground.client.batch.dataset import Dataset, read_file, read_paste
+from playground.client.batch.elo import Vote
+from playground.client.batch.exports import write_exports
+from playground.client.batch.graders import KINDS, GraderError, GraderSpec
+from playground.client.batch.plan import Plan, PlanError
+from playground.client.batch.report import leaderboard, leaderboard_markdown
+from playground.client.batch.runner import Progress
+from playground.client.batch.store import RunFile
+from playground.client.batch.template import TemplateError, check_variables, variables_of
+from playground.client.gateway import GatewayClient
+from playground.client.media import media_directory
+from playground.client.transport import Connection, Exchange
+from playground.ui.batch_runs import BatchRuns
+from playground.ui.column_picker import chosen
+from playground.ui.forms import optional_positive
+from playground.ui.prices import PRICES
+from playground.ui.render import plain
+
+GRADER_SLOTS = 6
+KIND_CHOICES = [("(none)", "")] + [(label, kind) for kind, label in KINDS.items()]
+WATCH_INTERVAL_S = 0.4
+MAX_SESSION_BYTES = 20_000_000
+
+
+@dataclass
+class BatchState:
+    dataset: Dataset | None = None
+    run_id: str = ""
+    pair: dict[str, Any] | None = None
+
+
+def load_dataset(path: str | None, paste: str, system: str, user: str, max_rows: int) -> Dataset:
+    """The uploaded file, or else the pasted rows (raises `DatasetError` or `TemplateError`)."""
+    if path:
+        return read_file(path, max_rows)
+    return read_paste(paste, variables_of([system, user]), max_rows)
+
+
+def dataset_status(dataset: Dataset) -> str:
+    shown = ", ".join(f"`{plain(name)}`" for name in dataset.columns)
+    return f"✅ **{len(dataset.rows):,} rows** from {dataset.source} · columns: {shown}"
+
+
+def template_check(system: str, user: str, dataset: Dataset | None) -> str:
+    """Which variables the prompt uses and what is missing or unused (shown before sending)."""
+    try:
+        used = variables_of([system, user])
+    except TemplateError as error:
+        return f"⚠️ {plain(str(error))}"
+    if not used:
+        return "No `{{variables}}` in the prompt: every row sends the same text (use repeats to see the spread)."
+    found = "Variables: " + ", ".join(f"`{{{{{plain(name)}}}}}`" for name in used)
+    if dataset is None:
+        return found + " · add a data set with these columns."
+    problems = check_variables(used, dataset.columns)
+    return found + ("" if not problems else " · ⚠️ " + plain("; ".join(problems)))
+
+
+def graders_from(values: list[Any]) -> list[GraderSpec]:
+    """Grader slots (kind, value, min, max, model) -> specs, each checked (raises `PlanError`)."""
+    specs, problems = [], []
+    for slot in range(0, len(values), 5):
+        kind, value, low, high, model = values[slot:slot + 5]
+        if not kind:
+            continue
+        try:
+            spec = GraderSpec.from_dict({"kind": kind, "value": value or "", "model": model or "",
+                                         "minimum": int(low) if low else None, "maximum": int(high) if high else None})
+            specs.append(spec)
+        except (GraderError, ValueError, TypeError) as error:
+            problems.append(f"grader {slot // 5 + 1}: {error}")
+    if problems:
+        raise PlanError(problems)
+    return specs
+
+
+def plan_from_form(system: str, user: str, dataset: Dataset | None, column_values: list[Any], repeats: Any, concurrency: Any,
+                   temperature: Any, max_tokens: Any, stream: bool, cache: bool, grader_values: list[Any],
+                   max_rows: int, max_concurrency: int) -> tuple[Plan, list[str]]:
+    """The plan and its warnings (raises `PlanError` naming every blocking problem)."""
+    graders = graders_from(grader_values)
+    plan = Plan(user or "", system or "", dataset or Dataset([]), chosen(column_values), int(repeats or 1), graders,
+                _temperature(temperature), optional_positive(max_tokens), bool(stream), bool(cache), int(concurrency or 1))
+    blocking, warnings = plan.problems(max_rows, max_concurrency)
+    if blocking:
+        raise PlanError(blocking)
+    return plan, warnings
+
+
+def _temperature(text: Any) -> float | None:
+    raw = str(text if text is not None else "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        raise PlanError([f"temperature must be a number from 0 to 2 or empty (got {raw[:20]!r})"]) from None
+    if not (0 <= value <= 2):
+        raise PlanError([f"temperature must be from 0 to 2 (got {raw[:20]})"])
+    return value
+
+
+def progress_of(run: RunFile, plan: Plan) -> Progress:
+    cells = run.cells.values()
+    return Progress(plan.total, len(run.cells), sum(1 for c in cells if c.error), running=False)
+
+
+async def watch(runs: BatchRuns, run_id: str) -> AsyncIterator[Progress]:
+    """The run's progress at a bounded rate while it runs (also for a run another page started)."""
+    task, runner = runs.task(run_id), runs.active(run_id)
+    while task is not None and runner is not None and not task.done():
+        yield runner.progress
+        await asyncio.wait([task], timeout=WATCH_INTERVAL_S)
+    if runner is not None:
+        yield runner.progress
+
+
+def run_problem(runs: BatchRuns, run_id: str) -> str:
+    """What went wrong inside a finished runner task, if anything did (its exception)."""
+    task = runs.task(run_id)
+    if task is None or not task.done() or task.cancelled() or task.exception() is None:
+        return ""
+    return f"**The run stopped on an error on our side** — {plain(type(task.exception()).__name__)}; what finished is kept: press Resume."
+
+
+def start(runs: BatchRuns, client: GatewayClient, conn: Connection, plan: Plan) -> str:
+    run = runs.create(plan)
+    runs.start(client, conn, plan, run)
+    return run.run_id
+
+
+def resume(runs: BatchRuns, client: GatewayClient, conn: Connection, run_id: str, rerun_errors: bool) -> Plan:
+    run, plan = runs.open(run_id)
+    runs.start(client, conn, plan, run, rerun_errors)
+    return plan
+
+
+def leaderboard_text(plan: Plan, run: RunFile) -> str:
+    if not run.cells:
+        return ""
+    return "### Leaderboard\n\n" + leaderboard_markdown(plan, leaderboard(plan, run, PRICES.current()), plain) + \
+        "\n\n★ best of its row · pass rates count graded answers · cost “—” where a price or the usage is unknown"
+
+
+def cell_exchange(run: RunFile, key: str) -> tuple[Exchange | None, dict[str, Any]]:
+    detail = run.detail(key)
+    return exchange_from_dict(detail.get("exchange")), detail
+
+
+def vote(run: RunFile, pair: dict[str, Any] | None, outcome: str) -> bool:
+    """Record a blind vote on the pair shown ("a", "b" or "tie"); False when no pair is shown."""
+    if not pair or outcome not in ("a", "b", "tie"):
+        return False
+    run.add_vote(Vote(int(pair["a"]), int(pair["b"]), outcome, int(pair["row"])))
+    return True
+
+
+def rng_for(run: RunFile) -> random.Random:
+    return random.Random(f"{run.run_id}:{len(run.votes)}")
+
+
+def exports(plan: Plan, run: RunFile) -> list[str]:
+    folder = media_directory("batch") / run.run_id
+    return [str(path) for path in write_exports(folder, plan, run, PRICES.current()).values()]
+
+
+def read_session(path: str | None, max_rows: int) -> Plan:
+    """A saved batch session file, checked whole (raises `PlanError`)."""
+    if not path:
+        raise PlanError(["choose a session file"])
+    file = Path(path)
+    if file.stat().st_size > MAX_SESSION_BYTES:
+        raise PlanError([f"the file is larger than {MAX_SESSION_BYTES // 1_000_000} MB"])
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as error:
+        raise PlanError([f"not a JSON file ({str(error)[:80]})"]) from None
+    return Plan.from_dict(data, max_rows)
+
+
+def session_values(plan: Plan, columns: int) -> list[Any]:
+    """Form values for a loaded plan: column pickers (interleaved), then grader slots."""
+    pairs = list(plan.columns) + [("", "")] * columns
+    column_values = [value for fmt, model in pairs[:columns] for value in (fmt, model)]
+    grader_values: list[Any] = []
+    for spec in list(plan.graders)[:GRADER_SLOTS] + [None] * GRADER_SLOTS:
+        grader_values += [spec.kind, spec.value, spec.minimum, spec.maximum, spec.model] if spec else ["", "", None, None, ""]
+    return column_values + grader_values[:GRADER_SLOTS * 5]
+

@@ -1,0 +1,292 @@
+"""The Batch tab's layout: a prompt template, a data set, one to eight columns chosen as in
+Compare, graders, the runner's progress bar with Stop and Resume, the leaderboard, the results
+grid whose cells open their request, raw events and curl, blind A/B votes, prices and exports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+from gradio.context import Context
+
+from playground.client.batch.dataset import DatasetError
+from playground.client.batch.plan import MAX_COLUMNS, MAX_REPEATS, PlanError
+from playground.client.batch.report import FILTERS
+from playground.client.batch.store import RUN_ID, cell_key, runs_directory
+from playground.client.batch.template import TemplateError
+from playground.client.errors import GatewayError
+from playground.settings import Settings
+from playground.ui import batch_handlers as work
+from playground.ui.batch_handlers import GRADER_SLOTS, KIND_CHOICES, BatchState
+from playground.ui.batch_runs import BatchRuns
+from playground.ui.batch_views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
+                                       preview_rows, progress_html, sort_choices)
+from playground.ui.column_picker import ColumnPicker, model_ids
+from playground.ui.connection import resolve_connection
+from playground.ui.context import TabContext
+from playground.ui.prices import PRICES, PriceEditor
+from playground.ui.render import error_text, plain
+from playground.ui.widgets import Inspector, banner_update, error_banner, notice_banner
+
+PRESETS = {
+    "Two models through chat completions": [("chat", "gx-2.5-flash"), ("chat", "gpt-4.1")],
+    "One model family through all four formats": [("chat", "gx-2.5-flash"), ("responses", "gx-2.5-flash"),
+                                                  ("messages", "cl-sonnet-4-5-20250929"), ("native", "gx-2.5-flash")],
+}
+LAST_RUN_KEY = "gateway-playground-batch-run"
+
+
+def build_batch_tab(ctx: TabContext, settings: Settings) -> None:
+    """The tab itself (`gr.Tab` included), so the app adds it with one call."""
+    runs = BatchRuns(runs_directory(settings.data_dir), settings.batch_max_rows)
+    # Browser stores outside the tab: a tab's content mounts only when opened, and these are read on page load.
+    last_run = gr.BrowserState({"run_id": ""}, storage_key=LAST_RUN_KEY)
+    saved_prices = PriceEditor.store()
+    with gr.Tab("Batch", id="batch", elem_id="tab-batch"):
+        _layout(ctx, settings, runs, last_run, saved_prices)
+
+
+def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.BrowserState, saved_prices: gr.BrowserState) -> None:
+    state = gr.State(BatchState())
+    with gr.Row():
+        with gr.Column(scale=3):
+            system = gr.Textbox(label="System prompt (template)", lines=1, elem_id="batch-system")
+            user = gr.Textbox(label="User prompt (template: {{column}} is a data set column; \\{{ writes {{)", lines=3,
+                              value="Answer in one sentence: {{question}}", elem_id="batch-user")
+            check = gr.Markdown(elem_id="batch-check")
+        with gr.Column(scale=3):
+            upload = gr.File(label=f"Data set: CSV, JSONL or XLSX (up to {settings.batch_max_rows:,} rows; optional `expected` column)",
+                             file_types=[".csv", ".jsonl", ".xlsx"], type="filepath", elem_id="batch-upload")
+            paste = gr.Textbox(label="…or paste rows (one per line for one variable; CSV with a header otherwise)", lines=3, elem_id="batch-paste")
+            use_paste = gr.Button("Use the pasted rows", size="sm", elem_id="batch-paste-use")
+            data_status = gr.Markdown(elem_id="batch-data-status")
+    preview = gr.Dataframe(value=preview_rows(None), label="Preview (first 10 rows)", interactive=False, max_height=260, elem_id="batch-preview")
+    picker = ColumnPicker.build("batch", PRESETS, MAX_COLUMNS)
+    with gr.Row():
+        repeats = gr.Number(1, minimum=1, maximum=MAX_REPEATS, precision=0, label="repeat each row N times", elem_id="batch-repeats")
+        concurrency = gr.Slider(1, settings.batch_concurrency, value=min(4, settings.batch_concurrency), step=1,
+                                label="requests at once", elem_id="batch-concurrency")
+        temperature = gr.Textbox("", label="temperature (empty = not set)", elem_id="batch-temperature")
+        max_tokens = gr.Number(0, precision=0, label="max output tokens (0 = not set)", elem_id="batch-max-tokens")
+        with gr.Column(min_width=160):
+            stream = gr.Checkbox(True, label="Stream (gives time to first token)", elem_id="batch-stream")
+            cache = gr.Checkbox(False, label="Answer identical requests from the run's cache", elem_id="batch-cache")
+    with gr.Accordion("Graders", open=True, elem_id="batch-graders"):
+        grader_inputs: list[Any] = []
+        for slot in range(GRADER_SLOTS):
+            with gr.Row():
+                grader_inputs += [
+                    gr.Dropdown(KIND_CHOICES, value="", label=f"Grader {slot + 1}", elem_id=f"batch-grader-kind-{slot}", scale=2),
+                    gr.Textbox(label="text / regex / JSON schema / rubric ({{column}} allowed in text)", elem_id=f"batch-grader-value-{slot}", scale=4),
+                    gr.Number(0, precision=0, minimum=0, label="min length", elem_id=f"batch-grader-min-{slot}", scale=1),
+                    gr.Number(0, precision=0, minimum=0, label="max length (0 = none)", elem_id=f"batch-grader-max-{slot}", scale=1),
+                    gr.Dropdown(model_ids(), value="gx-2.5-flash", allow_custom_value=True, label="grading model (model-graded)",
+                                elem_id=f"batch-grader-model-{slot}", scale=2),
+                ]
+    with gr.Row():
+        run = gr.Button("Run", variant="primary", elem_id="batch-run")
+        stop = gr.Button("Stop", variant="stop", elem_id="batch-stop")
+        resume = gr.Button("Resume", elem_id="batch-resume")
+        rerun_errors = gr.Checkbox(False, label="Resume also resends cells with errors", elem_id="batch-rerun-errors")
+    error = error_banner("batch")
+    notice = notice_banner("batch")
+    progress = gr.HTML(progress_html(None), elem_id="batch-progress")
+    board = gr.Markdown(elem_id="batch-leaderboard")
+    with gr.Row():
+        shown = gr.Radio(list(FILTERS), value=FILTERS[0], label="Show", elem_id="batch-filter")
+        sort = gr.Dropdown(["row"], value="row", label="Sort by", elem_id="batch-sort")
+    grid_note = gr.Markdown(elem_id="batch-grid-note")
+    table = gr.Dataframe(interactive=False, wrap=True, max_height=520, elem_id="batch-grid", show_search="filter")
+    cell = gr.Markdown(elem_id="batch-cell")
+    inspector = Inspector.build("batch")
+    grader_exchange = gr.Code(language="json", label="Model grader's request and answer", interactive=False, elem_id="batch-grader-exchange")
+    with gr.Accordion("Blind A/B: which answer is better?", open=False, elem_id="batch-ab"):
+        with gr.Row():
+            left = gr.Dropdown([("C1", 0)], value=0, label="first column", elem_id="batch-ab-left")
+            right = gr.Dropdown([("C2", 1)], value=1, label="second column", elem_id="batch-ab-right")
+            next_pair = gr.Button("Show a pair", elem_id="batch-ab-next")
+        ab_prompt = gr.Markdown(elem_id="batch-ab-prompt")
+        with gr.Row():
+            answer_a = gr.Textbox(label="Answer A", lines=6, interactive=False, elem_id="batch-ab-a")
+            answer_b = gr.Textbox(label="Answer B", lines=6, interactive=False, elem_id="batch-ab-b")
+        with gr.Row():
+            vote_a = gr.Button("A is better", elem_id="batch-vote-a")
+            vote_tie = gr.Button("Tie", elem_id="batch-vote-tie")
+            vote_b = gr.Button("B is better", elem_id="batch-vote-b")
+        ab_status = gr.Markdown(elem_id="batch-ab-status")
+    prices = PriceEditor.build("batch", saved_prices)
+    with gr.Accordion("Export and session file", open=False, elem_id="batch-export-panel"):
+        with gr.Row():
+            export = gr.Button("Export this run", elem_id="batch-export")
+            load_session = gr.UploadButton("Load a session file", file_types=[".json"], type="filepath", elem_id="batch-session-load")
+        files = gr.File(label="CSV · JSONL · leaderboard.md · report.html · session file", file_count="multiple", elem_id="batch-export-files")
+        session_status = gr.Markdown(elem_id="batch-session-status")
+
+    picker.wire()
+    prices.wire(Context.root_block)  # type: ignore[arg-type]
+    form = [system, user, *picker.inputs, repeats, concurrency, temperature, max_tokens, stream, cache, *grader_inputs]
+    n_cols = len(picker.inputs)
+
+    def plan_of(batch: BatchState, values: tuple[Any, ...]) -> tuple[Any, list[str]]:
+        system_text, user_text = values[0], values[1]
+        cols = list(values[2:2 + n_cols])
+        rep, conc, temp, tokens, streamed, cached = values[2 + n_cols:8 + n_cols]
+        graders = list(values[8 + n_cols:])
+        return work.plan_from_form(system_text, user_text, batch.dataset, cols, rep, conc, temp, tokens, streamed, cached, graders,
+                                   settings.batch_max_rows, settings.batch_concurrency)
+
+    def views(batch: BatchState, filter_name: str = FILTERS[0], order: str = "row") -> tuple[Any, ...]:
+        """progress, leaderboard, grid, grid note, sort choices, A/B column choices (x2)."""
+        try:
+            run_file, plan = runs.open(batch.run_id)
+        except (OSError, ValueError):
+            return (progress_html(None), "", gr.skip(), "", gr.skip(), gr.skip(), gr.skip())
+        runner = runs.active(batch.run_id)
+        value, note = grid(plan, run_file, PRICES.current(), filter_name, order)
+        labels = [(f"C{i + 1} {model}", i) for i, (_, model) in enumerate(plan.columns)]
+        return (progress_html(runner.progress if runner else work.progress_of(run_file, plan)), work.leaderboard_text(plan, run_file),
+                value, note, gr.update(choices=sort_choices(plan), value=order if order in sort_choices(plan) else "row"),
+                gr.update(choices=labels, value=0), gr.update(choices=labels, value=1 if len(labels) > 1 else 0))
+
+    view_outputs = [progress, board, table, grid_note, sort, left, right]
+
+    def on_data(batch: BatchState, path: str | None, pasted: str, system_text: str, user_text: str) -> tuple[Any, ...]:
+        try:
+            dataset = work.load_dataset(path, pasted, system_text, user_text, settings.batch_max_rows)
+        except (DatasetError, TemplateError, OSError) as problem:
+            return batch, f"⚠️ Not loaded: {plain(str(problem))}", gr.skip(), gr.skip()
+        batch.dataset = dataset
+        return batch, work.dataset_status(dataset), preview_rows(dataset), work.template_check(system_text, user_text, dataset)
+
+    upload.upload(on_data, [state, upload, paste, system, user], [state, data_status, preview, check], queue=False)
+    use_paste.click(lambda b, p, s, u: on_data(b, None, p, s, u), [state, paste, system, user], [state, data_status, preview, check], queue=False)
+    gr.on([system.change, user.change], lambda b, s, u: work.template_check(s, u, b.dataset), [state, system, user], check, queue=False)
+
+    async def on_run(batch: BatchState, url: str, key: str, *values: Any) -> tuple[Any, ...]:
+        try:
+            plan, warnings = plan_of(batch, values)
+            conn = resolve_connection(ctx.defaults, url, key)
+        except PlanError as problem:
+            return batch, banner_update("**Not started** — " + plain("; ".join(problem.problems))), banner_update(""), gr.skip()
+        except GatewayError as problem:
+            return batch, banner_update(error_text(problem)), banner_update(""), gr.skip()
+        batch.run_id = work.start(runs, ctx.client, conn, plan)
+        note = "⚠️ " + plain("; ".join(warnings)) if warnings else ""
+        return batch, banner_update(""), banner_update(note), {"run_id": batch.run_id}
+
+    async def on_resume(batch: BatchState, again: bool, url: str, key: str) -> tuple[Any, ...]:
+        try:
+            conn = resolve_connection(ctx.defaults, url, key)
+            work.resume(runs, ctx.client, conn, batch.run_id, bool(again))
+        except GatewayError as problem:
+            return batch, banner_update(error_text(problem)), banner_update("")
+        except (OSError, ValueError):
+            return batch, banner_update("**Nothing to resume** — run something first (the run file was not found)."), banner_update("")
+        return batch, banner_update(""), banner_update("")
+
+    async def on_watch(batch: BatchState) -> Any:
+        try:
+            run_file, plan = runs.open(batch.run_id)
+        except (OSError, ValueError):
+            return
+        async for state_now in work.watch(runs, batch.run_id):
+            yield progress_html(state_now)
+
+    async def on_end(batch: BatchState, filter_name: str, order: str) -> tuple[Any, ...]:
+        problem = work.run_problem(runs, batch.run_id)
+        return (*views(batch, filter_name, order), banner_update(problem) if problem else gr.skip())
+
+    async def on_stop(batch: BatchState, filter_name: str, order: str) -> tuple[Any, ...]:
+        await runs.stop(batch.run_id)
+        return (*views(batch, filter_name, order), gr.skip())
+
+    ends = [*view_outputs, error]
+    started = run.click(on_run, [state, *ctx.connection, *form], [state, error, notice, last_run], queue=False)
+    watching = started.then(on_watch, state, progress, concurrency_limit=None, show_progress="hidden")
+    watching.then(on_end, [state, shown, sort], ends, queue=False)
+    resumed = resume.click(on_resume, [state, rerun_errors, *ctx.connection], [state, error, notice], queue=False)
+    watching_again = resumed.then(on_watch, state, progress, concurrency_limit=None, show_progress="hidden")
+    watching_again.then(on_end, [state, shown, sort], ends, queue=False)
+    stop.click(on_stop, [state, shown, sort], ends, cancels=[watching, watching_again], queue=False)
+    gr.on([shown.input, sort.input], lambda b, f, o: views(b, f, o)[2:4], [state, shown, sort], [table, grid_note], queue=False)
+
+    def on_restore(batch: BatchState, stored: Any) -> tuple[Any, ...]:
+        run_id = stored.get("run_id", "") if isinstance(stored, dict) else ""
+        if not isinstance(run_id, str) or not RUN_ID.match(run_id):
+            return (batch, *(gr.skip(),) * len(view_outputs))
+        batch.run_id = run_id
+        return (batch, *views(batch))
+
+    Context.root_block.load(on_restore, [state, last_run], [state, *view_outputs], queue=False)  # type: ignore[union-attr]
+
+    def on_select(batch: BatchState, evt: gr.SelectData) -> tuple[Any, ...]:
+        try:
+            run_file, plan = runs.open(batch.run_id)
+            row, repeat = int(evt.row_value[0]) - 1, int(evt.row_value[1]) - 1
+        except (OSError, ValueError, TypeError, IndexError):
+            return ("", *Inspector.note(""), "")
+        column = column_of_grid_index(plan, evt.index[1] if isinstance(evt.index, (list, tuple)) else 0)
+        if column is None:
+            column = 0
+        exchange, detail = work.cell_exchange(run_file, cell_key(row, repeat, column))
+        text = cell_markdown(plan, run_file, row, repeat, column, PRICES.current())
+        shown_exchange = Inspector.values(exchange) if exchange else Inspector.note("No request was sent for this cell.")
+        return (text, *shown_exchange, grader_exchanges_json(detail))
+
+    table.select(on_select, state, [cell, *inspector.components, grader_exchange], queue=False)
+
+    def on_pair(batch: BatchState, a: Any, b: Any) -> tuple[Any, ...]:
+        try:
+            run_file, plan = runs.open(batch.run_id)
+        except (OSError, ValueError):
+            return batch, "Run a batch first.", "", ""
+        pair = pick_pair(plan, run_file, int(a or 0), int(b or 0), work.rng_for(run_file))
+        batch.pair = pair
+        if pair is None:
+            return batch, "Pick two different columns that both answered some rows.", "", ""
+        values = plan.dataset.rows[pair["row"]]
+        prompt = f"**Row {pair['row'] + 1}** — " + plain("; ".join(f"{k}: {v[:200]}" for k, v in values.items()))
+        return (batch, prompt, run_file.cells[cell_key(pair["row"], pair["repeat"], pair["a"])].answer,
+                run_file.cells[cell_key(pair["row"], pair["repeat"], pair["b"])].answer)
+
+    def on_vote(outcome: str) -> Any:
+        def handler(batch: BatchState, a: Any, b: Any, filter_name: str, order: str) -> tuple[Any, ...]:
+            try:
+                run_file, _ = runs.open(batch.run_id)
+            except (OSError, ValueError):
+                return (batch, "Run a batch first.", gr.skip(), gr.skip(), gr.skip(), gr.skip())
+            if not work.vote(run_file, batch.pair, outcome):
+                return (batch, "Show a pair first.", gr.skip(), gr.skip(), gr.skip(), gr.skip())
+            count = len(run_file.votes)
+            following = on_pair(batch, a, b)
+            status = f"Vote recorded ({count} so far). The names stay hidden; the Elo ratings are in the leaderboard."
+            return (following[0], status, *following[1:], views(batch, filter_name, order)[1])
+        return handler
+
+    next_pair.click(on_pair, [state, left, right], [state, ab_prompt, answer_a, answer_b], queue=False)
+    for button, outcome in ((vote_a, "a"), (vote_tie, "tie"), (vote_b, "b")):
+        button.click(on_vote(outcome), [state, left, right, shown, sort], [state, ab_status, ab_prompt, answer_a, answer_b, board], queue=False)
+
+    def on_export(batch: BatchState) -> tuple[Any, Any]:
+        try:
+            run_file, plan = runs.open(batch.run_id)
+        except (OSError, ValueError):
+            return gr.skip(), "Run a batch first."
+        return work.exports(plan, run_file), f"Exported {len(run_file.cells):,} cells."
+
+    export.click(on_export, state, [files, session_status], queue=False)
+
+    def on_load(batch: BatchState, path: str | None) -> tuple[Any, ...]:
+        try:
+            plan = work.read_session(path, settings.batch_max_rows)
+        except (PlanError, OSError) as problem:
+            message = "; ".join(problem.problems) if isinstance(problem, PlanError) else str(problem)
+            return (batch, f"⚠️ Not loaded: {plain(message)}", *(gr.skip(),) * (len(form) + 3))
+        batch.dataset = plan.dataset
+        values = work.session_values(plan, MAX_COLUMNS)
+        return (batch, f"Loaded: {len(plan.dataset.rows):,} rows, {len(plan.columns)} column(s), {len(plan.graders)} grader(s). Press Run.",
+                plan.system, plan.user, *values[:n_cols], plan.repeats, min(plan.concurrency, settings.batch_concurrency),
+                "" if plan.temperature is None else repr(plan.temperature), plan.max_tokens or 0, plan.stream, plan.cache, *values[n_cols:], work.dataset_status(plan.dataset), preview_rows(plan.dataset),
+                work.template_check(plan.system, plan.user, plan.dataset))
+
+    load_session.upload(on_load, [state, load_session], [state, session_status, *form, data_status, preview, check], queue=False)

@@ -1,0 +1,80 @@
+"""The (format, model) column choice Compare and Batch share: a preset radio, one format and one
+model picker per column, the column list from their values, and presets filling the pickers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import gradio as gr
+
+from playground.client import catalog
+from playground.client.intent import FORMAT_LABELS, FORMATS
+
+CUSTOM = "Your own choice"
+FORMAT_CHOICES = [("(none)", "")] + [(FORMAT_LABELS[f], f) for f in FORMATS]
+Presets = dict[str, list[tuple[str, str]]]
+
+
+def model_ids() -> list[str]:
+    return list(dict.fromkeys([*catalog.chat_model_ids(), *catalog.MESSAGES_MODELS]))
+
+
+def slots(values: tuple[Any, ...] | list[Any]) -> list[tuple[str, str]]:
+    """Interleaved (format, model) picker values -> one pair per column slot (blank slots kept)."""
+    return [(values[i] or "", values[i + 1] or "") for i in range(0, len(values), 2)]
+
+
+def chosen(values: tuple[Any, ...] | list[Any]) -> list[tuple[str, str]]:
+    """The slots that name a format and a model, model trimmed."""
+    return [(fmt, model.strip()) for fmt, model in slots(values) if fmt and model and model.strip()]
+
+
+@dataclass
+class ColumnPicker:
+    prefix: str
+    presets: Presets
+    preset: gr.Radio | None = None
+    formats: list[gr.Dropdown] = field(default_factory=list)
+    models: list[gr.Dropdown] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, prefix: str, presets: Presets) -> ColumnPicker:
+        """The preset radio; add columns with `column` where the tab lays them out."""
+        picker = cls(prefix, presets)
+        picker.preset = gr.Radio([*presets, CUSTOM], value=next(iter(presets)), label="Columns", elem_id=f"{prefix}-preset")
+        return picker
+
+    def column(self, index: int) -> tuple[gr.Dropdown, gr.Dropdown]:
+        """One column's format and model pickers, filled from the first preset."""
+        first = self.presets[next(iter(self.presets))]
+        fmt, model = first[index] if index < len(first) else ("", "")
+        self.formats.append(gr.Dropdown(FORMAT_CHOICES, value=fmt, label=f"Column {index + 1} format", elem_id=f"{self.prefix}-format-{index}"))
+        self.models.append(gr.Dropdown(model_ids(), value=model, allow_custom_value=True, label="model", elem_id=f"{self.prefix}-model-{index}"))
+        return self.formats[-1], self.models[-1]
+
+    @classmethod
+    def build(cls, prefix: str, presets: Presets, count: int, per_row: int = 4) -> ColumnPicker:
+        """The radio and `count` columns in rows of `per_row`."""
+        picker = cls.start(prefix, presets)
+        for first in range(0, count, per_row):
+            with gr.Row():
+                for index in range(first, min(count, first + per_row)):
+                    with gr.Column(min_width=200):
+                        picker.column(index)
+        return picker
+
+    @property
+    def inputs(self) -> list[gr.Dropdown]:
+        """Format and model pickers interleaved (read them with `slots` or `chosen`)."""
+        return [component for pair in zip(self.formats, self.models) for component in pair]
+
+    def values_for(self, name: str) -> tuple[Any, ...]:
+        if name not in self.presets:
+            return (gr.skip(),) * len(self.inputs)
+        pairs = list(self.presets[name]) + [("", "")] * len(self.formats)
+        return tuple(value for fmt, model in pairs[:len(self.formats)] for value in (fmt, model))
+
+    def wire(self) -> None:
+        assert self.preset is not None
+        self.preset.input(self.values_for, self.preset, self.inputs, queue=False)

@@ -1,0 +1,134 @@
+"""The Batch tab in a real browser: a 20-row CSV, two columns, two graders; the progress bar
+moves, Stop keeps what finished, a reload finds the run, Resume finishes it, the leaderboard
+shows, a cell opens its request and curl, and a blind A/B vote joins the leaderboard."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from playground.demo_gateway.config import DemoConfig
+from playground.demo_gateway.server import free_port, start_in_thread
+from playground.settings import Settings
+from playground.ui.app import build_app, configure_queue, launch_options
+from playground.ui.connection import ServerDefaults
+from tests.e2e.conftest import SERVER_KEY
+from tests.e2e.pages import open_tab
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def batch_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    gateway = start_in_thread(DemoConfig(api_key=SERVER_KEY, token_delay=0.01))
+    settings = Settings(read_timeout=10, data_dir=tmp_path_factory.mktemp("data"))
+    blocks = configure_queue(build_app(settings, ServerDefaults(gateway.url, SERVER_KEY, demo=True)))
+    port = free_port()
+    blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options(settings))
+    yield f"http://127.0.0.1:{port}"
+    blocks.close()
+    gateway.stop()
+
+
+def _open(browser: Browser, url: str) -> Page:
+    page = browser.new_context(viewport={"width": 1500, "height": 1100}).new_page()
+    page.goto(url)
+    open_tab(page, "Batch", "#batch-user textarea")
+    return page
+
+
+def _choose(page: Page, dropdown: str, option: str) -> None:
+    page.click(f"{dropdown} input")
+    page.locator(dropdown).get_by_role("option", name=option, exact=True).click()
+
+
+def _done(page: Page) -> int:
+    return int(page.locator("#batch-progress .batch-progress").get_attribute("data-done") or 0)
+
+
+def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(browser: Browser, batch_app: str, tmp_path: Path) -> None:
+    data = tmp_path / "questions.csv"
+    questions = [f"What is {n} plus {n}?" for n in range(20)]
+    questions[1] = "How long is a piece of string?"  # the demo gateway's long reply: Stop lands in it
+    data.write_text("question,expected\n" + "".join(f"{q},{2 * n}\n" for n, q in enumerate(questions)), encoding="utf-8")
+    page = _open(browser, batch_app)
+    page.fill("#batch-user textarea", "Answer in one sentence: {{question}}")
+    page.locator("#batch-upload input[type=file]").set_input_files(str(data))
+    expect(page.locator("#batch-data-status")).to_contain_text("20 rows", timeout=10_000)
+    expect(page.locator("#batch-preview")).to_contain_text("What is 3 plus 3?")
+    expect(page.locator("#batch-check")).to_contain_text("{{question}}")
+    _choose(page, "#batch-grader-kind-0", "contains")
+    page.fill("#batch-grader-value-0 textarea, #batch-grader-value-0 input", "{{question}}")
+    _choose(page, "#batch-grader-kind-1", "model-graded (1-5)")
+    page.fill("#batch-grader-value-1 textarea, #batch-grader-value-1 input", 'Mentions "demo gateway" and "plus"')
+    concurrency = page.locator("#batch-concurrency input[type=number]")
+    concurrency.fill("1")
+    concurrency.press("Tab")
+    page.click("#batch-run")
+
+    bar = page.locator("#batch-progress .batch-progress")
+    expect(bar).to_have_attribute("data-status", "running", timeout=10_000)
+    expect(bar).to_have_attribute("data-total", "40")
+    expect(bar).to_have_attribute("data-done", "2", timeout=45_000)  # row 1 then runs for seconds: the bar moved and waits there
+    expect(bar).to_have_attribute("data-status", "running")
+    page.click("#batch-stop", no_wait_after=True)  # the page streams the bar: do not wait for it to settle
+    expect(bar).to_have_attribute("data-status", "stopped", timeout=20_000)
+    stopped_at = _done(page)
+    assert 2 <= stopped_at < 40
+    expect(page.locator("#batch-leaderboard")).to_contain_text("pass: contains")
+
+    page.reload()  # the browser remembers the run
+    open_tab(page, "Batch", "#batch-user textarea")
+    bar = page.locator("#batch-progress .batch-progress")
+    expect(bar).to_have_attribute("data-status", "stopped", timeout=10_000)
+    assert _done(page) == stopped_at
+    page.click("#batch-resume")
+    page.wait_for_function(f"() => {{ const bar = document.querySelector('#batch-progress .batch-progress'); "
+                           f"return bar?.dataset.status === 'running' && Number(bar.dataset.done) > {stopped_at}; }}", timeout=45_000)
+    expect(bar).to_have_attribute("data-status", "finished", timeout=40_000)
+    expect(bar).to_have_attribute("data-done", "40")
+    board = page.locator("#batch-leaderboard")
+    expect(board).to_contain_text("graded by gx-2.5-flash")
+    expect(board).to_contain_text("TTFT p50 ms")
+    expect(board).to_contain_text("C2 chat completions · gpt-4.1")
+    expect(page.locator("#batch-grid")).to_contain_text("What is 7 plus 7?")
+
+    page.locator("#batch-grid").get_by_text("You said").filter(visible=True).first.click()
+    expect(page.locator("#batch-cell")).to_contain_text("Row", timeout=10_000)
+    page.click("#batch-inspector")
+    page.get_by_role("tab", name="curl").click()
+    expect(page.locator("#batch-code-curl")).to_contain_text("/v1/chat/completions")
+
+    page.click("#batch-ab")
+    page.click("#batch-ab-next")
+    expect(page.locator("#batch-ab-prompt")).to_contain_text("Row", timeout=10_000)
+    answer_a = page.locator("#batch-ab-a textarea").input_value()
+    assert "demo gateway" in answer_a and "gx-2.5-flash" not in page.locator("#batch-ab-prompt").inner_text()
+    page.click("#batch-vote-a")
+    expect(page.locator("#batch-ab-status")).to_contain_text("Vote recorded (1 so far)", timeout=10_000)
+    expect(board).to_contain_text("Elo")
+    expect(board).to_contain_text("win rate")
+    page.context.close()
+
+
+def test_the_chat_tab_offers_the_same_template_variables(browser: Browser, batch_app: str) -> None:
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page.goto(batch_app)
+    page.wait_for_selector("#chat-input textarea")
+    expect(page.locator("#chat-variables")).to_be_hidden()
+    page.fill("#chat-input textarea", "Say hello to {{name}}")
+    expect(page.locator("#chat-variables")).to_be_visible(timeout=10_000)
+    expect(page.locator("#chat-variables-table")).to_contain_text("name")
+    page.press("#chat-input textarea", "Enter")
+    expect(page.locator("#chat-error")).to_contain_text("no value for {{name}}", timeout=10_000)
+    cell = page.locator("#chat-variables-table [data-testid=cell-0-1]")
+    cell.dblclick()
+    page.keyboard.type("Ada")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(500)
+    page.press("#chat-input textarea", "Enter")
+    expect(page.locator("#chat-chatbot .message.bot").last).to_contain_text('You said: "Say hello to Ada"', timeout=20_000)
+    page.context.close()
