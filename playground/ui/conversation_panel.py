@@ -106,7 +106,7 @@ class ConversationPanel:
                 "" if clear_tool else gr.skip(),
                 banner_update(view.error),
                 banner_update(view.notice),
-                view.metrics if (view.done or view.metrics) else "",
+                gr.skip() if view.aside else view.metrics if (view.done or view.metrics) else "",
                 gr.update(visible=view.pending_tool is not None),
                 describe_pending(view.pending_tool),
                 *Inspector.values(view.exchange),
@@ -114,7 +114,8 @@ class ConversationPanel:
             )
 
         def begun(view: View, clears: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
-            return (view.history, *view_outputs(view, clears, split(values)[0] if view.done else None))
+            shown = gr.skip() if view.aside else view.history  # a note leaves a reply that is arriving alone
+            return (shown, *view_outputs(view, clears, split(values)[0] if view.done else None))
 
         async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
             await after_stop(state)
@@ -135,7 +136,8 @@ class ConversationPanel:
             return begun(conversation.begin_edit(split(values)[0], history, state, index, text), "none", values)
 
         async def on_stream(history: Any, state: Session, *values: Any) -> Any:
-            if not state.ready:
+            if not state.ready:  # nothing to send: the begin step showed why. A generator that yields
+                yield gr.skip()  # nothing would set the chatbot to None (a blank conversation)
                 return
             state.ready, state.replying, state.stop = False, True, asyncio.Event()
             adapter, url, key = split(values)
@@ -155,12 +157,15 @@ class ConversationPanel:
             return view_outputs(view, "none", adapter_for(*form))
 
         async def on_stop(history: Any, state: Session) -> tuple[Any, ...]:
+            if not (state.ready or state.replying):  # nothing is running: Stop changes nothing
+                return (gr.skip(),) * (5 + len(inspector.components))
             state.ready, state.outcome = False, None
             if state.stop is not None:
                 state.stop.set()
             result, exchange = state.live or (None, None)
             metrics = metrics_text(result, exchange) + " · stopped" if result is not None else "stopped"
-            return (settle_pending(history), gr.update(placeholder=IDLE_PLACEHOLDER), metrics, *Inspector.values(exchange))
+            hidden = banner_update("")  # a note about the running reply (or an older error) is over now
+            return (settle_pending(history), gr.update(placeholder=IDLE_PLACEHOLDER), hidden, hidden, metrics, *Inspector.values(exchange))
 
         def chain(trigger: Any, begin: Callable[..., Any], inputs: list[Any]) -> None:
             first = trigger(begin, inputs, [self.chatbot, *ends], queue=False)
@@ -175,7 +180,8 @@ class ConversationPanel:
             (self.chatbot.edit, on_edit, [self.chatbot, self.session, *tail]),
         ):
             chain(trigger, begin, inputs)
-        self.stop.click(on_stop, [self.chatbot, self.session], [self.chatbot, self.draft, self.metrics, *inspector.components], queue=False)
+        self.stop.click(on_stop, [self.chatbot, self.session],
+                        [self.chatbot, self.draft, self.error, self.notice, self.metrics, *inspector.components], queue=False)
         cleared_outputs = [self.chatbot, *ends]
         self.clear.click(lambda: (conversation.cleared().history, *view_outputs(conversation.cleared(), "both", None)), None,
                          cleared_outputs, queue=False)

@@ -41,7 +41,7 @@ def test_escape_stops_and_a_second_enter_says_a_reply_is_running(page: Page) -> 
     expect(page.locator(BOT).last).to_contain_text("demo gateway streams", timeout=10_000)
     expect(page.locator("#chat-input textarea")).to_have_attribute("placeholder", "A reply is on its way… press Esc or Stop to stop it (you can type your next message)")
     send(page, "impatient follow-up")
-    expect(page.locator("#chat-error")).to_contain_text("a reply is still on its way")
+    expect(page.locator("#chat-notice")).to_contain_text("A reply is still on its way")
     expect(page.locator("#chat-input textarea")).to_have_value("impatient follow-up")
     page.keyboard.press("Escape")
     page.wait_for_timeout(700)
