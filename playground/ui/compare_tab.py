@@ -31,13 +31,22 @@ from playground.ui.render import error_text, metrics_text
 from playground.ui.widgets import banner_update, error_banner
 
 COLUMNS = 4
+CUSTOM = "Your own choice"
+
+
+def _with_columns(values: dict[str, Any]) -> dict[str, Any]:
+    """An example's values plus the column formats and models of the preset it names (a
+    preset picked in code does not fire the picker's own event)."""
+    slots = PRESETS[values["preset"]]
+    return {**values, **{f"{kind}_{index}": value for index, slot in enumerate(slots) for kind, value in zip(("format", "model"), slot)}}
+
+
 EXAMPLES = [
     Example("A riddle through four formats", "The same question in all four wire formats: compare speed and tokens.",
-            {"user": "What has keys but can't open locks? Answer in one sentence.", "thinking": False, "preset": "One model family through all four formats"}),
+            _with_columns({"user": "What has keys but can't open locks? Answer in one sentence.", "preset": "One model family through all four formats"})),
     Example("Thinking everywhere", "Thinking on: see how each format asks for it (open “The requests side by side”).",
-            {"user": "Why do we have seasons? Think it through.", "thinking": True, "preset": "One model family through all four formats"}),
+            _with_columns({"user": "Why do we have seasons? Think it through.", "thinking": True, "preset": "One model family through all four formats"})),
 ]
-CUSTOM = "Your own choice"
 FORMAT_CHOICES = [("(none)", "")] + [(FORMAT_LABELS[f], f) for f in FORMATS]
 
 
@@ -173,4 +182,6 @@ def build_compare_tab(ctx: TabContext) -> None:
         return tuple(value for fmt, model in PRESETS[name] for value in (fmt, model))
 
     preset.input(on_preset, preset, slots_in, queue=False)
-    examples.wire({"user": user, "thinking": thinking, "preset": preset})
+    columns = {f"{kind}_{index}": component for index, pair in enumerate(zip(formats, models)) for kind, component in zip(("format", "model"), pair)}
+    examples.wire({"system": system, "user": user, "image": image, "temperature": temperature, "max_tokens": max_tokens,
+                   "thinking": thinking, "stream": stream, "budget": budget, "preset": preset, **columns})
