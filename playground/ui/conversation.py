@@ -117,6 +117,7 @@ async def run_turn(
             session.usage_log.append(result.usage)
         recorded = True
 
+    session.live = None
     try:
         conn = resolve_connection(defaults, url, key)
         request = adapter.build_request(session.messages)
@@ -279,6 +280,13 @@ async def until_stopped(views: AsyncIterator[View], stop: asyncio.Event) -> Asyn
         except StopAsyncIteration:
             return
         yield view
+
+
+def stopped(history: list[dict[str, Any]], session: Session) -> list[dict[str, Any]]:
+    """The screen after Stop: the reply as far as it arrived, exactly as it was recorded to be
+    sent (the last streamed update may be up to one update interval behind it)."""
+    result = session.live[0] if session.live else None
+    return history + (result_messages(result, True) if result and (result.text or result.reasoning or result.tool_calls) else [])
 
 
 def cleared() -> View:

@@ -142,11 +142,14 @@ class ConversationPanel:
             state.ready, state.replying, state.stop = False, True, asyncio.Event()
             adapter, url, key = split(values)
             turn = conversation.run_turn(adapter, defaults, url, key, list(history or []), state)
+            finished = False
             try:
                 async for view in conversation.until_stopped(turn, state.stop):
                     if view.done:
-                        state.outcome = view
+                        state.outcome, finished = view, True
                     yield view.history
+                if not finished:  # stopped: show what arrived up to the moment, as it is kept to be sent
+                    yield conversation.stopped(list(history or []), state)
             finally:
                 state.replying = False
 
