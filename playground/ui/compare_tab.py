@@ -79,7 +79,7 @@ def build_compare_tab(ctx: TabContext) -> None:
             system = gr.Textbox(label="System prompt", lines=1, elem_id="compare-system")
             user = gr.Textbox(label="Message", lines=2, value="Explain in two sentences why the sky is blue.", elem_id="compare-message")
         with gr.Column(scale=2):
-            image = gr.Image(type="filepath", label="Image (optional)", height=120, elem_id="compare-image")
+            image = gr.Image(type="filepath", label="Image (optional)", height=200, elem_id="compare-image")  # 120 px: the label covered the drop text
         with gr.Column(scale=2):
             temperature = gr.Slider(0, 2, value=0.7, step=0.05, label="temperature", elem_id="compare-temperature")
             max_tokens = gr.Number(0, label="max output tokens (0 = not set)", precision=0, elem_id="compare-max-tokens")
@@ -96,7 +96,8 @@ def build_compare_tab(ctx: TabContext) -> None:
             with gr.Column(min_width=220):
                 formats.append(gr.Dropdown(FORMAT_CHOICES, value=start[index][0], label=f"Column {index + 1} format", elem_id=f"compare-format-{index}"))
                 models.append(gr.Dropdown(_model_ids(), value=start[index][1], allow_custom_value=True, label="model", elem_id=f"compare-model-{index}"))
-                chats.append(gr.Chatbot(height=300, elem_id=f"compare-chat-{index}", show_label=False))
+                chats.append(gr.Chatbot(height=None, min_height=240, max_height=720, elem_id=f"compare-chat-{index}",
+                                        show_label=False))  # grows with the answer: the question above it stays in view
                 lines.append(gr.Markdown(elem_id=f"compare-metrics-{index}", elem_classes=["metrics-line"]))
     with gr.Row():
         send = gr.Button("Send to every column", variant="primary", elem_id="compare-send")

@@ -18,8 +18,10 @@ from playground.ui.widgets import Inspector, banner_update, error_banner, metric
 
 AdapterFactory = Callable[..., TurnAdapter]
 STOP_SETTLE_S = 3.0
-IDLE_PLACEHOLDER = "Message (Enter to send; the clip attaches images; edit your earlier messages with the pencil)"
-REPLYING_PLACEHOLDER = "A reply is on its way… press Esc or Stop to stop it (you can type your next message)"
+IDLE_PLACEHOLDER = "Type a message (Enter sends)"
+REPLYING_PLACEHOLDER = "A reply is on its way (Esc stops it)…"
+HINTS = "Edit or delete one of your messages with its pencil; the clip attaches files."
+"""Once under the chatbot's own placeholder: a long one in the message box was cut off."""
 
 
 async def after_stop(state: Session) -> None:
@@ -51,7 +53,7 @@ class ConversationPanel:
     def build(cls, prefix: str, placeholder: str, file_types: list[str] | None = None) -> ConversationPanel:
         """Lay out the column (call inside a `gr.Column`)."""
         session = gr.State(Session())
-        chatbot = gr.Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=placeholder, editable="user")
+        chatbot = gr.Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=f"{placeholder}\n\n{HINTS}", editable="user")
         error = error_banner(prefix)
         notice = notice_banner(prefix)
         with gr.Group(visible=False, elem_id=f"{prefix}-tool-panel") as tool_panel:
