@@ -46,6 +46,9 @@ class Session:
     replying: bool = False
     stop: asyncio.Event | None = field(default=None, repr=False)
     """Set by Stop: the reply being received ends at its next step (or at once while waiting)."""
+    shown: list[dict[str, Any]] | None = field(default=None, repr=False)
+    """What a begun turn showed: the reply is drawn below it (not below whatever the chatbot
+    holds when the streaming step starts, which a late update of an earlier reply may have changed)."""
 
 
 @dataclass(eq=False)

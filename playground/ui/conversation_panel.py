@@ -117,6 +117,8 @@ class ConversationPanel:
 
         def begun(view: View, clears: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
             shown = gr.skip() if view.aside else view.history  # a note leaves a reply that is arriving alone
+            if view.session.ready:
+                view.session.shown = list(view.history)
             return (shown, *view_outputs(view, clears, split(values)[0] if view.done else None))
 
         async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
@@ -142,8 +144,9 @@ class ConversationPanel:
                 yield gr.skip()  # nothing would set the chatbot to None (a blank conversation)
                 return
             state.ready, state.replying, state.stop = False, True, asyncio.Event()
+            base, state.shown = list(state.shown if state.shown is not None else history or []), None
             adapter, url, key = split(values)
-            turn = conversation.run_turn(adapter, defaults, url, key, list(history or []), state)
+            turn = conversation.run_turn(adapter, defaults, url, key, base, state)
             finished = False
             try:
                 async for view in conversation.until_stopped(turn, state.stop):
@@ -151,7 +154,9 @@ class ConversationPanel:
                         state.outcome, finished = view, True
                     yield view.history
                 if not finished:  # stopped: show what arrived up to the moment, as it is kept to be sent
-                    yield conversation.stopped(list(history or []), state)
+                    final = conversation.stopped(base, state)
+                    state.replying = False  # a send or Retry waiting for the stop goes on now, not after this update
+                    yield final
             finally:
                 state.replying = False
 
