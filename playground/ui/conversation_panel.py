@@ -144,19 +144,14 @@ class ConversationPanel:
                 yield gr.skip()  # nothing would set the chatbot to None (a blank conversation)
                 return
             state.ready, state.replying, state.stop = False, True, asyncio.Event()
-            base, state.shown = list(state.shown if state.shown is not None else history or []), None
+            base = state.shown = list(state.shown if state.shown is not None else history or [])
             adapter, url, key = split(values)
             turn = conversation.run_turn(adapter, defaults, url, key, base, state)
-            finished = False
             try:
                 async for view in conversation.until_stopped(turn, state.stop):
                     if view.done:
-                        state.outcome, finished = view, True
+                        state.outcome = view
                     yield view.history
-                if not finished:  # stopped: show what arrived up to the moment, as it is kept to be sent
-                    final = conversation.stopped(base, state)
-                    state.replying = False  # a send or Retry waiting for the stop goes on now, not after this update
-                    yield final
             finally:
                 state.replying = False
 
@@ -169,13 +164,17 @@ class ConversationPanel:
         async def on_stop(history: Any, state: Session) -> tuple[Any, ...]:
             if not (state.ready or state.replying):  # nothing is running: Stop changes nothing
                 return (gr.skip(),) * (5 + len(inspector.components))
+            was_replying = state.replying
             state.ready, state.outcome = False, None
             if state.stop is not None:
                 state.stop.set()
+            await after_stop(state)  # the stopped reply is recorded: show it exactly as it is kept to be sent
+            kept = was_replying and not state.replying and state.shown is not None
+            shown = conversation.stopped(state.shown, state) if kept else settle_pending(history)  # type: ignore[arg-type]
             result, exchange = state.live or (None, None)
             metrics = metrics_text(result, exchange) + " · stopped" if result is not None else "stopped"
             hidden = banner_update("")  # a note about the running reply (or an older error) is over now
-            return (settle_pending(history), gr.update(placeholder=IDLE_PLACEHOLDER), hidden, hidden, metrics, *Inspector.values(exchange))
+            return (shown, gr.update(placeholder=IDLE_PLACEHOLDER), hidden, hidden, metrics, *Inspector.values(exchange))
 
         def chain(trigger: Any, begin: Callable[..., Any], inputs: list[Any]) -> None:
             first = trigger(begin, inputs, [self.chatbot, *ends], queue=False)

@@ -8,6 +8,7 @@ on a real socket."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import inspect
 from collections.abc import Awaitable, Callable
@@ -68,14 +69,17 @@ class PageModel:
             arguments.insert(0, event_data)
         outcome = dependency.fn(*arguments)
         if inspect.isasyncgen(outcome):
-            yielded = False
+            yielded, click = False, None
             async for value in outcome:
                 self._write(dependency, value)
-                if not yielded and during_stream is not None:
-                    await during_stream()
+                if not yielded and during_stream is not None:  # runs beside the stream, as a click does
+                    click = asyncio.ensure_future(during_stream())
+                    await asyncio.sleep(0)
                 yielded = True
             if not yielded:  # Gradio writes FINISHED_ITERATING, i.e. None, to every output
                 self._write(dependency, None if len(dependency.outputs) == 1 else (None,) * len(dependency.outputs))
+            if click is not None:
+                await click
         else:
             if inspect.isawaitable(outcome):
                 outcome = await outcome
