@@ -7,7 +7,10 @@ import binascii
 import hashlib
 import io
 import os
+import re
+import shutil
 import tempfile
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -125,3 +128,28 @@ def save_inline_image(encoded: str, directory: Path, max_bytes: int = MAX_INLINE
     """Decode a base64 image the gateway sent (size checked before decoding), verify it, and save
     its original bytes under a name derived from its content."""
     return store_image(decode_inline_image(encoded, max_bytes), directory).path
+
+
+def safe_stem(text: str, limit: int = 48, fallback: str = "image") -> str:
+    """A file-name stem from free text (a prompt): lower-case ASCII letters and digits joined by
+    hyphens, never a path, a dot or an empty name."""
+    ascii_text = unicodedata.normalize("NFKD", text or "").encode("ascii", "ignore").decode().lower()
+    stem = "-".join(re.findall(r"[a-z0-9]+", ascii_text))[:limit].strip("-")
+    return stem or fallback
+
+
+def named_copies(paths: list[Path], stem: str, kind: str = "downloads") -> list[Path]:
+    """Copies of files the app saved, named `<stem>-<n><ext>` (n from 1) in a fresh directory of
+    their own (hard links where the file system allows), for download lists that show names."""
+    root = media_directory(kind)
+    root.mkdir(parents=True, exist_ok=True)
+    directory = Path(tempfile.mkdtemp(prefix="set-", dir=root))
+    copies = []
+    for number, path in enumerate(paths, start=1):
+        target = directory / f"{safe_stem(stem)}-{number}{path.suffix.lower()}"
+        try:
+            os.link(path, target)
+        except OSError:
+            shutil.copyfile(path, target)
+        copies.append(target)
+    return copies

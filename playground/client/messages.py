@@ -88,8 +88,15 @@ class ThinkingBlock(_Open):
     signature: str | None = None
 
 
+class ServerToolBlock(_Open):
+    """A block of a server tool's round (the web search's call and its results) or redacted
+    thinking: part of an assistant turn, sent back as the gateway returned it."""
+
+    type: Literal["server_tool_use", "web_search_tool_result", "redacted_thinking"]
+
+
 ContentBlock = Annotated[
-    TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock,
+    TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | ServerToolBlock,
     Field(discriminator="type"),
 ]
 

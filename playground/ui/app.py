@@ -44,6 +44,7 @@ def launch_options(settings: Settings | None = None) -> dict[str, Any]:
         "theme": gr.themes.Soft(primary_hue="indigo"),
         "css_paths": [ASSETS / "style.css"],
         "run_history": False,
+        "footer_links": ["gradio", "settings"],  # no "Use via API": the app has no public API (keep_api_private)
         "favicon_path": str(ASSETS / "logo.svg"),
         "js": (ASSETS / "keys.js").read_text(encoding="utf-8"),
         "max_file_size": f"{settings.max_upload_mb:g}mb",

@@ -29,15 +29,13 @@ SCHEMA_EXAMPLE = """{"type": "object",
  "required": ["name", "legs", "sound"]}"""
 EXAMPLES = [
     Example("Ask a thinking model a riddle", "See the model reason in a **Thinking** section before it answers.",
-            {"model": "gx-2.5-flash-thinking", "tools": "", "schema": "",
-             "draft": {"text": "What has keys but can't open locks? Think it through.", "files": []}}),
+            {"model": "gx-2.5-flash-thinking", "draft": {"text": "What has keys but can't open locks? Think it through.", "files": []}}),
     Example("Let the model call a weather tool", "The model asks for `get_weather`; you type the result and it answers with it.",
-            {"model": DEFAULT_MODEL, "tools": TOOLS_EXAMPLE, "tool_choice": "auto", "schema": "",
-             "draft": {"text": "What's the weather in Paris right now?", "files": []}}),
+            {"tools_json": TOOLS_EXAMPLE, "tool_choice": "auto", "draft": {"text": "What's the weather in Paris right now?", "files": []}}),
     Example("Answer as JSON", "Structured output: the reply follows a JSON Schema you give.",
-            {"model": DEFAULT_MODEL, "tools": "", "schema": SCHEMA_EXAMPLE, "draft": {"text": "Describe a cat.", "files": []}}),
+            {"schema_json": SCHEMA_EXAMPLE, "draft": {"text": "Describe a cat.", "files": []}}),
     Example("Stop a long answer", "A long reply: press **Stop** (or Esc) halfway; what arrived stays on screen.",
-            {"model": DEFAULT_MODEL, "tools": "", "schema": "", "draft": {"text": "Write a long story about a lighthouse.", "files": []}}),
+            {"draft": {"text": "Write a long story about a lighthouse.", "files": []}}),
 ]
 
 
@@ -71,9 +69,9 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
                 )
             presets = PresetBar.build("chat")
             session_file = SessionFileBar.build("chat")
-    examples.wire({"model": model, "tools": tools, "tool_choice": tool_choice, "schema": schema, "draft": panel.draft})
     inspector = Inspector.build("chat")
     form_inputs = [model, system, stream, temperature, top_p, max_tokens, tool_choice, tools, schema, extensions, effort, stream_usage]
+    examples.wire({**named_fields(ChatForm, form_inputs), "draft": panel.draft})
     panel.wire(lambda *form: ChatAdapter(ctx.client, ChatForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector)
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(ChatForm, form_inputs))

@@ -33,18 +33,18 @@ from playground.ui.widgets import banner_update, error_banner
 COLUMNS = 4
 
 
-def with_columns(preset: str) -> dict[str, str]:
-    """An example's column fields: the preset's name and every (format, model) it stands for."""
-    columns = {f"{kind}_{slot}": value for slot, pair in enumerate(PRESETS[preset]) for kind, value in zip(("format", "model"), pair)}
-    return {"preset": preset, **columns}
+def _with_columns(values: dict[str, Any]) -> dict[str, Any]:
+    """An example's values plus the column formats and models of the preset it names (a
+    preset picked in code does not fire the picker's own event)."""
+    slots = PRESETS[values["preset"]]
+    return {**values, **{f"{kind}_{index}": value for index, slot in enumerate(slots) for kind, value in zip(("format", "model"), slot)}}
 
 
 EXAMPLES = [
     Example("A riddle through four formats", "The same question in all four wire formats: compare speed and tokens.",
-            {"user": "What has keys but can't open locks? Answer in one sentence.", "thinking": False,
-             **with_columns("One model family through all four formats")}),
+            _with_columns({"user": "What has keys but can't open locks? Answer in one sentence.", "preset": "One model family through all four formats"})),
     Example("Thinking everywhere", "Thinking on: see how each format asks for it (open “The requests side by side”).",
-            {"user": "Why do we have seasons? Think it through.", "thinking": True, **with_columns("One model family through all four formats")}),
+            _with_columns({"user": "Why do we have seasons? Think it through.", "thinking": True, "preset": "One model family through all four formats"})),
 ]
 
 
@@ -73,7 +73,7 @@ def build_compare_tab(ctx: TabContext) -> None:
             system = gr.Textbox(label="System prompt", lines=1, elem_id="compare-system")
             user = gr.Textbox(label="Message", lines=2, value="Explain in two sentences why the sky is blue.", elem_id="compare-message")
         with gr.Column(scale=2):
-            image = gr.Image(type="filepath", label="Image (optional)", height=120, elem_id="compare-image")
+            image = gr.Image(type="filepath", label="Image (optional)", height=200, elem_id="compare-image")  # 120 px: the label covered the drop text
         with gr.Column(scale=2):
             temperature = gr.Slider(0, 2, value=0.7, step=0.05, label="temperature", elem_id="compare-temperature")
             max_tokens = gr.Number(0, label="max output tokens (0 = not set)", precision=0, elem_id="compare-max-tokens")
@@ -88,7 +88,8 @@ def build_compare_tab(ctx: TabContext) -> None:
         for index in range(COLUMNS):
             with gr.Column(min_width=220):
                 picker.column(index)
-                chats.append(gr.Chatbot(height=300, elem_id=f"compare-chat-{index}", show_label=False))
+                chats.append(gr.Chatbot(height=None, min_height=240, max_height=720, elem_id=f"compare-chat-{index}",
+                                        show_label=False))  # grows with the answer: the question above it stays in view
                 lines.append(gr.Markdown(elem_id=f"compare-metrics-{index}", elem_classes=["metrics-line"]))
     with gr.Row():
         send = gr.Button("Send to every column", variant="primary", elem_id="compare-send")
@@ -166,6 +167,7 @@ def build_compare_tab(ctx: TabContext) -> None:
     gr.on([left.change, right.change], lambda s, a, b, *v: finished(s, a, b, *v)[-3], [state, left, right, *slots_in], diff, queue=False)
 
     picker.wire()
-    columns = {f"{kind}_{slot}": component for slot, pair in enumerate(zip(picker.formats, picker.models))
+    columns = {f"{kind}_{index}": component for index, pair in enumerate(zip(picker.formats, picker.models))
                for kind, component in zip(("format", "model"), pair)}
-    examples.wire({"user": user, "thinking": thinking, "preset": picker.preset, **columns})
+    examples.wire({"system": system, "user": user, "image": image, "temperature": temperature, "max_tokens": max_tokens,
+                   "thinking": thinking, "stream": stream, "budget": budget, "preset": picker.preset, **columns})

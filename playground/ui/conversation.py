@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from playground.client.errors import GatewayError, RequestValidationError
+from playground.client.errors import GatewayError
 from playground.client.media import image_data_url
 from playground.client.results import TextResult, ToolCall, Usage
 from playground.client.streaming import TextStream
@@ -46,6 +46,9 @@ class Session:
     replying: bool = False
     stop: asyncio.Event | None = field(default=None, repr=False)
     """Set by Stop: the reply being received ends at its next step (or at once while waiting)."""
+    shown: list[dict[str, Any]] | None = field(default=None, repr=False)
+    """What a begun turn showed: the reply is drawn below it (not below whatever the chatbot
+    holds when the streaming step starts, which a late update of an earlier reply may have changed)."""
 
 
 @dataclass(eq=False)
@@ -61,6 +64,8 @@ class View:
     clear_draft: bool = False
     done: bool = False
     result: TextResult | None = None
+    aside: bool = False
+    """Only a note: nothing was sent and nothing on screen changes (a harmless click)."""
 
     @property
     def pending_tool(self) -> ToolCall | None:
@@ -92,8 +97,10 @@ def _draft_parts(draft: dict[str, Any] | str | None) -> tuple[str, list[str]]:
     return draft.get("text") or "", [p for p in paths if p]
 
 
-def _problem(history: list[dict[str, Any]], session: Session, message: str) -> View:
-    return View(history, session, error=error_text(RequestValidationError([message])), done=True)
+def _note(history: list[dict[str, Any]], session: Session, message: str, aside: bool = True) -> View:
+    """A calm one-line note for a click that cannot do anything now; the conversation stays as it
+    is (`aside`: the chatbot is left alone, or it shows `history` again, e.g. after a refused edit)."""
+    return View(history, session, notice=message[:1].upper() + message[1:] + ".", done=True, aside=aside)
 
 
 async def run_turn(
@@ -113,6 +120,7 @@ async def run_turn(
             session.usage_log.append(result.usage)
         recorded = True
 
+    session.live = None
     try:
         conn = resolve_connection(defaults, url, key)
         request = adapter.build_request(session.messages)
@@ -156,13 +164,13 @@ def begin_send(adapter: TurnAdapter, draft: dict[str, Any] | str | None, history
     session = session or Session()
     session.ready = False
     text, paths = _draft_parts(draft)
+    if session.replying:
+        return _note(history, session, REPLYING)
+    if not text.strip() and not paths:
+        return _note(history, session, "type a message (or attach an image) first")
+    if session.pending:
+        return _note(history, session, f"the model is waiting for the result of tool call {session.pending[0].name}; send it below or press Clear")
     try:
-        if session.replying:
-            raise RequestValidationError([REPLYING])
-        if not text.strip() and not paths:
-            raise RequestValidationError(["type a message (or attach an image) first"])
-        if session.pending:
-            raise RequestValidationError([f"the model is waiting for the result of tool call {session.pending[0].name}; send it below or press Clear"])
         attach = getattr(adapter, "attachments", None)  # adapters that take more than images say how
         urls = attach(paths) if attach else [image_data_url(p) for p in paths]
         message = adapter.user_message(text, urls)
@@ -199,11 +207,11 @@ def begin_tool_result(adapter: TurnAdapter, result_text: str, history: list[dict
     session = session or Session()
     session.ready = False
     if session.replying:
-        return _problem(history, session, REPLYING)
+        return _note(history, session, REPLYING)
     if not session.pending:
-        return _problem(history, session, "there is no tool call waiting for a result")
+        return _note(history, session, "there is no tool call waiting for a result")
     if not (result_text or "").strip():
-        return _problem(history, session, "type the tool's result first")
+        return _note(history, session, "type the tool's result first")
     first_of_round = session.messages[-1].get("role") == "assistant"
     call = session.pending.pop(0)
     adapter.add_tool_result(session.messages, call, result_text, first_of_round)
@@ -233,11 +241,11 @@ def begin_retry(history: list[dict[str, Any]] | None, session: Session | None) -
     session = session or Session()
     session.ready = False
     if session.replying:
-        return _problem(history, session, REPLYING)
+        return _note(history, session, REPLYING)
     last_sent = max((i for i in (_last_index(session.messages, "user"), _last_index(session.messages, "tool")) if i is not None), default=None)
     shown_index = _last_index(history, "user")
     if last_sent is None or shown_index is None:
-        return _problem(history, session, "there is no message to retry yet")
+        return _note(history, session, "there is no message to retry yet")
     del session.messages[last_sent + 1 :]
     session.pending = []
     session.ready = True
@@ -275,6 +283,13 @@ async def until_stopped(views: AsyncIterator[View], stop: asyncio.Event) -> Asyn
         except StopAsyncIteration:
             return
         yield view
+
+
+def stopped(history: list[dict[str, Any]], session: Session) -> list[dict[str, Any]]:
+    """The screen after Stop: the reply as far as it arrived, exactly as it was recorded to be
+    sent (the last streamed update may be up to one update interval behind it)."""
+    result = session.live[0] if session.live else None
+    return history + (result_messages(result, True) if result and (result.text or result.reasoning or result.tool_calls) else [])
 
 
 def cleared() -> View:
@@ -320,7 +335,7 @@ def delete_turn(history: list[dict[str, Any]] | None, session: Session | None, i
     turns = _turns(history, session)
     turn = _turn_of(index, turns[0]) if turns else None
     if turns is None or turn is None:
-        return _problem(history, session, "this message cannot be deleted on its own; press Clear to start over")
+        return _note(history, session, "this message cannot be deleted on its own; press Clear to start over", aside=False)
     shown, sent = turns
     shown_end = shown[turn + 1] if turn + 1 < len(shown) else len(history)
     sent_end = sent[turn + 1] if turn + 1 < len(sent) else len(session.messages)
@@ -338,10 +353,10 @@ def begin_edit(adapter: TurnAdapter, history: list[dict[str, Any]] | None, sessi
     session = session or Session()
     session.ready = False
     if session.replying:
-        return _problem(history, session, REPLYING)
+        return _note(history, session, REPLYING, aside=False)
     turns = _turns(history, session)
     if turns is None or index not in turns[0]:
-        return _problem(history, session, "only your own messages can be edited")
+        return _note(history, session, "only your own messages can be edited", aside=False)
     if not (text or "").strip():
         return delete_turn(history, session, index)
     turn = turns[0].index(index)
@@ -350,8 +365,8 @@ def begin_edit(adapter: TurnAdapter, history: list[dict[str, Any]] | None, sessi
     kept_history, kept_messages = history[:index], session.messages[: turns[1][turn]]
     edited = Session(messages=kept_messages, usage_log=session.usage_log)
     view = begin_send(adapter, {"text": text, "files": files}, kept_history, edited)
-    if view.error:
-        return View(history, session, error=view.error, done=True)
+    if view.done:  # refused (a problem in the form, or a note): the screen stays as it was
+        return View(history, session, error=view.error, notice=view.notice, done=True)
     session.messages, session.pending, session.ready = edited.messages, [], True
     return View(view.history, session)
 

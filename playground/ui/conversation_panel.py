@@ -20,8 +20,10 @@ from playground.ui.widgets import Inspector, banner_update, error_banner, metric
 
 AdapterFactory = Callable[..., TurnAdapter]
 STOP_SETTLE_S = 3.0
-IDLE_PLACEHOLDER = "Message (Enter to send; the clip attaches images; edit your earlier messages with the pencil)"
-REPLYING_PLACEHOLDER = "A reply is on its way… press Esc or Stop to stop it (you can type your next message)"
+IDLE_PLACEHOLDER = "Type a message (Enter sends)"
+REPLYING_PLACEHOLDER = "A reply is on its way (Esc stops it)…"
+HINTS = "Edit or delete one of your messages with its pencil; the clip attaches files."
+"""Once under the chatbot's own placeholder: a long one in the message box was cut off."""
 
 
 async def after_stop(state: Session) -> None:
@@ -54,7 +56,7 @@ class ConversationPanel:
     def build(cls, prefix: str, placeholder: str, file_types: list[str] | None = None) -> ConversationPanel:
         """Lay out the column (call inside a `gr.Column`)."""
         session = gr.State(Session())
-        chatbot = gr.Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=placeholder, editable="user")
+        chatbot = gr.Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=f"{placeholder}\n\n{HINTS}", editable="user")
         error = error_banner(prefix)
         notice = notice_banner(prefix)
         with gr.Group(visible=False, elem_id=f"{prefix}-tool-panel") as tool_panel:
@@ -115,7 +117,7 @@ class ConversationPanel:
                 gr.update(value="") if clear_tool else gr.skip(),
                 banner_update(view.error),
                 banner_update(view.notice),
-                view.metrics if (view.done or view.metrics) else "",
+                gr.skip() if view.aside else view.metrics if (view.done or view.metrics) else "",
                 gr.update(visible=view.pending_tool is not None),
                 describe_pending(view.pending_tool),
             )
@@ -125,7 +127,10 @@ class ConversationPanel:
                     *(extra(view, adapter) if extra else (gr.skip(),) * len(extra_outputs)))
 
         def begun(view: View, clears: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
-            return (view.history, *begin_outputs(view, clears))
+            shown = gr.skip() if view.aside else view.history  # a note leaves a reply that is arriving alone
+            if view.session.ready:
+                view.session.shown = list(view.history)
+            return (shown, *begin_outputs(view, clears))
 
         async def on_send(draft: Any, variables: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
             await after_stop(state)
@@ -151,11 +156,13 @@ class ConversationPanel:
             return begun(conversation.begin_edit(split(values)[0], history, state, index, text), "none", values)
 
         async def on_stream(history: Any, state: Session, *values: Any) -> Any:
-            if not state.ready:
+            if not state.ready:  # nothing to send: the begin step showed why. A generator that yields
+                yield gr.skip()  # nothing would set the chatbot to None (a blank conversation)
                 return
             state.ready, state.replying, state.stop = False, True, asyncio.Event()
+            base = state.shown = list(state.shown if state.shown is not None else history or [])
             adapter, url, key = split(values)
-            turn = conversation.run_turn(adapter, defaults, url, key, list(history or []), state)
+            turn = conversation.run_turn(adapter, defaults, url, key, base, state)
             try:
                 async for view in conversation.until_stopped(turn, state.stop):
                     if view.done:
@@ -171,12 +178,19 @@ class ConversationPanel:
             return view_outputs(view, "none", adapter_for(*form))
 
         async def on_stop(history: Any, state: Session) -> tuple[Any, ...]:
+            if not (state.ready or state.replying):  # nothing is running: Stop changes nothing
+                return (gr.skip(),) * (5 + len(inspector.components))
+            was_replying = state.replying
             state.ready, state.outcome = False, None
             if state.stop is not None:
                 state.stop.set()
+            await after_stop(state)  # the stopped reply is recorded: show it exactly as it is kept to be sent
+            kept = was_replying and not state.replying and state.shown is not None
+            shown = conversation.stopped(state.shown, state) if kept else settle_pending(history)  # type: ignore[arg-type]
             result, exchange = state.live or (None, None)
             metrics = metrics_text(result, exchange) + " · stopped" if result is not None else "stopped"
-            return (settle_pending(history), gr.update(placeholder=IDLE_PLACEHOLDER), metrics, *Inspector.values(exchange))
+            hidden = banner_update("")  # a note about the running reply (or an older error) is over now
+            return (shown, gr.update(placeholder=IDLE_PLACEHOLDER), hidden, hidden, metrics, *Inspector.values(exchange))
 
         def chain(trigger: Any, begin: Callable[..., Any], inputs: list[Any]) -> None:
             first = trigger(begin, inputs, [self.chatbot, *begins], queue=False)
@@ -191,7 +205,8 @@ class ConversationPanel:
             (self.chatbot.edit, on_edit, [self.chatbot, self.session, *tail]),
         ):
             chain(trigger, begin, inputs)
-        self.stop.click(on_stop, [self.chatbot, self.session], [self.chatbot, self.draft, self.metrics, *inspector.components], queue=False)
+        self.stop.click(on_stop, [self.chatbot, self.session],
+                        [self.chatbot, self.draft, self.error, self.notice, self.metrics, *inspector.components], queue=False)
         cleared_outputs = [self.chatbot, *ends]
         self.clear.click(lambda: (conversation.cleared().history, *view_outputs(conversation.cleared(), "both", None)), None,
                          cleared_outputs, queue=False)

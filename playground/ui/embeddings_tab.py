@@ -97,8 +97,10 @@ def build_embeddings_tab(ctx: TabContext) -> None:
             texts = gr.Textbox(label="Texts", lines=7, info=TEXTS_HELP, elem_id="embeddings-texts")
             formats = gr.CheckboxGroup(list(FORMATS), value=defaults.formats, label="Formats (both: side by side)", elem_id="embeddings-formats")
             with gr.Row():
-                list_model = gr.Dropdown(list(LIST_MODELS), value=defaults.list_model, allow_custom_value=True, label="List format model", elem_id="embeddings-list-model")
-                native_model = gr.Dropdown(list(NATIVE_MODELS), value=defaults.native_model, allow_custom_value=True, label="Native format model", elem_id="embeddings-native-model")
+                list_model = gr.Dropdown(list(LIST_MODELS), value=defaults.list_model, allow_custom_value=True, label="List format model", elem_id="embeddings-list-model",
+                                         min_width=260)  # room for "text-embedding-3-small" beside the arrow; the row wraps when narrow
+                native_model = gr.Dropdown(list(NATIVE_MODELS), value=defaults.native_model, allow_custom_value=True, label="Native format model", elem_id="embeddings-native-model",
+                                           min_width=260)
             with gr.Accordion("Settings", open=False, elem_id="embeddings-settings"):
                 with gr.Row():
                     dimensions = gr.Number(None, precision=0, minimum=0, label="Dimensions (empty = model default)", info=default_sizes_note(), elem_id="embeddings-dimensions")

@@ -1,6 +1,6 @@
 """Clickable examples for people who do not write JSON: each fills a tab's form (and its input)
-and says in one line what it shows. A tab declares its examples and, once its form exists, the
-fields they fill by name."""
+and says in one line what it shows. A tab declares its examples and, once its form exists, all
+its fields by name: an example sets the ones it names and resets the others to the tab's defaults."""
 
 from __future__ import annotations
 
@@ -19,29 +19,52 @@ class Example:
     """Field name -> value; a conversation input takes `{"text": ..., "files": []}`."""
 
 
+RESETS = "An example sets what it needs; every other setting goes back to the tab's default."
+
+
+def initial_value(component: Any) -> Any:
+    """The value a component was created with (the tab's default), as a fill would send it."""
+    value = getattr(component, "value", None)
+    if callable(value):
+        raise ValueError(f"{component!r} has a computed default; an example cannot reset it")
+    return "" if value is None and isinstance(component, gr.Textbox) else value
+
+
 @dataclass
 class ExampleRow:
     examples: list[Example]
     buttons: list[gr.Button]
 
     @classmethod
-    def build(cls, prefix: str, examples: list[Example]) -> ExampleRow:
-        """Lay out a row of example buttons with their one-line explanations."""
+    def build(cls, prefix: str, examples: list[Example], note: str = RESETS) -> ExampleRow:
+        """Lay out a row of example buttons with their one-line explanations and `note` (what a
+        click does to the settings it does not name)."""
         buttons = []
         with gr.Row(elem_id=f"{prefix}-examples", elem_classes=["example-row"]):
             for index, example in enumerate(examples):
                 with gr.Column(min_width=150, elem_classes=["example-card"]):
                     buttons.append(gr.Button(example.label, size="sm", elem_id=f"{prefix}-example-{index}"))
                     gr.Markdown(example.explains, elem_classes=["example-explains"])
+        gr.Markdown(note, elem_id=f"{prefix}-examples-note", elem_classes=["example-explains"])
         return cls(examples, buttons)
 
-    def wire(self, fields: dict[str, Any]) -> None:
-        """Clicking an example sets the fields it names (and leaves the others as they are)."""
+    def wire(self, fields: dict[str, Any], keep: tuple[str, ...] = ()) -> None:
+        """Clicking an example sets the fields it names and puts every other field in `fields`
+        back to its default (except those in `keep`, e.g. how the key is sent), so nothing an
+        earlier example, import or preset left behind changes what the example shows."""
+        defaults = {name: initial_value(component) for name, component in fields.items() if name not in keep}
         for example, button in zip(self.examples, self.buttons):
             unknown = set(example.values) - set(fields)
             if unknown:
                 raise ValueError(f"example {example.label!r} names fields the tab does not have: {sorted(unknown)}")
-            button.click(None, None, [fields[name] for name in example.values], js=browser_filler(list(example.values.values())))
+            names = [name for name in fields if name in example.values or name in defaults]
+            values = example_values(example, defaults, names)
+            button.click(None, None, [fields[name] for name in names], js=browser_filler(values))
+
+
+def example_values(example: Example, defaults: dict[str, Any], names: list[str]) -> list[Any]:
+    """What a click puts in each of `names`: the example's value, else the default."""
+    return [example.values[name] if name in example.values else defaults[name] for name in names]
 
 
 def browser_filler(values: list[Any]) -> str:

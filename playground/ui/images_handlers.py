@@ -29,7 +29,7 @@ from playground.client.images import (
     refine_contents,
     user_turn,
 )
-from playground.client.media import image_data_url
+from playground.client.media import image_data_url, named_copies
 from playground.client.transport import Exchange
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.forms import parse_json_field
@@ -118,6 +118,8 @@ class Generation:
     exchange: Exchange | None = field(default=None, repr=False)
     source: Path | None = None
     thumbnail: Path | None = None
+    downloads: list[Path] = field(default_factory=list)
+    """The images again, named after the prompt and their number, for the download list."""
 
     def image(self, index: int | None) -> GeneratedImage | None:
         images = self.result.images if self.result else []
@@ -199,6 +201,7 @@ async def _run(client: GatewayClient, defaults: ServerDefaults, session: ImagesS
         return Outcome(notice=STOPPED)
     generation.result, generation.exchange = answer
     generation.thumbnail = await asyncio.to_thread(_thumbnail, generation.result.images[0].path)
+    generation.downloads = await asyncio.to_thread(named_copies, [image.path for image in generation.result.images], generation.prompt)
     session.made += 1
     generation.number = session.made
     session.add(generation)

@@ -35,6 +35,7 @@ from playground.ui.images_view import (
     delivered_html,
     gallery_items,
     history_items,
+    nothing_delivered_html,
     ratio_preview_html,
 )
 from playground.ui.presets import PresetBar
@@ -68,6 +69,12 @@ def build_images_tab(ctx: TabContext) -> None:
     with gr.Row():
         with gr.Column(scale=2):
             prompt = gr.Textbox(label="Prompt", lines=3, info=PROMPT_HELP, elem_id="images-prompt")
+            with gr.Row():
+                run = gr.Button("Generate", variant="primary", elem_id="images-generate")
+                stop_button = gr.Button("Stop", variant="stop", elem_id="images-stop")
+            status = gr.Markdown(elem_id="images-status", elem_classes=["metrics-line"])
+            error = error_banner("images")  # under the button the eye is on, above the fold
+            notice = notice_banner("images")
             model = gr.Dropdown(list(IMAGE_MODELS), value=IMAGE_MODELS[0], label="Model", allow_custom_value=True, elem_id="images-model")
             with gr.Row(equal_height=True):
                 ratio = gr.Dropdown([NOT_SET, *RATIOS], value="1:1", label="Aspect ratio (size, W:H)", allow_custom_value=True,
@@ -89,12 +96,6 @@ def build_images_tab(ctx: TabContext) -> None:
                                 interactive=True, elem_id="images-extra")
             references = gr.File(file_count="multiple", file_types=["image"], label="Reference images (image-to-image, up to 4)",
                                  elem_id="images-references")
-            with gr.Row():
-                run = gr.Button("Generate", variant="primary", elem_id="images-generate")
-                stop_button = gr.Button("Stop", variant="stop", elem_id="images-stop")
-            status = gr.Markdown(elem_id="images-status", elem_classes=["metrics-line"])
-            error = error_banner("images")
-            notice = notice_banner("images")
             examples = ExampleRow.build("images", EXAMPLES)
             presets = PresetBar.build("images")
             session_file = SessionFileBar.build("images")
@@ -127,11 +128,15 @@ def build_images_tab(ctx: TabContext) -> None:
         generation = state.shown
         items = gallery_items(generation)
         is_refine = generation is not None and generation.kind == "refine" and bool(items)
-        return (items, [path for path, _ in items] or None, delivered_html(generation), items[0][0] if items else None,
+        files = [str(path) for path in generation.downloads] if generation is not None and generation.downloads else [path for path, _ in items]
+        return (items, files or None, delivered_html(generation), items[0][0] if items else None,
                 history_items(state.history), gr.update(visible=is_refine),
                 str(generation.source) if is_refine and generation else None, items[0][0] if is_refine else None)
 
     def finished(state: ImagesSession, outcome: Outcome) -> tuple[Any, ...]:
+        if outcome.generation is None and outcome.error:  # nothing delivered: no stale gallery or "✓ 4 of 4" stays
+            failed = ([], None, nothing_delivered_html(), gr.skip(), gr.skip(), gr.update(visible=False), None, None)
+            return (banner_update(outcome.error), banner_update(outcome.notice), "", *failed, *Inspector.values(outcome.exchange))
         if outcome.generation is None:
             return (banner_update(outcome.error), banner_update(outcome.notice), "", *(gr.skip(),) * len(shown_outputs),
                     *Inspector.values(outcome.exchange))

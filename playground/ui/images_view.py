@@ -42,8 +42,23 @@ def ratio_preview_html(ratio_text: str | None, tier: str | None) -> str:
             f"{w}:{h}</div><span>{w}:{h}{pixels}</span></div>")
 
 
+BYTE_UNITS = ("B", "KB", "MB", "GB", "PB")
+
+
 def human_bytes(size: int) -> str:
-    return f"{size:,} B" if size < 1000 else f"{size / 1000:,.1f} kB" if size < 1_000_000 else f"{size / 1e6:,.2f} MB"
+    """A file size exactly as Gradio's file list beside the table writes it (1 KB = 1024 B,
+    one decimal), so the two never show different numbers for one file."""
+    value, unit = float(size), 0
+    while value > 1024 and unit < len(BYTE_UNITS) - 1:
+        value /= 1024
+        unit += 1
+    return f"{value:.1f} {BYTE_UNITS[unit]}"
+
+
+def nothing_delivered_html() -> str:
+    """The results panel after a request that delivered nothing: no stale table stays."""
+    return ('<p class="images-delivered-empty images-delivered-failed">This request delivered no image (the reason is in red under '
+            "Generate). Earlier results are in this session's history below: click one to bring it back.</p>")
 
 
 def ratio_name(width: int, height: int) -> str:
@@ -104,7 +119,7 @@ def delivered_html(generation: Generation | None) -> str:
             f"<td>{html.escape(image.mime_type)}</td><td>{human_bytes(image.size)}</td><td>{html.escape(image.delivered_as)}</td>"
             f'<td>{" ".join(image_checks(image, generation)) or "—"}</td></tr>')
     return (f'<div class="images-delivered"><p>Asked: {asked_text or "the gateway defaults"} — delivered: {count}</p>'
-            "<table><thead><tr><th>#</th><th>pixels</th><th>ratio</th><th>type</th><th>bytes</th><th>as</th><th>vs asked</th></tr></thead>"
+            "<table><thead><tr><th>#</th><th>pixels</th><th>ratio</th><th>type</th><th>size</th><th>as</th><th>vs asked</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></div>")
 
 

@@ -25,11 +25,11 @@ TOOLS_EXAMPLE = """[{"name": "get_weather", "description": "Current weather for 
   "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]"""
 EXAMPLES = [
     Example("Think before answering", "Extended thinking: the model's reasoning appears in a **Thinking** section.",
-            {"thinking": True, "budget": 2048, "draft": {"text": "What has keys but can't open locks? Think it through.", "files": []}}),
+            {"thinking": True, "budget_tokens": 2048, "draft": {"text": "What has keys but can't open locks? Think it through.", "files": []}}),
     Example("Cache a long document and ask twice", "Send, then press **Retry**: the second request reads the cached document (90% cheaper).",
             {"system": LONG_DOCUMENT, "cache_system": True, "draft": {"text": "Summarise the document in one sentence.", "files": []}}),
     Example("Let the model call a weather tool", "The model asks for `get_weather`; you type the result and it answers with it.",
-            {"tools": TOOLS_EXAMPLE, "draft": {"text": "What's the weather in Paris right now?", "files": []}}),
+            {"tools_json": TOOLS_EXAMPLE, "draft": {"text": "What's the weather in Paris right now?", "files": []}}),
     Example("Search the web", "The built-in web search tool: the answer cites what it found.",
             {"web_search": True, "draft": {"text": "What happened in AI this week?", "files": []}}),
 ]
@@ -81,12 +81,11 @@ def build_messages_tab(ctx: TabContext) -> None:
                                      label="JSON object with any of: metadata, mcp_servers, context_management, cache_control")
             presets = PresetBar.build("messages")
             session_file = SessionFileBar.build("messages")
-    examples.wire({"thinking": thinking, "budget": budget, "system": system, "cache_system": cache_system, "tools": tools,
-                   "web_search": web_search, "draft": panel.draft})
     inspector = Inspector.build("messages")
 
     form_inputs = [model, system, cache_system, cache_last, cache_type, max_tokens, stream, temperature, top_p, top_k, stops,
                    thinking, budget, tools, web_search, max_uses, city, country, tool_choice, disable_parallel, extensions]
+    examples.wire({**named_fields(MessagesForm, form_inputs), "draft": panel.draft})
 
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(MessagesForm, form_inputs))

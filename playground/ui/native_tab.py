@@ -34,16 +34,16 @@ FUNCTIONS_EXAMPLE = """[{"name": "get_weather", "description": "Current weather 
   "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]"""
 EXAMPLES = [
     Example("Think, then answer", "A thinking budget: the model's thoughts show in the **Thinking** section.",
-            {"thinking": "budget", "output_images": False, "functions": "", "grounding": False,
+            {"thinking": "budget", "output_images": False, "functions_json": "", "grounding": False,
              "draft": {"text": "Why do cats purr? Think first.", "files": []}}),
     Example("Draw a picture", "Image output: the answer comes with a generated picture you can download.",
-            {"thinking": "model default", "output_images": True, "functions": "", "grounding": False,
+            {"thinking": "model default", "output_images": True, "functions_json": "", "grounding": False,
              "draft": {"text": "A lighthouse at dusk", "files": []}}),
     Example("Ground it in a web search", "The grounding search tool: citations [1] [2] and the sources as links.",
-            {"thinking": "model default", "output_images": False, "functions": "", "grounding": True,
+            {"thinking": "model default", "output_images": False, "functions_json": "", "grounding": True,
              "draft": {"text": "What is the gateway?", "files": []}}),
     Example("Let the model call a weather tool", "A function call: type the result and the model answers with it.",
-            {"thinking": "model default", "output_images": False, "functions": FUNCTIONS_EXAMPLE, "grounding": False,
+            {"thinking": "model default", "output_images": False, "functions_json": FUNCTIONS_EXAMPLE, "grounding": False,
              "draft": {"text": "What's the weather in Paris?", "files": []}}),
 ]
 
@@ -62,7 +62,7 @@ def build_native_tab(ctx: TabContext) -> None:
         with gr.Column(scale=3):
             panel = ConversationPanel.build("native", "Native generate-content format (`gx` models): thoughts, images, grounding, functions.")
             grounding = gr.Markdown(elem_id="native-grounding", elem_classes=["metrics-line"])
-            examples = ExampleRow.build("native", EXAMPLES)
+            examples = ExampleRow.build("native", EXAMPLES, note="An example sets what it needs; every other setting goes back to the tab's default (how the key is sent stays).")
         with gr.Column(scale=2):
             model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label="Model (goes in the URL path)", allow_custom_value=True, elem_id="native-model",
                                 info="The image models (gx-…-image…) draw: picking one turns on image output.")
@@ -103,7 +103,7 @@ def build_native_tab(ctx: TabContext) -> None:
     panel.wire(lambda *form: NativeAdapter(ctx.client, NativeForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
                extra=grounding_line, extra_outputs=[grounding])
     model.input(output_images_for, [model, output_images], output_images, queue=False)  # a person picked it: not an import or a load
-    examples.wire({"thinking": thinking, "output_images": output_images, "functions": functions, "grounding": search, "draft": panel.draft})
+    examples.wire({**fields, "draft": panel.draft}, keep=("auth",))  # how the key is sent is the visitor's, not the example's
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
     session_file.wire(fields, panel.chatbot, panel.session)

@@ -28,14 +28,13 @@ TOOLS_EXAMPLE = """[
 ]"""
 EXAMPLES = [
     Example("See a reasoning summary", "A reasoning model thinks first; its summary shows in the **Thinking** section.",
-            {"model": "o4-mini", "summary": "auto", "tools": "", "web_search": False,
-             "draft": {"text": "Why is the sky blue? Reason it out.", "files": []}}),
+            {"model": "o4-mini", "summary": "auto", "draft": {"text": "Why is the sky blue? Reason it out.", "files": []}}),
     Example("Chain two turns", "Tick “Continue with previous_response_id”: the second turn sends only itself.",
-            {"model": "gpt-4.1", "chain": True, "tools": "", "web_search": False, "draft": {"text": "Give me a word for happy.", "files": []}}),
+            {"model": "gpt-4.1", "summary": "", "chain": True, "draft": {"text": "Give me a word for happy.", "files": []}}),
     Example("Search the web", "The web search tool: the answer cites its sources as links.",
-            {"model": "gpt-4.1", "web_search": True, "tools": "", "draft": {"text": "What is new in the gateway?", "files": []}}),
+            {"model": "gpt-4.1", "summary": "", "web_search": True, "draft": {"text": "What is new in the gateway?", "files": []}}),
     Example("Let the model call a weather tool", "The model calls `get_weather`; type the result and it answers with it.",
-            {"model": "gpt-4.1", "tools": TOOLS_EXAMPLE, "web_search": False, "draft": {"text": "What's the weather in Paris?", "files": []}}),
+            {"model": "gpt-4.1", "summary": "", "tools_json": TOOLS_EXAMPLE, "draft": {"text": "What's the weather in Paris?", "files": []}}),
 ]
 
 
@@ -88,7 +87,7 @@ def build_responses_tab(ctx: TabContext) -> None:
 
     panel.wire(lambda *form: ResponsesAdapter(ctx.client, ResponsesForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
                extra=chain_line, extra_outputs=[status])
-    examples.wire({"model": model, "summary": summary, "tools": tools, "web_search": web_search, "chain": chain, "draft": panel.draft})
+    examples.wire({**fields, "draft": panel.draft})
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
     session_file.wire(fields, panel.chatbot, panel.session)

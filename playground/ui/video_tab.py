@@ -110,7 +110,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
                 callback_url = gr.Textbox(label="metadata.callback_url (POSTed when the task ends)", visible=False, elem_id="video-callback-url")
             flags = gr.Textbox(label="Text sent in metadata.content (flags built from the fields above)", interactive=False, visible=False, elem_id="video-flags")
             submit = gr.Button("Generate video", variant="primary", elem_id="video-submit")
-            examples = ExampleRow.build("video", EXAMPLES)
+            examples = ExampleRow.build("video", EXAMPLES, note="An example sets the prompt and the duration; the model and its settings stay as you chose.")
             presets = PresetBar.build("video")
             session_file = SessionFileBar.build("video")
             error = error_banner("video")
@@ -134,10 +134,10 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
                    count, person, watermark, camera_fixed, frames, smart_rewrite, generate_audio, audio_url, return_last_frame, callback_url]
     assert len(form_inputs) == len(FIELD_NAMES)
     by_name = dict(zip(FIELD_NAMES, form_inputs))
-    examples.wire(by_name)
+    model_driven = list(model_fields(DEFAULT_MODEL))
+    examples.wire(by_name, keep=("model", *model_driven))  # the model's own fields follow the model picker
     if ctx.presets is not None:
         presets.wire(ctx.presets, {name: c for name, c in by_name.items() if c not in (first_frame, last_frame, references)})
-    model_driven = list(model_fields(DEFAULT_MODEL))
 
     def model_updates(model_id: str, current: list[Any] | None) -> list[Any]:
         """The model-driven fields for `model_id`: its choices and visibility; a value that fits it

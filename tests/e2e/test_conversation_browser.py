@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from playground.ui.conversation_panel import REPLYING_PLACEHOLDER
+
 pytestmark = pytest.mark.browser
 BOT = "#chat-chatbot .message.bot"
 
@@ -39,9 +41,9 @@ def test_stop_and_retry_in_quick_succession_never_breaks_the_chat(page: Page) ->
 def test_escape_stops_and_a_second_enter_says_a_reply_is_running(page: Page) -> None:
     send(page, "tell me a long story")
     expect(page.locator(BOT).last).to_contain_text("demo gateway streams", timeout=10_000)
-    expect(page.locator("#chat-input textarea")).to_have_attribute("placeholder", "A reply is on its way… press Esc or Stop to stop it (you can type your next message)")
+    expect(page.locator("#chat-input textarea")).to_have_attribute("placeholder", REPLYING_PLACEHOLDER)
     send(page, "impatient follow-up")
-    expect(page.locator("#chat-error")).to_contain_text("a reply is still on its way")
+    expect(page.locator("#chat-notice")).to_contain_text("A reply is still on its way")
     expect(page.locator("#chat-input textarea")).to_have_value("impatient follow-up")
     page.keyboard.press("Escape")
     page.wait_for_timeout(700)

@@ -71,7 +71,8 @@ def test_two_16_9_images_are_shown_at_that_shape_and_one_downloads(page: Page, t
     with Image.open(io.BytesIO(data)) as image:
         assert image.format == "PNG" and image.size == (1024, 576)
     shown = page.locator("#images-gallery .thumbnail-item img").first.get_attribute("src") or ""
-    assert shown.endswith(download.suggested_filename), "the download is the file the gallery shows, not a re-encoded copy"
+    assert page.request.get(shown).body() == data, "the download is the file the gallery shows, not a re-encoded copy"
+    assert download.suggested_filename == "two-lighthouses-at-dusk-1.png"
 
 
 def test_refine_side_by_side_and_the_history_brings_a_generation_back(page: Page) -> None:

@@ -76,7 +76,7 @@ async def test_validation_errors_are_shown_and_nothing_is_lost(client: GatewayCl
 
 async def test_empty_message_and_bad_url_are_explained(client: GatewayClient, defaults: ServerDefaults) -> None:
     empty = await run(send_message(ChatAdapter(client, form()), defaults, {"text": "  ", "files": []}, [], None, "", ""))
-    assert "type a message" in empty[0].error
+    assert "type a message" in empty[0].notice.lower() and not empty[0].error and empty[0].aside  # a calm note, never a banner
     bad_url = await run(send_message(ChatAdapter(client, form()), defaults, "hi", [], None, "ftp://nowhere", ""))
     assert "base URL must start with http" in bad_url[-1].error and texts(bad_url[-1]) == ["hi"]
 
@@ -99,9 +99,9 @@ async def test_tool_round_trip_through_the_tab(client: GatewayClient, defaults: 
     assert first.pending_tool is not None and first.pending_tool.name == "get_weather"
     assert "Tool call: get_weather" in first.history[-1]["metadata"]["title"]
     blocked = await run(send_message(ChatAdapter(client, tools_form), defaults, "another", first.history, first.session, "", ""))
-    assert "waiting for the result" in blocked[0].error
+    assert "waiting for the result" in blocked[0].notice and not blocked[0].error
     missing = await run(send_tool_result(ChatAdapter(client, tools_form), defaults, " ", first.history, first.session, "", ""))
-    assert "type the tool's result" in missing[0].error
+    assert "type the tool's result" in missing[0].notice.lower() and not missing[0].error
     second = await run(send_tool_result(ChatAdapter(client, tools_form), defaults, '{"temp": 19}', first.history, first.session, "", ""))
     final = second[-1]
     assert final.pending_tool is None and '{"temp": 19}' in texts(final)[-1] and len(second) > 2
@@ -116,7 +116,7 @@ async def test_non_streaming_and_retry(client: GatewayClient, defaults: ServerDe
     assert len(final.history) == 2 and "temperature=0.1" in texts(final)[-1]
     assert len(final.session.messages) == 2
     nothing = await run(retry_last(ChatAdapter(client, form()), defaults, [], ChatSession(), "", ""))
-    assert "no message to retry" in nothing[0].error
+    assert "no message to retry" in nothing[0].notice and not nothing[0].error
     assert clear_chat().history == [] and clear_chat().session.messages == []
 
 

@@ -63,7 +63,7 @@ async def test_editing_an_earlier_message_resends_from_there(client: GatewayClie
 async def test_edit_to_empty_deletes_and_replies_cannot_be_edited(client: GatewayClient, defaults: ServerDefaults) -> None:
     history, session = await converse(client, defaults, ["first", "second"])
     adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash"))
-    assert "only your own messages" in begin_edit(adapter, history, session, 1, "rewritten reply").error
+    assert "Only your own messages" in begin_edit(adapter, history, session, 1, "rewritten reply").notice
     view = begin_edit(adapter, history, session, 0, "  ")
     assert shown_texts(view.history)[0] == "second" and [m["content"] for m in session.messages if m["role"] == "user"] == ["second"]
 
@@ -81,7 +81,7 @@ async def test_tool_round_turns_delete_as_one(client: GatewayClient, defaults: S
 def test_a_second_send_waits_for_the_reply_on_its_way() -> None:
     session = Session(replying=True)
     view = begin_send(ChatAdapter(None, ChatForm(model="gx-2.5-flash")), "next question", [{"role": "user", "content": "kept"}], session)  # type: ignore[arg-type]
-    assert REPLYING.split(":")[0] in view.error and view.history == [{"role": "user", "content": "kept"}] and not view.clear_draft
+    assert REPLYING.split(":")[0][1:] in view.notice and not view.error and view.history == [{"role": "user", "content": "kept"}] and not view.clear_draft
 
 
 async def test_a_failed_call_is_what_the_inspector_shows(client: GatewayClient, defaults: ServerDefaults) -> None:

@@ -46,3 +46,14 @@ async def test_the_demo_refuses_a_tool_turn_without_its_thinking(client: Gateway
     with pytest.raises(BadRequestError) as caught:
         await client.messages.create(conn, request)  # type: ignore[arg-type]
     assert "must start with its thinking block" in str(caught.value)
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["streaming", "whole"])
+async def test_a_web_search_turn_goes_back_with_its_server_tool_blocks(client: GatewayClient, defaults: ServerDefaults, stream: bool) -> None:
+    adapter = MessagesAdapter(client, MessagesForm(model="cl-sonnet-4-5-20250929", max_tokens=4096, stream=stream, web_search=True))
+    first = [v async for v in send_message(adapter, defaults, "what happened in AI this week?", [], Session(), "", "")][-1]
+    kinds = [block["type"] for block in first.session.messages[-1]["content"]]
+    assert not first.error and "server_tool_use" in kinds and "web_search_tool_result" in kinds
+    second = [v async for v in send_message(adapter, defaults, "and the week before?", first.history, first.session, "", "")][-1]
+    assert not second.error, second.error  # was: "Input tag 'server_tool_use' ... does not match any of the expected tags"
+    assert [block["type"] for block in second.exchange.request_body["messages"][1]["content"]] == kinds
