@@ -256,6 +256,9 @@ class NativeStream(TextStream):
     def _part(self, part: dict[str, Any]) -> list[StreamEvent]:
         if not isinstance(part, dict):
             raise MalformedEventError(f"a part that is {type(part).__name__}, not an object")
+        for key, kind in (("text", str), ("functionCall", dict), ("inlineData", dict)):
+            if key in part and not isinstance(part[key], kind) and not (part[key] is None and kind is dict):
+                raise MalformedEventError(f"a part whose {key} is {type(part[key]).__name__}, not {'text' if kind is str else 'an object'}")
         self._keep(part)
         if "text" in part:
             return [ReasoningDelta(part["text"]) if part.get("thought") else TextDelta(part["text"])]
