@@ -22,6 +22,7 @@ from playground.client.transport import Connection, Exchange
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.forms import Throttle
 from playground.ui.render import error_text, metrics_text, pretty_arguments, result_messages
+from playground.ui.shown_files import adopt_upload
 
 logger = logging.getLogger(__name__)
 STREAM_UPDATE_INTERVAL = 0.05
@@ -167,10 +168,11 @@ def begin_send(adapter: TurnAdapter, draft: dict[str, Any] | str | None, history
         urls = attach(paths) if attach else [image_data_url(p) for p in paths]
         message = adapter.user_message(text, urls)
         adapter.build_request([*session.messages, message])
+        copies = [adopt_upload(p) for p in paths]
     except GatewayError as error:
         return View(history, session, error=error_text(error), done=True)
     session.messages.append(message)
-    shown: Any = text if not paths else ([{"type": "text", "text": text}] if text else []) + [{"path": p} for p in paths]
+    shown: Any = text if not paths else ([{"type": "text", "text": text}] if text else []) + [{"path": p} for p in copies]
     history.append({"role": "user", "content": shown})
     session.ready = True
     return View(history, session, clear_draft=True)

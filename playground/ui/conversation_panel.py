@@ -14,6 +14,7 @@ from playground.ui import conversation
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, TurnAdapter, View, describe_pending
 from playground.ui.render import flatten_text, metrics_text, settle_pending
+from playground.ui.shown_files import shown_history
 from playground.ui.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
 
 AdapterFactory = Callable[..., TurnAdapter]
@@ -114,7 +115,7 @@ class ConversationPanel:
             )
 
         def begun(view: View, clears: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
-            return (view.history, *view_outputs(view, clears, split(values)[0] if view.done else None))
+            return (shown_history(view.history), *view_outputs(view, clears, split(values)[0] if view.done else None))
 
         async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
             await after_stop(state)

@@ -5,7 +5,6 @@ or a broken one is refused with a clear message and changes nothing. Keys are ne
 from __future__ import annotations
 
 import json
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ import gradio as gr
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.ui.conversation import Session
 from playground.ui.render import error_text
+from playground.ui.shown_files import new_file
 
 FORMAT = "gateway-playground-session"
 VERSION = 1
@@ -120,9 +120,8 @@ class SessionFileBar:
         def on_save(*values: Any) -> tuple[Any, ...]:
             history, state = (values[0], values[1]) if conversation else (None, None)
             document = session_document(self.tab, dict(zip(names, values[len(conversation):])), history, state)
-            path = Path(tempfile.mkdtemp(prefix="playground-session-")) / f"{self.tab}-session.json"
-            path.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
-            return gr.update(value=str(path), visible=True), "Saved: download the file to keep it."
+            path = new_file("sessions", f"{self.tab}-session.json", json.dumps(document, indent=2, ensure_ascii=False))
+            return gr.update(value=path, visible=True), "Saved: download the file to keep it."
 
         def on_load(upload: Any) -> tuple[Any, ...]:
             path = upload if isinstance(upload, str) else getattr(upload, "name", None) or (upload or {}).get("path")

@@ -15,6 +15,7 @@ from playground.ui.curl_panel import FormImport
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.presets import PresetBar
 from playground.ui.session_file import Arrival, SessionFileBar
+from playground.ui.shown_files import shown_path
 from playground.ui.video_board import (
     CALLS,
     VideoBoard,
@@ -211,7 +212,8 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
 
     def on_pick(evt: gr.SelectData) -> Any:
         value = evt.value
-        return value.get("video", {}).get("path") if isinstance(value, dict) and isinstance(value.get("video"), dict) else gr.skip()
+        path = value.get("video", {}).get("path") if isinstance(value, dict) and isinstance(value.get("video"), dict) else None
+        return shown_path(path) or gr.skip()  # the path comes from the page: only a file the app made is played
 
     connection = ctx.connection
     watch_outputs = [board_view, gallery, player, cancel_pick, inspect_job, saved, *inspector.components]
