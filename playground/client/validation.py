@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, TypeVar
 
 from typing_extensions import Self
@@ -57,3 +58,65 @@ class RequestModel(BaseModel):
 
     def to_body(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True, by_alias=True)
+
+
+MAX_DATA_DEPTH = 64
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _where(path: list[Any]) -> str:
+    return _location(tuple(path)) if path else "the top level"
+
+
+def data_problems(value: Any, max_depth: int = MAX_DATA_DEPTH) -> list[str]:
+    """What in parsed JSON cannot be sent as it is: nesting deeper than `max_depth`, a number that
+    is not finite (NaN, Infinity), text with a lone surrogate (not valid UTF-8). Iterative, so it
+    never recurses and never raises; each problem names where it is."""
+    problems: list[str] = []
+    stack: list[tuple[Any, list[Any]]] = [(value, [])]
+    while stack and len(problems) < 5:
+        item, path = stack.pop()
+        if len(path) > max_depth:
+            problems.append(f"nested more than {max_depth} levels deep")
+            break
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if isinstance(key, str) and not _is_utf8(key):
+                    problems.append(f"{_where(path)}: a field name has a broken character (a lone surrogate, not valid UTF-8)")
+                stack.append((child, [*path, key if isinstance(key, str) and _is_utf8(key) else "?"]))
+        elif isinstance(item, list):
+            stack.extend((child, [*path, index]) for index, child in enumerate(item))
+        elif isinstance(item, float) and item != item or isinstance(item, float) and item in (float("inf"), float("-inf")):
+            problems.append(f"{_where(path)}: {item} is not a number JSON can carry; it would not be sent as typed")
+        elif isinstance(item, str) and not _is_utf8(item):
+            problems.append(f"{_where(path)}: the text has a broken character (a lone surrogate, not valid UTF-8)")
+    return problems
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def strict_json(text: str | bytes, max_depth: int = MAX_DATA_DEPTH) -> Any:
+    """Parse JSON that will be sent or shown as it is: NaN/Infinity, nesting deeper than
+    `max_depth` and lone surrogates are refused (with where), never turned into something else.
+    Raises `RequestValidationError`; never anything else."""
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise RequestValidationError([f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"]) from None
+    except RecursionError:
+        raise RequestValidationError([f"nested more than {max_depth} levels deep"]) from None
+    except ValueError as exc:  # NaN / Infinity, or bytes that are not UTF-8
+        raise RequestValidationError([f"not valid JSON ({exc})"]) from None
+    problems = data_problems(value, max_depth)
+    if problems:
+        raise RequestValidationError(problems)
+    return value

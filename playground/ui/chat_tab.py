@@ -57,7 +57,7 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
             with gr.Accordion("Parameters", open=False):
                 temperature = gr.Slider(0, 2, value=0.7, step=0.05, label="temperature", elem_id="chat-temperature")
                 top_p = gr.Slider(0, 1, value=1.0, step=0.01, label="top_p", elem_id="chat-top-p")
-                max_tokens = gr.Number(0, label="max_tokens (0 = not set)", precision=0, elem_id="chat-max-tokens")
+                max_tokens = gr.Number(0, label="max_tokens (0 = not set)", elem_id="chat-max-tokens")
                 effort = gr.Dropdown(["", "low", "medium", "high"], value="", label="reasoning_effort", elem_id="chat-effort")
             with gr.Accordion("Tools and structured output", open=False):
                 tools = gr.Code("", language="json", label="tools (JSON array; empty = no tools)", interactive=True, elem_id="chat-tools")

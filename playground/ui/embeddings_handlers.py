@@ -118,7 +118,7 @@ def extra_fields(form: EmbeddingsForm) -> dict[str, Any]:
 
 
 def _runner(client: GatewayClient, conn: Connection, form: EmbeddingsForm, progress: Progress | None):
-    dimensions = optional_positive(form.dimensions)
+    dimensions = optional_positive(form.dimensions, "Dimensions")
     task = None if form.task_type == NO_TASK else form.task_type
     extra = extra_fields(form)
 
@@ -180,7 +180,7 @@ async def _lesson(form: EmbeddingsForm, runner: Any, first: Embedded) -> str:
             "makes it a question, so it lands nearer the documents that answer it.</p>")
     if lesson == "Full vs reduced dimensions":
         fmt = first.label
-        reduced_size = optional_positive(form.dimensions) or REDUCED_DEFAULT
+        reduced_size = optional_positive(form.dimensions, "Dimensions") or REDUCED_DEFAULT
         full = await runner(fmt, texts, size=None)
         reduced = await runner(fmt, texts, size=reduced_size)
         before = ranking(full.vectors[0], full.vectors[1:])

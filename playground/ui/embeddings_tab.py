@@ -101,7 +101,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
                 native_model = gr.Dropdown(list(NATIVE_MODELS), value=defaults.native_model, allow_custom_value=True, label="Native format model", elem_id="embeddings-native-model")
             with gr.Accordion("Settings", open=False, elem_id="embeddings-settings"):
                 with gr.Row():
-                    dimensions = gr.Number(None, precision=0, minimum=0, label="Dimensions (empty = model default)", info=default_sizes_note(), elem_id="embeddings-dimensions")
+                    dimensions = gr.Number(None, label="Dimensions (empty = model default)", info=default_sizes_note(), elem_id="embeddings-dimensions")
                     encoding = gr.Radio(["float", "base64"], value=defaults.encoding, label="List format: encoding_format",
                                         info="base64: the same numbers as float32 bytes", elem_id="embeddings-encoding")
                 task_type = gr.Dropdown([NO_TASK, *TASK_TYPES], value=NO_TASK, label="Native format: taskType", info="What the vectors are for", elem_id="embeddings-task")

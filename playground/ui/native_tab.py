@@ -63,12 +63,12 @@ def build_native_tab(ctx: TabContext) -> None:
                 output_images = gr.Checkbox(False, label="Output images (responseModalities IMAGE)", elem_id="native-output-images")
             with gr.Group():
                 thinking = gr.Radio(list(THINKING_CHOICES), value=THINKING_CHOICES[0], label="Thinking (thinkingConfig)", elem_id="native-thinking")
-                budget = gr.Number(1024, label="thinkingBudget (tokens; -1 = automatic)", precision=0, elem_id="native-budget")
+                budget = gr.Number(1024, label="thinkingBudget (tokens; -1 = automatic)", elem_id="native-budget")
             with gr.Accordion("Generation config", open=False):
                 temperature = gr.Slider(0, 2, value=1.0, step=0.05, label="temperature", elem_id="native-temperature")
                 top_p = gr.Slider(0, 1, value=0.95, step=0.01, label="topP", elem_id="native-top-p")
-                top_k = gr.Number(0, label="topK (0 = not set)", precision=0, elem_id="native-top-k")
-                max_tokens = gr.Number(0, label="maxOutputTokens (0 = not set)", precision=0, elem_id="native-max-tokens")
+                top_k = gr.Number(0, label="topK (0 = not set)", elem_id="native-top-k")
+                max_tokens = gr.Number(0, label="maxOutputTokens (0 = not set)", elem_id="native-max-tokens")
             with gr.Accordion("Tools", open=False):
                 functions = gr.Code("", language="json", interactive=True, elem_id="native-functions",
                                     label="functionDeclarations (JSON array of {name, description, parameters})")

@@ -64,7 +64,7 @@ def build_responses_tab(ctx: TabContext) -> None:
             with gr.Accordion("Parameters", open=False):
                 temperature = gr.Slider(0, 2, value=1.0, step=0.05, label="temperature", elem_id="responses-temperature")
                 top_p = gr.Slider(0, 1, value=0.98, step=0.01, label="top_p", elem_id="responses-top-p")
-                max_tokens = gr.Number(0, label="max_output_tokens (0 = not set)", precision=0, elem_id="responses-max-tokens")
+                max_tokens = gr.Number(0, label="max_output_tokens (0 = not set)", elem_id="responses-max-tokens")
             with gr.Accordion("Tools", open=False):
                 tools = gr.Code("", language="json", label="function tools (JSON array; empty = none)", interactive=True, elem_id="responses-tools")
                 tool_format = gr.Radio(list(TOOL_FORMATS), value=TOOL_FORMATS[0], label="Send function tools as", elem_id="responses-tool-format")

@@ -95,10 +95,10 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
                 size = gr.Dropdown(list(start["size"].choices or ()), value=start["size"].value, label="Size", allow_custom_value=True, elem_id="video-size")
             with gr.Accordion("More parameters", open=False, elem_id="video-more"):
                 with gr.Row():
-                    fps = gr.Number(None, label="fps", precision=0, visible=False, elem_id="video-fps")
-                    seed = gr.Number(None, label="seed (empty = random)", precision=0, visible=False, elem_id="video-seed")
-                    frames = gr.Number(None, label="frames (25 + 4n, 29-289)", precision=0, visible=False, elem_id="video-frames")
-                    count = gr.Number(1, label="videos per call (1-4)", precision=0, visible=False, elem_id="video-count")
+                    fps = gr.Number(None, label="fps", visible=False, elem_id="video-fps")
+                    seed = gr.Number(None, label="seed (empty = random)", visible=False, elem_id="video-seed")
+                    frames = gr.Number(None, label="frames (25 + 4n, 29-289)", visible=False, elem_id="video-frames")
+                    count = gr.Number(1, label="videos per call (1-4)", visible=False, elem_id="video-count")
                 with gr.Row():
                     person = gr.Dropdown(["", "allow_all", "allow_adult", "dont_allow"], value="", label="person generation", visible=False, elem_id="video-person")
                     watermark = gr.Dropdown(["not set", "true", "false"], value="not set", label="watermark (--wm)", visible=False, elem_id="video-watermark")
