@@ -11,7 +11,6 @@ taken out of the headers and URL, so nothing shown afterwards contains it.
 from __future__ import annotations
 
 import codecs
-import json
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from playground.client.errors import RequestValidationError
+from playground.client.validation import strict_json
 
 DATA_FLAGS = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--json"})
 VALUE_FLAGS = frozenset({"-X", "--request", "-H", "--header", "--url", "-u", "--user", "-o", "--output", "-m", "--max-time",
@@ -91,7 +91,10 @@ def _join_lines(command: str) -> str:
 
 def _ansi_c(match: re.Match[str]) -> str:
     raw = match.group(1)
-    decoded = codecs.decode(raw.encode("latin-1", "backslashreplace"), "unicode_escape")
+    try:
+        decoded = codecs.decode(raw.encode("latin-1", "backslashreplace"), "unicode_escape")
+    except UnicodeDecodeError as exc:
+        raise RequestValidationError([f"the $'…' quoted text has a broken escape ({exc.reason}); check it"]) from None
     try:
         decoded = decoded.encode("latin-1").decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
@@ -165,9 +168,9 @@ def parse_curl(command: str) -> CurlRequest:
 
 def _json_body(text: str) -> Any:
     try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise RequestValidationError([f"the request body is not JSON ({exc.args[0][:80]})"]) from None
+        return strict_json(text)
+    except RequestValidationError as error:
+        raise RequestValidationError([f"the request body is not JSON that can be sent as it is: {problem[:160]}" for problem in error.problems]) from None
 
 
 def _take_key(request: CurlRequest) -> None:

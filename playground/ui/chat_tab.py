@@ -12,6 +12,7 @@ from playground.ui.chat_handlers import ChatAdapter, ChatForm, chat_form_values
 from playground.ui.context import TabContext
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
+from playground.ui.form_check import turn_check
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
@@ -77,13 +78,16 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
     panel.wire(lambda *form: ChatAdapter(ctx.client, ChatForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector)
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(ChatForm, form_inputs))
-    session_file.wire(named_fields(ChatForm, form_inputs), panel.chatbot, panel.session)
+    fields = named_fields(ChatForm, form_inputs)
+    check = turn_check(lambda values: ChatAdapter(ctx.client, ChatForm(**values)))
+    session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     def from_curl(request: CurlRequest) -> list[Any]:
         values = chat_form_values(request.body)
         draft, history, session = conversation_from(request.body.get("messages") or [])
         return [*values.values(), draft, history, session]
 
-    ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl))
+    ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+                                    tuple(fields), check))
     example_tools.click(lambda: TOOLS_EXAMPLE, None, tools, queue=False)
     return model

@@ -25,6 +25,7 @@ from playground.ui.embeddings_handlers import (
     NATIVE_FORMAT,
     NO_TASK,
     EmbeddingsForm,
+    check_form,
     default_sizes_note,
     embed_texts,
 )
@@ -145,7 +146,10 @@ def build_embeddings_tab(ctx: TabContext) -> None:
     examples.wire(fields)
     if ctx.presets is not None:
         presets.wire(ctx.presets, {name: fields[name] for name in SETTINGS})
-    session_file.wire(fields)
+    def check(values: dict[str, Any], sent: list[dict[str, Any]]) -> None:
+        check_form(EmbeddingsForm(**values))
+
+    session_file.wire(fields, check=check)
 
     def on_begin(switch: StopSwitch) -> Any:
         switch.arm()
@@ -186,4 +190,5 @@ def build_embeddings_tab(ctx: TabContext) -> None:
         values = {**asdict(EmbeddingsForm()), **{k: v for k, v in form_from_curl(request).items() if v is not None}}
         return [values[name] for name in fields]
 
-    ctx.imports.register(FormImport("embeddings", "Embeddings", ("embeddings", "native_embeddings"), form_inputs, from_curl))
+    ctx.imports.register(FormImport("embeddings", "Embeddings", ("embeddings", "native_embeddings"), form_inputs, from_curl,
+                                    tuple(fields), check))

@@ -14,6 +14,7 @@ from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.examples import Example, ExampleRow
+from playground.ui.form_check import turn_check
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
 from playground.ui.session_file import SessionFileBar
@@ -90,14 +91,17 @@ def build_messages_tab(ctx: TabContext) -> None:
 
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(MessagesForm, form_inputs))
-    session_file.wire(named_fields(MessagesForm, form_inputs), panel.chatbot, panel.session)
+    fields = named_fields(MessagesForm, form_inputs)
+    check = turn_check(lambda values: MessagesAdapter(ctx.client, MessagesForm(**values)))
+    session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     def from_curl(request: CurlRequest) -> list[Any]:
         draft, history, session = conversation_from(request.body.get("messages") or [])
         return [*messages_form_values(request.body).values(), draft, history, session]
 
     ctx.imports.register(FormImport("messages", "Messages", ("messages", "count_tokens"),
-                                    [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl))
+                                    [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+                                    tuple(fields), check))
 
     def lab_report(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
         if not view.done or not isinstance(adapter, MessagesAdapter):

@@ -15,6 +15,7 @@ from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.examples import Example, ExampleRow
+from playground.ui.form_check import turn_check
 from playground.ui.forms import named_fields
 from playground.ui.native_handlers import AUTH_CHOICES, THINKING_CHOICES, NativeAdapter, NativeForm, grounding_note, native_form_values
 from playground.ui.presets import PresetBar
@@ -96,7 +97,8 @@ def build_native_tab(ctx: TabContext) -> None:
     examples.wire({"thinking": thinking, "output_images": output_images, "functions": functions, "grounding": search, "draft": panel.draft})
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
-    session_file.wire(fields, panel.chatbot, panel.session)
+    check = turn_check(lambda values: NativeAdapter(ctx.client, NativeForm(**values)))
+    session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     def from_curl(request: CurlRequest) -> list[Any]:
         contents = request.body.get("contents") or []
@@ -106,4 +108,5 @@ def build_native_tab(ctx: TabContext) -> None:
         session = Session(messages=[dict(c) for c in contents[: len(contents) - (1 if draft["text"] else 0)]])
         return [*native_form_values(request.body, request.model, request.auth_style).values(), draft, history, session]
 
-    ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl))
+    ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+                                    tuple(fields), check))

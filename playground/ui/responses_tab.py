@@ -14,6 +14,7 @@ from playground.ui.conversation import TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.examples import Example, ExampleRow
+from playground.ui.form_check import turn_check
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
 from playground.ui.responses_handlers import TOOL_FORMATS, ResponsesAdapter, ResponsesForm, chain_status, responses_form_values
@@ -91,7 +92,8 @@ def build_responses_tab(ctx: TabContext) -> None:
     examples.wire({"model": model, "summary": summary, "tools": tools, "web_search": web_search, "chain": chain, "draft": panel.draft})
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
-    session_file.wire(fields, panel.chatbot, panel.session)
+    check = turn_check(lambda values: ResponsesAdapter(ctx.client, ResponsesForm(**values)))
+    session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     def from_curl(request: CurlRequest) -> list[Any]:
         raw = request.body.get("input")
@@ -99,5 +101,6 @@ def build_responses_tab(ctx: TabContext) -> None:
         draft, history, session = conversation_from(items)
         return [*responses_form_values(request.body).values(), draft, history, session]
 
-    ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl))
+    ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+                                    tuple(fields), check))
     chain.change(lambda on, state: chain_status(state.messages, on), [chain, panel.session], status, queue=False)

@@ -9,10 +9,12 @@ from typing import Any
 import gradio as gr
 
 from playground.client.curl_import import CurlRequest
+from playground.client.errors import RequestValidationError
 from playground.client.video_catalog import video_model_ids
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import FormImport
 from playground.ui.examples import Example, ExampleRow
+from playground.ui.form_check import unchanged_problems
 from playground.ui.presets import PresetBar
 from playground.ui.session_file import Arrival, SessionFileBar
 from playground.ui.shown_files import shown_path
@@ -28,6 +30,7 @@ from playground.ui.video_form import (
     DEFAULT_MODEL,
     FIELD_NAMES,
     VideoForm,
+    check_video_values,
     flags_preview,
     kept_value,
     mode_fields,
@@ -242,12 +245,16 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
         return {**values, **driven}, [model_id]
 
     def from_curl(request: CurlRequest) -> list[Any]:
-        values, marker = arrive(video_form_values(request.body))
+        given = video_form_values(request.body)
+        values, marker = arrive(given)
+        changed = unchanged_problems({k: v for k, v in given.items() if v not in (None, "")}, values, f"with the model {given.get('model')!r}")
+        if changed:
+            raise RequestValidationError(changed)
         return [values[name] for name in FIELD_NAMES] + marker
 
     session_file.wire({name: c for name, c in by_name.items() if c not in (first_frame, last_frame, references)},
-                      arrival=Arrival([arrived], arrive))
-    ctx.imports.register(FormImport("video", "Video", ("video",), [*form_inputs, arrived], from_curl))
+                      arrival=Arrival([arrived], arrive), check=check_video_values)
+    ctx.imports.register(FormImport("video", "Video", ("video",), [*form_inputs, arrived], from_curl, FIELD_NAMES, check_video_values))
 
     def restore_after(event: Any) -> Any:
         return event.then(on_restore, [board, saved], board_view, queue=False).then(
