@@ -96,6 +96,15 @@ def data_problems(value: Any, max_depth: int = MAX_DATA_DEPTH) -> list[str]:
     return problems
 
 
+BROKEN_TEXT = ("the text contains a broken character (half of a surrogate pair, as a bad copy and paste can leave) that cannot "
+               "be sent or shown; remove it and try again (your text is kept)")
+
+
+def is_utf8(text: str) -> bool:
+    """False for text with a lone surrogate: it cannot be encoded, sent, or shown by Gradio."""
+    return _is_utf8(text)
+
+
 def _is_utf8(text: str) -> bool:
     try:
         text.encode("utf-8")

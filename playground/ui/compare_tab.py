@@ -13,6 +13,7 @@ from playground.client import catalog
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.intent import FORMAT_LABELS, FORMATS, Intent
 from playground.client.media import image_data_url
+from playground.client.validation import BROKEN_TEXT, is_utf8
 from playground.ui.compare_handlers import (
     PRESETS,
     ColumnRun,
@@ -118,6 +119,9 @@ def build_compare_tab(ctx: TabContext) -> None:
         try:
             if not (message or "").strip():
                 raise RequestValidationError(["type a message first"])
+            broken = [name for name, text in (("message", message), ("system prompt", system_text or "")) if not is_utf8(text)]
+            if broken:
+                raise RequestValidationError([f"{name}: {BROKEN_TEXT}" for name in broken])
             if not any(fmt and model.strip() for fmt, model in slots(values)):
                 raise RequestValidationError(["every column's model is empty: pick a format and type a model in at least one column (or choose a preset)"])
             picture = image_data_url(image_path) if image_path else None

@@ -19,6 +19,7 @@ from playground.client.media import image_data_url
 from playground.client.results import TextResult, ToolCall, Usage
 from playground.client.streaming import TextStream
 from playground.client.transport import Connection, Exchange
+from playground.client.validation import BROKEN_TEXT, is_utf8
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.forms import Throttle
 from playground.ui.render import error_text, metrics_text, pretty_arguments, result_messages
@@ -162,6 +163,8 @@ def begin_send(adapter: TurnAdapter, draft: dict[str, Any] | str | None, history
             raise RequestValidationError([REPLYING])
         if not text.strip() and not paths:
             raise RequestValidationError(["type a message (or attach an image) first"])
+        if not is_utf8(text):
+            raise RequestValidationError([f"message: {BROKEN_TEXT}"])
         if session.pending:
             raise RequestValidationError([f"the model is waiting for the result of tool call {session.pending[0].name}; send it below or press Clear"])
         attach = getattr(adapter, "attachments", None)  # adapters that take more than images say how
@@ -206,6 +209,8 @@ def begin_tool_result(adapter: TurnAdapter, result_text: str, history: list[dict
         return _problem(history, session, "there is no tool call waiting for a result")
     if not (result_text or "").strip():
         return _problem(history, session, "type the tool's result first")
+    if not is_utf8(result_text):
+        return _problem(history, session, f"tool result: {BROKEN_TEXT}")
     first_of_round = session.messages[-1].get("role") == "assistant"
     call = session.pending.pop(0)
     adapter.add_tool_result(session.messages, call, result_text, first_of_round)
