@@ -29,6 +29,7 @@ from playground.ui.context import TabContext
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import optional_positive, whole
 from playground.ui.render import error_text, metrics_text
+from playground.ui.uploaded_image import uploaded_image
 from playground.ui.widgets import banner_update, error_banner
 
 COLUMNS = 4
@@ -71,7 +72,7 @@ def build_compare_tab(ctx: TabContext) -> None:
             system = gr.Textbox(label="System prompt", lines=1, elem_id="compare-system")
             user = gr.Textbox(label="Message", lines=2, value="Explain in two sentences why the sky is blue.", elem_id="compare-message")
         with gr.Column(scale=2):
-            image = gr.Image(type="filepath", label="Image (optional)", height=120, elem_id="compare-image")
+            image = uploaded_image(label="Image (optional)", height=120, elem_id="compare-image")
         with gr.Column(scale=2):
             temperature = gr.Slider(0, 2, value=0.7, step=0.05, label="temperature", elem_id="compare-temperature")
             max_tokens = gr.Number(0, label="max output tokens (0 = not set)", elem_id="compare-max-tokens")

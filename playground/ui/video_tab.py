@@ -17,6 +17,7 @@ from playground.ui.examples import Example, ExampleRow
 from playground.ui.form_check import unchanged_problems
 from playground.ui.presets import PresetBar
 from playground.ui.session_file import Arrival, SessionFileBar
+from playground.ui.uploaded_image import uploaded_image
 from playground.ui.shown_files import shown_path
 from playground.ui.video_board import (
     CALLS,
@@ -87,8 +88,8 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
             notes = gr.Markdown(model_notes(DEFAULT_MODEL), elem_id="video-model-notes")
             mode = gr.Radio(list(start["mode"].choices or ()), value=start["mode"].value, label="Mode", elem_id="video-mode")
             prompt = gr.Textbox(label="Prompt", lines=3, info=PROMPT_HELP, elem_id="video-prompt")
-            first_frame = gr.Image(type="filepath", label="First frame / input image", visible=False, elem_id="video-first-frame")
-            last_frame = gr.Image(type="filepath", label="Last frame", visible=False, elem_id="video-last-frame")
+            first_frame = uploaded_image(label="First frame / input image", visible=False, elem_id="video-first-frame")
+            last_frame = uploaded_image(label="Last frame", visible=False, elem_id="video-last-frame")
             references = gr.File(file_count="multiple", file_types=["image"], label="Reference images ([图1], [图2], … in order)", visible=False, elem_id="video-references")
             remix = gr.Textbox(label="remix_from_video_id (video_…)", visible=False, elem_id="video-remix")
             with gr.Row():
