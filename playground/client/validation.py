@@ -19,7 +19,7 @@ def _location(loc: tuple[Any, ...]) -> str:
     for item in loc:
         if isinstance(item, int):
             parts.append(f"[{item}]")
-        elif not str(item).startswith("function-") and item not in ("str", "list[...]", "dict[str,any]"):
+        elif not str(item).startswith("function-") and "[" not in str(item) and item not in ("str",):
             parts.append(("." if parts else "") + str(item))
     return "".join(parts) or "request"
 

@@ -70,7 +70,7 @@ def value_problem(label: str, component: Any, value: Any, choices: Any = None) -
             return f"{label}: {bad[0]!r} is not one of the choices ({shown})"
         return None
     if isinstance(component, (gr.Textbox, gr.Code, gr.Markdown)):
-        return None if value is None or isinstance(value, str) else f"{label}: must be text (got {value!r})"
+        return None if isinstance(value, str) else f"{label}: must be text (got {value!r})"
     return None
 
 

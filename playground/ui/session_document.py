@@ -153,6 +153,19 @@ def _drop_v1_attachments(shown: Any) -> int:
     return dropped
 
 
+def _check_parts(shown: Any) -> None:
+    """Say plainly what is wrong with a part that is not text or an attachment carried as data."""
+    for index, message in enumerate(shown if isinstance(shown, list) else []):
+        content = message.get("content") if isinstance(message, dict) else None
+        for number, part in enumerate(content if isinstance(content, list) else [content] if isinstance(content, dict) else []):
+            kind = part.get("type") if isinstance(part, dict) else None
+            if kind == "text" or (kind == "file" and isinstance(part, dict) and "data" in part):
+                continue
+            raise RequestValidationError([f"conversation.shown[{index}].content[{number}]: a part must be text or an attachment carried "
+                                          "as data (name, mime_type, data); references to files or URLs are never followed, so the "
+                                          "file was refused and nothing changed"])
+
+
 def _header(document: Any, tab: str) -> int:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise RequestValidationError(["the file is not a saved session of this playground"])
@@ -190,6 +203,7 @@ def read_session(raw: bytes, tab: str, fields: list[str]) -> LoadedSession:
     if where is not None:
         raise RequestValidationError([f"the file refers to a file on the server by path (at {where}); a session file carries its "
                                       "attachments inside it as data, so this file was refused and nothing changed"])
+    _check_parts(conversation.get("shown"))
     try:
         checked = Conversation.model_validate(conversation)
     except ValidationError as exc:
