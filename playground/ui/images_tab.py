@@ -16,6 +16,7 @@ from playground.ui.curl_panel import FormImport
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.images_handlers import (
     FORM_FIELDS,
+    PROMPT_STAND_IN,
     STOPPED,
     Generation,
     ImageForm,
@@ -118,7 +119,7 @@ def build_images_tab(ctx: TabContext) -> None:
     form_inputs = [prompt, model, ratio, tier, n, quality, mime_type, modalities, extra]
     by_name = dict(zip(FORM_FIELDS, form_inputs, strict=True))
     def check(values: dict[str, Any], sent: list[dict[str, Any]]) -> None:
-        ImageForm(**values).request()
+        ImageForm(**{**values, "prompt": values.get("prompt") or PROMPT_STAND_IN}).request()
 
     session_file.wire(by_name, check=check)
     examples.wire({**by_name, "instruction": instruction})

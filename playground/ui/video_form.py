@@ -106,6 +106,8 @@ def check_video_values(values: dict[str, Any], sent: list[dict[str, Any]] | None
     form["first_frame"] = form["first_frame"] or "checked on submit"
     form["last_frame"] = form["last_frame"] or "checked on submit"
     form["references"] = form["references"] or ["checked on submit"]
+    form["prompt"] = form["prompt"] or "(a prompt is typed before Submit)"
+    form["remix_from_video_id"] = form["remix_from_video_id"] or "checked-on-submit"
     build_video_request(VideoForm(**form).to_input(read_images=False))
 
 
