@@ -75,3 +75,17 @@ def session_file(tab: str, form: dict[str, Any] | None = None, shown: list[Any] 
                  version: int = 2) -> dict[str, Any]:
     return {"format": "gateway-playground-session", "version": version, "tab": tab, "form": form or {},
             "conversation": {"shown": shown or [], "sent": sent or []}}
+
+
+async def compare_begin(blocks: gr.Blocks, values: dict[str, Any]) -> dict[str, Any]:
+    """Press Send on the Compare tab with `values` by elem_id (the rest as the page starts); the
+    error banner's update."""
+    from playground.ui.compare_tab import CompareState
+
+    begin = event(blocks, "on_begin", input_with="compare-system")
+    names = [getattr(c, "elem_id", None) for c in begin.inputs]
+    given = begin.current_values(skip=0)
+    given[0] = CompareState()
+    for name, value in values.items():
+        given[names.index(name)] = value
+    return await begin.fn(*given)  # type: ignore[no-any-return]
