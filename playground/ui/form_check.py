@@ -49,8 +49,9 @@ def _number_problem(label: str, value: Any, component: Any) -> str | None:
     return None
 
 
-def value_problem(label: str, component: Any, value: Any, choices: Any = None) -> str | None:
-    """Why `value` cannot be shown in `component` as it is, or None."""
+def value_problem(label: str, component: Any, value: Any, choices: Any = None, check_choices: bool = True) -> str | None:
+    """Why `value` cannot be shown in `component` as it is, or None (`check_choices` False: a
+    choice only needs the right type, for fields whose choices come later with a model)."""
     if isinstance(component, (gr.Number, gr.Slider)):
         return _number_problem(label, value, component)
     if isinstance(component, gr.Checkbox):
@@ -61,7 +62,7 @@ def value_problem(label: str, component: Any, value: Any, choices: Any = None) -
         items = value if many and isinstance(value, list) else [value]
         if many and not isinstance(value, list):
             return f"{label}: must be a list of choices (got {value!r})"
-        if isinstance(component, gr.Dropdown) and component.allow_custom_value:
+        if (isinstance(component, gr.Dropdown) and component.allow_custom_value) or not check_choices:
             bad = [item for item in items if item is not None and not isinstance(item, (str, int, float))]
             return f"{label}: {bad[0]!r} is not a value this field takes" if bad else None
         bad = [item for item in items if item not in allowed and not (item in (None, "") and not many)]
@@ -74,7 +75,7 @@ def value_problem(label: str, component: Any, value: Any, choices: Any = None) -
     return None
 
 
-def values_problems(fields: dict[str, Any], values: dict[str, Any]) -> list[str]:
+def values_problems(fields: dict[str, Any], values: dict[str, Any], check_choices: bool = True) -> list[str]:
     """Every value's fit to its component (by field name); updates are checked against the choices they bring."""
     problems = data_problems(values)
     for name, value in values.items():
@@ -83,7 +84,7 @@ def values_problems(fields: dict[str, Any], values: dict[str, Any]) -> list[str]
         plain, choices = _unwrap(value)
         if plain is _SKIP:
             continue
-        problem = value_problem(name, fields[name], plain, choices)
+        problem = value_problem(name, fields[name], plain, choices, check_choices)
         if problem:
             problems.append(problem)
     return problems

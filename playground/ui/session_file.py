@@ -14,7 +14,7 @@ from typing import Any
 import gradio as gr
 
 from playground.client.errors import GatewayError, RequestValidationError
-from playground.ui.form_check import RequestCheck, check_whole, unchanged_problems
+from playground.ui.form_check import RequestCheck, check_whole, unchanged_problems, values_problems
 from playground.ui.render import error_text
 from playground.ui.session_document import VERSION, read_session, read_session_document, session_document
 from playground.ui.shown_files import new_file
@@ -68,7 +68,10 @@ class SessionFileBar:
             loaded = read_session(Path(str(path)).read_bytes(), self.tab, names)
             values = {**dict(zip(names, current)), **loaded.form}
             extra: list[Any] = []
-            if arrival is not None:
+            if arrival is not None:  # the values' types first: arriving reads them (the choices come with the model)
+                problems = values_problems(fields, loaded.form, check_choices=False)
+                if problems:
+                    raise RequestValidationError(problems)
                 values, extra = arrival.arrive(values)
                 changed = unchanged_problems(loaded.form, values, f"with the model {values.get('model', '')!r}")
                 if changed:
