@@ -71,7 +71,7 @@ def value_problem(label: str, component: Any, value: Any, choices: Any = None, c
             return f"{label}: {bad[0]!r} is not one of the choices ({shown})"
         return None
     if isinstance(component, (gr.Textbox, gr.Code, gr.Markdown)):
-        return None if isinstance(value, str) else f"{label}: must be text (got {value!r})"
+        return None if value is None or isinstance(value, str) else f"{label}: must be text (got {value!r})"
     return None
 
 
@@ -90,9 +90,12 @@ def values_problems(fields: dict[str, Any], values: dict[str, Any], check_choice
     return problems
 
 
-def plain_values(values: dict[str, Any]) -> dict[str, Any]:
-    """The values themselves, out of any updates (for building the form)."""
-    return {name: plain for name, value in values.items() if (plain := _unwrap(value)[0]) is not _SKIP}
+def plain_values(values: dict[str, Any], fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The values themselves, out of any updates, as the page would send them back (an empty
+    text box as "") for building the form."""
+    plain = {name: value for name, raw in values.items() if (value := _unwrap(raw)[0]) is not _SKIP}
+    texts = {name for name, component in (fields or {}).items() if isinstance(component, (gr.Textbox, gr.Code))}
+    return {name: "" if value is None and name in texts else value for name, value in plain.items()}
 
 
 def check_whole(fields: dict[str, Any], values: dict[str, Any], sent: list[dict[str, Any]], check: RequestCheck | None) -> None:
@@ -104,7 +107,7 @@ def check_whole(fields: dict[str, Any], values: dict[str, Any], sent: list[dict[
     if check is None:
         return
     try:
-        check(plain_values(values), sent)
+        check(plain_values(values, fields), sent)
     except GatewayError:
         raise
     except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError) as exc:
