@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from playground.client.errors import RequestValidationError
 from playground.client.validation import problems_from, strict_json
 from playground.ui.conversation import Session
-from playground.ui.shown_files import _part_path, data_of_file, file_from_data, shown_path
+from playground.ui.shown_files import part_path, data_of_file, file_from_data, shown_path
 
 FORMAT = "gateway-playground-session"
 VERSION = 2
@@ -72,7 +72,7 @@ class Conversation(_Strict):
 def _saved_part(part: Any) -> Any:
     if isinstance(part, str):
         return {"type": "text", "text": part}
-    path = _part_path(part)
+    path = part_path(part)
     if path is not None:
         found = shown_path(path)
         try:
@@ -142,7 +142,7 @@ def _drop_v1_attachments(shown: Any) -> int:
         parts = content if isinstance(content, list) else [content] if isinstance(content, dict) else []
         kept = []
         for part in parts:
-            path = _part_path(part)
+            path = part_path(part)
             if path is None:
                 kept.append(part)
                 continue

@@ -80,7 +80,7 @@ def adopt_upload(path: str, kind: str = "uploads") -> str:
         raise RequestValidationError([f"the attachment {Path(path).name} is no longer on the server; attach it again"]) from None
 
 
-def _part_path(part: Any) -> Any:
+def part_path(part: Any) -> Any:
     """The path a chatbot content part refers to, if any (`{"path"}` or `{"file": {"path"}}`)."""
     if not isinstance(part, dict):
         return None
@@ -91,11 +91,11 @@ def _part_path(part: Any) -> Any:
 
 
 def _shown_part(part: Any) -> Any:
-    if not isinstance(part, dict) or _part_path(part) is None:
+    if not isinstance(part, dict) or part_path(part) is None:
         return part
-    path = shown_path(_part_path(part))
+    path = shown_path(part_path(part))
     if path is None:
-        return {"type": "text", "text": ATTACHMENT_NOTE.format(name=_clean_name(str(_part_path(part))))}
+        return {"type": "text", "text": ATTACHMENT_NOTE.format(name=_clean_name(str(part_path(part))))}
     return {"path": path}
 
 
