@@ -74,6 +74,16 @@ class Connection:
         return self.redactor.text(text)
 
 
+def url_problem(url: str) -> str | None:
+    """Why httpx could not use `url` (an IPv4 address with leading zeros, a host name IDNA
+    refuses, ...), or None: checked when the URL is typed, not when the call fails."""
+    try:
+        httpx.URL(url).host  # noqa: B018 - decoding the host is the check
+    except Exception as exc:  # noqa: BLE001 - httpx and idna raise several types for a bad host
+        return str(exc)[:120] or type(exc).__name__
+    return None
+
+
 def backoff_delay(attempt: int, headers: httpx.Headers | None = None) -> float:
     """Seconds to wait before retry number `attempt` (0-based): Retry-After wins, capped at 60 s."""
     asked = retry_after_seconds(headers) if headers is not None else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, TypeVar
 
 from typing_extensions import Self
@@ -18,7 +19,7 @@ def _location(loc: tuple[Any, ...]) -> str:
     for item in loc:
         if isinstance(item, int):
             parts.append(f"[{item}]")
-        elif not str(item).startswith("function-") and item not in ("str", "list[...]", "dict[str,any]"):
+        elif not str(item).startswith("function-") and "[" not in str(item) and item not in ("str",):
             parts.append(("." if parts else "") + str(item))
     return "".join(parts) or "request"
 
@@ -57,3 +58,74 @@ class RequestModel(BaseModel):
 
     def to_body(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True, by_alias=True)
+
+
+MAX_DATA_DEPTH = 64
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _where(path: list[Any]) -> str:
+    return _location(tuple(path)) if path else "the top level"
+
+
+def data_problems(value: Any, max_depth: int = MAX_DATA_DEPTH) -> list[str]:
+    """What in parsed JSON cannot be sent as it is: nesting deeper than `max_depth`, a number that
+    is not finite (NaN, Infinity), text with a lone surrogate (not valid UTF-8). Iterative, so it
+    never recurses and never raises; each problem names where it is."""
+    problems: list[str] = []
+    stack: list[tuple[Any, list[Any]]] = [(value, [])]
+    while stack and len(problems) < 5:
+        item, path = stack.pop()
+        if len(path) > max_depth:
+            problems.append(f"nested more than {max_depth} levels deep")
+            break
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if isinstance(key, str) and not _is_utf8(key):
+                    problems.append(f"{_where(path)}: a field name has a broken character (a lone surrogate, not valid UTF-8)")
+                stack.append((child, [*path, key if isinstance(key, str) and _is_utf8(key) else "?"]))
+        elif isinstance(item, list):
+            stack.extend((child, [*path, index]) for index, child in enumerate(item))
+        elif isinstance(item, float) and item != item or isinstance(item, float) and item in (float("inf"), float("-inf")):
+            problems.append(f"{_where(path)}: {item} is not a number JSON can carry; it would not be sent as typed")
+        elif isinstance(item, str) and not _is_utf8(item):
+            problems.append(f"{_where(path)}: the text has a broken character (a lone surrogate, not valid UTF-8)")
+    return problems
+
+
+BROKEN_TEXT = ("the text contains a broken character (half of a surrogate pair, as a bad copy and paste can leave) that cannot "
+               "be sent or shown; remove it and try again (your text is kept)")
+
+
+def is_utf8(text: str) -> bool:
+    """False for text with a lone surrogate: it cannot be encoded, sent, or shown by Gradio."""
+    return _is_utf8(text)
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def strict_json(text: str | bytes, max_depth: int = MAX_DATA_DEPTH) -> Any:
+    """Parse JSON that will be sent or shown as it is: NaN/Infinity, nesting deeper than
+    `max_depth` and lone surrogates are refused (with where), never turned into something else.
+    Raises `RequestValidationError`; never anything else."""
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise RequestValidationError([f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"]) from None
+    except RecursionError:
+        raise RequestValidationError([f"nested more than {max_depth} levels deep"]) from None
+    except ValueError as exc:  # NaN / Infinity, or bytes that are not UTF-8
+        raise RequestValidationError([f"not valid JSON ({exc})"]) from None
+    problems = data_problems(value, max_depth)
+    if problems:
+        raise RequestValidationError(problems)
+    return value

@@ -63,7 +63,7 @@ class ChatForm:
             stream=self.stream,
             temperature=self.temperature,
             top_p=self.top_p,
-            max_tokens=optional_positive(self.max_tokens),
+            max_tokens=optional_positive(self.max_tokens, "max_tokens"),
             tools=tools or None,
             tool_choice=tool_choice,
             response_format=response_format,

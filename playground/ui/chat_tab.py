@@ -12,6 +12,7 @@ from playground.ui.chat_handlers import ChatAdapter, ChatForm, chat_form_values
 from playground.ui.context import TabContext
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
+from playground.ui.form_check import turn_check
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
@@ -55,7 +56,7 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
             with gr.Accordion("Parameters", open=False):
                 temperature = gr.Slider(0, 2, value=0.7, step=0.05, label="temperature", elem_id="chat-temperature")
                 top_p = gr.Slider(0, 1, value=1.0, step=0.01, label="top_p", elem_id="chat-top-p")
-                max_tokens = gr.Number(0, label="max_tokens (0 = not set)", precision=0, elem_id="chat-max-tokens")
+                max_tokens = gr.Number(0, label="max_tokens (0 = not set)", elem_id="chat-max-tokens")
                 effort = gr.Dropdown(["", "low", "medium", "high"], value="", label="reasoning_effort", elem_id="chat-effort")
             with gr.Accordion("Tools and structured output", open=False):
                 tools = gr.Code("", language="json", label="tools (JSON array; empty = no tools)", interactive=True, elem_id="chat-tools")
@@ -75,13 +76,16 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
     panel.wire(lambda *form: ChatAdapter(ctx.client, ChatForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector)
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(ChatForm, form_inputs))
-    session_file.wire(named_fields(ChatForm, form_inputs), panel.chatbot, panel.session)
+    fields = named_fields(ChatForm, form_inputs)
+    check = turn_check(lambda values: ChatAdapter(ctx.client, ChatForm(**values)))
+    session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     def from_curl(request: CurlRequest) -> list[Any]:
         values = chat_form_values(request.body)
         draft, history, session = conversation_from(request.body.get("messages") or [])
         return [*values.values(), draft, history, session]
 
-    ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl))
+    ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+                                    tuple(fields), check))
     example_tools.click(lambda: TOOLS_EXAMPLE, None, tools, queue=False)
     return model

@@ -9,10 +9,8 @@ import asyncio
 import difflib
 import html
 import json
-import tempfile
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from playground.client.errors import GatewayError
@@ -24,6 +22,7 @@ from playground.ui.codegen import shorten_long_strings
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.prices import cost_text
 from playground.ui.render import error_text, plain, result_messages
+from playground.ui.shown_files import new_file
 
 UPDATE_INTERVAL = 0.05
 PRESETS: dict[str, list[tuple[str, str]]] = {
@@ -181,15 +180,13 @@ def export_files(intent: Intent, runs: list[ColumnRun]) -> tuple[str, str]:
                         "answer": run.result.text, "reasoning": run.result.reasoning, "finish": run.result.finish_reason,
                         "error": run.error, "metrics": metrics, "mapping": run.mapped.mapping if run.mapped else {}})
     document = {"inputs": {k: v for k, v in intent.__dict__.items() if k != "image"} | {"image": bool(intent.image)}, "columns": columns}
-    folder = Path(tempfile.mkdtemp(prefix="playground-compare-"))
-    json_path, md_path = folder / "comparison.json", folder / "comparison.md"
-    json_path.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
+    json_path = new_file("compare", "comparison.json", json.dumps(document, indent=2, ensure_ascii=False))
     report = ["# Comparison", "", f"**System:** {intent.system or '—'}", "", f"**Message:** {intent.user}", "", "## Metrics", "",
               metrics_table(runs), "", "## How each format carries the shared parameters", "", mapping_table(runs), ""]
     for run in runs:
         report += [f"## {run.label}", "", run.result.text or run.error or "(no answer)", ""]
-    md_path.write_text("\n".join(report), encoding="utf-8")
-    return str(json_path), str(md_path)
+    md_path = new_file("compare", "comparison.md", "\n".join(report))
+    return json_path, md_path
 
 
 def transcript(intent: Intent, run: ColumnRun) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ import gradio as gr
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.intent import Intent
 from playground.client.media import image_data_url
+from playground.client.validation import BROKEN_TEXT, is_utf8
 from playground.ui.compare_handlers import (
     PRESETS,
     ColumnRun,
@@ -26,8 +27,9 @@ from playground.ui.compare_handlers import (
 from playground.ui.column_picker import ColumnPicker, slots
 from playground.ui.context import TabContext
 from playground.ui.examples import Example, ExampleRow
-from playground.ui.forms import optional_positive
+from playground.ui.forms import optional_positive, whole
 from playground.ui.render import error_text, metrics_text
+from playground.ui.uploaded_image import uploaded_image
 from playground.ui.widgets import banner_update, error_banner
 
 COLUMNS = 4
@@ -73,14 +75,14 @@ def build_compare_tab(ctx: TabContext) -> None:
             system = gr.Textbox(label="System prompt", lines=1, elem_id="compare-system")
             user = gr.Textbox(label="Message", lines=2, value="Explain in two sentences why the sky is blue.", elem_id="compare-message")
         with gr.Column(scale=2):
-            image = gr.Image(type="filepath", label="Image (optional)", height=200, elem_id="compare-image")  # 120 px: the label covered the drop text
+            image = uploaded_image(label="Image (optional)", height=200, elem_id="compare-image")  # 120 px: the label covered the drop text
         with gr.Column(scale=2):
             temperature = gr.Slider(0, 2, value=0.7, step=0.05, label="temperature", elem_id="compare-temperature")
-            max_tokens = gr.Number(0, label="max output tokens (0 = not set)", precision=0, elem_id="compare-max-tokens")
+            max_tokens = gr.Number(0, label="max output tokens (0 = not set)", elem_id="compare-max-tokens")
             with gr.Row():
                 thinking = gr.Checkbox(False, label="Thinking", elem_id="compare-thinking", min_width=100)
                 stream = gr.Checkbox(True, label="Stream", elem_id="compare-stream", min_width=100)
-            budget = gr.Number(2048, label="thinking budget (tokens)", precision=0, elem_id="compare-budget")
+            budget = gr.Number(2048, label="thinking budget (tokens)", elem_id="compare-budget")
     picker = ColumnPicker.start("compare", PRESETS)
     examples = ExampleRow.build("compare", EXAMPLES)
     chats, lines = [], []
@@ -112,15 +114,21 @@ def build_compare_tab(ctx: TabContext) -> None:
     slots_in = picker.inputs
 
     async def on_begin(compare_state: CompareState, system_text: str, message: str, image_path: str | None, temp: float,
-                       tokens: float | None, think: bool, budget_tokens: float | None, streamed: bool) -> Any:
+                       tokens: float | None, think: bool, budget_tokens: float | None, streamed: bool, *values: Any) -> Any:
         compare_state.ready = False
         try:
             if not (message or "").strip():
                 raise RequestValidationError(["type a message first"])
+            broken = [name for name, text in (("message", message), ("system prompt", system_text or "")) if not is_utf8(text)]
+            if broken:
+                raise RequestValidationError([f"{name}: {BROKEN_TEXT}" for name in broken])
+            if not any(fmt and model.strip() for fmt, model in slots(values)):
+                raise RequestValidationError(["every column's model is empty: pick a format and type a model in at least one column (or choose a preset)"])
             picture = image_data_url(image_path) if image_path else None
+            compare_state.intent = Intent(message, system_text or "", picture, temp, optional_positive(tokens, "max output tokens"), bool(think),
+                                          whole("thinking budget", budget_tokens) or 2048, bool(streamed))
         except GatewayError as problem:
             return banner_update(error_text(problem))
-        compare_state.intent = Intent(message, system_text or "", picture, temp, optional_positive(tokens), bool(think), int(budget_tokens or 2048), bool(streamed))
         compare_state.ready = True
         return banner_update("")
 
@@ -160,7 +168,7 @@ def build_compare_tab(ctx: TabContext) -> None:
 
     ends = [*lines, table, mapping, *requests, diff, export_json, export_md]
     inputs = [state, system, user, image, temperature, max_tokens, thinking, budget, stream]
-    began = send.click(on_begin, inputs, [error], queue=False)
+    began = send.click(on_begin, [*inputs, *slots_in], [error], queue=False)
     streaming = began.then(on_stream, [state, *ctx.connection, *slots_in], chats, concurrency_limit=None, show_progress="hidden")
     streaming.then(on_end, [state, left, right, *slots_in], ends, queue=False)
     stop.click(on_stop, [state, left, right, *slots_in], ends, cancels=[streaming], queue=False)

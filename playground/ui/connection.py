@@ -6,7 +6,10 @@ to the configured base URL and never reaches the browser.
 
 from __future__ import annotations
 
+import ipaddress
+import re
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -16,7 +19,7 @@ from playground.client import catalog
 from playground.client.errors import APIStatusError, RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.limits import SessionQuota
-from playground.client.transport import Connection
+from playground.client.transport import Connection, url_problem
 from playground.ui.render import plain
 from playground.ui.visitors import visitor_of
 
@@ -81,6 +84,10 @@ def checked_base_url(text: str) -> str:
         raise RequestValidationError(["the base URL must not contain a user name or password: type the key in the API key box"])
     if parts.query or parts.fragment or text.endswith(("?", "#")):
         raise RequestValidationError(["a base URL is a base: remove the ? or # part (paths such as /v1/... are added by the playground)"])
+    _check_host(parts.hostname)
+    problem = url_problem(text)
+    if problem is not None:
+        raise RequestValidationError([f"the base URL cannot be used: {plain(problem)}"])
     return text
 
 
@@ -106,6 +113,23 @@ def version_note(url_text: str | None) -> str:
         return ""
     return (f"ℹ️ The base URL ends in `{dropped}`, which the playground adds itself (it calls `{dropped}/...` paths): "
             f"it uses `{plain(base[:200])}`. Drop the trailing {dropped} from the box to make this note go away.")
+_NUMERIC_HOST = re.compile(r"^(0x[0-9a-f]*|[0-9]+)(\.(0x[0-9a-f]*|[0-9]+))*\.?$", re.IGNORECASE)
+
+
+def _check_host(host: str) -> None:
+    """Host spellings that read as an address other than what they look like are refused with why."""
+    if not host.isascii():
+        folded = unicodedata.normalize("NFKC", host)
+        if folded.isascii() and _NUMERIC_HOST.match(folded):
+            raise RequestValidationError([f"the host {plain(host)} is written with special digits (it reads as {plain(folded)}); "
+                                          "type an IP address in plain digits 0-9"])
+        return
+    if _NUMERIC_HOST.match(host):
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            raise RequestValidationError([f"the host {plain(host)} is an IPv4 address in an ambiguous form (leading zeros, hex, or fewer "
+                                          "than four parts, which some programs read as octal or pad); write four decimal numbers, e.g. 127.0.0.1"]) from None
 
 
 def resolve_connection(defaults: ServerDefaults, url_text: str | None, key_text: str | None) -> Connection:

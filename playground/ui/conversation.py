@@ -14,14 +14,16 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from playground.client.errors import GatewayError
+from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.media import image_data_url
 from playground.client.results import TextResult, ToolCall, Usage
 from playground.client.streaming import TextStream
 from playground.client.transport import Connection, Exchange
+from playground.client.validation import BROKEN_TEXT, is_utf8
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.forms import Throttle
 from playground.ui.render import error_text, metrics_text, pretty_arguments, result_messages
+from playground.ui.shown_files import adopt_upload
 
 logger = logging.getLogger(__name__)
 STREAM_UPDATE_INTERVAL = 0.05
@@ -171,14 +173,17 @@ def begin_send(adapter: TurnAdapter, draft: dict[str, Any] | str | None, history
     if session.pending:
         return _note(history, session, f"the model is waiting for the result of tool call {session.pending[0].name}; send it below or press Clear")
     try:
+        if not is_utf8(text):
+            raise RequestValidationError([f"message: {BROKEN_TEXT}"])
         attach = getattr(adapter, "attachments", None)  # adapters that take more than images say how
         urls = attach(paths) if attach else [image_data_url(p) for p in paths]
         message = adapter.user_message(text, urls)
         adapter.build_request([*session.messages, message])
+        copies = [adopt_upload(p) for p in paths]
     except GatewayError as error:
         return View(history, session, error=error_text(error), done=True)
     session.messages.append(message)
-    shown: Any = text if not paths else ([{"type": "text", "text": text}] if text else []) + [{"path": p} for p in paths]
+    shown: Any = text if not paths else ([{"type": "text", "text": text}] if text else []) + [{"path": p} for p in copies]
     history.append({"role": "user", "content": shown})
     session.ready = True
     return View(history, session, clear_draft=True)
@@ -212,6 +217,8 @@ def begin_tool_result(adapter: TurnAdapter, result_text: str, history: list[dict
         return _note(history, session, "there is no tool call waiting for a result")
     if not (result_text or "").strip():
         return _note(history, session, "type the tool's result first")
+    if not is_utf8(result_text):
+        return _problem(history, session, f"tool result: {BROKEN_TEXT}")
     first_of_round = session.messages[-1].get("role") == "assistant"
     call = session.pending.pop(0)
     adapter.add_tool_result(session.messages, call, result_text, first_of_round)

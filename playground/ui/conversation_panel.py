@@ -15,6 +15,7 @@ from playground.client.errors import GatewayError
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, TurnAdapter, View, describe_pending
 from playground.ui.render import error_text, flatten_text, metrics_text, settle_pending
+from playground.ui.shown_files import shown_history
 from playground.ui.template_vars import VariablesPanel, fill_draft
 from playground.ui.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
 
@@ -127,7 +128,7 @@ class ConversationPanel:
                     *(extra(view, adapter) if extra else (gr.skip(),) * len(extra_outputs)))
 
         def begun(view: View, clears: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
-            shown = gr.skip() if view.aside else view.history  # a note leaves a reply that is arriving alone
+            shown = gr.skip() if view.aside else shown_history(view.history)  # a note leaves a reply that is arriving alone
             if view.session.ready:
                 view.session.shown = list(view.history)
             return (shown, *begin_outputs(view, clears))

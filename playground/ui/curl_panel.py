@@ -17,10 +17,12 @@ from typing import Any
 import gradio as gr
 
 from playground.client.curl_import import CurlRequest, parse_curl
-from playground.client.errors import GatewayError
+from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.gateway import GatewayClient
+from playground.client.import_check import check_body
 from playground.ui.connection import ServerDefaults, without_version
 from playground.ui.conversation import Session
+from playground.ui.form_check import RequestCheck, check_whole
 from playground.ui.render import error_text, plain
 
 PLACEHOLDER = """curl https://your-gateway/v1/chat/completions \\
@@ -36,6 +38,22 @@ class FormImport:
     components: list[Any]
     values_from: Callable[[CurlRequest], list[Any]]
     """Values for `components` (gr.skip() leaves one as it is); raises `GatewayError` if unusable."""
+    names: tuple[str, ...] = ()
+    """Field names of the leading `components` (the tab's form), for `check`."""
+    check: RequestCheck | None = None
+    """The tab's request check (see `form_check.turn_check`): an import fills the form only if it passes."""
+
+    def checked_values(self, request: CurlRequest) -> list[Any]:
+        """`values_from`, after the body passed the interface's request model, and only if the
+        values fit their components and build the request a send would build."""
+        check_body(request.interface, request.body)
+        try:
+            values = self.values_from(request)
+        except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
+            raise RequestValidationError([f"the command's body does not have the shape of a {self.label} call ({type(exc).__name__})"]) from None
+        sent = next((value.messages for value in values if isinstance(value, Session)), [])
+        check_whole(dict(zip(self.names, self.components)), dict(zip(self.names, values)), sent, self.check)
+        return values
 
 
 @dataclass
@@ -59,7 +77,7 @@ def imported_values(registry: ImportRegistry, defaults: ServerDefaults, command:
         if form is None:
             names = ", ".join(form.label for form in registry.forms)
             return None, f"⚠️ This command calls `{request.path}`, which no tab here imports (tabs that do: {names}).", None, untouched
-        values = form.values_from(request)
+        values = form.checked_values(request)
     except GatewayError as error:
         return None, error_text(error), None, untouched
     filled: list[Any] = []

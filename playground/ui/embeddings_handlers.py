@@ -16,6 +16,8 @@ from playground.client.embeddings import (
     NATIVE_BATCH_SIZE,
     NATIVE_MODELS,
     EmbeddingsResult,
+    ListEmbeddingRequest,
+    NativeEmbeddingRequest,
 )
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.gateway import GatewayClient
@@ -117,8 +119,20 @@ def extra_fields(form: EmbeddingsForm) -> dict[str, Any]:
     return extra
 
 
+def check_form(form: EmbeddingsForm) -> None:
+    """The requests a run would build (the same request models, for the first text), without
+    sending: how a loaded session file or an imported call is checked before it is shown."""
+    dimensions = optional_positive(form.dimensions, "Dimensions")
+    extra_fields(form)
+    text = (form.all_texts() or ["(checking the loaded values)"])[0]
+    if LIST_FORMAT in form.formats:
+        ListEmbeddingRequest.build(model=form.list_model, input=[text], encoding_format=form.encoding, dimensions=dimensions)
+    if NATIVE_FORMAT in form.formats:
+        NativeEmbeddingRequest.of_text(text, None if form.task_type == NO_TASK else form.task_type, dimensions)
+
+
 def _runner(client: GatewayClient, conn: Connection, form: EmbeddingsForm, progress: Progress | None):
-    dimensions = optional_positive(form.dimensions)
+    dimensions = optional_positive(form.dimensions, "Dimensions")
     task = None if form.task_type == NO_TASK else form.task_type
     extra = extra_fields(form)
 
@@ -180,7 +194,7 @@ async def _lesson(form: EmbeddingsForm, runner: Any, first: Embedded) -> str:
             "makes it a question, so it lands nearer the documents that answer it.</p>")
     if lesson == "Full vs reduced dimensions":
         fmt = first.label
-        reduced_size = optional_positive(form.dimensions) or REDUCED_DEFAULT
+        reduced_size = optional_positive(form.dimensions, "Dimensions") or REDUCED_DEFAULT
         full = await runner(fmt, texts, size=None)
         reduced = await runner(fmt, texts, size=reduced_size)
         before = ranking(full.vectors[0], full.vectors[1:])

@@ -25,6 +25,7 @@ from playground.ui.embeddings_handlers import (
     NATIVE_FORMAT,
     NO_TASK,
     EmbeddingsForm,
+    check_form,
     default_sizes_note,
     embed_texts,
 )
@@ -103,7 +104,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
                                            min_width=260)
             with gr.Accordion("Settings", open=False, elem_id="embeddings-settings"):
                 with gr.Row():
-                    dimensions = gr.Number(None, precision=0, minimum=0, label="Dimensions (empty = model default)", info=default_sizes_note(), elem_id="embeddings-dimensions")
+                    dimensions = gr.Number(None, label="Dimensions (empty = model default)", info=default_sizes_note(), elem_id="embeddings-dimensions")
                     encoding = gr.Radio(["float", "base64"], value=defaults.encoding, label="List format: encoding_format",
                                         info="base64: the same numbers as float32 bytes", elem_id="embeddings-encoding")
                 task_type = gr.Dropdown([NO_TASK, *TASK_TYPES], value=NO_TASK, label="Native format: taskType", info="What the vectors are for", elem_id="embeddings-task")
@@ -147,7 +148,10 @@ def build_embeddings_tab(ctx: TabContext) -> None:
     examples.wire(fields)
     if ctx.presets is not None:
         presets.wire(ctx.presets, {name: fields[name] for name in SETTINGS})
-    session_file.wire(fields)
+    def check(values: dict[str, Any], sent: list[dict[str, Any]]) -> None:
+        check_form(EmbeddingsForm(**values))
+
+    session_file.wire(fields, check=check)
 
     def on_begin(switch: StopSwitch) -> Any:
         switch.arm()
@@ -188,4 +192,5 @@ def build_embeddings_tab(ctx: TabContext) -> None:
         values = {**asdict(EmbeddingsForm()), **{k: v for k, v in form_from_curl(request).items() if v is not None}}
         return [values[name] for name in fields]
 
-    ctx.imports.register(FormImport("embeddings", "Embeddings", ("embeddings", "native_embeddings"), form_inputs, from_curl))
+    ctx.imports.register(FormImport("embeddings", "Embeddings", ("embeddings", "native_embeddings"), form_inputs, from_curl,
+                                    tuple(fields), check))

@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
 
+from playground.client.errors import RequestValidationError
+from playground.client.validation import strict_json
+
 
 MAX_JSON_DEPTH = 64
-
-
-def _depth(value: Any, limit: int = MAX_JSON_DEPTH + 1) -> int:
-    """Nesting depth of parsed JSON, counted up to `limit` (iteratively: no recursion)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, level)
-            if deepest >= limit:
-                return deepest
-            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
 
 
 def parse_json_field(label: str, text: str | None, expected: type, problems: list[str]) -> Any:
@@ -33,15 +22,9 @@ def parse_json_field(label: str, text: str | None, expected: type, problems: lis
     if text is None or not text.strip():
         return None
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        problems.append(f"{label}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")
-        return None
-    except RecursionError:
-        problems.append(f"{label}: nested more than {MAX_JSON_DEPTH} levels deep")
-        return None
-    if _depth(value) > MAX_JSON_DEPTH:
-        problems.append(f"{label}: nested more than {MAX_JSON_DEPTH} levels deep")
+        value = strict_json(text, MAX_JSON_DEPTH)
+    except RequestValidationError as error:
+        problems.extend(f"{label}: {problem}" for problem in error.problems)
         return None
     if not isinstance(value, expected):
         wanted = "an array [...]" if expected is list else "an object {...}"
@@ -59,11 +42,24 @@ def parse_extensions(text: str | None, allowed: tuple[str, ...], problems: list[
     return extensions
 
 
-def optional_positive(value: float | int | None) -> int | None:
-    """Number inputs use empty or 0 for "not set"."""
+def whole(label: str, value: Any) -> int | None:
+    """A number box's value as an int, exactly as typed: empty is None; 1.5, text or NaN are
+    refused with the field named (Gradio's `precision=0` would round them silently, so the app's
+    number boxes have no precision and every whole number is read here)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RequestValidationError([f"{label}: {value!r} is not a number"])
+    if isinstance(value, float) and not value.is_integer():
+        raise RequestValidationError([f"{label}: must be a whole number (got {value}); it is not rounded for you"])
+    return int(value)
+
+
+def optional_positive(value: float | int | None, label: str = "number") -> int | None:
+    """Number inputs use empty or 0 for "not set"; any other value is sent as typed (`whole`)."""
     if value is None or value == 0:
         return None
-    return int(value) if float(value).is_integer() else value  # type: ignore[return-value]
+    return whole(label, value)
 
 
 class Throttle:

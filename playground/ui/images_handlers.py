@@ -50,6 +50,10 @@ def _set(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
 
 
+PROMPT_STAND_IN = "(a prompt is typed before Generate)"
+"""What checking loaded values uses for an empty prompt: the prompt is typed, not a setting."""
+
+
 @dataclass
 class ImageForm:
     prompt: str = ""

@@ -16,6 +16,7 @@ from playground.ui.curl_panel import FormImport
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.images_handlers import (
     FORM_FIELDS,
+    PROMPT_STAND_IN,
     STOPPED,
     Generation,
     ImageForm,
@@ -118,7 +119,10 @@ def build_images_tab(ctx: TabContext) -> None:
 
     form_inputs = [prompt, model, ratio, tier, n, quality, mime_type, modalities, extra]
     by_name = dict(zip(FORM_FIELDS, form_inputs, strict=True))
-    session_file.wire(by_name)
+    def check(values: dict[str, Any], sent: list[dict[str, Any]]) -> None:
+        ImageForm(**{**values, "prompt": values.get("prompt") or PROMPT_STAND_IN}).request()
+
+    session_file.wire(by_name, check=check)
     examples.wire({**by_name, "instruction": instruction})
     if ctx.presets is not None:
         presets.wire(ctx.presets, by_name)
@@ -190,4 +194,4 @@ def build_images_tab(ctx: TabContext) -> None:
         values = image_form_values(request.body)
         return [values[name] for name in FORM_FIELDS]
 
-    ctx.imports.register(FormImport("images", "Images", ("images",), form_inputs, from_curl))
+    ctx.imports.register(FormImport("images", "Images", ("images",), form_inputs, from_curl, FORM_FIELDS, check))

@@ -9,6 +9,7 @@ import math
 from typing import TYPE_CHECKING
 
 from playground.client.images import TIER_PIXELS, GeneratedImage, parse_ratio
+from playground.ui.shown_files import shown_path
 
 if TYPE_CHECKING:
     from playground.ui.images_handlers import Generation
@@ -127,7 +128,8 @@ def gallery_items(generation: Generation | None) -> list[tuple[str, str]]:
     """(path, caption) per image: the revised prompt when the gateway gave one."""
     if generation is None or generation.result is None:
         return []
-    return [(str(image.path), image.revised_prompt or f"image {number}") for number, image in enumerate(generation.result.images, start=1)]
+    return [(path, image.revised_prompt or f"image {number}") for number, image in enumerate(generation.result.images, start=1)
+            if (path := shown_path(image.path)) is not None]
 
 
 def settings_line(generation: Generation) -> str:
@@ -144,5 +146,8 @@ def history_items(history: list[Generation]) -> list[tuple[str, str]]:
             continue
         prompt = generation.prompt if len(generation.prompt) <= 60 else generation.prompt[:59] + "…"
         kind = "refine: " if generation.kind == "refine" else ""
-        items.append((str(generation.thumbnail or generation.result.images[0].path), f"#{generation.number} {kind}{prompt} — {settings_line(generation)}"))
+        path = shown_path(generation.thumbnail or generation.result.images[0].path)
+        if path is None:
+            continue
+        items.append((path, f"#{generation.number} {kind}{prompt} — {settings_line(generation)}"))
     return items

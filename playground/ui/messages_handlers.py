@@ -19,7 +19,7 @@ from playground.client.results import TextResult, ToolCall, Usage
 from playground.client.transport import Connection, Exchange
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.conversation import Session
-from playground.ui.forms import optional_positive, parse_extensions, parse_json_field
+from playground.ui.forms import optional_positive, whole, parse_extensions, parse_json_field
 from playground.ui.render import plain
 
 COUNT_DEBOUNCE_S = 0.4
@@ -124,7 +124,7 @@ class MessagesForm:
         if self.web_search:
             search: dict[str, Any] = {"type": "web_search_20250305", "name": "web_search"}
             if self.web_search_max_uses:
-                search["max_uses"] = int(self.web_search_max_uses)
+                search["max_uses"] = whole("max_uses", self.web_search_max_uses)
             location = {k: v.strip() for k, v in (("city", self.web_search_city), ("country", self.web_search_country)) if v.strip()}
             if location:
                 search["user_location"] = {"type": "approximate", **location}
@@ -151,13 +151,13 @@ class MessagesForm:
             model=self.model,
             messages=self._messages(messages),
             system=self._system(),
-            max_tokens=int(self.max_tokens) if self.max_tokens is not None else None,
+            max_tokens=whole("max_tokens", self.max_tokens),
             stream=self.stream,
             temperature=self.temperature,
             top_p=self.top_p,
-            top_k=optional_positive(self.top_k),
+            top_k=optional_positive(self.top_k, "top_k"),
             stop_sequences=_split_stops(self.stop_sequences),
-            thinking={"type": "enabled", "budget_tokens": int(self.budget_tokens or 0)} if self.thinking else None,
+            thinking={"type": "enabled", "budget_tokens": whole("budget_tokens", self.budget_tokens) or 0} if self.thinking else None,
             tools=tools,
             tool_choice=self._tool_choice(tools),
         )

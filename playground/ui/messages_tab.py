@@ -14,6 +14,7 @@ from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.examples import Example, ExampleRow
+from playground.ui.form_check import turn_check
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
 from playground.ui.session_file import SessionFileBar
@@ -45,22 +46,22 @@ def build_messages_tab(ctx: TabContext) -> None:
         with gr.Column(scale=2):
             model = gr.Dropdown(list(catalog.MESSAGES_MODELS), value=catalog.MESSAGES_MODELS[0], label="Model", allow_custom_value=True, elem_id="messages-model")
             system = gr.Textbox(label="System prompt", lines=3, max_lines=8, elem_id="messages-system")
-            max_tokens = gr.Number(4096, label="max_tokens (required, > 0)", precision=0, elem_id="messages-max-tokens")
+            max_tokens = gr.Number(4096, label="max_tokens (required, > 0)", elem_id="messages-max-tokens")
             stream = gr.Checkbox(True, label="Stream the reply", elem_id="messages-stream")
             with gr.Group():
                 thinking = gr.Checkbox(False, label="Extended thinking", elem_id="messages-thinking", info=THINKING_ADVICE)
-                budget = gr.Number(2048, label="budget_tokens", precision=0, elem_id="messages-budget")
+                budget = gr.Number(2048, label="budget_tokens", elem_id="messages-budget")
             with gr.Accordion("Sampling and stop sequences", open=False):
                 temperature = gr.Slider(0, 1, value=1.0, step=0.05, label="temperature", elem_id="messages-temperature")
                 top_p = gr.Slider(0, 1, value=1.0, step=0.01, label="top_p", elem_id="messages-top-p")
-                top_k = gr.Number(0, label="top_k (0 = not set)", precision=0, elem_id="messages-top-k")
+                top_k = gr.Number(0, label="top_k (0 = not set)", elem_id="messages-top-k")
                 stops = gr.Textbox(label="stop_sequences (one per line or comma separated)", elem_id="messages-stops")
             with gr.Accordion("Tools", open=False):
                 tools = gr.Code("", language="json", interactive=True, elem_id="messages-tools",
                                 label='function tools (JSON array of {"name", "description", "input_schema"})')
                 web_search = gr.Checkbox(False, label="Web search tool (web_search_20250305)", elem_id="messages-web-search")
                 with gr.Row():
-                    max_uses = gr.Number(None, label="max_uses (2-10 suggested)", precision=0, elem_id="messages-max-uses")
+                    max_uses = gr.Number(None, label="max_uses (2-10 suggested)", elem_id="messages-max-uses")
                     city = gr.Textbox(label="user_location city", elem_id="messages-city")
                     country = gr.Textbox(label="country", elem_id="messages-country")
                 tool_choice = gr.Dropdown(["auto", "any", "none"], value="auto", allow_custom_value=True, label="tool_choice (or a tool name)", elem_id="messages-tool-choice")
@@ -89,14 +90,17 @@ def build_messages_tab(ctx: TabContext) -> None:
 
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(MessagesForm, form_inputs))
-    session_file.wire(named_fields(MessagesForm, form_inputs), panel.chatbot, panel.session)
+    fields = named_fields(MessagesForm, form_inputs)
+    check = turn_check(lambda values: MessagesAdapter(ctx.client, MessagesForm(**values)))
+    session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     def from_curl(request: CurlRequest) -> list[Any]:
         draft, history, session = conversation_from(request.body.get("messages") or [])
         return [*messages_form_values(request.body).values(), draft, history, session]
 
     ctx.imports.register(FormImport("messages", "Messages", ("messages", "count_tokens"),
-                                    [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl))
+                                    [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+                                    tuple(fields), check))
 
     def lab_report(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
         if not view.done or not isinstance(adapter, MessagesAdapter):

@@ -15,7 +15,7 @@ from playground.client.gateway import GatewayClient
 from playground.client.native import NativeRequest, NativeStream
 from playground.client.results import TextResult, ToolCall
 from playground.client.transport import Connection, Exchange
-from playground.ui.forms import optional_positive, parse_extensions, parse_json_field
+from playground.ui.forms import optional_positive, whole, parse_extensions, parse_json_field
 from playground.ui.render import plain
 
 AUTH_CHOICES = {"Authorization: Bearer": "bearer", "x-svc-api-key header": "header", "key= in the URL": "query"}
@@ -45,7 +45,7 @@ class NativeForm:
 
     def _thinking(self) -> dict[str, Any] | None:
         if self.thinking == "budget":
-            return {"thinkingBudget": int(self.budget or 0), "includeThoughts": True}
+            return {"thinkingBudget": whole("thinkingBudget", self.budget) or 0, "includeThoughts": True}
         if self.thinking.startswith("level"):
             return {"thinkingLevel": self.thinking.split()[-1], "includeThoughts": True}
         if self.thinking == "off":
@@ -61,8 +61,8 @@ class NativeForm:
             raise RequestValidationError(problems)
         tools = ([{"functionDeclarations": functions}] if functions else []) + ([{"svcSearch": {}}] if self.grounding else [])
         config = {
-            "temperature": self.temperature, "topP": self.top_p, "topK": optional_positive(self.top_k),
-            "maxOutputTokens": optional_positive(self.max_output_tokens), "thinkingConfig": self._thinking(),
+            "temperature": self.temperature, "topP": self.top_p, "topK": optional_positive(self.top_k, "topK"),
+            "maxOutputTokens": optional_positive(self.max_output_tokens, "maxOutputTokens"), "thinkingConfig": self._thinking(),
             "responseModalities": ["TEXT", "IMAGE"] if self.output_images else None,
         }
         generation = {**{k: v for k, v in config.items() if v is not None}, **(extensions.get("generationConfig") or {})}

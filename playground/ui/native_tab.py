@@ -15,6 +15,7 @@ from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.examples import Example, ExampleRow
+from playground.ui.form_check import turn_check
 from playground.ui.forms import named_fields
 from playground.ui.native_handlers import (
     AUTH_CHOICES,
@@ -72,12 +73,12 @@ def build_native_tab(ctx: TabContext) -> None:
                 output_images = gr.Checkbox(False, label="Output images (responseModalities IMAGE)", elem_id="native-output-images")
             with gr.Group():
                 thinking = gr.Radio(list(THINKING_CHOICES), value=THINKING_CHOICES[0], label="Thinking (thinkingConfig)", elem_id="native-thinking")
-                budget = gr.Number(1024, label="thinkingBudget (tokens; -1 = automatic)", precision=0, elem_id="native-budget")
+                budget = gr.Number(1024, label="thinkingBudget (tokens; -1 = automatic)", elem_id="native-budget")
             with gr.Accordion("Generation config", open=False):
                 temperature = gr.Slider(0, 2, value=1.0, step=0.05, label="temperature", elem_id="native-temperature")
                 top_p = gr.Slider(0, 1, value=0.95, step=0.01, label="topP", elem_id="native-top-p")
-                top_k = gr.Number(0, label="topK (0 = not set)", precision=0, elem_id="native-top-k")
-                max_tokens = gr.Number(0, label="maxOutputTokens (0 = not set)", precision=0, elem_id="native-max-tokens")
+                top_k = gr.Number(0, label="topK (0 = not set)", elem_id="native-top-k")
+                max_tokens = gr.Number(0, label="maxOutputTokens (0 = not set)", elem_id="native-max-tokens")
             with gr.Accordion("Tools", open=False):
                 functions = gr.Code("", language="json", interactive=True, elem_id="native-functions",
                                     label="functionDeclarations (JSON array of {name, description, parameters})")
@@ -106,7 +107,8 @@ def build_native_tab(ctx: TabContext) -> None:
     examples.wire({**fields, "draft": panel.draft}, keep=("auth",))  # how the key is sent is the visitor's, not the example's
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
-    session_file.wire(fields, panel.chatbot, panel.session)
+    check = turn_check(lambda values: NativeAdapter(ctx.client, NativeForm(**values)))
+    session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     def from_curl(request: CurlRequest) -> list[Any]:
         contents = request.body.get("contents") or []
@@ -116,4 +118,5 @@ def build_native_tab(ctx: TabContext) -> None:
         session = Session(messages=[dict(c) for c in contents[: len(contents) - (1 if draft["text"] else 0)]])
         return [*native_form_values(request.body, request.model, request.auth_style).values(), draft, history, session]
 
-    ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl))
+    ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+                                    tuple(fields), check))

@@ -10,6 +10,7 @@ from playground.client.errors import GatewayError
 from playground.client.results import TextResult
 from playground.client.transport import Exchange
 from playground.ui.codegen import shorten_long_strings
+from playground.ui.shown_files import shown_paths
 
 THINKING_TITLE = "Thinking"
 FINISH_WORDS = {"SAFETY": "stopped by the safety filters", "MAX_TOKENS": "reached the output token limit",
@@ -54,7 +55,7 @@ def result_messages(result: TextResult, done: bool) -> list[dict[str, Any]]:
         )
     if result.text or not (result.tool_calls or result.reasoning):
         messages.append({"role": "assistant", "content": result.text})
-    for path in result.files:
+    for path in shown_paths(result.files):
         messages.append({"role": "assistant", "content": [{"path": path}]})
     links = [f"[{plain(source['title'][:120])}]({source['url']})" for source in result.sources
              if source["url"].startswith(("https://", "http://")) and not any(c in source["url"] for c in " ()<>")]

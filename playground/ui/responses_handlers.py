@@ -95,7 +95,7 @@ class ResponsesForm:
             stream=self.stream,
             temperature=self.temperature,
             top_p=self.top_p,
-            max_output_tokens=optional_positive(self.max_output_tokens),
+            max_output_tokens=optional_positive(self.max_output_tokens, "max_output_tokens"),
             reasoning=reasoning or None,
             tools=tools or None,
             tool_choice=tool_choice,

@@ -14,6 +14,7 @@ from playground.ui.conversation import TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.examples import Example, ExampleRow
+from playground.ui.form_check import turn_check
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
 from playground.ui.responses_handlers import TOOL_FORMATS, ResponsesAdapter, ResponsesForm, chain_status, responses_form_values
@@ -63,7 +64,7 @@ def build_responses_tab(ctx: TabContext) -> None:
             with gr.Accordion("Parameters", open=False):
                 temperature = gr.Slider(0, 2, value=1.0, step=0.05, label="temperature", elem_id="responses-temperature")
                 top_p = gr.Slider(0, 1, value=0.98, step=0.01, label="top_p", elem_id="responses-top-p")
-                max_tokens = gr.Number(0, label="max_output_tokens (0 = not set)", precision=0, elem_id="responses-max-tokens")
+                max_tokens = gr.Number(0, label="max_output_tokens (0 = not set)", elem_id="responses-max-tokens")
             with gr.Accordion("Tools", open=False):
                 tools = gr.Code("", language="json", label="function tools (JSON array; empty = none)", interactive=True, elem_id="responses-tools")
                 tool_format = gr.Radio(list(TOOL_FORMATS), value=TOOL_FORMATS[0], label="Send function tools as", elem_id="responses-tool-format")
@@ -90,7 +91,8 @@ def build_responses_tab(ctx: TabContext) -> None:
     examples.wire({**fields, "draft": panel.draft})
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
-    session_file.wire(fields, panel.chatbot, panel.session)
+    check = turn_check(lambda values: ResponsesAdapter(ctx.client, ResponsesForm(**values)))
+    session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     def from_curl(request: CurlRequest) -> list[Any]:
         raw = request.body.get("input")
@@ -98,5 +100,6 @@ def build_responses_tab(ctx: TabContext) -> None:
         draft, history, session = conversation_from(items)
         return [*responses_form_values(request.body).values(), draft, history, session]
 
-    ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl))
+    ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+                                    tuple(fields), check))
     chain.change(lambda on, state: chain_status(state.messages, on), [chain, panel.session], status, queue=False)

@@ -1,12 +1,11 @@
-"""Save a tab's state (form, conversation, attachments by reference) as a JSON file and load it
-back, in this or a fresh browser. The file is versioned; a file of another version, another tab
-or a broken one is refused with a clear message and changes nothing. Keys are never saved."""
+"""Save a tab's state (form, conversation, attachments as data) as a JSON file and load it back,
+in this or a fresh browser. The file is versioned (`session_document`); a file of another
+version, another tab, a broken one, or one whose values the tab could not send as they are is
+refused as a whole with a clear message and changes nothing. Keys are never saved."""
 
 from __future__ import annotations
 
 import json
-import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,72 +14,12 @@ from typing import Any
 import gradio as gr
 
 from playground.client.errors import GatewayError, RequestValidationError
-from playground.ui.conversation import Session
+from playground.ui.form_check import RequestCheck, check_whole, unchanged_problems, values_problems
 from playground.ui.render import error_text
+from playground.ui.session_document import VERSION, read_session, read_session_document, session_document
+from playground.ui.shown_files import new_file
 
-FORMAT = "gateway-playground-session"
-VERSION = 1
-MAX_FILE_BYTES = 100 * 1024 * 1024
-PLAIN = (str, int, float, bool, type(None))
-
-
-def _plain(value: Any) -> bool:
-    return isinstance(value, PLAIN) or (isinstance(value, list) and all(isinstance(v, PLAIN) for v in value))
-
-
-def session_document(tab: str, form: dict[str, Any], history: list[dict[str, Any]] | None, session: Session | None) -> dict[str, Any]:
-    """The file's content: plain form values, what is shown and what is sent (files by path)."""
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "tab": tab,
-        "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "form": {name: value for name, value in form.items() if _plain(value)},
-        "conversation": {"shown": list(history or []), "sent": list(session.messages) if session else []},
-    }
-
-
-def _shown_with_missing_files(shown: list[Any]) -> list[dict[str, Any]]:
-    """Chatbot messages whose attached files (referenced by path) may be gone in this browser."""
-    checked = []
-    for message in shown:
-        content = message.get("content")
-        if isinstance(content, list):
-            content = [part if not (isinstance(part, dict) and part.get("path")) or Path(str(part["path"])).is_file()
-                       else {"type": "text", "text": f"[attachment {Path(str(part['path'])).name} is not on this server any more]"}
-                       for part in content]
-        checked.append({**message, "content": content})
-    return checked
-
-
-def read_session_document(raw: bytes, tab: str, fields: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]], Session]:
-    """(form values, chatbot history, session) from a saved file; raises `RequestValidationError`."""
-    if len(raw) > MAX_FILE_BYTES:
-        raise RequestValidationError([f"the file is larger than {MAX_FILE_BYTES // 1_000_000} MB"])
-    try:
-        document = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise RequestValidationError(["the file is not a saved session (not JSON)"]) from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise RequestValidationError(["the file is not a saved session of this playground"])
-    version = document.get("version")
-    if version != VERSION:
-        newer = isinstance(version, int) and version > VERSION
-        raise RequestValidationError([f"the file is a version {version} session; this playground reads version {VERSION}"
-                                      + (" (it was saved by a newer playground)" if newer else "")])
-    if document.get("tab") != tab:
-        raise RequestValidationError([f"the file holds a {document.get('tab')!r} session; open it in that tab"])
-    form, conversation = document.get("form"), document.get("conversation")
-    if not isinstance(form, dict) or not isinstance(conversation, dict):
-        raise RequestValidationError(["the file's form or conversation is missing"])
-    shown, sent = conversation.get("shown"), conversation.get("sent")
-    if not isinstance(shown, list) or not isinstance(sent, list) or not all(isinstance(m, dict) for m in [*shown, *sent]):
-        raise RequestValidationError(["the file's conversation is not a list of messages"])
-    unknown = sorted(set(form) - set(fields))
-    if unknown:
-        raise RequestValidationError([f"the file names settings this tab does not have: {', '.join(unknown)}"])
-    return form, _shown_with_missing_files(shown), Session(messages=sent)
-
+__all__ = ["VERSION", "Arrival", "SessionFileBar", "read_session_document", "session_document"]
 
 @dataclass(frozen=True)
 class Arrival:
@@ -110,9 +49,10 @@ class SessionFileBar:
         return cls(tab, save, download, load, status)
 
     def wire(self, fields: dict[str, Any], chatbot: gr.Chatbot | None = None, session: gr.State | None = None,
-             arrival: Arrival | None = None) -> None:
+             arrival: Arrival | None = None, check: RequestCheck | None = None) -> None:
         """A tab with a conversation passes its chatbot and session; a form-only tab does not.
-        A tab whose fields depend on one another (Video) passes how a loaded form arrives."""
+        A tab whose fields depend on one another (Video) passes how a loaded form arrives; `check`
+        is the tab's request check (the values must build the request a send would build)."""
         names, components = list(fields), list(fields.values())
         conversation = [chatbot, session] if chatbot is not None and session is not None else []
         marker = list(arrival.outputs) if arrival is not None else []
@@ -120,22 +60,34 @@ class SessionFileBar:
         def on_save(*values: Any) -> tuple[Any, ...]:
             history, state = (values[0], values[1]) if conversation else (None, None)
             document = session_document(self.tab, dict(zip(names, values[len(conversation):])), history, state)
-            path = Path(tempfile.mkdtemp(prefix="playground-session-")) / f"{self.tab}-session.json"
-            path.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
-            return gr.update(value=str(path), visible=True), "Saved: download the file to keep it."
+            path = new_file("sessions", f"{self.tab}-session.json", json.dumps(document, indent=2, ensure_ascii=False))
+            return gr.update(value=path, visible=True), "Saved: download the file to keep it."
 
-        def on_load(upload: Any) -> tuple[Any, ...]:
+        def loaded_values(upload: Any, current: tuple[Any, ...]) -> tuple[str, list[Any]]:
             path = upload if isinstance(upload, str) else getattr(upload, "name", None) or (upload or {}).get("path")
+            loaded = read_session(Path(str(path)).read_bytes(), self.tab, names)
+            values = {**dict(zip(names, current)), **loaded.form}
+            extra: list[Any] = []
+            if arrival is not None:  # the values' types first: arriving reads them (the choices come with the model)
+                problems = values_problems(fields, loaded.form, check_choices=False)
+                if problems:
+                    raise RequestValidationError(problems)
+                values, extra = arrival.arrive(values)
+                changed = unchanged_problems(loaded.form, values, f"with the model {values.get('model', '')!r}")
+                if changed:
+                    raise RequestValidationError(changed)
+            check_whole(fields, values, loaded.session.messages, check)
+            status = "Loaded the saved session." + "".join(f" Note: {note}." for note in loaded.notes)
+            shown = [values.get(name, gr.skip()) for name in names]
+            return status, [*((loaded.history, loaded.session) if conversation else ()), *shown, *extra]
+
+        def on_load(upload: Any, *current: Any) -> tuple[Any, ...]:
             try:
-                form, history, state = read_session_document(Path(str(path)).read_bytes(), self.tab, names)
+                status, outputs = loaded_values(upload, current)
             except (GatewayError, OSError) as error:
                 shown = error_text(error) if isinstance(error, GatewayError) else "**Please check the request** — the file could not be read."
                 return (shown, *(gr.skip(),) * (len(components) + len(conversation) + len(marker)))
-            extra: list[Any] = []
-            if arrival is not None:
-                form, extra = arrival.arrive(form)
-            values = [form.get(name, gr.skip()) for name in names]
-            return ("Loaded the saved session.", *((history, state) if conversation else ()), *values, *extra)
+            return (status, *outputs)
 
         self.save.click(on_save, [*conversation, *components], [self.download, self.status], queue=False)
-        self.load.upload(on_load, self.load, [self.status, *conversation, *components, *marker], queue=False)
+        self.load.upload(on_load, [self.load, *components], [self.status, *conversation, *components, *marker], queue=False)

@@ -15,6 +15,7 @@ from typing import Any
 
 from playground.client.transport import Connection, Exchange
 from playground.client.video import PollUpdate
+from playground.ui.shown_files import shown_path
 
 MAX_JOBS = 20
 STATE_LABELS = {
@@ -152,7 +153,7 @@ def board_html(board: VideoBoard, now: float | None = None) -> str:
 
 
 def gallery_items(board: VideoBoard) -> list[tuple[str, str]]:
-    return [(str(job.video_path), f"{job.model} · {job.prompt[:60]}") for job in board.finished_videos()]
+    return [(path, f"{job.model} · {job.prompt[:60]}") for job in board.finished_videos() if (path := shown_path(job.video_path)) is not None]
 
 
 def job_choices(board: VideoBoard) -> list[tuple[str, str]]:

@@ -20,7 +20,7 @@ from playground.client.video_catalog import (
     VideoModel,
     video_model,
 )
-from playground.client.video_requests import VideoInput, vidd_text
+from playground.client.video_requests import VideoInput, build_video_request, vidd_text
 
 DEFAULT_MODEL = VIDEO_MODELS[0].id
 TRI_STATE = ("not set", "true", "false")
@@ -97,6 +97,18 @@ class VideoForm:
 
 
 FIELD_NAMES = tuple(f.name for f in fields(VideoForm))
+
+
+def check_video_values(values: dict[str, Any], sent: list[dict[str, Any]] | None = None) -> None:
+    """The request a submit would build from these values (the family's request model), without
+    sending; images a session file or an import cannot carry are stood in for."""
+    form: dict[str, Any] = {name: None for name in FIELD_NAMES} | values
+    form["first_frame"] = form["first_frame"] or "checked on submit"
+    form["last_frame"] = form["last_frame"] or "checked on submit"
+    form["references"] = form["references"] or ["checked on submit"]
+    form["prompt"] = form["prompt"] or "(a prompt is typed before Submit)"
+    form["remix_from_video_id"] = form["remix_from_video_id"] or "checked-on-submit"
+    build_video_request(VideoForm(**form).to_input(read_images=False))
 
 
 def _mode(label: str | None, problems: list[str]) -> Mode | None:

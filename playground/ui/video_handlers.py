@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import os
-import tempfile
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -16,6 +14,7 @@ from pathlib import Path
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
 from playground.client.limits import LimitError
+from playground.client.media import media_directory
 from playground.client.transport import Connection, Exchange
 from playground.client.video import VideoTask, check_task_id
 from playground.client.video_requests import build_video_request
@@ -31,8 +30,7 @@ KEEP_VIDEOS_S = 24 * 3600.0
 
 def video_directory(conn: Connection) -> Path:
     """Where this gateway's videos are saved: under GRADIO_TEMP_DIR, one folder per base URL."""
-    root = Path(os.environ.get("GRADIO_TEMP_DIR") or Path(tempfile.gettempdir()) / "gradio")
-    return root / "gateway-playground-videos" / hashlib.sha256(conn.base_url.encode()).hexdigest()[:16]
+    return media_directory("videos") / hashlib.sha256(conn.base_url.encode()).hexdigest()[:16]
 
 
 def prune_videos(directory: Path, max_age_s: float = KEEP_VIDEOS_S, now: float | None = None) -> int:

@@ -9,12 +9,16 @@ from typing import Any
 import gradio as gr
 
 from playground.client.curl_import import CurlRequest
+from playground.client.errors import RequestValidationError
 from playground.client.video_catalog import video_model_ids
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import FormImport
 from playground.ui.examples import Example, ExampleRow
+from playground.ui.form_check import unchanged_problems
 from playground.ui.presets import PresetBar
 from playground.ui.session_file import Arrival, SessionFileBar
+from playground.ui.uploaded_image import uploaded_image
+from playground.ui.shown_files import shown_path
 from playground.ui.video_board import (
     CALLS,
     VideoBoard,
@@ -27,6 +31,7 @@ from playground.ui.video_form import (
     DEFAULT_MODEL,
     FIELD_NAMES,
     VideoForm,
+    check_video_values,
     flags_preview,
     kept_value,
     mode_fields,
@@ -83,8 +88,8 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
             notes = gr.Markdown(model_notes(DEFAULT_MODEL), elem_id="video-model-notes")
             mode = gr.Radio(list(start["mode"].choices or ()), value=start["mode"].value, label="Mode", elem_id="video-mode")
             prompt = gr.Textbox(label="Prompt", lines=3, info=PROMPT_HELP, elem_id="video-prompt")
-            first_frame = gr.Image(type="filepath", label="First frame / input image", visible=False, elem_id="video-first-frame")
-            last_frame = gr.Image(type="filepath", label="Last frame", visible=False, elem_id="video-last-frame")
+            first_frame = uploaded_image(label="First frame / input image", visible=False, elem_id="video-first-frame")
+            last_frame = uploaded_image(label="Last frame", visible=False, elem_id="video-last-frame")
             references = gr.File(file_count="multiple", file_types=["image"], label="Reference images ([图1], [图2], … in order)", visible=False, elem_id="video-references")
             remix = gr.Textbox(label="remix_from_video_id (video_…)", visible=False, elem_id="video-remix")
             with gr.Row():
@@ -94,10 +99,10 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
                 size = gr.Dropdown(list(start["size"].choices or ()), value=start["size"].value, label="Size", allow_custom_value=True, elem_id="video-size")
             with gr.Accordion("More parameters", open=False, elem_id="video-more"):
                 with gr.Row():
-                    fps = gr.Number(None, label="fps", precision=0, visible=False, elem_id="video-fps")
-                    seed = gr.Number(None, label="seed (empty = random)", precision=0, visible=False, elem_id="video-seed")
-                    frames = gr.Number(None, label="frames (25 + 4n, 29-289)", precision=0, visible=False, elem_id="video-frames")
-                    count = gr.Number(1, label="videos per call (1-4)", precision=0, visible=False, elem_id="video-count")
+                    fps = gr.Number(None, label="fps", visible=False, elem_id="video-fps")
+                    seed = gr.Number(None, label="seed (empty = random)", visible=False, elem_id="video-seed")
+                    frames = gr.Number(None, label="frames (25 + 4n, 29-289)", visible=False, elem_id="video-frames")
+                    count = gr.Number(1, label="videos per call (1-4)", visible=False, elem_id="video-count")
                 with gr.Row():
                     person = gr.Dropdown(["", "allow_all", "allow_adult", "dont_allow"], value="", label="person generation", visible=False, elem_id="video-person")
                     watermark = gr.Dropdown(["not set", "true", "false"], value="not set", label="watermark (--wm)", visible=False, elem_id="video-watermark")
@@ -211,7 +216,8 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
 
     def on_pick(evt: gr.SelectData) -> Any:
         value = evt.value
-        return value.get("video", {}).get("path") if isinstance(value, dict) and isinstance(value.get("video"), dict) else gr.skip()
+        path = value.get("video", {}).get("path") if isinstance(value, dict) and isinstance(value.get("video"), dict) else None
+        return shown_path(path) or gr.skip()  # the path comes from the page: only a file the app made is played
 
     connection = ctx.connection
     watch_outputs = [board_view, gallery, player, cancel_pick, inspect_job, saved, *inspector.components]
@@ -240,12 +246,16 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
         return {**values, **driven}, [model_id]
 
     def from_curl(request: CurlRequest) -> list[Any]:
-        values, marker = arrive(video_form_values(request.body))
+        given = video_form_values(request.body)
+        values, marker = arrive(given)
+        changed = unchanged_problems({k: v for k, v in given.items() if v not in (None, "")}, values, f"with the model {given.get('model')!r}")
+        if changed:
+            raise RequestValidationError(changed)
         return [values[name] for name in FIELD_NAMES] + marker
 
     session_file.wire({name: c for name, c in by_name.items() if c not in (first_frame, last_frame, references)},
-                      arrival=Arrival([arrived], arrive))
-    ctx.imports.register(FormImport("video", "Video", ("video",), [*form_inputs, arrived], from_curl))
+                      arrival=Arrival([arrived], arrive), check=check_video_values)
+    ctx.imports.register(FormImport("video", "Video", ("video",), [*form_inputs, arrived], from_curl, FIELD_NAMES, check_video_values))
 
     def restore_after(event: Any) -> Any:
         return event.then(on_restore, [board, saved], board_view, queue=False).then(

@@ -24,12 +24,17 @@ def save_session_file(page: Page, tab: str, folder: object) -> str:
     return saved
 
 
-def load_session_file(page: Page, tab: str, path: str) -> None:
-    """Load a saved session file into the tab (through the file chooser its button opens)."""
+def choose_session_file(page: Page, tab: str, path: str) -> None:
+    """Give the tab's "Load a saved file" button a file (through the file chooser it opens)."""
     page.click(f"#{tab}-session-file")
     with page.expect_file_chooser() as chooser:
         page.click(f"#{tab}-session-load")
     chooser.value.set_files(path)
+
+
+def load_session_file(page: Page, tab: str, path: str) -> None:
+    """Load a saved session file into the tab and wait until it says so."""
+    choose_session_file(page, tab, path)
     expect(page.locator(f"#{tab}-session-status")).to_contain_text("Loaded", timeout=10_000)
 
 

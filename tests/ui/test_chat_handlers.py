@@ -12,6 +12,7 @@ from PIL import Image
 
 from playground.client.gateway import GatewayClient
 from playground.demo_gateway.server import RunningGateway
+from playground.ui.shown_files import shown_path
 from playground.ui import conversation
 from playground.ui.chat_handlers import ChatAdapter, ChatForm
 from playground.ui.conversation import Session as ChatSession, View as ChatView, cleared as clear_chat, retry_last, send_message, send_tool_result
@@ -128,7 +129,8 @@ async def test_images_are_sent_as_data_urls_and_broken_images_rejected(client: G
     sent = final.session.messages[0]["content"]
     assert sent[1]["image_url"]["url"].startswith("data:image/png;base64,")
     assert "I received 1 image" in texts(final)[-1]
-    assert final.history[0]["content"][1] == {"path": str(picture)}
+    shown = final.history[0]["content"][1]["path"]  # a copy the app made, never the upload's own path
+    assert shown != str(picture) and shown_path(shown) == shown and Path(shown).read_bytes() == picture.read_bytes()
     broken = tmp_path / "broken.png"
     broken.write_bytes(b"\x89PNG not really")
     rejected = await run(send_message(ChatAdapter(client, form()), defaults, {"text": "x", "files": [str(broken)]}, [], None, "", ""))

@@ -15,6 +15,8 @@ from PIL import Image
 
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
+from playground.client.media import media_directory
+from playground.ui.shown_files import new_file
 from playground.client.images import GeneratedImage, ImagesResult
 from playground.demo_gateway.server import RunningGateway
 from playground.settings import Settings
@@ -52,7 +54,7 @@ def defaults(gateway: RunningGateway) -> ServerDefaults:
 
 @pytest.fixture
 def ui_client(client: GatewayClient, tmp_path: Path) -> GatewayClient:
-    client.images.directory = tmp_path / "images"
+    client.images.directory = media_directory("images") / tmp_path.name  # only files under the app's media root are shown
     return client
 
 
@@ -187,7 +189,7 @@ def test_the_ratio_preview_is_drawn_at_the_ratio() -> None:
 def test_the_history_keeps_the_newest_generations(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(images_handlers, "MAX_HISTORY", 3)
     session = ImagesSession()
-    image = GeneratedImage(Path("/x/a.png"), "PNG", 8, 8, 1)
+    image = GeneratedImage(Path(new_file("tests", "a.png", b"shown only when the app made it")), "PNG", 8, 8, 1)
     for number in range(1, 6):
         session.add(Generation(number, "text", f"p{number}", {}, {}, None, ImagesResult([image])))
     assert [g.number for g in session.history] == [3, 4, 5]
