@@ -1,7 +1,9 @@
-"""Deterministic text the demo models "generate": replies that show the request was understood,
-reasoning text, and a long reply for trying Stop."""
+"""Deterministic text the demo models "generate": the scripted answer to an example prompt, or a
+reply that shows the request was understood; reasoning text, and a long reply for trying Stop."""
 
 from __future__ import annotations
+
+from playground.demo_gateway import scripted
 
 LONG_WORD = "long"
 _LONG_PARAGRAPH = (
@@ -20,27 +22,34 @@ def describe_settings(settings: dict[str, object]) -> str:
 
 
 def reply_text(prompt: str, model: str, settings: dict[str, object], image_count: int = 0) -> str:
-    """The visible answer to a plain prompt."""
-    about = f'You said: "{prompt.strip()}".' if prompt.strip() else "You sent an empty message."
+    """The visible answer to a plain prompt: the scripted one for an example, else a generated reply."""
     images = f" I received {image_count} image{'s' if image_count != 1 else ''} with it." if image_count else ""
-    body = f"{about}{images} This is {model} on the demo gateway, answering with {describe_settings(settings)}."
+    written = scripted.answer(prompt)
+    if written is not None:
+        return written + images
+    about = f' Your message: "{prompt.strip()}".' if prompt.strip() else " Your message was empty."
+    body = f"{model} here, answering with {describe_settings(settings)}.{about}{images}"
     if LONG_WORD in prompt.lower().split():
         body += " " + _LONG_PARAGRAPH * 12
     return body
 
 
 def reasoning_text(prompt: str, effort: str) -> str:
+    count = _EFFORT_STEPS.get(effort, 2) + 1
+    written = scripted.reasoning(prompt)
+    if written is not None:
+        return " ".join(written[:count])
     steps = [
         f'The user wrote "{prompt.strip()[:80]}".',
         "I should restate the request and the parameters so they can see it was understood.",
-        "The answer needs to be short and deterministic, because this is the demo gateway.",
+        "The answer should be short and keep to what was asked.",
         "Let me double-check the parameters before I answer.",
         "Everything is consistent, so I will write the answer now.",
     ]
-    count = _EFFORT_STEPS.get(effort, 2) + 1
     return " ".join(steps[:count])
 
 
 def tool_answer_text(results: list[tuple[str, str]]) -> str:
-    shown = "; ".join(f"{name or 'the tool'} returned {content.strip()}" for name, content in results)
-    return f"Using the tool result: {shown}. That is the final answer from the demo gateway."
+    """The answer once the tools have replied: what they returned, read out."""
+    named = [("" if name.startswith(("toolu_", "call_", "fc_")) else name, content) for name, content in results]
+    return scripted.tool_answer(named)

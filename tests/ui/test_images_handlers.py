@@ -201,3 +201,15 @@ def test_the_tab_sits_between_native_and_compare(gateway: RunningGateway) -> Non
     assert labels.index("Native") < labels.index("Images") < labels.index("Compare")
     images_tab = tabs[labels.index("Images")]
     assert images_tab.id == "images" and images_tab.elem_id == "tab-images"
+
+
+async def test_refine_returns_one_picture_unless_asked_for_more(ui_client: GatewayClient, defaults: ServerDefaults) -> None:
+    session = ImagesSession()
+    await generate(ui_client, defaults, session, "", "", ImageForm("a harbour", ratio="1:1", n=3))
+    select(session, 2)
+    one = await refine(ui_client, defaults, session, "", "", ImageForm("a harbour", ratio="1:1", n=4), "make it grey")
+    assert not one.error, one.error
+    assert one.exchange.request_body.get("n", 1) == 1 and len(one.generation.result.images) == 1  # type: ignore[union-attr]
+    select(session, 0)
+    three = await refine(ui_client, defaults, session, "", "", ImageForm("a harbour", ratio="1:1", n=1), "give me three grey versions")
+    assert three.exchange.request_body["n"] == 3 and len(three.generation.result.images) == 3  # type: ignore[union-attr]
