@@ -18,6 +18,7 @@ from playground.ui.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import CurlImport
 from playground.ui.embeddings_tab import build_embeddings_tab
+from playground.ui.guide import Guide
 from playground.ui.images_tab import build_images_tab
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.native_tab import build_native_tab
@@ -73,9 +74,12 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
     client = client or make_client(settings, defaults)
     key_hint = "Using the key configured on the server" if defaults.server_key else "Your gateway API key"
     with gr.Blocks(title="Gateway Playground") as blocks:
+        guide = Guide()
         with gr.Row(elem_id="header"):
             gr.Markdown("# Gateway Playground\nTry every model family and interface of the gateway from your browser.")
             badge = gr.Markdown(badge_text(defaults, ""), elem_id="gateway-badge")
+            tour_button, keys_button = Guide.header_buttons()
+        guide.wire(blocks, tour_button, keys_button)
         with gr.Accordion("Connection", open=not defaults.demo, elem_id="connection-panel"):
             with gr.Row():
                 url_box = gr.Textbox(label="Base URL", placeholder=defaults.base_url, elem_id="connection-url", scale=3)

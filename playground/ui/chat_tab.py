@@ -12,6 +12,7 @@ from playground.ui.chat_handlers import ChatAdapter, ChatForm, chat_form_values
 from playground.ui.context import TabContext
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
+from playground.ui.developer import developer_section
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
@@ -64,7 +65,7 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
                 example_tools = gr.Button("Insert an example tool", size="sm", elem_id="chat-tools-example")
                 tool_choice = gr.Dropdown(["auto", "none", "required"], value="auto", allow_custom_value=True, label="tool_choice (or a tool name)", elem_id="chat-tool-choice")
                 schema = gr.Code("", language="json", label="response_format json_schema (a JSON Schema; empty = free text)", interactive=True, elem_id="chat-schema")
-            with gr.Accordion("Extension fields", open=False):
+            with developer_section("chat"):
                 extensions = gr.Code(
                     "", language="json", interactive=True, elem_id="chat-extensions",
                     label="JSON object with any of: thinking, enable_thinking, svc_thinking_to_content, parameters, extra_body, generationConfig, web_search_options, search_parameters",

@@ -98,8 +98,9 @@ def badge_text(defaults: ServerDefaults, url_text: str | None) -> str:
             if defaults.hosted else "💻 **Local mode** — any gateway your machine can reach, localhost included. ")
     if defaults.demo and url == defaults.base_url:
         return mode + (
-            "🧪 **Demo gateway** — offline and built in; answers are canned but every request and event "
-            "is real. Set `GATEWAY_BASE_URL` (or type a base URL) to use a real gateway."
+            "🧪 **Demo gateway** — built in and offline: it answers the examples with written answers and "
+            "anything else with a short generated reply; every request and event is real. Set "
+            "`GATEWAY_BASE_URL` (or type a base URL) to use a real gateway."
         )
     return mode + f"🔌 **Gateway:** `{plain(url[:200])}`"
 

@@ -13,6 +13,7 @@ from playground.ui.context import TabContext
 from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
+from playground.ui.developer import developer_section
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
@@ -76,7 +77,7 @@ def build_messages_tab(ctx: TabContext) -> None:
                 cache_type = gr.Radio(["ephemeral", "persistent"], value="ephemeral", label="cache_control type", elem_id="messages-cache-type")
                 fill = gr.Button("Fill the system prompt with a long document (~1,800 tokens)", size="sm", elem_id="messages-fill-document")
                 report = gr.Markdown(cache_report(catalog.MESSAGES_MODELS[0], []), elem_id="messages-cache-report")
-            with gr.Accordion("Extension fields", open=False):
+            with developer_section("messages"):
                 extensions = gr.Code("", language="json", interactive=True, elem_id="messages-extensions",
                                      label="JSON object with any of: metadata, mcp_servers, context_management, cache_control")
             presets = PresetBar.build("messages")

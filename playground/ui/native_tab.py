@@ -14,6 +14,7 @@ from playground.ui.context import TabContext
 from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
+from playground.ui.developer import developer_section
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.native_handlers import AUTH_CHOICES, THINKING_CHOICES, NativeAdapter, NativeForm, grounding_note, native_form_values
@@ -60,10 +61,10 @@ def build_native_tab(ctx: TabContext) -> None:
             system = gr.Textbox(label="System instruction", lines=2, elem_id="native-system")
             with gr.Row():
                 stream = gr.Checkbox(True, label="Stream the reply", elem_id="native-stream")
-                output_images = gr.Checkbox(False, label="Output images (responseModalities IMAGE)", elem_id="native-output-images")
+                output_images = gr.Checkbox(False, label="Answer with pictures too", info="Sends responseModalities: TEXT and IMAGE", elem_id="native-output-images")
             with gr.Group():
-                thinking = gr.Radio(list(THINKING_CHOICES), value=THINKING_CHOICES[0], label="Thinking (thinkingConfig)", elem_id="native-thinking")
-                budget = gr.Number(1024, label="thinkingBudget (tokens; -1 = automatic)", precision=0, elem_id="native-budget")
+                thinking = gr.Radio(list(THINKING_CHOICES), value=THINKING_CHOICES[0], label="Thinking", info="thinkingConfig", elem_id="native-thinking")
+                budget = gr.Number(1024, label="How much the model may think (tokens)", info="thinkingBudget; -1 lets the model decide", precision=0, elem_id="native-budget")
             with gr.Accordion("Generation config", open=False):
                 temperature = gr.Slider(0, 2, value=1.0, step=0.05, label="temperature", elem_id="native-temperature")
                 top_p = gr.Slider(0, 1, value=0.95, step=0.01, label="topP", elem_id="native-top-p")
@@ -79,6 +80,7 @@ def build_native_tab(ctx: TabContext) -> None:
                                  label='safetySettings (JSON array of {"category", "threshold"})')
                 auth = gr.Radio(list(AUTH_CHOICES), value="Authorization: Bearer", label="Send the key as", elem_id="native-auth",
                                 info="The native endpoints take any of the three; a key in the URL is hidden everywhere it is shown.")
+            with developer_section("native"):
                 extensions = gr.Code("", language="json", interactive=True, elem_id="native-extensions",
                                      label="Extension fields: JSON object with any of cachedContent, generationConfig (merged), toolConfig")
             presets = PresetBar.build("native")

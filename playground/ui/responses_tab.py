@@ -13,6 +13,7 @@ from playground.ui.context import TabContext
 from playground.ui.conversation import TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
+from playground.ui.developer import developer_section
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.presets import PresetBar
@@ -72,7 +73,7 @@ def build_responses_tab(ctx: TabContext) -> None:
                 with gr.Row():
                     web_search = gr.Checkbox(False, label="Web search (web_search_preview)", elem_id="responses-web-search")
                     context_size = gr.Dropdown(["low", "medium", "high"], value="medium", label="search_context_size", elem_id="responses-context-size")
-            with gr.Accordion("Extension fields", open=False):
+            with developer_section("responses"):
                 extensions = gr.Code("", language="json", interactive=True, elem_id="responses-extensions",
                                      label="JSON object with any of: parallel_tool_calls, max_tool_calls, truncation, metadata, user, previous_response_id")
             presets = PresetBar.build("responses")
