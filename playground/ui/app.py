@@ -20,6 +20,7 @@ from playground.ui.curl_panel import CurlImport
 from playground.ui.embeddings_tab import build_embeddings_tab
 from playground.ui.guide import Guide
 from playground.ui.images_tab import build_images_tab
+from playground.ui.links import CopyLink, LinkOpener
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.native_tab import build_native_tab
 from playground.ui.presets import presets_state
@@ -93,24 +94,38 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
         saved_video_jobs = saved_jobs_state()
         ctx = TabContext(client, defaults, url_box, key_box, presets_state())
         curl_import = CurlImport.build()
+        copy_links: list[CopyLink] = []
+        link_notice = LinkOpener.notice_box()
         with gr.Tabs() as tabs:
             with gr.Tab("Chat", id="chat", elem_id="tab-chat"):
                 chat_model = build_chat_tab(ctx)
+                copy_links.append(CopyLink("chat"))
             with gr.Tab("Responses", id="responses", elem_id="tab-responses"):
                 build_responses_tab(ctx)
+                copy_links.append(CopyLink("responses"))
             with gr.Tab("Messages", id="messages", elem_id="tab-messages"):
                 build_messages_tab(ctx)
+                copy_links.append(CopyLink("messages"))
             with gr.Tab("Native", id="native", elem_id="tab-native"):
                 build_native_tab(ctx)
+                copy_links.append(CopyLink("native"))
             with gr.Tab("Embeddings", id="embeddings", elem_id="tab-embeddings"):
                 build_embeddings_tab(ctx)
+                copy_links.append(CopyLink("embeddings"))
             with gr.Tab("Images", id="images", elem_id="tab-images"):
                 build_images_tab(ctx)
+                copy_links.append(CopyLink("images"))
             with gr.Tab("Compare", id="compare", elem_id="tab-compare"):
                 build_compare_tab(ctx)
+                copy_links.append(CopyLink("compare"))
             with gr.Tab("Video", id="video", elem_id="tab-video"):
                 restore_video_jobs = build_video_tab(ctx, saved_video_jobs)
+                copy_links.append(CopyLink("video"))
         curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box)
+        opener = LinkOpener(blocks, tabs, ctx.presets, link_notice)
+        opener.wire(blocks)
+        for copy_link in copy_links:
+            copy_link.wire(opener)
 
         async def refresh_models(url: str, key: str) -> tuple[str, Any]:
             try:

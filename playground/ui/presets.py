@@ -116,4 +116,5 @@ class PresetBar:
         self.picker.focus(lambda current: gr.update(choices=preset_names(current, self.tab)), store, self.picker, queue=False)
         self.save.click(on_save, [store, self.name, *components], [store, self.status, self.picker], queue=False)
         self.delete.click(on_delete, [store, self.picker], [store, self.status, self.picker], queue=False)
-        self.picker.input(on_pick, [store, self.picker], components, queue=False)
+        # `change`, not `input`: a link (`ui.links`) picks a preset by setting the picker.
+        self.picker.change(on_pick, [store, self.picker], components, queue=False)
