@@ -46,6 +46,9 @@ class Session:
     replying: bool = False
     stop: asyncio.Event | None = field(default=None, repr=False)
     """Set by Stop: the reply being received ends at its next step (or at once while waiting)."""
+    branches: list[dict[str, Any]] = field(default_factory=list)
+    """Other lines of this conversation (`ui.branches`): {"shown", "sent"} each; `branch` is the one on screen."""
+    branch: int = 0
 
 
 @dataclass(eq=False)

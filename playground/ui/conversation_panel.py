@@ -11,6 +11,7 @@ from typing import Any
 import gradio as gr
 
 from playground.ui import conversation
+from playground.ui.branches import BranchBar
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, TurnAdapter, View, describe_pending
 from playground.ui.render import flatten_text, metrics_text, settle_pending
@@ -46,6 +47,7 @@ class ConversationPanel:
     retry: gr.Button
     clear: gr.Button
     metrics: gr.Markdown
+    branches: BranchBar
 
     @classmethod
     def build(cls, prefix: str, placeholder: str, file_types: list[str] | None = None) -> ConversationPanel:
@@ -67,7 +69,9 @@ class ConversationPanel:
             retry = gr.Button("Retry", elem_id=f"{prefix}-retry")
             clear = gr.Button("Clear", elem_id=f"{prefix}-clear")
         metrics = metrics_line(prefix)
-        return cls(prefix, session, chatbot, error, notice, tool_panel, tool_label, tool_result, tool_send, draft, stop, retry, clear, metrics)
+        branches = BranchBar(prefix)
+        return cls(prefix, session, chatbot, error, notice, tool_panel, tool_label, tool_result, tool_send, draft, stop, retry, clear, metrics,
+                   branches)
 
     def wire(
         self,
@@ -87,6 +91,7 @@ class ConversationPanel:
         costs Gradio one component), end (banners, metrics, tool panel, inspector). Every other
         output in a streaming event would cost a full component update per yield, even skipped."""
         extra_outputs = extra_outputs or []
+        self.branches.wire(self.chatbot, self.session, self.notice, self.error, banner_update)
         ends = [self.session, self.draft, self.tool_result, self.error, self.notice, self.metrics, self.tool_panel, self.tool_label,
                 *inspector.components, *extra_outputs]
         n_form = len(form_inputs)

@@ -15,6 +15,7 @@ from typing import Any
 import gradio as gr
 
 from playground.client.errors import GatewayError, RequestValidationError
+from playground.ui.branches import valid_branches
 from playground.ui.conversation import Session
 from playground.ui.render import error_text
 
@@ -37,6 +38,7 @@ def session_document(tab: str, form: dict[str, Any], history: list[dict[str, Any
         "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "form": {name: value for name, value in form.items() if _plain(value)},
         "conversation": {"shown": list(history or []), "sent": list(session.messages) if session else []},
+        **({"branches": {"all": session.branches, "current": session.branch}} if session and session.branches else {}),
     }
 
 
@@ -79,7 +81,19 @@ def read_session_document(raw: bytes, tab: str, fields: list[str]) -> tuple[dict
     unknown = sorted(set(form) - set(fields))
     if unknown:
         raise RequestValidationError([f"the file names settings this tab does not have: {', '.join(unknown)}"])
-    return form, _shown_with_missing_files(shown), Session(messages=sent)
+    branches, current = _branches_of(document.get("branches"))
+    return form, _shown_with_missing_files(shown), Session(messages=sent, branches=branches, branch=current)
+
+
+def _branches_of(value: Any) -> tuple[list[dict[str, Any]], int]:
+    """The saved branches (`ui.branches`) and which was on screen; raises `RequestValidationError`."""
+    if value is None:
+        return [], 0
+    branches = valid_branches(value.get("all")) if isinstance(value, dict) else None
+    current = value.get("current") if isinstance(value, dict) else None
+    if branches is None or not isinstance(current, int) or isinstance(current, bool) or not 0 <= current < max(len(branches), 1):
+        raise RequestValidationError(["the file's branches are not a list of conversations with the one shown"])
+    return [{"shown": _shown_with_missing_files(b["shown"]), "sent": b["sent"]} for b in branches], current
 
 
 @dataclass(frozen=True)
