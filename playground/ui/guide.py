@@ -26,8 +26,8 @@ TOUR = """### A two-minute tour
 4. **Open "Inspector and code"** below the answer: the exact request, every event that came back, and
    the same call as Python or curl.
 
-The built-in demo gateway answers the examples offline, so nothing here costs anything. Type your own
-gateway's address under **Connection** to use a real one.
+The built-in demo gateway answers the examples offline, so nothing here costs anything. To use a real
+gateway, type its address and key in the connection panel at the top.
 """
 SHORTCUTS = """### Keyboard shortcuts
 | Keys | What they do |

@@ -109,7 +109,8 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
                 audio_url = gr.Textbox(label="audio_url (https://…)", visible=False, elem_id="video-audio-url")
                 callback_url = gr.Textbox(label="metadata.callback_url (POSTed when the task ends)", visible=False, elem_id="video-callback-url")
             with developer_section("video", VIDEO_MARKERS):
-                flags = gr.Textbox(label="Text sent in metadata.content (flags built from the fields above)", interactive=False, visible=False, elem_id="video-flags")
+                gr.Markdown("For vidD models, the text sent in `metadata.content` (the prompt with its `--flags`) shows above the Generate button.")
+            flags = gr.Textbox(label="Text sent in metadata.content (flags built from the fields above)", interactive=False, visible=False, elem_id="video-flags")
             submit = gr.Button("Generate video", variant="primary", elem_id="video-submit")
             examples = ExampleRow.build("video", EXAMPLES)
             presets = PresetBar.build("video")
