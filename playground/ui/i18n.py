@@ -1,0 +1,253 @@
+"""The interface's words in English and Simplified Chinese: one catalogue, read through `t(key)`.
+
+Gradio's `I18n` translates in the browser, by the browser's language (`zh-CN`, `zh`, `zh-Hans` get
+Chinese, anything else English); the header's language switch changes it on the spot and the
+browser remembers the choice. Only words written by us are here: what a gateway sends (answers,
+error messages, model names) is shown as it arrives. Wire names (`top_p`, `tool_choice`) stay as
+they are in both languages. `CONVERTED_MODULES` are the modules that write no interface text
+outside this catalogue (a test checks them).
+"""
+
+from __future__ import annotations
+
+import gradio as gr
+from gradio.i18n import I18nData
+
+EN: dict[str, str] = {
+    # header, connection, tabs
+    "header.title": "# Gateway Playground\nTry every model family and interface of the gateway from your browser.",
+    "header.tour": "Tour",
+    "header.keys": "?",
+    "header.language": "Language",
+    "connection.panel": "Connection",
+    "connection.url": "Base URL",
+    "connection.key": "API key",
+    "connection.remember": "Remember the key in this browser",
+    "connection.remember_info": "Kept in this browser's local storage, obscured but not encrypted: anyone using this browser profile could recover it.",
+    "connection.test": "Test connection",
+    "tab.chat": "Chat", "tab.responses": "Responses", "tab.messages": "Messages", "tab.native": "Native",
+    "tab.embeddings": "Embeddings", "tab.images": "Images", "tab.compare": "Compare", "tab.video": "Video",
+    # shared widgets
+    "inspector.panel": "Inspector and code",
+    "inspector.request_tab": "Request",
+    "inspector.request": "Request (key redacted)",
+    "inspector.response_tab": "Response / events",
+    "inspector.response": "Status and raw events",
+    "inspector.timeline_tab": "Timeline",
+    "inspector.timeline_empty": "Stream a reply to see its events on a time line, checked against the format's rules.",
+    "inspector.curl": "curl",
+    "inspector.python_tab": "Python",
+    "inspector.python": "Python (httpx)",
+    "conversation.idle": "Message (Enter to send; the clip attaches images; edit your earlier messages with the pencil)",
+    "conversation.replying": "A reply is on its way… press Esc or Stop to stop it (you can type your next message)",
+    "conversation.tool_result": "Tool result",
+    "conversation.tool_example": 'e.g. {"temperature_c": 21}',
+    "conversation.tool_send": "Send tool result and continue",
+    "conversation.stop": "Stop",
+    "conversation.retry": "Retry",
+    "conversation.clear": "Clear",
+    "branches.button": "Branch from the clicked message",
+    "branches.picker": "Branches",
+    "presets.panel": "Presets",
+    "presets.pick": "Load a preset",
+    "presets.name": "Save the settings as",
+    "presets.name_example": "e.g. terse JSON answers",
+    "presets.save": "Save preset",
+    "presets.delete": "Delete preset",
+    "presets.note": "Presets are kept in this browser only when you save one; keys are never kept.",
+    "session.panel": "Save or load this session",
+    "session.save": "Save to a file",
+    "session.load": "Load a saved file",
+    "session.download": "Saved session (settings and conversation; never the key)",
+    "developer.panel": "Developer",
+    "developer.markers": ("**Demo gateway test markers** (ignored by real gateways): put `[[fault:NAME]]` in a prompt to make the demo "
+                          "fail on purpose (for example `[[fault:cut]]` cuts a stream, `[[fault:status:429]]` answers *too many requests*); "
+                          "the word *forbidden* makes a picture or video request be refused."),
+    "developer.video_markers": "`[[video_mb:50]]` in a video prompt makes the demo's result about 50 MB (to try big downloads).",
+    "links.copy": "Copy link to this tab",
+    "links.box": "Link (copied; it holds the tab, model, preset and text, never your key)",
+    "curl.panel": "Import a curl command",
+    "curl.command": "curl command (from the gateway's docs or a browser's “copy as cURL”; the key goes into this session only)",
+    "curl.open": "Open it in the right tab",
+    # the guide
+    "guide.tour": """### A two-minute tour
+1. **Pick a tab** at the top: each is one way of talking to the gateway (Chat, Responses, Messages, Native,
+   Embeddings, Images, Compare, Video).
+2. **Press an example**: the buttons under the conversation fill in the question and the settings for you.
+3. **Send it and watch it stream**: the answer appears word by word; **Stop** (or Esc) halts it, and what
+   arrived stays.
+4. **Open "Inspector and code"** below the answer: the exact request, every event that came back, and
+   the same call as Python or curl.
+
+The built-in demo gateway answers the examples offline, so nothing here costs anything. To use a real
+gateway, type its address and key in the connection panel at the top.""",
+    "guide.close": "Close the tour",
+    "guide.shortcuts": """### Keyboard shortcuts
+| Keys | What they do |
+|---|---|
+| **Ctrl+Enter** (⌘+Enter on a Mac) | Send, from any text box of the tab |
+| **Esc** | Stop the answer that is arriving |
+| **Ctrl+Shift+R** (⌘+Shift+R) | Retry the last message |
+| **Enter** in the message box | Send (Shift+Enter starts a new line) |""",
+    "guide.shortcuts_close": "Close",
+    # the Chat tab
+    "chat.placeholder": "Send a message to start. Try a `-thinking` model to see reasoning.",
+    "chat.example.riddle": "Ask a thinking model a riddle",
+    "chat.example.riddle_explains": "See the model reason in a **Thinking** section before it answers.",
+    "chat.example.weather": "Let the model call a weather tool",
+    "chat.example.weather_explains": "The model asks for `get_weather`; you type the result and it answers with it.",
+    "chat.example.json": "Answer as JSON",
+    "chat.example.json_explains": "Structured output: the reply follows a JSON Schema you give.",
+    "chat.example.stop": "Stop a long answer",
+    "chat.example.stop_explains": "A long reply: press **Stop** (or Esc) halfway; what arrived stays on screen.",
+    "chat.model": "Model",
+    "chat.system": "System prompt",
+    "chat.stream": "Stream the reply",
+    "chat.usage": "Ask for usage in the stream",
+    "chat.usage_info": "stream_options.include_usage: OpenAI-style gateways send token counts only when asked",
+    "chat.parameters": "Parameters",
+    "chat.temperature": "Temperature (randomness)",
+    "chat.top_p": "Top P (share of likely words considered)",
+    "chat.max_tokens": "Longest answer in tokens (0 = not set)",
+    "chat.effort": "Reasoning effort",
+    "chat.tools_panel": "Tools and structured output",
+    "chat.tools": "Tools (JSON array; empty = no tools)",
+    "chat.insert_tool": "Insert an example tool",
+    "chat.tool_choice": "When to call a tool (tool_choice, or a tool name)",
+    "chat.schema": "Answer as JSON following this schema (response_format json_schema; empty = free text)",
+    "chat.extensions": "JSON object with any of: thinking, enable_thinking, svc_thinking_to_content, parameters, extra_body, generationConfig, web_search_options, search_parameters",
+}
+
+ZH: dict[str, str] = {
+    "header.title": "# 网关试验场\n在浏览器里试用网关的每个模型家族和每种接口。",
+    "header.tour": "导览",
+    "header.keys": "?",
+    "header.language": "语言",
+    "connection.panel": "连接",
+    "connection.url": "基础 URL",
+    "connection.key": "API 密钥",
+    "connection.remember": "在此浏览器中记住密钥",
+    "connection.remember_info": "保存在此浏览器的本地存储中，仅做混淆而未加密：使用此浏览器配置文件的任何人都可能取回它。",
+    "connection.test": "测试连接",
+    "tab.chat": "对话", "tab.responses": "Responses", "tab.messages": "Messages", "tab.native": "原生接口",
+    "tab.embeddings": "向量嵌入", "tab.images": "图像", "tab.compare": "对比", "tab.video": "视频",
+    "inspector.panel": "检查器与代码",
+    "inspector.request_tab": "请求",
+    "inspector.request": "请求（密钥已隐去）",
+    "inspector.response_tab": "响应 / 事件",
+    "inspector.response": "状态与原始事件",
+    "inspector.timeline_tab": "时间线",
+    "inspector.timeline_empty": "以流式方式接收一个回答，即可在时间线上看到它的事件，并按该格式的规则检查。",
+    "inspector.curl": "curl",
+    "inspector.python_tab": "Python",
+    "inspector.python": "Python（httpx）",
+    "conversation.idle": "消息（按 Enter 发送；回形针可附加图片；用铅笔图标编辑之前的消息）",
+    "conversation.replying": "回答正在到来…… 按 Esc 或“停止”可停止（可以先输入下一条消息）",
+    "conversation.tool_result": "工具结果",
+    "conversation.tool_example": '例如 {"temperature_c": 21}',
+    "conversation.tool_send": "发送工具结果并继续",
+    "conversation.stop": "停止",
+    "conversation.retry": "重试",
+    "conversation.clear": "清空",
+    "branches.button": "从所点的消息处分支",
+    "branches.picker": "分支",
+    "presets.panel": "预设",
+    "presets.pick": "载入预设",
+    "presets.name": "将设置保存为",
+    "presets.name_example": "例如：简短的 JSON 回答",
+    "presets.save": "保存预设",
+    "presets.delete": "删除预设",
+    "presets.note": "只有在你保存预设时才会存到此浏览器；密钥从不保存。",
+    "session.panel": "保存或载入本次会话",
+    "session.save": "保存到文件",
+    "session.load": "载入已保存的文件",
+    "session.download": "已保存的会话（设置与对话；从不包含密钥）",
+    "developer.panel": "开发者",
+    "developer.markers": ("**演示网关的测试标记**（真实网关会忽略）：在提示中写 `[[fault:NAME]]` 可让演示网关故意出错"
+                          "（例如 `[[fault:cut]]` 会切断流，`[[fault:status:429]]` 会回答“请求过多”）；"
+                          "含有 *forbidden* 一词的图片或视频请求会被拒绝。"),
+    "developer.video_markers": "在视频提示中写 `[[video_mb:50]]`，演示网关的结果约为 50 MB（用于试验大文件下载）。",
+    "links.copy": "复制指向此标签页的链接",
+    "links.box": "链接（已复制；包含标签页、模型、预设和文字，从不包含你的密钥）",
+    "curl.panel": "导入 curl 命令",
+    "curl.command": "curl 命令（来自网关文档或浏览器的“复制为 cURL”；密钥只进入本次会话）",
+    "curl.open": "在对应的标签页中打开",
+    "guide.tour": """### 两分钟导览
+1. **选择顶部的标签页**：每个标签页是与网关交流的一种方式（对话、Responses、Messages、原生接口、
+   向量嵌入、图像、对比、视频）。
+2. **点一个示例**：对话下方的按钮会替你填好问题和设置。
+3. **发送并观看流式输出**：回答逐词出现；**停止**（或 Esc）可中止，已到达的内容会保留。
+4. **打开回答下方的“检查器与代码”**：确切的请求、返回的每个事件，以及同一调用的 Python 或 curl 代码。
+
+内置的演示网关离线回答这些示例，因此这里的一切都不产生费用。要使用真实网关，请在顶部的连接面板中
+填写它的地址和密钥。""",
+    "guide.close": "关闭导览",
+    "guide.shortcuts": """### 键盘快捷键
+| 按键 | 作用 |
+|---|---|
+| **Ctrl+Enter**（Mac 上为 ⌘+Enter） | 在标签页的任意文本框中发送 |
+| **Esc** | 停止正在到来的回答 |
+| **Ctrl+Shift+R**（⌘+Shift+R） | 重试上一条消息 |
+| 在消息框中按 **Enter** | 发送（Shift+Enter 换行） |""",
+    "guide.shortcuts_close": "关闭",
+    "chat.placeholder": "发送一条消息开始。试试 `-thinking` 模型，可以看到推理过程。",
+    "chat.example.riddle": "让会思考的模型猜个谜语",
+    "chat.example.riddle_explains": "看模型先在 **Thinking** 部分推理，然后再回答。",
+    "chat.example.weather": "让模型调用天气工具",
+    "chat.example.weather_explains": "模型请求调用 `get_weather`；你输入结果，它再据此回答。",
+    "chat.example.json": "以 JSON 回答",
+    "chat.example.json_explains": "结构化输出：回答遵循你给出的 JSON Schema。",
+    "chat.example.stop": "停止一个长回答",
+    "chat.example.stop_explains": "一个很长的回答：中途按 **停止**（或 Esc）；已到达的内容留在屏幕上。",
+    "chat.model": "模型",
+    "chat.system": "系统提示",
+    "chat.stream": "流式输出回答",
+    "chat.usage": "在流中请求用量",
+    "chat.usage_info": "stream_options.include_usage：OpenAI 风格的网关只在被要求时才发送 token 数",
+    "chat.parameters": "参数",
+    "chat.temperature": "温度（随机性）",
+    "chat.top_p": "Top P（考虑的高概率词所占比例）",
+    "chat.max_tokens": "回答的最大 token 数（0 = 不设置）",
+    "chat.effort": "推理强度",
+    "chat.tools_panel": "工具与结构化输出",
+    "chat.tools": "工具（JSON 数组；留空 = 不用工具）",
+    "chat.insert_tool": "插入一个示例工具",
+    "chat.tool_choice": "何时调用工具（tool_choice，或一个工具名）",
+    "chat.schema": "按此 schema 以 JSON 回答（response_format json_schema；留空 = 自由文本）",
+    "chat.extensions": "JSON 对象，可包含：thinking、enable_thinking、svc_thinking_to_content、parameters、extra_body、generationConfig、web_search_options、search_parameters",
+}
+
+CHINESE_LOCALES = ("zh-CN", "zh", "zh-Hans", "zh-SG")
+I18N = gr.I18n(en=EN, **{locale: ZH for locale in CHINESE_LOCALES})
+CONVERTED_MODULES = (
+    "playground.ui.app", "playground.ui.widgets", "playground.ui.conversation_panel", "playground.ui.presets",
+    "playground.ui.session_file", "playground.ui.developer", "playground.ui.guide", "playground.ui.links",
+    "playground.ui.branches", "playground.ui.curl_panel", "playground.ui.examples", "playground.ui.chat_tab",
+)
+LANGUAGE_CHOICES = (("English", "en"), ("中文", "zh-CN"))
+LANGUAGE_STORAGE_KEY = "gateway-playground-language"
+SWITCH_JS = f"""(language) => {{
+  const core = performance.getEntriesByType("resource").map((entry) => entry.name).find((name) => /\\/assets\\/core-[^/]+\\.js$/.test(name));
+  if (language) localStorage.setItem("{LANGUAGE_STORAGE_KEY}", language);
+  if (core && language) import(core).then((module) => module.changeLocale(language));
+  return language;
+}}"""
+"""Switch the page's language at once (Gradio's own locale store) and remember the choice."""
+REMEMBERED_JS = f"""() => {{
+  const saved = localStorage.getItem("{LANGUAGE_STORAGE_KEY}");
+  if (saved) return saved;
+  return (navigator.language || "en").toLowerCase().startsWith("zh") ? "zh-CN" : "en";
+}}"""
+"""The language to show on load: the one chosen before, else the browser's."""
+
+
+def t(key: str) -> I18nData:
+    """The interface text `key`, translated in the browser; an unknown key fails at once."""
+    if key not in EN:
+        raise KeyError(f"no interface text {key!r} in playground/ui/i18n.py")
+    return I18N(key)
+
+
+def english(key: str) -> str:
+    """The English text of `key` (for text built on the server, e.g. by handlers)."""
+    return EN[key]
