@@ -19,6 +19,7 @@ from playground.ui.context import TabContext
 from playground.ui.curl_panel import CurlImport
 from playground.ui.embeddings_tab import build_embeddings_tab
 from playground.ui.guide import Guide
+from playground.ui.i18n import I18N
 from playground.ui.images_tab import build_images_tab
 from playground.ui.links import CopyLink, LinkOpener
 from playground.ui.messages_tab import build_messages_tab
@@ -43,6 +44,7 @@ def launch_options(settings: Settings | None = None) -> dict[str, Any]:
         "run_history": False,
         "favicon_path": str(ASSETS / "logo.svg"),
         "js": (ASSETS / "keys.js").read_text(encoding="utf-8"),
+        "i18n": I18N,
         "max_file_size": f"{settings.max_upload_mb:g}mb",
         "state_session_capacity": settings.session_capacity,
     }
@@ -79,7 +81,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
         with gr.Row(elem_id="header"):
             gr.Markdown("# Gateway Playground\nTry every model family and interface of the gateway from your browser.")
             badge = gr.Markdown(badge_text(defaults, ""), elem_id="gateway-badge")
-            tour_button, keys_button = Guide.header_buttons()
+            tour_button, keys_button = guide.header_buttons()
         guide.wire(blocks, tour_button, keys_button)
         with gr.Accordion("Connection", open=not defaults.demo, elem_id="connection-panel"):
             with gr.Row():

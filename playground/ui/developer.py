@@ -10,18 +10,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import gradio as gr
+from gradio.i18n import I18nData
 
-DEMO_MARKERS = (
-    "**Demo gateway test markers** (ignored by real gateways): put `[[fault:NAME]]` in a prompt to make the demo "
-    "fail on purpose (for example `[[fault:cut]]` cuts a stream, `[[fault:status:429]]` answers *too many requests*); "
-    "the word *forbidden* makes a picture or video request be refused."
-)
-VIDEO_MARKERS = "`[[video_mb:50]]` in a video prompt makes the demo's result about 50 MB (to try big downloads)."
+from playground.ui.i18n import t
+
+DEMO_MARKERS = t("developer.markers")
+VIDEO_MARKERS = t("developer.video_markers")
 
 
 @contextmanager
-def developer_section(tab: str, *notes: str) -> Iterator[gr.Accordion]:
+def developer_section(tab: str, *notes: I18nData) -> Iterator[gr.Accordion]:
     """A closed "Developer" accordion for `tab`, starting with the demo's test markers and `notes`."""
-    with gr.Accordion("Developer", open=False, elem_id=f"{tab}-developer", elem_classes=["developer-section"]) as section:
-        gr.Markdown("\n\n".join((DEMO_MARKERS, *notes)), elem_classes=["developer-notes"])
+    with gr.Accordion(t("developer.panel"), open=False, elem_id=f"{tab}-developer", elem_classes=["developer-section"]) as section:
+        for note in (DEMO_MARKERS, *notes):
+            gr.Markdown(note, elem_classes=["developer-notes"])
         yield section

@@ -67,7 +67,7 @@ EN: dict[str, str] = {
     "links.copy": "Copy link to this tab",
     "links.box": "Link (copied; it holds the tab, model, preset and text, never your key)",
     "curl.panel": "Import a curl command",
-    "curl.command": "curl command (from the gateway's docs or a browser's “copy as cURL”; the key goes into this session only)",
+    "curl.command": "curl command (from the gateway's docs or a browser's “copy as curl”)",
     "curl.open": "Open it in the right tab",
     # the guide
     "guide.tour": """### A two-minute tour
@@ -170,7 +170,7 @@ ZH: dict[str, str] = {
     "links.copy": "复制指向此标签页的链接",
     "links.box": "链接（已复制；包含标签页、模型、预设和文字，从不包含你的密钥）",
     "curl.panel": "导入 curl 命令",
-    "curl.command": "curl 命令（来自网关文档或浏览器的“复制为 cURL”；密钥只进入本次会话）",
+    "curl.command": "curl 命令（来自网关文档或浏览器的“复制为 cURL”）",
     "curl.open": "在对应的标签页中打开",
     "guide.tour": """### 两分钟导览
 1. **选择顶部的标签页**：每个标签页是与网关交流的一种方式（对话、Responses、Messages、原生接口、
