@@ -140,8 +140,6 @@ class VideoEndpoints:
         prefix = "video_" if job.family == "vidA" else f"{job.family.lower()}-"
         task = DemoTask(prefix + secrets.token_hex(12), job, self.config.clock(), str(request.base_url).rstrip("/"), fault)
         self.tasks[task.task_id] = task
-        if not task.rejected:
-            self._start(asyncio.get_running_loop().run_in_executor(None, clip_for, job))
         if job.callback_url:
             self._start(asyncio.get_running_loop().create_task(self._deliver_callback(task)))
         return JSONResponse({"task_id": task.task_id, "status": "submitted", "format": "mp4"})
