@@ -23,7 +23,7 @@ def server_defaults(settings: Settings) -> ServerDefaults:
               "quotas": SessionQuotas(settings.requests_per_minute, settings.concurrent_calls)}
     if settings.gateway_base_url is not None:
         return ServerDefaults(settings.gateway_base_url, settings.gateway_api_key, demo=False, **limits)
-    demo = start_in_thread(DemoConfig(api_key=settings.demo_api_key, token_delay=settings.demo_token_delay,
+    demo = start_in_thread(DemoConfig(api_key=settings.demo_api_key, token_delay=settings.demo_token_delay, quirks=settings.demo_quirks,
                                       callback_transport=callback_transport(settings)))
     return ServerDefaults(demo.url, settings.demo_api_key, demo=True, **limits)
 

@@ -64,6 +64,7 @@ class Settings:
     server_port: int = 7860
     demo_token_delay: float = 0.03
     demo_api_key: str = field(default=DEMO_API_KEY, repr=False)
+    demo_quirks: tuple[str, ...] = ()
     hosted: bool = False
     allowed_hosts: tuple[str, ...] = ()
     max_upload_mb: float = 50.0
@@ -109,4 +110,5 @@ class Settings:
             server_port=int(port_raw) if port_raw else 7860,
             demo_token_delay=_float(env, "DEMO_TOKEN_DELAY", 0.03, allow_zero=True),
             demo_api_key=env.get("DEMO_API_KEY", "").strip() or DEMO_API_KEY,
+            demo_quirks=tuple(q.strip() for q in env.get("DEMO_QUIRKS", "").split(",") if q.strip()),
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -12,6 +14,22 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 
 DEMO_KEY = "sk-demo-secret-1234567890"
+BUSY_LOOP = "import time\nend = time.monotonic() + 3 * 3600\nwhile time.monotonic() < end: pass"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--busy", type=int, default=0, metavar="N",
+                     help="run the tests beside N busy-loop processes (CPU contention as on a loaded machine or a busy Space)")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def busy_machine(request: pytest.FixtureRequest) -> Iterator[None]:
+    """With --busy N, N processes spin for the whole run (each stops by itself after 3 h at most)."""
+    hogs = [subprocess.Popen([sys.executable, "-c", BUSY_LOOP]) for _ in range(request.config.getoption("--busy"))]
+    yield
+    for hog in hogs:
+        hog.kill()
+        hog.wait()
 STALL_SECONDS = 3.0
 READ_TIMEOUT = 1.0
 

@@ -121,6 +121,33 @@ class EgressGuard:
         await self.address_for(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
 
 
+RESOLVE_TIMEOUT_S = 3.0
+
+
+async def host_problem(url: str, guard: EgressGuard | None, resolver: Resolver = system_resolver,
+                       timeout: float = RESOLVE_TIMEOUT_S) -> str | None:
+    """Why the server would not reach `url`'s host (None when it resolves and, in hosted mode,
+    the guard allows it). Only the name is resolved, on the event loop's resolver; nothing is sent."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").strip("[]")
+    if parts.scheme not in ("http", "https") or not host:
+        return "is not an http(s) address"
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        async with asyncio.timeout(timeout):
+            if guard is not None:
+                await guard.address_for(host, port)
+            elif not _is_ip(host) and not await resolver(host, port):
+                return f"{host} has no address"
+    except BlockedAddressError as error:
+        return error.message
+    except TimeoutError:  # before OSError, of which it is a subclass
+        return f"the name {host} did not resolve within {timeout:g} s"
+    except (OSError, UnicodeError):
+        return f"the name {host} does not resolve from this server"
+    return None
+
+
 def _is_ip(host: str) -> bool:
     try:
         ipaddress.ip_address(host)

@@ -18,7 +18,7 @@ from urllib.parse import quote
 import numpy as np
 from pydantic import Field, field_validator, model_validator
 
-from playground.client.errors import RequestValidationError, UnexpectedResponseError
+from playground.client.errors import APIStatusError, RequestValidationError, UnexpectedResponseError, error_in_answer
 from playground.client.transport import Connection, Exchange, Transport
 from playground.client.validation import RequestModel
 
@@ -31,6 +31,8 @@ FIXED_SIZE_MODELS = frozenset({"text-embedding-ada-002", "text-embedding-004"})
 TASK_TYPES = ("RETRIEVAL_QUERY", "RETRIEVAL_DOCUMENT", "SEMANTIC_SIMILARITY", "CLASSIFICATION", "CLUSTERING",
               "QUESTION_ANSWERING", "FACT_VERIFICATION", "CODE_RETRIEVAL_QUERY")
 NATIVE_PREFIXES = ("v1", "v1beta")
+ANSWER_KEYS = ("data", "embedding", "embeddings")
+"""Keys of which an embeddings answer (either format) carries one; without them an error object is the answer."""
 LIST_BATCH_SIZE = 512
 """Texts per `/v1/embeddings` call (the list format allows 2048; smaller calls keep the
 JSON of a float answer, parsed as Python numbers, to a few tens of MB)."""
@@ -303,8 +305,11 @@ class EmbeddingsAPI:
     @staticmethod
     def _checked(parse: Callable[[Any, int], np.ndarray], data: Any, expected: int, exchange: Exchange) -> np.ndarray:
         try:
+            embedded = error_in_answer(data, ANSWER_KEYS)
+            if embedded is not None:
+                raise embedded
             return parse(data, expected)
-        except UnexpectedResponseError as error:
+        except (UnexpectedResponseError, APIStatusError) as error:
             error.exchange = exchange
             exchange.error = str(error)
             raise

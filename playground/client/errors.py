@@ -5,7 +5,9 @@
     ├── APIConnectionError            no answer: refused, reset, DNS, TLS
     │   └── APITimeoutError           connect timeout, or the server went silent
     ├── UnexpectedResponseError       a success status whose body is not what the interface returns
+    ├── GatewayMovedError             a redirect the client does not follow (another host, a POST after 301/302/303)
     ├── APIStatusError                the gateway answered with an error status
+    │   ├── ErrorInAnswerError        an error object inside a success (HTTP 200) answer
     │   ├── BadRequestError           400, 422
     │   ├── AuthenticationError       401, 403
     │   ├── NotFoundError             404 (unknown model or path)
@@ -78,6 +80,20 @@ class UnexpectedResponseError(GatewayError):
     hint = "The inspector shows what arrived; check the base URL points at the gateway, then retry."
 
 
+class GatewayMovedError(GatewayError):
+    """The gateway answered with a redirect that is not followed: to another host (the key is not
+    sent there), a POST after 301/302/303 (it would arrive as a GET), too many hops, or no target."""
+
+    title = "The gateway moved"
+    hint = "Put the new address in the Base URL box of the connection panel (if you trust it), then retry."
+
+    def __init__(self, message: str, status: int, target: str | None = None, suggested_base_url: str | None = None) -> None:
+        self.status = status
+        self.target = target
+        self.suggested_base_url = suggested_base_url
+        super().__init__(message)
+
+
 class APIStatusError(GatewayError):
     """An HTTP error answer. Keeps the gateway's own error type and message."""
 
@@ -90,6 +106,20 @@ class APIStatusError(GatewayError):
         self.body = body
         kind = f" {error_type}" if error_type else ""
         super().__init__(f"HTTP {status}{kind}: {message}")
+
+
+class ErrorInAnswerError(APIStatusError):
+    """A success status whose body is an error object: the gateway accepted the request, then
+    reported that it failed."""
+
+    title = "The gateway reported an error inside a successful answer"
+    hint = "The request was accepted, then failed at the gateway or its upstream: retry, or change the request if it fails again."
+
+    def __init__(self, status: int, message: str, error_type: str | None = None, body: Any = None) -> None:
+        super().__init__(status, message, error_type, body)
+        kind = f" ({error_type})" if error_type else ""
+        self.message = f"The gateway answered HTTP {status} (success) but reported an error inside the answer{kind}: {message}"
+        self.args = (self.message,)
 
 
 class BadRequestError(APIStatusError):
@@ -136,7 +166,15 @@ class StreamError(GatewayError):
     """Something went wrong inside a stream; the output received so far is kept by the caller."""
 
     title = "The reply stopped early"
-    hint = "The partial output is kept; press Retry to send again."
+    partial: Any = None
+    """The result so far (`results.TextResult`), attached by the stream."""
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        partial = self.partial
+        if partial is not None and (getattr(partial, "text", "") or getattr(partial, "reasoning", "") or getattr(partial, "tool_calls", None)):
+            return "The partial output is kept; press Retry to send again."
+        return "Nothing of the reply arrived; press Retry to send again."
 
 
 class IncompleteStreamError(StreamError):
@@ -209,8 +247,45 @@ def error_from_status(status: int, body: Any) -> APIStatusError:
     message, error_type = extract_error(body)
     if not message:
         message = "no error message in the response"
+    if status < 400:
+        return ErrorInAnswerError(status, message, error_type, body)
     cls = _STATUS_CLASSES.get(status) or (ServerError if status >= 500 else APIStatusError)
     return cls(status, message, error_type, body)
+
+
+def _status_code(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 6:
+        return int(value)
+    return None
+
+
+def error_in_answer(body: Any, answer_keys: tuple[str, ...] = ()) -> APIStatusError | None:
+    """The error a gateway put inside a success (HTTP 200) answer, or None.
+
+    Recognises `{"error": {...}}` / `{"error": "text"}` and the envelope some gateways wrap every
+    answer in, `{"code": <not 0 or 200>, "msg" | "message": ..., "data": null}`. A body that
+    carries one of `answer_keys` (with a value) is an answer, not an error. The error keeps the
+    gateway's own message and code; its class follows that code when it is an HTTP error code."""
+    if not isinstance(body, dict) or any(body.get(key) is not None for key in answer_keys):
+        return None
+    if body.get("error"):
+        inner = body["error"]
+        code = _status_code(inner.get("code")) if isinstance(inner, dict) else None
+        error = error_from_status(200, body)
+        if code is not None and 400 <= code < 600:
+            cls = _STATUS_CLASSES.get(code) or (ServerError if code >= 500 else APIStatusError)
+            error = cls(200, error.message, error.error_type or f"code {code}", body)
+        return error
+    code = _status_code(body.get("code", body.get("status_code")))
+    message = body.get("msg") if body.get("msg") is not None else body.get("message")
+    if code is None or code in (0, 200) or not isinstance(message, (str, int, float)) or body.get("data"):
+        return None
+    cls = _STATUS_CLASSES.get(code) or (ServerError if code >= 500 else APIStatusError)
+    return cls(200, plain_excerpt(str(message)) or "no error message in the response", f"code {code}", body)
 
 
 def extract_error(body: Any) -> tuple[str, str | None]:

@@ -1,5 +1,6 @@
 """What a call looked like, safe to show: the `Exchange` record of every call (method, URL,
-headers, body, status, raw events with times) with the key redacted from URLs, headers and logs.
+headers, body, status, raw events with times) with the key redacted from URLs, headers and logs,
+and the `Redactor` that removes every known secret from what a gateway sends back.
 """
 
 from __future__ import annotations
@@ -11,10 +12,164 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
+import orjson
 
 REDACTED = "***"
 SECRET_HEADERS = frozenset({"authorization", "x-svc-api-key", "x-api-key", "api-key"})
 SECRET_QUERY_PARAMS = frozenset({"key", "api_key"})
+
+
+MIN_SECRET_CHARS = 4
+"""Shorter "keys" are not searched for: replacing every "abc" in a reply would wreck it."""
+
+
+class Redactor:
+    """Removes known secrets (the server's key, the typed key) from text a gateway sent back.
+
+    Whole occurrences are replaced by `REDACTED`; `StreamRedactor` also catches a secret split
+    across deltas. Cheap when nothing matches: one substring search per secret."""
+
+    __slots__ = ("secrets", "longest", "_encoded")
+
+    def __init__(self, secrets: tuple[str | None, ...] | list[str | None] = ()) -> None:
+        found = {s for s in secrets if s and len(s) >= MIN_SECRET_CHARS}
+        self.secrets: tuple[str, ...] = tuple(sorted(found, key=len, reverse=True))
+        self.longest = max((len(s) for s in self.secrets), default=0)
+        self._encoded = tuple(s.encode("utf-8", "replace") for s in self.secrets)
+
+    def __bool__(self) -> bool:
+        return bool(self.secrets)
+
+    def text(self, text: str) -> str:
+        for secret in self.secrets:
+            if secret in text:
+                text = text.replace(secret, REDACTED)
+        return text
+
+    def raw(self, raw: bytes) -> bytes:
+        for secret, encoded in zip(self.secrets, self._encoded):
+            if encoded in raw:
+                raw = raw.replace(encoded, REDACTED.encode())
+        return raw
+
+    def event_data(self, data: str) -> str:
+        """One raw event's data without the secrets, also where JSON escapes (`\\u0073k-…`, `\\/`)
+        spell one: the event is then re-encoded from its redacted value."""
+        if not self.secrets:
+            return data
+        data = self.text(data)
+        if "\\u" in data or "\\/" in data:
+            try:
+                value = orjson.loads(data)
+                if self.found_in(orjson.dumps(value).decode()):
+                    return orjson.dumps(self.value(value)).decode()
+            except (orjson.JSONDecodeError, orjson.JSONEncodeError, TypeError):
+                return data
+        return data
+
+    def found_in(self, text: str) -> bool:
+        return any(secret in text for secret in self.secrets)
+
+    def value(self, value: Any) -> Any:
+        """A decoded JSON value (or any nest of dicts, lists and strings) with the secrets replaced."""
+        if not self.secrets:
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.text(k) if isinstance(k, str) else k: self.value(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.value(v) for v in value]
+        if isinstance(value, tuple):
+            return tuple(self.value(v) for v in value)
+        return value
+
+    def held_prefix(self, text: str) -> int:
+        """Length of the longest end of `text` that is the start of a secret (it may be completed
+        by the next delta, so it is held back until then)."""
+        best = 0
+        for secret in self.secrets:
+            start = max(len(text) - len(secret) + 1, 0)
+            while True:
+                start = text.find(secret[0], start)
+                if start < 0:
+                    break
+                if secret.startswith(text[start:]):
+                    best = max(best, len(text) - start)
+                    break
+                start += 1
+        return best
+
+
+NO_SECRETS = Redactor()
+
+
+class StreamRedactor:
+    """A `Redactor` over text that arrives in pieces, per channel (answer text, reasoning, each
+    tool call's arguments): a secret split across two deltas is caught, and no part of it is let
+    out before it is known whether the next piece completes it.
+
+    Each piece may carry a `tag` (the index of the raw event it came in); when a secret turns out
+    to be split, `split_fragments` lists (tag, piece, piece without its part of the secret) for
+    every piece of it, so the raw events can be cleaned too."""
+
+    __slots__ = ("redactor", "_held", "_trail", "split_fragments")
+
+    def __init__(self, redactor: Redactor) -> None:
+        self.redactor = redactor
+        self._held: dict[Any, str] = {}
+        self._trail: dict[Any, list[tuple[Any, str]]] = {}
+        self.split_fragments: list[tuple[Any, str, str]] = []
+
+    def feed(self, channel: Any, piece: str, tag: Any = None) -> str:
+        """What of `held + piece` can be shown now (secrets replaced); the rest is held."""
+        if not self.redactor:
+            return piece
+        held = self._held.pop(channel, "")
+        text = held + piece
+        if held and self.redactor.found_in(text):
+            self._note_split(channel, held, piece, tag)
+        text = self.redactor.text(text)
+        hold = self.redactor.held_prefix(text)
+        if not hold:
+            self._trail.pop(channel, None)
+            return text
+        self._held[channel] = text[-hold:]
+        trail = self._trail.setdefault(channel, [])
+        if not held:
+            trail.clear()
+        trail.append((tag, piece))
+        while len(trail) > 1 and sum(len(p) for _, p in trail[1:]) >= hold:
+            trail.pop(0)
+        return text[:-hold]
+
+    def _note_split(self, channel: Any, held: str, piece: str, tag: Any) -> None:
+        trail = self._trail.get(channel, [])
+        joined = "".join(p for _, p in trail)
+        whole = joined + piece
+        for secret in self.redactor.secrets:
+            start = whole.find(secret, max(len(joined) - len(held), 0))
+            while start >= 0:
+                end, at = start + len(secret), 0
+                for source, part in [*trail, (tag, piece)]:
+                    low, high = max(start, at), min(end, at + len(part))
+                    if low < high:
+                        self.split_fragments.append((source, part, part[:low - at] + REDACTED + part[high - at:]))
+                    at += len(part)
+                start = whole.find(secret, end)
+
+    def pending(self, channel: Any) -> str:
+        return self._held.get(channel, "")
+
+    def drop(self, channel: Any) -> None:
+        self._held.pop(channel, None)
+        self._trail.pop(channel, None)
+
+    def flush(self) -> dict[Any, str]:
+        """Whatever is still held (the stream ended without completing a secret)."""
+        held, self._held = self._held, {}
+        self._trail.clear()
+        return held
 
 
 @dataclass
@@ -50,6 +205,8 @@ class Exchange:
     error: str | None = None
     notes: list[str] = field(default_factory=list)
     """What the client noticed about the answer (shown in the inspector)."""
+    redactor: Redactor = field(default=NO_SECRETS, repr=False, compare=False)
+    """The secrets of the call's connection: everything the gateway sent back is recorded without them."""
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started

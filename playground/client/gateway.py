@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from playground.client.chat import ChatAPI
+from playground.client.egress import host_problem
 from playground.client.embeddings import EmbeddingsAPI
 from playground.client.images import ImagesAPI
 from playground.client.media import media_directory
@@ -40,6 +41,11 @@ class GatewayClient:
             if isinstance(model_id, str) and model_id:
                 ids.append(model_id.removeprefix("models/"))
         return ids, exchange
+
+    async def host_problem(self, url: str) -> str | None:
+        """Why the server would not reach `url`'s host (it does not resolve, or hosted mode's guard
+        refuses it), None when it would; nothing is sent there."""
+        return await host_problem(url, self.transport.guard)
 
     async def aclose(self) -> None:
         await self.transport.aclose()

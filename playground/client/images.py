@@ -30,7 +30,7 @@ from playground.client.errors import (
     APIConnectionError,
     GatewayError,
     UnexpectedResponseError,
-    error_from_status,
+    error_in_answer,
 )
 from playground.client.media import (
     MAX_INLINE_IMAGE_BYTES,
@@ -41,7 +41,7 @@ from playground.client.media import (
     media_directory,
     store_image,
 )
-from playground.client.transport import Connection, Exchange, Transport
+from playground.client.transport import Connection, Exchange, Transport, read_error
 from playground.client.validation import RequestModel
 
 IMAGES_PATH = "/v1/images/generations"
@@ -280,8 +280,9 @@ class ImagesAPI:
     async def _read(self, data: Any, exchange: Exchange) -> ImagesResult:
         items = find_image_items(data, MAX_RESULT_IMAGES + 1)
         if not items:
-            if isinstance(data, dict) and data.get("error"):
-                raise error_from_status(200, data)
+            embedded = error_in_answer(data)
+            if embedded is not None:
+                raise embedded
             raise UnexpectedResponseError("The gateway's answer holds no image (no b64_json, url or base64 field anywhere in it).")
         result = ImagesResult([], data.get("created") if isinstance(data, dict) and isinstance(data.get("created"), int) else None)
         if len(items) > MAX_RESULT_IMAGES:
@@ -335,7 +336,7 @@ class ImagesAPI:
                     if len(received) > cap:
                         raise UnexpectedResponseError(f"the image at the url is larger than the {cap // 1_000_000} MB cap")
             except httpx.HTTPError as exc:
-                raise APIConnectionError(f"the connection was cut while fetching the image ({type(exc).__name__})") from None
+                raise read_error(exc, "the image") from None
         exchange.response_body = f"<{len(received):,} bytes of image>"
         return bytes(received)
 

@@ -40,10 +40,10 @@ class SessionQuota:
             self._starts.popleft()
         if self.requests_per_minute and method != "GET" and len(self._starts) >= self.requests_per_minute:
             wait = WINDOW_S - (now - self._starts[0])
-            raise LimitError(f"This browser session sent {self.requests_per_minute} requests in the last minute, the most this "
+            raise LimitError(f"You sent {self.requests_per_minute} requests in the last minute (from this page or this address), the most this "
                              f"server allows (PLAYGROUND_REQUESTS_PER_MINUTE); the next is possible in about {wait:.0f} s.")
         if self.concurrent_calls and self._running >= self.concurrent_calls:
-            raise LimitError(f"This browser session already has {self._running} calls running, the most this server allows at "
+            raise LimitError(f"You already have {self._running} calls running (from this page or this address), the most this server allows at "
                              "once (PLAYGROUND_CONCURRENT_CALLS); wait for one to finish.")
         if method != "GET":
             self._starts.append(now)

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from playground.client.errors import StreamEventError
+from playground.client.errors import MalformedEventError, StreamEventError
 from playground.client.media import save_inline_image
 from playground.client.results import (
     Finished,
@@ -208,7 +208,10 @@ class NativeStream(TextStream):
             raise StreamEventError(f"The prompt was blocked before any answer was generated (reason: {blocked}).", "prompt_blocked")
         events: list[StreamEvent] = []
         for candidate in (data.get("candidates") or [])[:1]:
-            for part in (candidate.get("content") or {}).get("parts") or []:
+            parts = (candidate.get("content") or {}).get("parts") or []
+            if not isinstance(parts, list):
+                raise MalformedEventError(f"a candidate whose parts is {type(parts).__name__}, not a list")
+            for part in parts:
                 events.extend(self._part(part))
             if candidate.get("groundingMetadata"):
                 self.result.grounding = candidate["groundingMetadata"]
@@ -218,14 +221,14 @@ class NativeStream(TextStream):
         if usage:
             events.append(UsageReport(usage))
         if self.is_end(message) and self.result.grounding:
-            whole = self.result.text + "".join(event.text for event in events if isinstance(event, TextDelta))
+            whole = self.result.text + self._redact.pending("text") + "".join(event.text for event in events if isinstance(event, TextDelta))
             cited, self.result.sources = cite(whole, self.result.grounding)
             events.append(TextReplaced(cited))
         return events
 
     def _part(self, part: dict[str, Any]) -> list[StreamEvent]:
         if not isinstance(part, dict):
-            return []
+            raise MalformedEventError(f"a part that is {type(part).__name__}, not an object")
         self._keep(part)
         if "text" in part:
             return [ReasoningDelta(part["text"]) if part.get("thought") else TextDelta(part["text"])]

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from playground.client.errors import StreamEventError
+from playground.client.errors import MalformedEventError, StreamEventError
 from playground.client.results import (
     Finished,
     ReasoningDelta,
@@ -217,6 +217,16 @@ def result_from_response(body: Any) -> TextResult:
     return result
 
 
+def _delta(data: dict[str, Any]) -> str:
+    """An event's `delta`: text, or a malformed event (an object's repr is never shown as text)."""
+    delta = data.get("delta")
+    if delta is None:
+        return ""
+    if not isinstance(delta, str):
+        raise MalformedEventError(f"the delta of a {str(data.get('type'))[:60]} event is {type(delta).__name__}, not text")
+    return delta
+
+
 class ResponsesStream(TextStream):
     """Responses events -> neutral events; `response.completed` (or `.incomplete`) ends it."""
 
@@ -252,8 +262,9 @@ class ResponsesStream(TextStream):
     def _on_output_text_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
         key = (str(data.get("item_id")), int(data.get("content_index") or 0))
         self._part_start.setdefault(key, len(self.result.text))
-        self._joined[key] = self._joined.get(key, "") + str(data.get("delta", ""))
-        return [TextDelta(str(data.get("delta", "")))]
+        delta = _delta(data)
+        self._joined[key] = self._joined.get(key, "") + delta
+        return [TextDelta(delta)]
 
     def _on_output_text_done(self, data: dict[str, Any]) -> list[StreamEvent]:
         key = (str(data.get("item_id")), int(data.get("content_index") or 0))
@@ -270,11 +281,11 @@ class ResponsesStream(TextStream):
         return []
 
     def _on_reasoning_summary_text_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
-        return [ReasoningDelta(str(data.get("delta", "")))]
+        return [ReasoningDelta(_delta(data))]
 
     def _on_function_call_arguments_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
         index, _ = self._calls.get(str(data.get("item_id")), (len(self._calls), ""))
-        return [ToolCallDelta(index, arguments=str(data.get("delta", "")))]
+        return [ToolCallDelta(index, arguments=_delta(data))]
 
     def _on_function_call_arguments_done(self, data: dict[str, Any]) -> list[StreamEvent]:
         index, name = self._calls.get(str(data.get("item_id")), (None, ""))

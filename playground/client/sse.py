@@ -97,17 +97,20 @@ async def iter_messages(response: httpx.Response, exchange: Exchange, read_timeo
     with whatever a misbehaving gateway sends after it, so the record is complete)."""
     content_type = response.headers.get("content-type", "")
     if "text/event-stream" not in content_type:
-        raw = await response.aread()
+        raw = exchange.redactor.raw(await response.aread())
         try:
-            body: Any = json.loads(raw)
-        except ValueError:
+            body: Any = exchange.redactor.value(json.loads(raw))
+        except (ValueError, RecursionError):
             body = raw.decode("utf-8", "replace")
         exchange.response_body = body
         if isinstance(body, dict) and "error" in body:
-            raise error_from_status(response.status_code if response.status_code >= 400 else 502, body)
+            raise error_from_status(response.status_code, body)
         raise MalformedEventError(f"Expected an event stream but the gateway sent {content_type or 'no content type'}.")
+    redactor = exchange.redactor
     try:
         async for event, raw in iter_frames(response):
+            if redactor:
+                raw = redactor.event_data(raw)
             exchange.record_event(event, raw)
             payload = raw.strip()
             if not payload or event in KEEPALIVE_EVENTS:

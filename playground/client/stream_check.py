@@ -26,6 +26,19 @@ class Violation:
         return f"event #{self.index}: {self.rule}"
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _key(value: Any) -> Any:
+    """A value usable as a set member or dict key (an index or id that is a list or object is shown, not hashed)."""
+    return value if value is None or isinstance(value, (str, int, float)) else json.dumps(value)[:60]
+
+
 def _decoded(events: Sequence[RecordedEvent]) -> list[tuple[int, str | None, Any]]:
     """(index, event name, JSON data or the raw text) for every non-keep-alive event."""
     decoded = []
@@ -35,7 +48,7 @@ def _decoded(events: Sequence[RecordedEvent]) -> list[tuple[int, str | None, Any
             continue
         try:
             data: Any = json.loads(payload)
-        except ValueError:
+        except (ValueError, RecursionError):
             data = payload
         decoded.append((index, event.event, data))
     return decoded
@@ -59,13 +72,18 @@ def check_chat(events: Sequence[RecordedEvent]) -> list[Violation]:
         if not isinstance(data, dict) or data.get("object", "chat.completion.chunk") != "chat.completion.chunk":
             problems.append(Violation(index, "not a chat.completion.chunk"))
             continue
-        for choice in data.get("choices") or []:
-            position = choice.get("index", 0)
+        if data.get("choices") is not None and not isinstance(data.get("choices"), list):
+            problems.append(Violation(index, "choices is not a list"))
+        for choice in _list(data.get("choices")):
+            if not isinstance(choice, dict):
+                problems.append(Violation(index, "a choice that is not an object"))
+                continue
+            position = _key(choice.get("index", 0))
             if choice.get("finish_reason") is not None:
                 if position in finished:
                     problems.append(Violation(index, f"a second finish_reason for choice {position}"))
                 finished.add(position)
-            elif position in finished and (choice.get("delta") or {}).get("content"):
+            elif position in finished and _dict(choice.get("delta")).get("content"):
                 problems.append(Violation(index, f"text for choice {position} after its finish_reason"))
         if data.get("usage"):
             if usage_seen:
@@ -88,9 +106,12 @@ def check_messages(events: Sequence[RecordedEvent]) -> list[Violation]:
     last = -1
     for position, (index, name, data) in enumerate(_decoded(events)):
         last = index
-        kind = (data.get("type") if isinstance(data, dict) else None) or name
+        kind = _key(data.get("type") if isinstance(data, dict) else None) or name
         if kind in KEEPALIVES:
             continue
+        if not isinstance(data, dict):
+            problems.append(Violation(index, "an event that is not a JSON object"))
+            data = {}
         if stopped:
             problems.append(Violation(index, f"{kind} after message_stop"))
             continue
@@ -101,25 +122,25 @@ def check_messages(events: Sequence[RecordedEvent]) -> list[Violation]:
                 problems.append(Violation(index, "a second message_start"))
             saw_start = True
         elif kind == "content_block_start":
-            block = data.get("index")
+            block = _key(data.get("index"))
             if block in started:
                 problems.append(Violation(index, f"block {block} started twice"))
             started.add(block)
             open_blocks.add(block)
         elif kind == "content_block_delta":
-            if data.get("index") not in open_blocks:
-                problems.append(Violation(index, f"a delta for block {data.get('index')} outside its start and stop"))
+            if _key(data.get("index")) not in open_blocks:
+                problems.append(Violation(index, f"a delta for block {_key(data.get('index'))} outside its start and stop"))
         elif kind == "content_block_stop":
-            if data.get("index") not in open_blocks:
-                problems.append(Violation(index, f"block {data.get('index')} stopped without being started"))
-            open_blocks.discard(data.get("index"))
+            if _key(data.get("index")) not in open_blocks:
+                problems.append(Violation(index, f"block {_key(data.get('index'))} stopped without being started"))
+            open_blocks.discard(_key(data.get("index")))
         elif kind == "message_delta":
             saw_delta = True
         elif kind == "message_stop":
             if not saw_delta:
                 problems.append(Violation(index, "message_stop before any message_delta"))
             if open_blocks:
-                problems.append(Violation(index, f"block(s) {sorted(open_blocks)} never stopped"))
+                problems.append(Violation(index, f"block(s) {sorted(open_blocks, key=str)} never stopped"))
             stopped = True
     if not stopped:
         problems.append(Violation(max(last, 0), "the stream did not end with message_stop"))
@@ -137,7 +158,7 @@ def check_responses(events: Sequence[RecordedEvent]) -> list[Violation]:
     last = -1
     for index, name, data in _decoded(events):
         last = index
-        kind = (data.get("type") if isinstance(data, dict) else None) or name or "?"
+        kind = str(_key(data.get("type") if isinstance(data, dict) else None) or name or "?")
         if final_at is not None:
             problems.append(Violation(index, f"{kind} after the response ended"))
             continue
@@ -149,7 +170,7 @@ def check_responses(events: Sequence[RecordedEvent]) -> list[Violation]:
             if previous_sequence is not None and sequence <= previous_sequence:
                 problems.append(Violation(index, f"sequence_number {sequence} does not increase (previous {previous_sequence})"))
             previous_sequence = sequence
-        item_id = data.get("item_id") or (data.get("item") or {}).get("id")
+        item_id = _key(data.get("item_id") or _dict(data.get("item")).get("id"))
         if kind == "response.output_item.added" and item_id:
             open_items.add(item_id)
         elif kind == "response.output_item.done" and item_id:
@@ -160,10 +181,10 @@ def check_responses(events: Sequence[RecordedEvent]) -> list[Violation]:
             if item_id not in open_items:
                 problems.append(Violation(index, f"a delta for item {item_id} outside its added and done events"))
             if kind == "response.output_text.delta":
-                key = (item_id, data.get("content_index", 0))
+                key = (item_id, _key(data.get("content_index", 0)))
                 joined[key] = joined.get(key, "") + str(data.get("delta", ""))
         elif kind == "response.output_text.done" and item_id:
-            key = (item_id, data.get("content_index", 0))
+            key = (item_id, _key(data.get("content_index", 0)))
             if joined.get(key, "") != data.get("text", ""):
                 problems.append(Violation(index, f"the done text of item {item_id} differs from its joined deltas"))
         elif kind in ("response.completed", "response.failed", "response.incomplete"):
@@ -184,7 +205,9 @@ def check_native(events: Sequence[RecordedEvent]) -> list[Violation]:
         if not isinstance(data, dict):
             problems.append(Violation(index, "a fragment that is not a JSON object"))
             continue
-        candidates = data.get("candidates")
+        candidates = _list(data.get("candidates"))
+        if data.get("candidates") is not None and not isinstance(data.get("candidates"), list):
+            problems.append(Violation(index, "candidates is not a list"))
         if candidates:
             candidate_indexes.append(index)
             if any(candidate.get("finishReason") for candidate in candidates if isinstance(candidate, dict)):

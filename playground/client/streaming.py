@@ -9,17 +9,88 @@ result attached.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
+from dataclasses import replace
 from typing import Any
 
-from playground.client.errors import GatewayError, IncompleteStreamError, UnexpectedResponseError, error_from_status
-from playground.client.results import StreamEvent, TextResult
+from playground.client.errors import (
+    GatewayError,
+    IncompleteStreamError,
+    MalformedEventError,
+    UnexpectedResponseError,
+    error_from_status,
+    error_in_answer,
+)
+from playground.client.exchange import NO_SECRETS, StreamRedactor
+from playground.client.results import (
+    Finished,
+    ReasoningDelta,
+    StreamEvent,
+    TextDelta,
+    TextReplaced,
+    TextResult,
+    ToolCallDelta,
+    Usage,
+    UsageReport,
+)
 from playground.client.sse import DONE, SSEMessage, iter_messages
 from playground.client.transport import Connection, Exchange, Transport
 
 
 DRAIN_SECONDS = 0.5
+MAX_TOOL_CALLS = 1000
+"""A tool call index past this is not a tool call but a malformed event (and no list grows to it)."""
+SHAPE_ERRORS = (AttributeError, TypeError, KeyError, IndexError, ValueError, RecursionError)
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _clean_usage(usage: Usage) -> None:
+    """Token counts that are not counts (text, negative, true/false) are left out, not shown."""
+    for name in ("input_tokens", "output_tokens", "total_tokens", "reasoning_tokens", "cached_tokens", "cache_creation_tokens"):
+        setattr(usage, name, _count(getattr(usage, name)))
+
+
+def shape_problem(event: StreamEvent) -> str | None:
+    """What is wrong with a parsed event's types (None: nothing), so no wrong-typed value reaches a result."""
+    if isinstance(event, (TextDelta, ReasoningDelta, TextReplaced)):
+        return None if isinstance(event.text, str) else f"a text delta that is {type(event.text).__name__}, not text"
+    if isinstance(event, ToolCallDelta):
+        if _count(event.index) is None or event.index >= MAX_TOOL_CALLS:
+            return f"a tool call index {event.index!r:.40} that is not a small whole number"
+        if not isinstance(event.arguments, str) or not all(v is None or isinstance(v, str) for v in (event.id, event.name)):
+            return "a tool call whose id, name or arguments are not text"
+        return None
+    if isinstance(event, Finished):
+        return None if event.reason is None or isinstance(event.reason, str) else "a finish reason that is not text"
+    if isinstance(event, UsageReport):
+        if not isinstance(event.usage, Usage):
+            return "usage that is not an object"
+        _clean_usage(event.usage)
+    return None
+
+
+def result_problem(result: TextResult) -> str | None:
+    """The same checks for a whole answer's result."""
+    if not isinstance(result.text, str) or not isinstance(result.reasoning, str):
+        return "its text is not text"
+    if any(not isinstance(call.name, str) or not isinstance(call.arguments, str) or not isinstance(call.id, str) for call in result.tool_calls):
+        return "a tool call whose id, name or arguments are not text"
+    if result.finish_reason is not None and not isinstance(result.finish_reason, str):
+        return "its finish reason is not text"
+    if result.usage is not None:
+        _clean_usage(result.usage)
+    return None
+
+
+def _malformed(message: SSEMessage, problem: str) -> MalformedEventError:
+    kind = message.data.get("type") if isinstance(message.data, dict) else None
+    named = f" ({str(kind)[:60]})" if isinstance(kind, str) else ""
+    return MalformedEventError(f"The gateway sent an event{named} of an unexpected shape: {problem}.")
 
 
 async def _record_rest(messages: AsyncIterator[SSEMessage]) -> None:
@@ -46,6 +117,8 @@ class TextStream:
         self._response: Any = None
         self.exchange: Exchange | None = None
         self.result = TextResult()
+        self._redact = StreamRedactor(conn.redactor if conn is not None else NO_SECRETS)
+        """Secrets split across deltas: caught here, before a piece reaches the result."""
 
     def parse(self, message: SSEMessage) -> list[StreamEvent]:
         """Wire message -> neutral events. Subclasses implement it."""
@@ -74,8 +147,7 @@ class TextStream:
         messages = iter_messages(self._response, self.exchange, self._transport.read_timeout)
         try:
             async for message in messages:
-                for event in self.parse(message):
-                    self.result.apply(event, self.exchange.elapsed())
+                for event in self.feed(message, self.exchange.elapsed()):
                     yield event
                 if self.is_end(message):
                     self.result.complete = True
@@ -89,9 +161,86 @@ class TextStream:
             self.exchange.finish(str(exc))
             raise
         finally:
+            if self._redact.redactor:
+                self._release_held()
             self.result.finished_at = self.exchange.elapsed()
             self.exchange.first_token_at = self.result.first_token_at
             self.exchange.finish()
+
+    def feed(self, message: SSEMessage, at: float = 0.0) -> list[StreamEvent]:
+        """One wire message -> its events, checked (a malformed event is `MalformedEventError`,
+        never another exception), without secrets, folded into `result`."""
+        if message is not DONE and not isinstance(message.data, dict):
+            raise _malformed(message, f"a JSON {type(message.data).__name__}, not an object")
+        try:
+            events = self.parse(message)
+        except SHAPE_ERRORS as exc:
+            raise _malformed(message, f"{type(exc).__name__}: {str(exc)[:120]}") from None
+        except MalformedEventError as exc:
+            raise _malformed(message, exc.message) from None
+        source = len(self.exchange.events) - 1 if self.exchange is not None else -1
+        for position, event in enumerate(events):
+            problem = shape_problem(event)
+            if problem:
+                raise _malformed(message, problem)
+            if self._redact.redactor:
+                event = events[position] = self._without_secrets(event, source)
+            self.result.apply(event, at)
+        return events
+
+    def _without_secrets(self, event: StreamEvent, source: int) -> StreamEvent:
+        """The event with the connection's secrets removed; a piece that may be the start of a
+        secret is held back until the next piece of its channel says (see `StreamRedactor`).
+        `source` is the raw event it came in: a split secret is removed from those too."""
+        redact = self._redact
+        if isinstance(event, TextDelta):
+            event = TextDelta(redact.feed("text", event.text, source))
+        elif isinstance(event, ReasoningDelta):
+            event = ReasoningDelta(redact.feed("reasoning", event.text, source))
+        elif isinstance(event, ToolCallDelta):
+            event = replace(event, id=event.id and redact.redactor.text(event.id), name=event.name and redact.redactor.text(event.name),
+                            arguments=redact.feed(("tool", event.index), event.arguments, source))
+        elif isinstance(event, TextReplaced):
+            redact.drop("text")
+            event = TextReplaced(redact.redactor.text(event.text))
+        if redact.split_fragments and self.exchange is not None:
+            self._clean_recorded(redact.split_fragments)
+            redact.split_fragments = []
+        return event
+
+    def _clean_recorded(self, fragments: list[tuple[Any, str, str]]) -> None:
+        """Remove the pieces of a split secret from the raw events they came in (the inspector's):
+        the piece's JSON string is replaced by the piece without its part of the secret."""
+        events = self.exchange.events if self.exchange is not None else []
+        for source, piece, cleaned in fragments:
+            if isinstance(source, int) and 0 <= source < len(events):
+                recorded = events[source]
+                for ascii_only in (False, True):
+                    quoted = json.dumps(piece, ensure_ascii=ascii_only)
+                    if quoted in recorded.data:
+                        recorded.data = recorded.data.replace(quoted, json.dumps(cleaned, ensure_ascii=ascii_only))
+        if self.exchange is not None:
+            self.exchange.notes.append("the gateway sent a secret (an API key) split across events: it was removed from what is shown")
+
+    def _release_held(self) -> None:
+        """At the end (finished, broken or stopped): what was held back is no secret after all;
+        the whole result is checked once more, the replayed turn items included."""
+        at = self.exchange.elapsed() if self.exchange is not None else 0.0
+        for channel, held in self._redact.flush().items():
+            if channel == "text":
+                self.result.apply(TextDelta(held), at)
+            elif channel == "reasoning":
+                self.result.apply(ReasoningDelta(held), at)
+            else:
+                self.result.apply(ToolCallDelta(channel[1], arguments=held), at)
+        redactor = self._redact.redactor
+        for name in ("text", "reasoning"):
+            if redactor.found_in(getattr(self.result, name)):
+                setattr(self.result, name, redactor.text(getattr(self.result, name)))
+        for call in self.result.tool_calls:
+            call.arguments = redactor.text(call.arguments)
+        if self.result.turn_items:
+            self.result.turn_items = redactor.value(self.result.turn_items)
 
 
 class TextAPI:
@@ -141,15 +290,22 @@ class TextAPI:
     def checked_result(self, data: Any) -> TextResult:
         """A whole JSON answer -> `TextResult`, checked as strictly as a stream: an error object
         in a success answer is an error, a body of another shape is `UnexpectedResponseError`."""
-        if isinstance(data, dict) and data.get("error") and not any(key in data for key in self.answer_keys):
-            raise error_from_status(200, data)
+        embedded = error_in_answer(data, self.answer_keys)
+        if embedded is not None:
+            raise embedded
         if not isinstance(data, dict) or (self.answer_keys and not any(key in data for key in self.answer_keys)):
             shown = ", ".join(list(data)[:6]) if isinstance(data, dict) else type(data).__name__
             raise UnexpectedResponseError(f"The gateway's answer is not a {self.answer_name} (it has: {shown or 'nothing'}).")
         try:
-            return self.result_from(data)
-        except (AttributeError, KeyError, TypeError, IndexError, ValueError) as exc:
-            raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape ({type(exc).__name__}: {exc}).") from None
+            result = self.result_from(data)
+        except SHAPE_ERRORS as exc:
+            raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape ({type(exc).__name__}: {str(exc)[:120]}).") from None
+        except MalformedEventError as exc:
+            raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape: {exc.message}") from None
+        problem = result_problem(result)
+        if problem:
+            raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape: {problem}.")
+        return result
 
     def stream(self, conn: Connection, request: Any) -> TextStream:
         path, params = self.route(request, True)

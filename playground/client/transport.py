@@ -20,7 +20,7 @@ import httpx
 import orjson
 
 from playground.client.egress import EgressGuard, GuardedBackend
-from playground.client.exchange import REDACTED, Exchange, redact_headers, redact_url
+from playground.client.exchange import NO_SECRETS, Exchange, Redactor, redact_headers, redact_url
 from playground.client.errors import (
     APIConnectionError,
     APITimeoutError,
@@ -31,6 +31,7 @@ from playground.client.errors import (
     error_from_status,
 )
 from playground.client.limits import SessionQuota, UpstreamCap
+from playground.client.redirects import next_hop
 
 HIDDEN_BODY = "(not shown: this public app does not echo pages from addresses its visitors choose)"
 RETRYABLE_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
@@ -49,7 +50,9 @@ class Connection:
     api_key: str | None = field(default=None, repr=False)
     auth_style: str = "bearer"
     quota: SessionQuota | None = field(default=None, repr=False, compare=False)
-    """The browser session's allowance (`limits`), when the server sets one."""
+    """The visitor's allowance (`limits`), when the server sets one."""
+    secrets: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    """Other secrets the server knows (its own key): redacted from answers like `api_key`."""
 
     def with_auth(self, style: str) -> Connection:
         """The same gateway and key, sent the way `style` (one of `AUTH_STYLES`) says."""
@@ -60,11 +63,14 @@ class Connection:
     def url(self, path: str) -> str:
         return self.base_url.rstrip("/") + "/" + path.lstrip("/")
 
+    @property
+    def redactor(self) -> Redactor:
+        """Removes this connection's key and the server's secrets from what comes back."""
+        return Redactor((self.api_key, *self.secrets))
+
     def redact(self, text: str) -> str:
         """Remove the key from any text (error messages, bodies echoed by a gateway)."""
-        if self.api_key and len(self.api_key) >= 4:
-            return text.replace(self.api_key, REDACTED)
-        return text
+        return self.redactor.text(text)
 
 
 def backoff_delay(attempt: int, headers: httpx.Headers | None = None) -> float:
@@ -116,6 +122,23 @@ def _json_answer(response: httpx.Response, raw: bytes) -> Any:
         raise UnexpectedResponseError("The gateway's JSON answer is nested too deeply to read.") from None
     except ValueError as exc:
         raise UnexpectedResponseError(f"The gateway's answer is not valid JSON ({exc.args[0][:80]}); it may have been cut off.") from None
+
+
+def _without_secrets(redactor: Redactor, raw: bytes, data: Any) -> Any:
+    """A decoded answer with the known secrets replaced: walked only when the raw bytes hold a
+    secret or a JSON escape that could spell one (a large answer of numbers is left as it is)."""
+    if not redactor or (b"\\" not in raw and redactor.raw(raw) is raw):
+        return data
+    return redactor.value(data)
+
+
+def read_error(exc: httpx.HTTPError, what: str, silent_s: float | None = None) -> APIConnectionError:
+    """A body that stopped arriving: a timeout is silence (said with its seconds), not a cut connection."""
+    if isinstance(exc, httpx.TimeoutException):
+        seconds = f"{silent_s:g} s" if silent_s is not None else "longer than the read timeout (GATEWAY_READ_TIMEOUT)"
+        return APITimeoutError(f"The gateway started {what}, then went silent for {seconds}. It was not sent again: "
+                               "the gateway may still be working on it.")
+    return APIConnectionError(f"The connection was cut while reading {what} ({type(exc).__name__}).")
 
 
 def _with(error: GatewayError, exchange: Exchange) -> GatewayError:
@@ -255,12 +278,12 @@ class Transport:
             exchange.first_byte_at = exchange.elapsed()
             exchange.status = response.status_code
             exchange.attempt_outcomes.append(str(response.status_code))
-            exchange.response_headers = dict(response.headers)
+            exchange.response_headers = exchange.redactor.value(dict(response.headers))
             if response.status_code < 400:
                 return response
             raw = await response.aread()
             await response.aclose()
-            body = _decode_body(conn.redact(raw.decode("utf-8", "replace")).encode())
+            body = exchange.redactor.value(_decode_body(exchange.redactor.raw(raw)))
             if self._visitor_chosen(request) and not isinstance(body, dict):
                 body = HIDDEN_BODY
             exchange.response_body = body
@@ -277,12 +300,46 @@ class Transport:
             exchange.finish(str(error))
             raise _with(error, exchange)
 
-    def _exchange(self, request: httpx.Request, body: Any) -> Exchange:
+    async def _send_following(self, conn: Connection, request: httpx.Request, exchange: Exchange, retry_after_accept: bool,
+                              max_retries: int | None = None) -> httpx.Response:
+        """`_send`, following the gateway's redirects that `redirects.next_hop` allows (same host,
+        credentials kept); any other redirect is a `GatewayMovedError` naming the target."""
+        hops = 0
+        while True:
+            response = await self._send(conn, request, exchange, retry_after_accept, max_retries)
+            if not 300 <= response.status_code < 400:
+                return response
+            await response.aclose()
+            try:
+                target = next_hop(request.method, str(request.url), response.status_code, response.headers.get("location"), conn.base_url, hops)
+            except GatewayError as error:
+                error.message = conn.redact(error.message)
+                error.args = (error.message,)
+                exchange.finish(str(error))
+                raise _with(error, exchange) from None
+            request = self._hop(conn, request, target)
+            hops += 1
+            shown = conn.redact(redact_url(str(request.url)))
+            exchange.notes.append(f"{exchange.url} answered HTTP {response.status_code}: followed to {shown} (same host, key kept); "
+                                  "a base URL that points there directly saves the extra round trip")
+            exchange.url = shown
+
+    def _hop(self, conn: Connection, request: httpx.Request, target: str) -> httpx.Request:
+        """The same call (method, headers, body) sent to `target` on the same host; a key that
+        travels as `key=` is carried over when the target dropped the query."""
+        url = httpx.URL(target)
+        if conn.api_key and conn.auth_style == "query" and "key" not in url.params:
+            url = url.copy_merge_params({"key": conn.api_key})
+        headers = {name: value for name, value in request.headers.items() if name.lower() not in ("host", "content-length")}
+        return self.http.build_request(request.method, url, content=request.content or None, headers=headers)
+
+    def _exchange(self, request: httpx.Request, body: Any, conn: Connection | None = None) -> Exchange:
         return Exchange(
             method=request.method,
             url=redact_url(str(request.url)),
             request_headers=redact_headers(request.headers),
             request_body=body,
+            redactor=conn.redactor if conn is not None else NO_SECRETS,
         )
 
     async def request_json(
@@ -301,23 +358,24 @@ class Transport:
         `max_retries=0` when the caller has its own retry policy (video polling); `record` turns a
         large answer into what the exchange keeps for the inspector (embeddings keep a summary)."""
         request = self._build(conn, method, path, body, params)
-        exchange = self._exchange(request, body)
+        exchange = self._exchange(request, body, conn)
         async with self._slot(conn, method):
-            response = await self._send(conn, request, exchange, retry_after_accept, max_retries)
+            response = await self._send_following(conn, request, exchange, retry_after_accept, max_retries)
             try:
                 raw = await response.aread()
             except httpx.HTTPError as exc:
-                exchange.finish("connection cut")
-                raise _with(APIConnectionError(f"The connection was cut while reading the answer ({type(exc).__name__})."), exchange) from None
+                exchange.finish("timeout" if isinstance(exc, httpx.TimeoutException) else "connection cut")
+                raise _with(read_error(exc, "its answer", self.read_timeout), exchange) from None
             finally:
                 await response.aclose()
         exchange.response_bytes = len(raw)
         try:
             data = _json_answer(response, raw)
         except GatewayError as error:
-            exchange.response_body = _decode_body(raw)
+            exchange.response_body = exchange.redactor.value(_decode_body(exchange.redactor.raw(raw)))
             exchange.finish(str(error))
             raise _with(error, exchange) from None
+        data = _without_secrets(exchange.redactor, raw, data)
         exchange.response_body = record(data) if record is not None else data
         exchange.finish()
         return data, exchange
@@ -328,9 +386,9 @@ class Transport:
     ) -> AsyncIterator[tuple[httpx.Response, Exchange]]:
         """Open a streaming call; the response body is read by the caller (see `sse`, `video_files`)."""
         request = self._build(conn, method, path, body, params)
-        exchange = self._exchange(request, body)
+        exchange = self._exchange(request, body, conn)
         async with self._slot(conn, method):
-            response = await self._send(conn, request, exchange, retry_after_accept=True)
+            response = await self._send_following(conn, request, exchange, retry_after_accept=True)
             try:
                 yield response, exchange
             finally:

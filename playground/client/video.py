@@ -35,7 +35,7 @@ from playground.client.errors import (
     TooManyFailedPolls,
     VideoTaskFailed,
 )
-from playground.client.transport import Connection, Exchange, Transport
+from playground.client.transport import Connection, Exchange, Transport, read_error
 from playground.client.validation import RequestModel
 from playground.client.video_files import (
     MAX_VIDEO_BYTES,
@@ -260,7 +260,7 @@ async def _read_into(response: httpx.Response, sink: Callable[[bytes], None], bu
                 raise DownloadTooLargeError(f"The {what} is larger than its {budget / 1e6:.0f} MB cap.")
             sink(chunk)
     except httpx.HTTPError as exc:
-        raise APIConnectionError(f"The connection was cut while downloading the {what} ({type(exc).__name__}).") from None
+        raise read_error(exc, f"the {what}") from None
 
 
 def _check_download(values: dict[str, Any], task_id: str, written: int) -> None:

@@ -19,6 +19,7 @@ from playground.demo_gateway.catalog import list_models
 from playground.demo_gateway.common import HTTPProblem, bearer_key, openai_error, read_json_object
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.faults import (
+    ECHO_FAULTS,
     HTML_PAGE,
     LONG_RETRY_AFTER_S,
     Fault,
@@ -29,7 +30,9 @@ from playground.demo_gateway.faults import (
     prompt_text,
 )
 from playground.demo_gateway.messages import MessagesEndpoints
+from playground.demo_gateway.text import ECHOED_KEY
 from playground.demo_gateway.native import NativeEndpoints, native_error
+from playground.demo_gateway.quirks import on_answer, on_request, parse_quirks
 from playground.demo_gateway.responses import ResponsesEndpoints
 from playground.demo_gateway.video import VideoEndpoints
 
@@ -79,6 +82,7 @@ def _fault_for(request: Request, body: dict[str, Any], config: DemoConfig) -> Fa
 def create_app(config: DemoConfig | None = None) -> Starlette:
     config = config or DemoConfig()
     injector = FaultInjector()
+    quirks = parse_quirks(config.quirks)
     messages = MessagesEndpoints(config)
     video = VideoEndpoints(config)
     responses = ResponsesEndpoints(config)
@@ -100,6 +104,9 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
         key = bearer_key(request) or request.headers.get("x-api-key")
         return key == config.api_key
 
+    def caller_key(request: Request) -> str | None:
+        return bearer_key(request) or request.headers.get("x-api-key") or request.headers.get("x-svc-api-key") or request.query_params.get("key")
+
     def authorized_native(request: Request) -> bool:
         """The native endpoints also take the key as `x-svc-api-key` or `key=` (spec: Authentication)."""
         key = bearer_key(request) or request.headers.get("x-svc-api-key") or request.query_params.get("key")
@@ -113,7 +120,7 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
                 return (style.render_auth or style.render)(401, style.authentication, AUTH_MESSAGE, "invalid_api_key")
             raw = await request.body()
             try:
-                body = await read_json_object(request)
+                body = on_request(quirks, request.url.path, await read_json_object(request))
                 fault = _fault_for(request, body, config)
                 status = injector.status_fault(fault, raw)
                 if status is not None:
@@ -124,10 +131,12 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
                     return style.render(answer_status, kind, f"Demo fault: the gateway answered {answer_status}.", None, headers)
                 if fault is not None and fault.name == "html_error":
                     return HTMLResponse(HTML_PAGE, status_code=502)
+                if fault is not None and fault.name in ECHO_FAULTS:
+                    ECHOED_KEY.set(caller_key(request))
                 if fault is not None and fault.name == "stall" and not body.get("stream"):
                     await asyncio.sleep(config.stall_seconds)  # a whole answer that never comes in time
                 answer = await (handler(body, fault, request) if pass_request else handler(body, fault))
-                return broken_body(fault, answer)
+                return broken_body(fault, on_answer(quirks, request.url.path, body, answer, config.slow_first_token_s), config.stall_seconds)
             except HTTPProblem as problem:
                 kind = style.invalid if problem.error_type == "invalid" else problem.error_type
                 return style.render(problem.status, kind, problem.message, problem.code)

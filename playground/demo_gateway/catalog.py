@@ -19,6 +19,9 @@ CHAT_MODELS = {
     "deepseek-reasoner": {"owned_by": "deepseek", "reasoning": True, "suffixes": False},
 }
 
+IMAGE_MODELS = ("gx-2.5-flash-image", "gx-3-pro-image-preview")
+"""The `gx` image family: `/v1/images/generations`, and image output through generate-content."""
+
 _SUFFIX = re.compile(r"^(?P<base>.+?)-(?P<mode>nothinking|thinking(?:-(?P<level>low|high|\d+))?)$")
 CREATED = int(time.mktime((2025, 1, 1, 0, 0, 0, 0, 0, 0)))
 

@@ -12,7 +12,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
-_PIECE = re.compile(r"\s*\S+")
+_PIECE = re.compile(r"\s*\S{1,16}")
+"""A word, or a chunk of at most 16 characters of a long one (tokenizers split long words too)."""
 
 
 class HTTPProblem(Exception):
@@ -34,7 +35,7 @@ def count_tokens(text: str) -> int:
 
 
 def split_pieces(text: str) -> list[str]:
-    """Split text into streamable pieces (one word with its leading space each)."""
+    """Split text into streamable pieces (one word with its leading space each; long words in chunks)."""
     return _PIECE.findall(text)
 
 

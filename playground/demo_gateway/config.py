@@ -24,6 +24,10 @@ class DemoConfig:
     video_queue_seconds: float = 2.0
     video_run_seconds: float = 8.0
     list_models: bool = True
+    quirks: tuple[str, ...] = ()
+    """Misbehaviours switched on (`quirks`: `no-done`, `drop-usage@MODEL`, ...)."""
+    slow_first_token_s: float = 2.5
+    """How long the `slow-first-token` quirk waits before a stream's first event."""
     callback_transport: Callable[[], Any] | None = field(default=None, repr=False)
     """Makes the httpx transport for vidD callbacks (hosted mode passes one that refuses private
     addresses); None: httpx's own."""

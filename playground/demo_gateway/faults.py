@@ -9,12 +9,16 @@ last user message (handy from the UI), or for every request by `DemoConfig.fault
 | rate_limit_long | 429 asking to wait 120 s (longer than a client should wait)          |
 | html_error      | 502 with an HTML error page, as a proxy in front of a gateway sends  |
 | body_truncated, body_html, body_sse, body_error, body_shape, body_empty | a non-streaming success answer that is cut JSON, an HTML page, an event stream, an error object, JSON of another shape, or empty |
+| body_envelope   | a non-streaming HTTP 200 whose body is an error envelope `{"code": 500, "msg", "data": null}` (some gateways wrap errors so) |
+| body_stall      | a non-streaming answer whose headers and first half arrive, then nothing for `stall_seconds` |
 | server_error[:N]| the first N attempts get 500                                         |
 | unavailable[:N] | the first N attempts get 503                                         |
 | cut             | the stream is cut (connection closed) after a few events             |
 | stall           | the stream goes silent after a few events (for `stall_seconds`)      |
 | malformed       | a few events in, an event whose data is not JSON                     |
 | stream_error    | a few events in, an in-stream error event, then the stream ends      |
+| echo_key        | the answer text (and reasoning) repeats the key the caller sent      |
+| echo_key_error  | like stream_error (or body_error for a whole answer), the error message repeating the key |
 | poll_errors[:N] | video: the first N queries of the task get 503                       |
 | corrupt_base64  | video (vidA): the download's base64 has stray characters            |
 | not_mp4         | video (vidA): the download decodes to bytes that are not an MP4      |
@@ -36,16 +40,18 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from playground.demo_gateway.protocol_faults import PROTOCOL_FAULTS, break_protocol
+from playground.demo_gateway.text import ECHOED_KEY
 
 STATUS_FAULTS = {"rate_limit": 429, "rate_limit_long": 429, "server_error": 500, "unavailable": 503}
 LONG_RETRY_AFTER_S = 120
-BODY_FAULTS = frozenset({"body_truncated", "body_html", "body_sse", "body_error", "body_shape", "body_empty", "html_error"})
+BODY_FAULTS = frozenset({"body_truncated", "body_html", "body_sse", "body_error", "body_shape", "body_empty", "body_envelope", "body_stall", "html_error"})
 HTML_PAGE = ("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>"
              "<p>The proxy could not reach the gateway. <script>alert('x')</script></p></body></html>")
-STREAM_FAULTS = frozenset({"cut", "stall", "malformed", "stream_error"})
+STREAM_FAULTS = frozenset({"cut", "stall", "malformed", "stream_error", "echo_key_error"})
+ECHO_FAULTS = frozenset({"echo_key", "echo_key_error"})
 VIDEO_FAULTS = frozenset({"poll_errors", "corrupt_base64", "not_mp4", "bad_size", "cut_download"})
 EVENTS_BEFORE_STREAM_FAULT = 4
 _MARKER = re.compile(r"\[\[fault:([a-z][a-z0-9_]*(?::\d+)?)\]\]")
@@ -61,7 +67,7 @@ def parse_fault(text: str | None) -> Fault | None:
     if not text:
         return None
     name, _, count = text.strip().partition(":")
-    if not any(name in names for names in (STATUS_FAULTS, STREAM_FAULTS, VIDEO_FAULTS, PROTOCOL_FAULTS, BODY_FAULTS)):
+    if not any(name in names for names in (STATUS_FAULTS, STREAM_FAULTS, VIDEO_FAULTS, PROTOCOL_FAULTS, BODY_FAULTS, ECHO_FAULTS)):
         return None
     return Fault(name, int(count) if count.isdigit() else 1)
 
@@ -153,16 +159,31 @@ async def inject_stream_fault(events: Any, fault: Fault | None, stall_seconds: f
             elif fault.name == "stream_error":
                 yield error_event
                 return
+            elif fault.name == "echo_key_error":
+                yield error_event.replace("(demo fault)", f"(demo fault; the request had Authorization: Bearer {ECHOED_KEY.get()})")
+                return
         yield frame
         sent += 1
 
 
-def broken_body(fault: Fault | None, answer: Any) -> Any:
+def broken_body(fault: Fault | None, answer: Any, stall_seconds: float = 0.0) -> Any:
     """Replace a whole JSON success answer as a `body_*` fault says (streams are left alone)."""
+    if fault is not None and fault.name == "echo_key_error" and isinstance(answer, JSONResponse):
+        return JSONResponse({"error": {"message": f"Upstream refused Authorization: Bearer {ECHOED_KEY.get()} (demo fault).",
+                                       "type": "upstream_error"}})
     if fault is None or fault.name not in BODY_FAULTS or fault.name == "html_error":
         return answer
     if not isinstance(answer, JSONResponse):
         return answer
+    if fault.name == "body_stall":
+        body = bytes(answer.body)
+
+        async def stalled() -> Any:
+            yield body[: len(body) // 2]
+            await asyncio.sleep(stall_seconds)
+            yield body[len(body) // 2:]
+
+        return StreamingResponse(stalled(), media_type="application/json")
     if fault.name == "body_truncated":
         return Response(bytes(answer.body)[: max(len(answer.body) // 2, 1)], media_type="application/json")
     if fault.name == "body_html":
@@ -171,6 +192,8 @@ def broken_body(fault: Fault | None, answer: Any) -> Any:
         return Response(b"data: " + bytes(answer.body) + b"\n\n", media_type="text/event-stream")
     if fault.name == "body_error":
         return JSONResponse({"error": {"message": "The upstream model failed (demo fault).", "type": "upstream_error"}})
+    if fault.name == "body_envelope":
+        return JSONResponse({"code": 500, "msg": "The upstream model is overloaded (demo fault).", "data": None})
     if fault.name == "body_shape":
         return JSONResponse({"result": "ok", "items": [1, 2, 3]})
     return Response(b"", media_type="application/json")

@@ -45,10 +45,10 @@ from PIL import (
 )
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from playground.demo_gateway.catalog import IMAGE_MODELS
 from playground.demo_gateway.common import HTTPProblem
 from playground.demo_gateway.faults import Fault, strip_markers
 
-IMAGE_MODELS = ("gx-2.5-flash-image", "gx-3-pro-image-preview")
 TIERS = {"1K": 1024, "2K": 2048, "3K": 3072}
 MAX_N = 4
 MAX_RATIO = 8

@@ -3,7 +3,8 @@ client): `/v1beta/models/{model}:generateContent` and `:streamGenerateContent?al
 
 Thinking (thought parts with a `thoughtSignature` and a thoughts token count) for budgets,
 levels and the model suffixes; `responseModalities` with `IMAGE` returns a real PNG as
-`inlineData`; function calls (and an answer that uses the `functionResponse`); grounded answers
+`inlineData` (the image models `gx-2.5-flash-image` and `gx-3-pro-image-preview` draw unless
+asked for text only); function calls (and an answer that uses the `functionResponse`); grounded answers
 with `groundingMetadata` (citations by UTF-8 byte offsets) when `svcSearch` is among the tools;
 `cachedContent` accepted. Stream frames are separated by CRLF, as some gateways do. Errors use
 `{"error": {"code", "message", "status"}}`.
@@ -23,8 +24,8 @@ from PIL import Image, ImageDraw
 from starlette.responses import JSONResponse, Response
 
 from playground.demo_gateway import cited, scripted, text
-from playground.demo_gateway.catalog import resolve_chat_model
-from playground.demo_gateway.common import HTTPProblem, count_tokens, pace, split_pieces, sse_response
+from playground.demo_gateway.catalog import IMAGE_MODELS, resolve_chat_model
+from playground.demo_gateway.common import HTTPProblem, count_tokens, first_pieces, pace, split_pieces, sse_response
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.faults import Fault, inject_stream_fault, strip_markers
 
@@ -42,7 +43,7 @@ def _invalid(message: str) -> HTTPProblem:
 
 
 def _validate(model: str, body: dict[str, Any]) -> None:
-    if resolve_chat_model(model) is None or not model.startswith("gx"):
+    if (resolve_chat_model(model) is None and model not in IMAGE_MODELS) or not model.startswith("gx"):
         raise HTTPProblem(404, "not_found", f"models/{model} is not found or does not support generateContent")
     if "model" in body:
         raise _invalid("model: the model goes in the path, not in the body")
@@ -176,8 +177,13 @@ def plan(model: str, body: dict[str, Any]) -> dict[str, Any]:
     else:
         images = sum(1 for p in last.get("parts") or [] if isinstance(p, dict) and "inlineData" in p)
         settings = {k: config.get(k) for k in ("temperature", "topP", "maxOutputTokens")}
-        parts.append({"text": text.reply_text(prompt, model, settings, images)})
-        if "IMAGE" in [m.upper() for m in config.get("responseModalities") or []]:
+        reply = text.reply_text(prompt, model, settings, images)
+        limit = config.get("maxOutputTokens")
+        if isinstance(limit, int) and not isinstance(limit, bool) and 0 < limit < count_tokens(reply):
+            reply, candidate["finishReason"] = first_pieces(reply, limit), "MAX_TOKENS"
+        parts.append({"text": reply})
+        modalities = [str(m).upper() for m in config.get("responseModalities") or []]
+        if "IMAGE" in modalities or (model in IMAGE_MODELS and not modalities):
             parts.append({"inlineData": {"mimeType": "image/png", "data": _png(prompt, seed)}})
     candidate["content"] = {"role": "model", "parts": parts}
     prompt_tokens = sum(count_tokens(p.get("text", "")) for c in contents for p in c.get("parts") or [] if isinstance(p, dict))

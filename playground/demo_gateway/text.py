@@ -3,7 +3,18 @@ reply that shows the request was understood; reasoning text, and a long reply fo
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from playground.demo_gateway import scripted
+
+ECHOED_KEY: ContextVar[str | None] = ContextVar("echoed_key", default=None)
+"""Set by the `echo_key` fault: the key the caller sent, which the "model" then repeats (as a
+misconfigured gateway that echoes the Authorization header does)."""
+
+
+def _echo() -> str:
+    key = ECHOED_KEY.get()
+    return f" Your request carried Authorization: Bearer {key} ." if key else ""
 
 LONG_WORD = "long"
 _LONG_PARAGRAPH = (
@@ -26,9 +37,9 @@ def reply_text(prompt: str, model: str, settings: dict[str, object], image_count
     images = f" I received {image_count} image{'s' if image_count != 1 else ''} with it." if image_count else ""
     written = scripted.answer(prompt)
     if written is not None:
-        return written + images
+        return written + images + _echo()
     about = f' Your message: "{prompt.strip()}".' if prompt.strip() else " Your message was empty."
-    body = f"{model} here, answering with {describe_settings(settings)}.{about}{images}"
+    body = f"{model} here, answering with {describe_settings(settings)}.{about}{images}{_echo()}"
     if LONG_WORD in prompt.lower().split():
         body += " " + _LONG_PARAGRAPH * 12
     return body
@@ -46,7 +57,7 @@ def reasoning_text(prompt: str, effort: str) -> str:
         "Let me double-check the parameters before I answer.",
         "Everything is consistent, so I will write the answer now.",
     ]
-    return " ".join(steps[:count])
+    return " ".join(steps[:count]) + _echo()
 
 
 def tool_answer_text(results: list[tuple[str, str]]) -> str:

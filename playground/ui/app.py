@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
@@ -18,6 +19,7 @@ from playground.ui.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import CurlImport
 from playground.ui.embeddings_tab import build_embeddings_tab
+from playground.ui.gradio_fixes import apply_gradio_fixes
 from playground.ui.guide import Guide
 from playground.ui.i18n import I18N
 from playground.ui.images_tab import build_images_tab
@@ -27,7 +29,9 @@ from playground.ui.native_tab import build_native_tab
 from playground.ui.presets import presets_state
 from playground.ui.responses_tab import build_responses_tab
 from playground.ui.render import error_text
+from playground.ui.report_tab import build_report_tab
 from playground.ui.video_tab import build_video_tab, saved_jobs_state
+from playground.ui.visitors import PageGuard
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 BROWSER_STORAGE_KEY = "gateway-playground-connection"
@@ -47,6 +51,7 @@ def launch_options(settings: Settings | None = None) -> dict[str, Any]:
         "i18n": I18N,
         "max_file_size": f"{settings.max_upload_mb:g}mb",
         "state_session_capacity": settings.session_capacity,
+        "app_kwargs": {"middleware": [Middleware(PageGuard, hosted=settings.hosted)]},
     }
 
 
@@ -74,6 +79,7 @@ def configure_queue(blocks: gr.Blocks) -> gr.Blocks:
 
 
 def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClient | None = None) -> gr.Blocks:
+    apply_gradio_fixes()
     client = client or make_client(settings, defaults)
     key_hint = "Using the key configured on the server" if defaults.server_key else "Your gateway API key"
     with gr.Blocks(title="Gateway Playground") as blocks:
@@ -120,10 +126,12 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
             with gr.Tab("Compare", id="compare", elem_id="tab-compare"):
                 build_compare_tab(ctx)
                 copy_links.append(CopyLink("compare"))
+            with gr.Tab("Report", id="report", elem_id="tab-report"):
+                build_report_tab(ctx)
             with gr.Tab("Video", id="video", elem_id="tab-video"):
                 restore_video_jobs = build_video_tab(ctx, saved_video_jobs)
                 copy_links.append(CopyLink("video"))
-        curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box)
+        curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box, client)
         opener = LinkOpener(blocks, tabs, ctx.presets, link_notice)
         opener.wire(blocks)
         for copy_link in copy_links:

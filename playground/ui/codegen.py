@@ -9,7 +9,9 @@ from typing import Any
 from playground.client.transport import Exchange
 
 KEY_VARIABLE = "GATEWAY_API_KEY"
-_SKIPPED_HEADERS = frozenset({"host", "content-length", "accept-encoding", "connection", "user-agent", "authorization", "x-svc-api-key"})
+_SKIPPED_HEADERS = frozenset({"host", "content-length", "accept-encoding", "connection", "user-agent", "authorization", "x-svc-api-key",
+                              "content-type"})
+"""Headers the snippets write themselves (the key, the JSON content type) or that the tool adds."""
 KEY_QUERY_REDACTED = "key=***"
 MAX_SHOWN_STRING = 160
 MAX_EXACT_BODY_CHARS = 1_000_000
@@ -40,6 +42,13 @@ def _extra_headers(exchange: Exchange) -> dict[str, str]:
     return {k: v for k, v in exchange.request_headers.items() if k.lower() not in _SKIPPED_HEADERS}
 
 
+def _streamed(exchange: Exchange) -> bool:
+    """Whether the call asked for a stream: events arrived, or the request said so (a stream the
+    gateway refused before its first event is still exported in streaming form)."""
+    body = exchange.request_body
+    return bool(exchange.events) or (isinstance(body, dict) and body.get("stream") is True) or ":streamGenerateContent" in exchange.url
+
+
 def _key_header(exchange: Exchange) -> str | None:
     """The header that carries the key in this exchange (None when it travels as `key=`)."""
     names = {name.lower() for name in exchange.request_headers}
@@ -53,7 +62,7 @@ def _key_header(exchange: Exchange) -> str | None:
 def curl_snippet(exchange: Exchange) -> str:
     url = exchange.url.replace(KEY_QUERY_REDACTED, f"key=${{{KEY_VARIABLE}}}")
     quote = '"' if url != exchange.url else "'"
-    lines = [f"curl -sS {'-N ' if exchange.events else ''}-X {exchange.method} {quote}{url}{quote} \\"]
+    lines = [f"curl -sS {'-N ' if _streamed(exchange) else ''}-X {exchange.method} {quote}{url}{quote} \\"]
     header = _key_header(exchange)
     if header == "Authorization":
         lines.append(f'  -H "Authorization: Bearer ${KEY_VARIABLE}" \\')
@@ -101,7 +110,7 @@ def python_snippet(exchange: Exchange) -> str:
     if exchange.request_body is not None:
         head.append(f"body = {body}")
     head.append("")
-    if exchange.events:
+    if _streamed(exchange):
         head += [
             f"with httpx.stream({call_args}, timeout=60) as response:",
             "    response.raise_for_status()",

@@ -31,11 +31,20 @@ from playground.ui.render import error_text, metrics_text
 from playground.ui.widgets import banner_update, error_banner
 
 COLUMNS = 4
+
+
+def with_columns(preset: str) -> dict[str, str]:
+    """An example's column fields: the preset's name and every (format, model) it stands for."""
+    columns = {f"{kind}_{slot}": value for slot, pair in enumerate(PRESETS[preset]) for kind, value in zip(("format", "model"), pair)}
+    return {"preset": preset, **columns}
+
+
 EXAMPLES = [
     Example("A riddle through four formats", "The same question in all four wire formats: compare speed and tokens.",
-            {"user": "What has keys but can't open locks? Answer in one sentence.", "thinking": False, "preset": "One model family through all four formats"}),
+            {"user": "What has keys but can't open locks? Answer in one sentence.", "thinking": False,
+             **with_columns("One model family through all four formats")}),
     Example("Thinking everywhere", "Thinking on: see how each format asks for it (open “The requests side by side”).",
-            {"user": "Why do we have seasons? Think it through.", "thinking": True, "preset": "One model family through all four formats"}),
+            {"user": "Why do we have seasons? Think it through.", "thinking": True, **with_columns("One model family through all four formats")}),
 ]
 CUSTOM = "Your own choice"
 FORMAT_CHOICES = [("(none)", "")] + [(FORMAT_LABELS[f], f) for f in FORMATS]
@@ -173,4 +182,5 @@ def build_compare_tab(ctx: TabContext) -> None:
         return tuple(value for fmt, model in PRESETS[name] for value in (fmt, model))
 
     preset.input(on_preset, preset, slots_in, queue=False)
-    examples.wire({"user": user, "thinking": thinking, "preset": preset})
+    columns = {f"{kind}_{slot}": component for slot, pair in enumerate(zip(formats, models)) for kind, component in zip(("format", "model"), pair)}
+    examples.wire({"user": user, "thinking": thinking, "preset": preset, **columns})

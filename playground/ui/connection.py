@@ -18,6 +18,7 @@ from playground.client.gateway import GatewayClient
 from playground.client.limits import SessionQuota
 from playground.client.transport import Connection
 from playground.ui.render import plain
+from playground.ui.visitors import visitor_of
 
 
 MAX_URL_CHARS = 2048
@@ -26,7 +27,8 @@ MAX_KEY_CHARS = 1024
 
 @dataclass
 class SessionQuotas:
-    """One `SessionQuota` per browser session (by Gradio's session hash), dropped when idle."""
+    """One `SessionQuota` per visitor (`visitors.visitor_of`: the address behind the request,
+    else Gradio's session hash), dropped when idle: a new session does not bring a new allowance."""
 
     requests_per_minute: int = 0
     concurrent_calls: int = 0
@@ -36,8 +38,7 @@ class SessionQuotas:
     def for_current_session(self) -> SessionQuota | None:
         if not (self.requests_per_minute or self.concurrent_calls):
             return None
-        request = LocalContext.request.get(None)
-        session = getattr(request, "session_hash", None)
+        session = visitor_of(LocalContext.request.get(None))
         if not session:
             return None
         now = time.monotonic()
@@ -83,26 +84,53 @@ def checked_base_url(text: str) -> str:
     return text
 
 
+VERSION_SEGMENTS = ("v1", "v1beta")
+"""Path segments the playground adds itself: a base URL ending in one would call `/v1/v1/...`."""
+
+
+def without_version(url: str) -> tuple[str, str]:
+    """(the base URL without a trailing `/v1` or `/v1beta`, the segment dropped or "")."""
+    trimmed = url.rstrip("/")
+    path = urlsplit(trimmed).path
+    head, _, last = path.rpartition("/")
+    if path and last.lower() in VERSION_SEGMENTS:
+        return trimmed[: len(trimmed) - len(last) - 1], "/" + last
+    return trimmed, ""
+
+
+def version_note(url_text: str | None) -> str:
+    """What the playground does with a typed base URL ending in `/v1` or `/v1beta` ("" otherwise)."""
+    typed = (url_text or "").strip()
+    base, dropped = without_version(typed)
+    if not dropped:
+        return ""
+    return (f"ℹ️ The base URL ends in `{dropped}`, which the playground adds itself (it calls `{dropped}/...` paths): "
+            f"it uses `{plain(base[:200])}`. Drop the trailing {dropped} from the box to make this note go away.")
+
+
 def resolve_connection(defaults: ServerDefaults, url_text: str | None, key_text: str | None) -> Connection:
-    url = checked_base_url((url_text or "").strip().rstrip("/") or defaults.base_url)
+    url, _ = without_version(checked_base_url((url_text or "").strip().rstrip("/") or defaults.base_url))
     key = (key_text or "").strip()
     if len(key) > MAX_KEY_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in key) or not key.isascii():
         raise RequestValidationError(["the API key contains characters a key cannot have (line breaks, control or non-ASCII characters); check what was pasted"])
-    key = key or (defaults.server_key if url == defaults.base_url.rstrip("/") else None)  # type: ignore[assignment]
-    return Connection(url, key or None, quota=defaults.quotas.for_current_session())
+    key = key or (defaults.server_key if url == without_version(defaults.base_url)[0] else None)  # type: ignore[assignment]
+    secrets = (defaults.server_key,) if defaults.server_key else ()
+    return Connection(url, key or None, quota=defaults.quotas.for_current_session(), secrets=secrets)
 
 
 def badge_text(defaults: ServerDefaults, url_text: str | None) -> str:
-    url = (url_text or "").strip().rstrip("/") or defaults.base_url
+    url = without_version((url_text or "").strip() or defaults.base_url)[0]
     mode = ("🌐 **Hosted mode** — a public app: only gateways on public addresses, with per-session limits. "
             if defaults.hosted else "💻 **Local mode** — any gateway your machine can reach, localhost included. ")
-    if defaults.demo and url == defaults.base_url:
+    note = version_note(url_text)
+    note = f"\n\n{note}" if note else ""
+    if defaults.demo and url == without_version(defaults.base_url)[0]:
         return mode + (
             "🧪 **Demo gateway** — built in and offline: it answers the examples with written answers and "
             "anything else with a short generated reply; every request and event is real. Set "
             "`GATEWAY_BASE_URL` (or type a base URL) to use a real gateway."
-        )
-    return mode + f"🔌 **Gateway:** `{plain(url[:200])}`"
+        ) + note
+    return mode + f"🔌 **Gateway:** `{plain(url[:200])}`" + note
 
 
 NO_MODEL_LIST_STATUSES = frozenset({404, 405, 501})
@@ -115,15 +143,17 @@ async def test_connection(client: GatewayClient, defaults: ServerDefaults, url_t
     conn = resolve_connection(defaults, url_text, key_text)
     catalog_ids = catalog.chat_model_ids()
     where = plain(conn.base_url)
+    note = version_note(url_text)
+    note = f"\n\n{note}" if note else ""
     try:
         ids, exchange = await client.list_models(conn)
     except APIStatusError as error:
         if error.status not in NO_MODEL_LIST_STATUSES:
             raise
         return (f"✅ The gateway at `{where}` answered. It lists no models (`GET /v1/models` is not part of its API), "
-                f"so the model picker uses the built-in catalog: {len(catalog_ids)} models."), catalog_ids
+                f"so the model picker uses the built-in catalog: {len(catalog_ids)} models.{note}"), catalog_ids
     shown = catalog.merge_model_ids(ids, catalog_ids)
     millis = (exchange.finished_at or exchange.elapsed()) * 1000
     extra = len(shown) - len(ids)
     return (f"✅ Connected to `{where}` in {millis:.0f} ms. The gateway lists {len(ids)} models; the picker shows {len(shown)}"
-            f"{f' ({extra} more from the built-in catalog)' if extra else ''}."), shown
+            f"{f' ({extra} more from the built-in catalog)' if extra else ''}.{note}"), shown

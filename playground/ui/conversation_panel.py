@@ -92,8 +92,11 @@ class ConversationPanel:
         output in a streaming event would cost a full component update per yield, even skipped."""
         extra_outputs = extra_outputs or []
         self.branches.wire(self.chatbot, self.session, self.notice, self.error, banner_update)
-        ends = [self.session, self.draft, self.tool_result, self.error, self.notice, self.metrics, self.tool_panel, self.tool_label,
-                *inspector.components, *extra_outputs]
+        # The begin step leaves the inspector and the tab's extras alone (nothing has been sent yet):
+        # a component that one event updates and another gives a plain value is registered anew in
+        # Gradio's session state each time, with its whole value (260 KB a turn in a long chat).
+        begins = [self.session, self.draft, self.tool_result, self.error, self.notice, self.metrics, self.tool_panel, self.tool_label]
+        ends = [*begins, *inspector.components, *extra_outputs]
         n_form = len(form_inputs)
         tail = [*form_inputs, *connection]
 
@@ -101,25 +104,27 @@ class ConversationPanel:
             form, (url, key) = values[:n_form], values[n_form:]
             return adapter_for(*form), url, key
 
-        def view_outputs(view: View, clears: str, adapter: TurnAdapter | None) -> tuple[Any, ...]:
+        def begin_outputs(view: View, clears: str) -> tuple[Any, ...]:
             clear_draft = view.clear_draft and clears in ("draft", "both")
             clear_tool = view.clear_draft and clears in ("tool", "both")
             placeholder = REPLYING_PLACEHOLDER if view.session.ready else IDLE_PLACEHOLDER
             return (
                 view.session,
                 gr.update(value={"text": "", "files": []}, placeholder=placeholder) if clear_draft else gr.update(placeholder=placeholder),
-                "" if clear_tool else gr.skip(),
+                gr.update(value="") if clear_tool else gr.skip(),
                 banner_update(view.error),
                 banner_update(view.notice),
                 view.metrics if (view.done or view.metrics) else "",
                 gr.update(visible=view.pending_tool is not None),
                 describe_pending(view.pending_tool),
-                *Inspector.values(view.exchange),
-                *(extra(view, adapter) if extra else (gr.skip(),) * len(extra_outputs)),
             )
 
+        def view_outputs(view: View, clears: str, adapter: TurnAdapter | None) -> tuple[Any, ...]:
+            return (*begin_outputs(view, clears), *Inspector.values(view.exchange),
+                    *(extra(view, adapter) if extra else (gr.skip(),) * len(extra_outputs)))
+
         def begun(view: View, clears: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
-            return (view.history, *view_outputs(view, clears, split(values)[0] if view.done else None))
+            return (view.history, *begin_outputs(view, clears))
 
         async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
             await after_stop(state)
@@ -168,7 +173,7 @@ class ConversationPanel:
             return (settle_pending(history), gr.update(placeholder=IDLE_PLACEHOLDER), metrics, *Inspector.values(exchange))
 
         def chain(trigger: Any, begin: Callable[..., Any], inputs: list[Any]) -> None:
-            first = trigger(begin, inputs, [self.chatbot, *ends], queue=False)
+            first = trigger(begin, inputs, [self.chatbot, *begins], queue=False)
             streaming = first.then(on_stream, [self.chatbot, self.session, *tail], self.chatbot, concurrency_limit=None,
                                    show_progress="hidden")
             streaming.then(on_end, [self.session, *form_inputs], ends, queue=False)

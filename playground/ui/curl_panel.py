@@ -2,8 +2,10 @@
 and the playground opens the tab for that interface with its fields filled.
 
 Each tab registers a `FormImport` (which interfaces it takes, its components, and how a parsed
-request becomes their values). The key in the pasted command goes into the key box of this
-session only; the pasted text is cleared and the key is never shown.
+request becomes their values). The session switches to the command's host, and the status line
+says from where to where, unless the person presses "keep my base URL" or that host does not
+resolve (or hosted mode refuses it). The key in the pasted command goes into the key box of this
+session only, and only together with its host; the pasted text is cleared and the key is never shown.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import gradio as gr
 
 from playground.client.curl_import import CurlRequest, parse_curl
 from playground.client.errors import GatewayError
-from playground.ui.connection import ServerDefaults
+from playground.client.gateway import GatewayClient
+from playground.ui.connection import ServerDefaults, without_version
 from playground.ui.conversation import Session
-from playground.ui.render import error_text
+from playground.ui.render import error_text, plain
 
 PLACEHOLDER = """curl https://your-gateway/v1/chat/completions \\
   -H "Authorization: Bearer $GATEWAY_API_KEY" \\
@@ -46,25 +49,52 @@ class ImportRegistry:
         return next((form for form in self.forms if interface in form.interfaces), None)
 
 
-def imported_values(registry: ImportRegistry, defaults: ServerDefaults, command: str) -> tuple[str | None, str, Any, Any, list[Any]]:
-    """(tab id, status, url value, key value, values for every registered component in order)."""
+def imported_values(registry: ImportRegistry, defaults: ServerDefaults, command: str) -> tuple[str | None, str, CurlRequest | None, list[Any]]:
+    """(tab id, status, the parsed request, values for every registered component in order); the
+    connection is settled by `connection_after_import`."""
     untouched = [gr.skip() for form in registry.forms for _ in form.components]
     try:
         request = parse_curl(command or "")
         form = registry.for_interface(request.interface)
         if form is None:
             names = ", ".join(form.label for form in registry.forms)
-            return None, f"⚠️ This command calls `{request.path}`, which no tab here imports (tabs that do: {names}).", gr.skip(), gr.skip(), untouched
+            return None, f"⚠️ This command calls `{request.path}`, which no tab here imports (tabs that do: {names}).", None, untouched
         values = form.values_from(request)
     except GatewayError as error:
-        return None, error_text(error), gr.skip(), gr.skip(), untouched
+        return None, error_text(error), None, untouched
     filled: list[Any] = []
     for other in registry.forms:
         filled.extend(values if other is form else [gr.skip()] * len(other.components))
-    url = "" if request.base_url == defaults.base_url.rstrip("/") else request.base_url
-    key_note = " The key from the command is used for this session only." if request.api_key else ""
-    status = f"✅ Opened the **{form.label}** tab with the command's fields ({request.method} `{request.path}`).{key_note} Press Enter to send."
-    return form.tab_id, status, url, (request.api_key if request.api_key else gr.skip()), filled
+    status = f"✅ Opened the **{form.label}** tab with the command's fields ({request.method} `{request.path}`)."
+    return form.tab_id, status, request, filled
+
+
+async def connection_after_import(client: GatewayClient, defaults: ServerDefaults, request: CurlRequest, current_url: str | None,
+                                  keep: bool) -> tuple[Any, Any, str]:
+    """(base URL box value, key box value, what the status line says about them) after an import.
+
+    The session switches to the command's host only when asked (not `keep`) and when that host
+    resolves (and hosted mode's guard allows it); a key goes only with the host it came with,
+    and a switch to another host never carries the key typed for the previous one."""
+    current = without_version((current_url or "").strip() or defaults.base_url)[0]
+    target = without_version(request.base_url)[0]
+    shown_current, shown_target = plain(current[:200]), plain(target[:200])
+    key = request.api_key
+    if target == current:
+        return gr.skip(), key or gr.skip(), f" The base URL stays `{shown_current}`." + (" The key from the command is used for this session only." if key else "")
+    unused_key = f" The command's key was not used: it belongs to `{shown_target}`." if key else ""
+    if keep:
+        return gr.skip(), gr.skip(), f" Kept your base URL `{shown_current}` (the command was for `{shown_target}`).{unused_key}"
+    problem = await client.host_problem(target)
+    if problem:
+        return gr.skip(), gr.skip(), (f" ⚠️ Kept the base URL `{shown_current}`: the command's host is not used because {plain(problem)}."
+                                      f"{unused_key} To use that gateway anyway, type its base URL in the connection panel.")
+    url_value = "" if target == without_version(defaults.base_url)[0] else target
+    note = (f" Switched the base URL from `{shown_current}` to `{shown_target}` (the command's host); "
+            "**Open it, keep my base URL** imports without switching.")
+    if key:
+        return url_value, key, note + " The key from the command is used for this session only."
+    return url_value, "", note + f" The command carries no key: the key box was cleared, so type the key for `{shown_target}`."
 
 
 def _text_of(content: Any) -> str:
@@ -91,6 +121,7 @@ def conversation_from(messages: list[Any], skip_roles: tuple[str, ...] = ("syste
 class CurlImport:
     command: gr.Textbox
     run: gr.Button
+    keep: gr.Button
     status: gr.Markdown
 
     @classmethod
@@ -98,16 +129,31 @@ class CurlImport:
         with gr.Accordion("Import a curl command", open=False, elem_id="curl-import"):
             command = gr.Textbox(label="curl command (from the gateway's docs or a browser's “copy as curl”)", lines=5,
                                  placeholder=PLACEHOLDER, elem_id="curl-command")
-            run = gr.Button("Open it in the right tab", size="sm", elem_id="curl-import-button")
+            with gr.Row():
+                run = gr.Button("Open it in the right tab", size="sm", elem_id="curl-import-button")
+                keep = gr.Button("Open it, keep my base URL", size="sm", elem_id="curl-import-keep")
             status = gr.Markdown(elem_id="curl-status")
-        return cls(command, run, status)
+        return cls(command, run, keep, status)
 
-    def wire(self, registry: ImportRegistry, defaults: ServerDefaults, tabs: gr.Tabs, url_box: gr.Textbox, key_box: gr.Textbox) -> None:
+    def wire(self, registry: ImportRegistry, defaults: ServerDefaults, tabs: gr.Tabs, url_box: gr.Textbox, key_box: gr.Textbox,
+             client: GatewayClient) -> None:
         """Call after every tab registered its `FormImport`."""
         components = [component for form in registry.forms for component in form.components]
 
-        def on_import(text: str) -> tuple[Any, ...]:
-            tab_id, message, url, key, values = imported_values(registry, defaults, text)
-            return (gr.update(selected=tab_id) if tab_id else gr.skip(), "" if tab_id else gr.skip(), message, url, key, *values)
+        async def on_import(text: str, current_url: str, keep: bool) -> tuple[Any, ...]:
+            tab_id, message, request, values = imported_values(registry, defaults, text)
+            url, key, note = gr.skip(), gr.skip(), ""
+            if request is not None:
+                url, key, note = await connection_after_import(client, defaults, request, current_url, keep)
+            status = message + note + (" Press Enter to send." if tab_id else "")
+            return (gr.update(selected=tab_id) if tab_id else gr.skip(), "" if tab_id else gr.skip(), status, url, key, *values)
 
-        self.run.click(on_import, self.command, [tabs, self.command, self.status, url_box, key_box, *components], queue=False)
+        async def switch(text: str, current_url: str) -> tuple[Any, ...]:
+            return await on_import(text, current_url, keep=False)
+
+        async def keep_url(text: str, current_url: str) -> tuple[Any, ...]:
+            return await on_import(text, current_url, keep=True)
+
+        outputs = [tabs, self.command, self.status, url_box, key_box, *components]
+        self.run.click(switch, [self.command, url_box], outputs, queue=False)
+        self.keep.click(keep_url, [self.command, url_box], outputs, queue=False)

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from playground.client.catalog import IMAGE_MODELS
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.native import NativeRequest, NativeStream
@@ -129,6 +130,12 @@ def _arguments(call: ToolCall) -> dict[str, Any]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def output_images_for(model: str | None, current: bool) -> bool:
+    """The image output switch after a person picks `model`: on for the image models (they are
+    picked to draw), as it was for the others."""
+    return True if (model or "").strip() in IMAGE_MODELS else bool(current)
 
 
 def grounding_note(result: TextResult | None) -> str:

@@ -17,7 +17,15 @@ from playground.ui.curl_panel import FormImport, conversation_from
 from playground.ui.developer import developer_section
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
-from playground.ui.native_handlers import AUTH_CHOICES, THINKING_CHOICES, NativeAdapter, NativeForm, grounding_note, native_form_values
+from playground.ui.native_handlers import (
+    AUTH_CHOICES,
+    THINKING_CHOICES,
+    NativeAdapter,
+    NativeForm,
+    grounding_note,
+    native_form_values,
+    output_images_for,
+)
 from playground.ui.presets import PresetBar
 from playground.ui.session_file import SessionFileBar
 from playground.ui.widgets import Inspector
@@ -47,7 +55,7 @@ def _models() -> list[str]:
         if "native" in info.interfaces:
             ids.append(info.id)
             ids.extend(catalog.thinking_variants(info.id) if info.thinking_suffixes else [])
-    return ids
+    return ids + list(catalog.IMAGE_MODELS)
 
 
 def build_native_tab(ctx: TabContext) -> None:
@@ -57,7 +65,8 @@ def build_native_tab(ctx: TabContext) -> None:
             grounding = gr.Markdown(elem_id="native-grounding", elem_classes=["metrics-line"])
             examples = ExampleRow.build("native", EXAMPLES)
         with gr.Column(scale=2):
-            model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label="Model (goes in the URL path)", allow_custom_value=True, elem_id="native-model")
+            model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label="Model (goes in the URL path)", allow_custom_value=True, elem_id="native-model",
+                                info="The image models (gx-…-image…) draw: picking one turns on image output.")
             system = gr.Textbox(label="System instruction", lines=2, elem_id="native-system")
             with gr.Row():
                 stream = gr.Checkbox(True, label="Stream the reply", elem_id="native-stream")
@@ -95,6 +104,7 @@ def build_native_tab(ctx: TabContext) -> None:
 
     panel.wire(lambda *form: NativeAdapter(ctx.client, NativeForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
                extra=grounding_line, extra_outputs=[grounding])
+    model.input(output_images_for, [model, output_images], output_images, queue=False)  # a person picked it: not an import or a load
     examples.wire({"thinking": thinking, "output_images": output_images, "functions": functions, "grounding": search, "draft": panel.draft})
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)

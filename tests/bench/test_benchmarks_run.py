@@ -20,6 +20,7 @@ SMALLEST = {
     "video_download_memory": ["--mb", "1", "--runs", "1"],
     "embeddings": ["--texts", "40", "--runs", "1"],
     "video_clip": ["--runs", "1"],
+    "report": ["--runs", "1"],
 }
 
 

@@ -29,7 +29,7 @@ from playground.client.transport import Connection, Transport
 from playground.demo_gateway.embeddings import embed_texts
 from playground.ui.codegen import curl_snippet, python_snippet
 from playground.ui.embedding_views import cosine_matrix
-from playground.ui.render import inspector_request, inspector_response
+from playground.ui.render import error_text, inspector_request, inspector_response
 from tests.conftest import DEMO_KEY
 
 TEXTS = ["The cat sat on the mat.", "A cat was sitting on the mat.", "Quarterly revenue grew by ten percent."]
@@ -217,7 +217,8 @@ async def test_a_broken_answer_keeps_its_exchange() -> None:
 @pytest.mark.parametrize(("fault", "error"), [
     ("rate_limit:5", errors.RateLimitError), ("server_error:5", errors.ServerError), ("unavailable:5", errors.ServerError),
     ("html_error", errors.ServerError), ("body_truncated", errors.UnexpectedResponseError), ("body_html", errors.UnexpectedResponseError),
-    ("body_sse", errors.UnexpectedResponseError), ("body_error", errors.UnexpectedResponseError), ("body_shape", errors.UnexpectedResponseError),
+    ("body_sse", errors.UnexpectedResponseError), ("body_error", errors.APIStatusError), ("body_shape", errors.UnexpectedResponseError),
+    ("body_envelope", errors.ServerError),
     ("body_empty", errors.UnexpectedResponseError), ("stall", errors.APITimeoutError),
 ])
 @pytest.mark.parametrize("native", [False, True])
@@ -234,3 +235,20 @@ async def test_every_fault_is_a_clear_error(client: GatewayClient, conn: Connect
 async def test_a_retried_fault_recovers(client: GatewayClient, conn: Connection) -> None:
     result = await client.embeddings.embed_list(conn, ["[[fault:rate_limit:1]] retried"], "text-embedding-3-small")
     assert result.vectors.shape == (1, 1536) and result.exchanges[0].attempts == 2
+
+
+@pytest.mark.parametrize(("fault", "words"), [("body_error", "upstream_error: The upstream model failed (demo fault)"),
+                                              ("body_envelope", "code 500: The upstream model is overloaded (demo fault)")])
+@pytest.mark.parametrize("native", [False, True])
+async def test_an_error_inside_a_200_shows_the_gateways_message(client: GatewayClient, conn: Connection, fault: str, words: str,
+                                                                native: bool) -> None:
+    """Not "the answer has no data, check the base URL": the gateway's own message and code."""
+    texts = [f"[[fault:{fault}]] a text"]
+    with pytest.raises(errors.APIStatusError) as caught:
+        if native:
+            await client.embeddings.embed_native(conn, texts, "gx-embedding-001", batch=False)
+        else:
+            await client.embeddings.embed_list(conn, texts, "text-embedding-3-small")
+    shown = error_text(caught.value)
+    assert words in shown.replace("\\_", "_") and "base URL" not in shown
+    assert caught.value.exchange is not None and caught.value.exchange.status == 200

@@ -248,6 +248,7 @@ async def test_a_rate_limit_is_waited_out_before_the_gateway_accepts(images: Ima
     ("body_empty", errors.UnexpectedResponseError, "empty body"),
     ("body_shape", errors.UnexpectedResponseError, "holds no image"),
     ("body_error", errors.APIStatusError, "The upstream model failed"),
+    ("body_envelope", errors.ServerError, "code 500: The upstream model is overloaded (demo fault)"),
     ("stream_error", errors.APIStatusError, "The image model failed"),
     ("cut", errors.APIConnectionError, "connection was cut"),
     ("stall", errors.APITimeoutError, "It was not sent again"),
@@ -350,3 +351,11 @@ async def test_url_items_are_fetched_without_credentials_capped_and_checked(tmp_
     assert fetched and all("authorization" not in r.headers for r in fetched)
     assert seen[0].headers["authorization"] == "Bearer sk-mock-key-123456"
     assert len(result.fetches) == 4 and exchange.attempts == 1
+
+
+async def test_an_error_envelope_in_a_200_is_the_gateways_error_not_no_image(images: ImagesAPI, conn: Connection) -> None:
+    with pytest.raises(errors.APIStatusError) as caught:
+        await images.generate(conn, ask("[[fault:body_envelope]] a lighthouse"))
+    shown = error_text(caught.value)
+    assert "The upstream model is overloaded" in shown and "code 500" in shown
+    assert "no image" not in shown and "base URL" not in shown

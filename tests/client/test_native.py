@@ -147,3 +147,16 @@ async def test_status_and_body_faults(client: GatewayClient, conn: Connection) -
     assert result.text and exchange.attempts == 2
     with pytest.raises(errors.UnexpectedResponseError):
         await client.native.create(conn, ask("hi [[fault:body_html]]"))
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("model", ["gx-2.5-flash-image", "gx-3-pro-image-preview"])
+async def test_the_image_models_answer_on_the_native_endpoints(client: GatewayClient, conn: Connection, model: str, stream: bool) -> None:
+    result = await run(client, conn, ask("a lighthouse", model=model, generationConfig={"responseModalities": ["TEXT", "IMAGE"]}), stream)
+    assert result.complete and len(result.files) == 1 and Path(result.files[0]).suffix == ".png"
+    assert model in result.text
+
+
+async def test_an_image_model_asked_for_text_only_sends_no_image(client: GatewayClient, conn: Connection) -> None:
+    result = await run(client, conn, ask("describe a lighthouse", model="gx-2.5-flash-image", generationConfig={"responseModalities": ["TEXT"]}), False)
+    assert result.text and result.files == []

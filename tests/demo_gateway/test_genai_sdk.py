@@ -48,3 +48,10 @@ def test_image_output(sdk: genai.Client) -> None:
     response = sdk.models.generate_content(model="gx-2.5-flash", contents="a lighthouse", config=config)
     images = [part.inline_data for part in response.candidates[0].content.parts if part.inline_data]
     assert images and images[0].mime_type == "image/png" and images[0].data.startswith(b"\x89PNG")
+
+
+def test_image_model_output(sdk: genai.Client) -> None:
+    config = types.GenerateContentConfig(response_modalities=["TEXT", "IMAGE"])
+    response = sdk.models.generate_content(model="gx-3-pro-image-preview", contents="a red kite", config=config)
+    images = [part.inline_data for part in response.candidates[0].content.parts if part.inline_data]
+    assert images and images[0].data.startswith(b"\x89PNG")

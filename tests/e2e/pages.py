@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 
@@ -31,8 +33,34 @@ def load_session_file(page: Page, tab: str, path: str) -> None:
     expect(page.locator(f"#{tab}-session-status")).to_contain_text("Loaded", timeout=10_000)
 
 
-def import_curl(page: Page, command: str) -> None:
-    """Paste a curl command into the import panel and open it in its tab."""
-    page.click("#curl-import")
+def import_curl(page: Page, command: str, keep_base_url: bool = False) -> None:
+    """Paste a curl command into the import panel and open it in its tab (with "keep my base URL"
+    when `keep_base_url`)."""
+    if not page.locator("#curl-command textarea").is_visible():
+        page.click("#curl-import")
     page.fill("#curl-command textarea", command)
-    page.click("#curl-import-button")
+    page.click("#curl-import-keep" if keep_base_url else "#curl-import-button")
+    expect(page.locator("#curl-status")).to_have_text(re.compile(r"\S"), timeout=10_000)
+
+
+EXAMPLE_PROMPT_BOX = {
+    "chat": "#chat-input textarea", "responses": "#responses-input textarea", "messages": "#messages-input textarea",
+    "native": "#native-input textarea", "compare": "#compare-message textarea", "embeddings": "#embeddings-texts textarea",
+    "images": "#images-prompt textarea", "video": "#video-prompt textarea",
+}
+
+
+def example_prompt(example: object) -> str:
+    """The text an example puts in its tab's prompt box."""
+    values = example.values  # type: ignore[attr-defined]
+    for name in ("draft", "user", "texts", "prompt"):
+        if name in values:
+            value = values[name]
+            return value["text"] if isinstance(value, dict) else value
+    raise ValueError(f"example {example!r} fills no prompt box")
+
+
+def click_example(page: Page, tab: str, index: int, example: object) -> None:
+    """Click a tab's example and wait, as a person would, until its prompt is in the box."""
+    page.click(f"#{tab}-example-{index}")
+    expect(page.locator(EXAMPLE_PROMPT_BOX[tab])).to_have_value(example_prompt(example))

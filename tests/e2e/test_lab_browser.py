@@ -80,10 +80,11 @@ def test_curl_import_opens_the_messages_tab_filled_and_sends(page: Page) -> None
     expect(page.locator("#messages-max-tokens input")).to_have_value("777")
     expect(page.locator("#curl-command textarea")).to_have_value("")
     assert "sk-pasted-0000-1111" not in page.locator("body").inner_text()
-    # the pasted base URL is not reachable from here: point back at the demo gateway, keep the form
+    # the pasted host does not resolve from here: the base URL (and so the key) stay, and the status says so
+    expect(page.locator("#curl-status")).to_contain_text("does not resolve")
     page.click("#connection-panel")
-    expect(page.locator("#connection-url textarea")).to_have_value("https://api.example.com")
-    expect(page.locator("#connection-key input")).to_have_value("sk-pasted-0000-1111")
+    expect(page.locator("#connection-url textarea")).to_have_value("")
+    expect(page.locator("#connection-key input")).to_have_value("")
     page.fill("#connection-url textarea", "")
     page.fill("#connection-key input", "")
     page.locator("#messages-input textarea").press("Enter")

@@ -101,3 +101,21 @@ async def test_streams_are_reproduced_by_curl_and_python(client: GatewayClient, 
     by_curl = streamed_text([line[len("data: "):] for line in run(["bash", "-c", curl_snippet(exchange)]).splitlines() if line.startswith("data: ")])
     by_python = streamed_text(run([sys.executable, "-c", python_snippet(exchange)]).splitlines())
     assert recorded and by_curl == recorded == by_python
+
+
+async def test_curl_sends_content_type_once(client: GatewayClient, gateway: RunningGateway) -> None:
+    exchange = await exchange_from_tab(client, gateway, whole(client, "chat"), "one header")
+    curl = curl_snippet(exchange)
+    assert sum(line.lower().count("content-type:") for line in curl.splitlines()) == 1, curl
+
+
+async def test_a_failed_stream_is_exported_as_a_stream(client: GatewayClient, gateway: RunningGateway) -> None:
+    """A streamed call the gateway refused (no events arrived) is still exported in streaming form."""
+    defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True)
+    adapter = ChatAdapter(client, ChatForm(model="no-such-model-here"))
+    views = [v async for v in send_message(adapter, defaults, "hello", [], Session(), "", "")]
+    exchange = views[-1].exchange
+    assert views[-1].error and exchange is not None and exchange.status == 404 and not exchange.events
+    python, curl = python_snippet(exchange), curl_snippet(exchange)
+    assert "httpx.stream(" in python and "httpx.request(" not in python
+    assert curl.startswith("curl -sS -N ")

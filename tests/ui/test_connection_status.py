@@ -32,3 +32,34 @@ async def test_gateway_without_a_model_list_is_normal(client: GatewayClient) -> 
 async def test_a_wrong_key_is_still_an_error(client: GatewayClient, gateway: RunningGateway) -> None:
     with pytest.raises(AuthenticationError):
         await check_connection(client, ServerDefaults(gateway.url, DEMO_KEY, demo=True), "", "sk-wrong-key-000")
+
+
+@pytest.mark.parametrize("suffix", ["/v1", "/v1/", "/v1beta"])
+async def test_a_base_url_ending_in_a_version_is_used_without_it_and_says_so(client: GatewayClient, suffix: str) -> None:
+    """A base URL ending in /v1 used to pass the check and then 404 on /v1/v1/... for every call."""
+    from playground.ui.chat_handlers import ChatAdapter, ChatForm
+    from playground.ui.connection import badge_text
+    from playground.ui.conversation import Session, send_message
+
+    bare = start_in_thread(DemoConfig(api_key=DEMO_KEY, list_models=False, token_delay=0.0))
+    try:
+        defaults = ServerDefaults(bare.url, DEMO_KEY, demo=True)
+        typed = bare.url + suffix
+        message, _ = await check_connection(client, defaults, typed, "")
+        views = [v async for v in send_message(ChatAdapter(client, ChatForm(model="gx-2.5-flash")), defaults, "hi there", [], Session(), typed, "")]
+    finally:
+        bare.stop()
+    dropped = suffix.rstrip("/")
+    assert f"Drop the trailing {dropped}" in message and f"`{bare.url}`" in message
+    assert f"Drop the trailing {dropped}" in badge_text(defaults, typed)
+    assert not views[-1].error and views[-1].exchange is not None
+    assert views[-1].exchange.url == f"{bare.url}/v1/chat/completions" and views[-1].exchange.status == 200
+
+
+def test_a_base_url_with_a_version_inside_its_path_is_left_alone() -> None:
+    from playground.ui.connection import badge_text, resolve_connection
+
+    defaults = ServerDefaults("http://127.0.0.1:9", DEMO_KEY)
+    assert resolve_connection(defaults, "https://gw.example/v1/proxy", "k").base_url == "https://gw.example/v1/proxy"
+    assert resolve_connection(defaults, "https://v1.example", "k").base_url == "https://v1.example"
+    assert "Drop the trailing" not in badge_text(defaults, "https://gw.example/api")

@@ -70,7 +70,7 @@ def test_import_status_never_shows_the_key_and_unknown_paths_are_explained() -> 
     registry = ImportRegistry()
     defaults = ServerDefaults("http://127.0.0.1:9", "server-key", demo=True)
     command = "curl https://gw.example/v1/embeddings -H 'Authorization: Bearer sk-secret-123456' -d '{\"model\": \"m\", \"input\": \"x\"}'"
-    tab, status, _url, _key, _values = imported_values(registry, defaults, command)
+    tab, status, _request, _values = imported_values(registry, defaults, command)
     assert tab is None and "/v1/embeddings" in status and "sk-secret" not in status
     assert parse_curl(command).api_key == "sk-secret-123456"
 

@@ -53,3 +53,22 @@ async def test_function_round_trip_and_grounding(client: GatewayClient, defaults
     grounded = await turn(NativeAdapter(client, NativeForm(model="gx-2.5-flash", grounding=True)), defaults, "gateway", [], Session())
     assert "[1]" in flatten_text(grounded.history[-2]["content"]) and "Sources:" in flatten_text(grounded.history[-1]["content"])
     assert grounding_note(grounded.result) == "Grounded on a web search for: “gateway”"
+
+
+def test_the_native_tab_offers_the_image_models_with_image_output_preset() -> None:
+    from playground.client.catalog import IMAGE_MODELS
+    from playground.ui.native_handlers import output_images_for
+    from playground.ui.native_tab import _models
+
+    assert set(IMAGE_MODELS) <= set(_models())
+    assert all(output_images_for(model, False) is True for model in IMAGE_MODELS)
+    assert output_images_for("gx-2.5-flash", False) is False and output_images_for("gx-2.5-flash", True) is True
+
+
+async def test_an_image_model_picked_in_the_native_tab_draws(client: GatewayClient, defaults: ServerDefaults) -> None:
+    from playground.ui.native_handlers import output_images_for
+
+    form = NativeForm(model="gx-2.5-flash-image", output_images=output_images_for("gx-2.5-flash-image", False))
+    views = [v async for v in send_message(NativeAdapter(client, form), defaults, "a lighthouse at dusk", [], Session(), "", "")]
+    assert not views[-1].error and views[-1].result is not None and len(views[-1].result.files) == 1
+    assert views[-1].exchange.request_body["generationConfig"]["responseModalities"] == ["TEXT", "IMAGE"]

@@ -1,0 +1,70 @@
+"""Two fixes to Gradio 6.31's per-session state, applied once when the app is built
+(`apply_gradio_fixes`); each is measured in README's Benchmarks and tested in
+tests/ui/test_session_growth.py.
+
+Ids: Gradio answers `gr.update(...)` (and `gr.skip()`) by building a new component for the session
+and storing it under the original component's key, but the new component keeps its own fresh
+`_id`. The next event that reads or writes that component looks it up by the fresh id, finds
+nothing, and registers it again under that id with a full copy of its config and value
+(`Blocks.preprocess_data` / `postprocess_data`). A chat input whose placeholder changes on every
+send thus added one entry per turn; the inspector's code views, one each holding the whole
+conversation's request. Giving the session's copy the key it is stored under ends that growth.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+from gradio.blocks import Block
+from gradio.state_holder import SessionState
+
+_PATCHED = "_playground_keeps_ids"
+
+
+def keep_session_component_ids() -> None:
+    """Make `SessionState` give a component stored under key K the id K (idempotent)."""
+    if getattr(SessionState, _PATCHED, False):
+        return
+    store = SessionState.__setitem__
+
+    def __setitem__(self: SessionState, key: int, value: Any) -> None:
+        original = self.blocks_config.blocks.get(key)
+        if isinstance(value, Block) and original is not None and not isinstance(original, gr.State) and value._id != key:
+            value._id = key
+        store(self, key, value)
+
+    SessionState.__setitem__ = __setitem__  # type: ignore[method-assign]
+    setattr(SessionState, _PATCHED, True)
+
+
+class _WithoutBlocks:
+    """What `SessionState.__init__` reads of a `Blocks`, with no blocks to copy configs of."""
+
+    def __init__(self, blocks: gr.Blocks) -> None:
+        self.default_config = blocks.default_config
+        self.blocks: dict[int, Block] = {}
+
+
+def lazy_session_configs() -> None:
+    """A new session starts with no copies of component configs (idempotent).
+
+    Gradio 6.31 copies the config of every component into each new session (`config_values`):
+    for this page's 700-odd components about 1.3 MB and a third of a second of CPU per visitor.
+    Those copies serve only deep links, which the app does not offer; a session now holds the
+    configs of the components its events touched (`_update_value_in_config` adds one on first
+    use), so a deep link would still carry every value a visitor changed."""
+    if getattr(SessionState.__init__, _PATCHED, False):
+        return
+    init = SessionState.__init__
+
+    def __init__(self: SessionState, blocks: gr.Blocks) -> None:
+        init(self, _WithoutBlocks(blocks))
+
+    setattr(__init__, _PATCHED, True)
+    SessionState.__init__ = __init__  # type: ignore[method-assign]
+
+
+def apply_gradio_fixes() -> None:
+    keep_session_component_ids()
+    lazy_session_configs()

@@ -1,0 +1,167 @@
+"""The Report tab's layout: scope pickers, Run / Stop with a progress line, the summary, the
+matrix (click a cell to open its calls), latency, the load run, downloads, and a saved report
+loaded to diff the next run against."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from playground.client.errors import GatewayError
+from playground.client.report import document
+from playground.client.report.latency import HOSTED_REFUSAL
+from playground.client.report.model import CHECKS, FORMAT_LABELS, FORMATS, QUICK_CHECKS, QUICK_FORMATS, TEXT_FORMATS
+from playground.client.report.runner import MAX_CONCURRENCY, mark_stopped
+from playground.ui import report_handlers as handlers
+from playground.ui import report_views as views
+from playground.ui.connection import test_connection
+from playground.ui.context import TabContext
+from playground.ui.render import error_text
+from playground.ui.widgets import Inspector, banner_update, error_banner
+
+MATRIX_JS = """element.addEventListener('click', (e) => {
+  const cell = e.target.closest('[data-cell]');
+  if (cell) { trigger('click', {cell: cell.dataset.cell}); }
+});"""
+CHECK_CHOICES = [(c.label, c.id) for c in CHECKS]
+FORMAT_CHOICES = [(FORMAT_LABELS[f], f) for f in FORMATS]
+
+
+def build_report_tab(ctx: TabContext) -> None:
+    session = gr.State(handlers.ReportSession())
+    gr.Markdown("Check a whole gateway in one click: what works per model and format, how fast, and where it breaks the spec. "
+                "Hover a cell for its reason; click it to open its calls.")
+    with gr.Row():
+        depth = gr.Radio([("Quick", "quick"), ("Thorough (every model, thinking variants, video)", "thorough")], value="quick",
+                         label="Depth", elem_id="report-depth")
+        concurrency = gr.Slider(1, MAX_CONCURRENCY, value=4, step=1, label="probes at once", elem_id="report-concurrency")
+        budget = gr.Number(2.0, label="time-to-first-token budget (s)", elem_id="report-ttft-budget")
+    formats = gr.CheckboxGroup(FORMAT_CHOICES, value=list(QUICK_FORMATS), label="Formats", elem_id="report-formats")
+    with gr.Row():
+        models = gr.Dropdown(handlers.model_choices(), value=handlers.default_models(False), multiselect=True,
+                             label="Models (format · model)", elem_id="report-models", scale=5)
+        refresh = gr.Button("Add the gateway's models", size="sm", elem_id="report-refresh-models", scale=1)
+    checks = gr.CheckboxGroup(CHECK_CHOICES, value=list(QUICK_CHECKS), label="Checks", elem_id="report-checks")
+    with gr.Row():
+        run_button = gr.Button("Run report", variant="primary", elem_id="report-run")
+        stop_button = gr.Button("Stop", variant="stop", elem_id="report-stop")
+    error = error_banner("report")
+    summary = gr.Markdown(elem_id="report-summary")
+    diff = gr.Markdown(elem_id="report-diff")
+    matrix = gr.HTML("<p>Run a report to see the matrix.</p>", js_on_load=MATRIX_JS, elem_id="report-matrix")
+    with gr.Accordion("A cell's calls", open=False, elem_id="report-cell-panel") as cell_panel:
+        cell = gr.Dropdown([], label="Cell", elem_id="report-cell")
+        verdict = gr.Markdown(elem_id="report-cell-verdict")
+        inspector = Inspector.build("report")
+        call = gr.Dropdown([], label="Call of this cell", elem_id="report-call")
+    with gr.Accordion("Latency", open=False, elem_id="report-latency-panel"):
+        latency = gr.Markdown(elem_id="report-latency")
+    with gr.Accordion("Load run (local mode only)", open=False, elem_id="report-load-panel"):
+        if ctx.defaults.hosted:
+            gr.Markdown(HOSTED_REFUSAL, elem_id="report-load-refused")
+        with gr.Row():
+            load_format = gr.Dropdown([(FORMAT_LABELS[f], f) for f in TEXT_FORMATS], value="chat", label="format", elem_id="report-load-format")
+            load_model = gr.Textbox("gx-2.5-flash", label="model", elem_id="report-load-model")
+            load_max = gr.Slider(1, 64, value=8, step=1, label="highest concurrency", elem_id="report-load-max")
+            load_stop = gr.Number(50, label="stop above this error rate (%)", elem_id="report-load-stop-rate")
+        load_button = gr.Button("Start the load run", interactive=not ctx.defaults.hosted, elem_id="report-load-run")
+        with gr.Row():
+            ttft_plot = gr.LinePlot(x="concurrency", y="ms", color="series", title="TTFT vs concurrency", elem_id="report-load-ttft")
+            rate_plot = gr.LinePlot(x="concurrency", y="tokens/s", color="series", title="tokens/s vs concurrency", elem_id="report-load-rate")
+        load_errors = gr.Markdown(elem_id="report-load-errors")
+    with gr.Row():
+        downloads = gr.File(label="Downloads (JSON, Markdown, HTML)", file_count="multiple", interactive=False, elem_id="report-downloads")
+        saved = gr.File(label="Load a saved report (JSON) to compare the next run with", file_types=[".json"], elem_id="report-load-file")
+
+    def finished_outputs(state: handlers.ReportSession) -> tuple[Any, ...]:
+        report = state.report
+        changes = document.diff(state.baseline, report) if state.baseline is not None and report is not None and report is not state.baseline else None
+        files = views.write_downloads(report) if report is not None and report.results else None
+        return (views.summary_markdown(report), views.matrix_html(report), views.latency_markdown(report), views.diff_markdown(changes),
+                gr.update(choices=views.cell_choices(report), value=None), files)
+
+    async def on_depth(value: str) -> tuple[Any, ...]:
+        thorough = value == "thorough"
+        return (list(FORMATS) if thorough else list(QUICK_FORMATS), handlers.default_models(thorough),
+                [c.id for c in CHECKS] if thorough else list(QUICK_CHECKS))
+
+    async def on_refresh(url: str, key: str) -> tuple[Any, ...]:
+        try:
+            _, ids = await test_connection(ctx.client, ctx.defaults, url, key)
+        except GatewayError as problem:
+            return banner_update(error_text(problem)), gr.skip()
+        return banner_update(""), gr.update(choices=handlers.model_choices(True, ids))
+
+    async def on_run(state: handlers.ReportSession, url: str, key: str, chosen_formats: list[str], chosen_models: list[str],
+                     chosen_checks: list[str], value: str, cap: float, seconds: float | None, progress: gr.Progress = gr.Progress()) -> Any:
+        try:
+            scope = handlers.build_scope(chosen_formats, chosen_models, chosen_checks, value == "thorough", seconds)
+            async for run_state in handlers.run(ctx.client, ctx.defaults, url, key, state, scope, int(cap)):
+                current = run_state.current()
+                progress((run_state.done, run_state.total), desc=f"{run_state.done}/{run_state.total} checks" + (f" · {current}" if current else ""))
+                line = f"{run_state.done} of {run_state.total} checks done" + (f" · running: {current}" if current else "")
+                yield banner_update(""), views.summary_markdown(run_state.report, line), views.matrix_html(run_state.report)
+        except GatewayError as problem:
+            yield banner_update(error_text(problem)), gr.skip(), gr.skip()
+
+    outputs_end = [summary, matrix, latency, diff, cell, downloads]
+    running = run_button.click(on_run, [session, *ctx.connection, formats, models, checks, depth, concurrency, budget],
+                               [error, summary, matrix], concurrency_limit=None, show_progress="minimal")
+    running.then(finished_outputs, session, outputs_end, queue=False)
+    def on_stop(state: handlers.ReportSession) -> tuple[Any, ...]:
+        if state.report is not None:
+            mark_stopped(state.report)
+        return finished_outputs(state)
+
+    stop_button.click(on_stop, session, outputs_end, cancels=[running], queue=False)
+    depth.input(on_depth, depth, [formats, models, checks], queue=False)
+    refresh.click(on_refresh, ctx.connection, [error, models], concurrency_limit=None)
+
+    def show_cell(state: handlers.ReportSession, key: str | None) -> tuple[Any, ...]:
+        result = views.find_cell(state.report, key or "")
+        if result is None:
+            return (gr.skip(),) * 9
+        calls = [f"{i + 1}. {e.method} {e.url} → {e.status if e.status is not None else '—'}" for i, e in enumerate(result.exchanges)]
+        return (gr.update(open=True), key, views.cell_verdict(result), *Inspector.values(result.exchanges[-1] if result.exchanges else None),
+                gr.update(choices=calls, value=calls[-1] if calls else None))
+
+    def on_matrix_click(state: handlers.ReportSession, event: gr.EventData) -> tuple[Any, ...]:
+        return show_cell(state, str((getattr(event, "_data", None) or {}).get("cell", "")))
+
+    def show_call(state: handlers.ReportSession, key: str | None, chosen: str | None) -> tuple[Any, ...]:
+        result = views.find_cell(state.report, key or "")
+        number = (chosen or "").split(".", 1)[0]
+        index = int(number) - 1 if number.isdigit() else -1
+        if result is None or not 0 <= index < len(result.exchanges):
+            return (gr.skip(),) * 5
+        return Inspector.values(result.exchanges[index])
+
+    cell_outputs = [cell_panel, cell, verdict, *inspector.components, call]
+    matrix.click(on_matrix_click, session, cell_outputs, queue=False)
+    cell.input(show_cell, [session, cell], cell_outputs, queue=False)
+    call.input(show_call, [session, cell, call], inspector.components, queue=False)
+
+    def on_saved(state: handlers.ReportSession, path: str | None) -> tuple[Any, ...]:
+        try:
+            loaded = handlers.load_saved(path)
+        except GatewayError as problem:
+            return (banner_update(error_text(problem)),) + (gr.skip(),) * 6
+        state.baseline, state.report = loaded, loaded
+        note = f"Loaded the report of {views.plain(loaded.gateway)}; the next run is compared with it."
+        return (banner_update(""), views.summary_markdown(loaded, note), views.matrix_html(loaded), views.latency_markdown(loaded),
+                "", gr.update(choices=views.cell_choices(loaded), value=None), gr.skip())
+
+    saved.upload(on_saved, [session, saved], [error, *outputs_end], queue=False)
+
+    async def on_load_run(state: handlers.ReportSession, url: str, key: str, fmt: str, model: str, highest: float, rate: float | None) -> Any:
+        try:
+            async for _ in handlers.run_load(ctx.client, ctx.defaults, url, key, state, fmt, model, int(highest), rate or 0):
+                ttft, tokens, table = views.load_plot_rows(state.report)
+                yield banner_update(""), pd.DataFrame(ttft, columns=["concurrency", "ms", "series"]), pd.DataFrame(tokens, columns=["concurrency", "tokens/s", "series"]), table
+        except GatewayError as problem:
+            yield banner_update(error_text(problem)), gr.skip(), gr.skip(), gr.skip()
+
+    load_button.click(on_load_run, [session, *ctx.connection, load_format, load_model, load_max, load_stop],
+                      [error, ttft_plot, rate_plot, load_errors], concurrency_limit=None)

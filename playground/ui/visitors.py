@@ -1,0 +1,224 @@
+"""Who is calling, and whether they loaded the page: the visitor behind a request, and the ASGI
+guard in front of Gradio's routes.
+
+- `visitor_of(request)`: the address limits are bound to. Behind a proxy (a Space) the peer is
+  the proxy's private address; the visitor is the right-most public address of X-Forwarded-For
+  (the one the proxy appended: entries a client wrote itself stand to its left).
+- `PageGuard`: in hosted mode an event runs only for a live page session, one whose page holds
+  its heartbeat open (Gradio's page opens it before its first event); a script that posts to
+  `/gradio_api/run/...`, `/queue/join` with no session, or a session that never loaded the page,
+  gets a 403. `/gradio_api/call/...` (the API that `gradio_client` uses) answers 404 in every
+  mode: the app offers no API. Whatever a script posts, the answer is a clean 4xx: an exception
+  in a Gradio route, or a 500 it answers for a bad request, becomes a 400 without a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+API_PREFIX = "/gradio_api/"
+SESSION_ROUTES = ("queue/join", "component_server")
+SESSION_ROUTE_PREFIXES = ("run/", "api/")
+MAX_EVENT_BODY_BYTES = 20 * 1024 * 1024
+HEARTBEAT_WAIT_S = 3.0
+"""The page opens its heartbeat and posts its first event at once: the event waits this long for it."""
+CLOSED_GRACE_S = 30.0
+"""A session stays live this long after its heartbeat closed (a reconnect, a page in the background)."""
+
+NO_API = "This app offers no API: its events are for its own page. Call the gateway itself (the inspector shows the curl and Python for every call)."
+NO_PAGE = "This event runs only for a page loaded in a browser (no live page session was found). Reload the page."
+BAD_REQUEST = "The request could not be processed."
+
+
+def _private(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.strip().strip("[]"))
+    except ValueError:
+        return False
+    return ip.is_private or ip.is_loopback or ip.is_link_local
+
+
+def visitor_address(peer: str | None, forwarded_for: str | None) -> str | None:
+    """The visitor's address from the connection's peer (as uvicorn reports it) and X-Forwarded-For."""
+    if peer and not _private(peer):
+        return peer
+    for entry in reversed((forwarded_for or "").split(",")):
+        entry = entry.strip()
+        if entry and not _private(entry):
+            try:
+                return str(ipaddress.ip_address(entry.strip("[]")))
+            except ValueError:
+                return None  # a proxy writes addresses; anything else was written by a client
+    return peer
+
+
+def visitor_of(request: Any) -> str | None:
+    """The key limits are bound to: the visitor's address, else (no address known) its session."""
+    if request is None:
+        return None
+    client = getattr(request, "client", None)
+    headers = getattr(request, "headers", None) or {}
+    try:
+        forwarded = headers.get("x-forwarded-for")
+    except AttributeError:
+        forwarded = None
+    address = visitor_address(getattr(client, "host", None), forwarded)
+    if address:
+        return f"address {address}"
+    session = getattr(request, "session_hash", None)
+    return f"session {session}" if session else None
+
+
+class PageSessions:
+    """Session hashes whose page holds its heartbeat open (or closed it a moment ago)."""
+
+    def __init__(self, grace_s: float = CLOSED_GRACE_S) -> None:
+        self.grace_s = grace_s
+        self._open: dict[str, int] = {}
+        self._closed_at: dict[str, float] = {}
+
+    def opened(self, session: str) -> None:
+        self._open[session] = self._open.get(session, 0) + 1
+        self._closed_at.pop(session, None)
+
+    def closed(self, session: str) -> None:
+        count = self._open.get(session, 0) - 1
+        if count > 0:
+            self._open[session] = count
+            return
+        self._open.pop(session, None)
+        now = time.monotonic()
+        self._closed_at[session] = now
+        for stale in [s for s, at in self._closed_at.items() if now - at > self.grace_s]:
+            del self._closed_at[stale]
+
+    def live(self, session: str) -> bool:
+        if session in self._open:
+            return True
+        closed = self._closed_at.get(session)
+        return closed is not None and time.monotonic() - closed <= self.grace_s
+
+    async def wait_live(self, session: str, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not self.live(session):
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.05)
+        return True
+
+
+async def _answer(send: Send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
+
+def _session_in(body: bytes) -> str | None:
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    session = data.get("session_hash") if isinstance(data, dict) else None
+    return session if isinstance(session, str) and session else None
+
+
+class PageGuard:
+    """ASGI middleware for the app Gradio builds (`launch(app_kwargs={"middleware": [...]})`)."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], hosted: bool = False, sessions: PageSessions | None = None,
+                 heartbeat_wait_s: float = HEARTBEAT_WAIT_S) -> None:
+        self.app = app
+        self.hosted = hosted
+        self.sessions = sessions or PageSessions()
+        self.heartbeat_wait_s = heartbeat_wait_s
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        route = path.split(API_PREFIX, 1)[1] if API_PREFIX in path else ""
+        if route.startswith("heartbeat/"):
+            session = route.removeprefix("heartbeat/").strip("/")
+            self.sessions.opened(session)
+            try:
+                await self._guarded(scope, receive, send)
+            finally:
+                self.sessions.closed(session)
+            return
+        if route.startswith("call/"):
+            await _answer(send, 404, NO_API)
+            return
+        if self.hosted and scope.get("method") == "POST" and (route in SESSION_ROUTES or route.startswith(SESSION_ROUTE_PREFIXES)):
+            body = await _read_body(receive, MAX_EVENT_BODY_BYTES)
+            if body is None:
+                await _answer(send, 413, "The request is too large.")
+                return
+            session = _session_in(body)
+            if session is None or not await self.sessions.wait_live(session, self.heartbeat_wait_s):
+                await _answer(send, 403, NO_PAGE)
+                return
+            receive = _replay(body, receive)
+        await self._guarded(scope, receive, send)
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the route; an exception before the answer started, or a 500 for a POST, is a 400."""
+        started = False
+        rewrite = scope.get("method") == "POST" and API_PREFIX in scope.get("path", "")
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                if rewrite and message.get("status") == 500:
+                    message = {**message, "status": 400}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as exc:  # noqa: BLE001 - a script's request must not produce a 500 or a traceback
+            logger.warning("refused %s %s: %s", scope.get("method"), scope.get("path"), type(exc).__name__)
+            if not started:
+                await _answer(send, 400, BAD_REQUEST)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
