@@ -13,6 +13,7 @@ from typing import Any
 import gradio as gr
 
 from playground.ui.conversation import REPLYING, Session, View, _problem, _turn_of, _turns
+from playground.ui.i18n import t
 from playground.ui.render import flatten_text
 
 MAX_BRANCHES = 20
@@ -99,8 +100,8 @@ class BranchBar:
     def __init__(self, prefix: str) -> None:
         self.picked = gr.State(None)
         with gr.Row(elem_classes=["branch-row"]):
-            self.button = gr.Button("Branch from the clicked message", size="sm", elem_id=f"{prefix}-branch", scale=1)
-            self.picker = gr.Dropdown([], value=None, label="Branches", visible=False, elem_id=f"{prefix}-branches", scale=3)
+            self.button = gr.Button(t("branches.button"), size="sm", elem_id=f"{prefix}-branch", scale=1)
+            self.picker = gr.Dropdown([], value=None, label=t("branches.picker"), visible=False, elem_id=f"{prefix}-branches", scale=3)
 
     def update(self, session: Session) -> Any:
         choices = branch_choices(session)

@@ -14,13 +14,14 @@ from playground.ui import conversation
 from playground.ui.branches import BranchBar
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, TurnAdapter, View, describe_pending
+from playground.ui.i18n import t
 from playground.ui.render import flatten_text, metrics_text, settle_pending
 from playground.ui.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
 
 AdapterFactory = Callable[..., TurnAdapter]
 STOP_SETTLE_S = 3.0
-IDLE_PLACEHOLDER = "Message (Enter to send; the clip attaches images; edit your earlier messages with the pencil)"
-REPLYING_PLACEHOLDER = "A reply is on its way… press Esc or Stop to stop it (you can type your next message)"
+IDLE_PLACEHOLDER = t("conversation.idle")
+REPLYING_PLACEHOLDER = t("conversation.replying")
 
 
 async def after_stop(state: Session) -> None:
@@ -58,16 +59,16 @@ class ConversationPanel:
         notice = notice_banner(prefix)
         with gr.Group(visible=False, elem_id=f"{prefix}-tool-panel") as tool_panel:
             tool_label = gr.Markdown(elem_id=f"{prefix}-tool-call")
-            tool_result = gr.Textbox(label="Tool result", lines=3, elem_id=f"{prefix}-tool-result", placeholder='e.g. {"temperature_c": 21}')
-            tool_send = gr.Button("Send tool result and continue", variant="primary", elem_id=f"{prefix}-tool-send")
+            tool_result = gr.Textbox(label=t("conversation.tool_result"), lines=3, elem_id=f"{prefix}-tool-result", placeholder=t("conversation.tool_example"))
+            tool_send = gr.Button(t("conversation.tool_send"), variant="primary", elem_id=f"{prefix}-tool-send")
         draft = gr.MultimodalTextbox(
             elem_id=f"{prefix}-input", file_types=file_types or ["image"], file_count="multiple", sources=["upload"], show_label=False,
             placeholder=IDLE_PLACEHOLDER,
         )
         with gr.Row():
-            stop = gr.Button("Stop", elem_id=f"{prefix}-stop", variant="stop")
-            retry = gr.Button("Retry", elem_id=f"{prefix}-retry")
-            clear = gr.Button("Clear", elem_id=f"{prefix}-clear")
+            stop = gr.Button(t("conversation.stop"), elem_id=f"{prefix}-stop", variant="stop")
+            retry = gr.Button(t("conversation.retry"), elem_id=f"{prefix}-retry")
+            clear = gr.Button(t("conversation.clear"), elem_id=f"{prefix}-clear")
         metrics = metrics_line(prefix)
         branches = BranchBar(prefix)
         return cls(prefix, session, chatbot, error, notice, tool_panel, tool_label, tool_result, tool_send, draft, stop, retry, clear, metrics,

@@ -26,7 +26,7 @@ EN: dict[str, str] = {
     "connection.remember_info": "Kept in this browser's local storage, obscured but not encrypted: anyone using this browser profile could recover it.",
     "connection.test": "Test connection",
     "tab.chat": "Chat", "tab.responses": "Responses", "tab.messages": "Messages", "tab.native": "Native",
-    "tab.embeddings": "Embeddings", "tab.images": "Images", "tab.compare": "Compare", "tab.video": "Video",
+    "tab.embeddings": "Embeddings", "tab.images": "Images", "tab.compare": "Compare", "tab.report": "Report", "tab.video": "Video",
     # shared widgets
     "inspector.panel": "Inspector and code",
     "inspector.request_tab": "Request",
@@ -69,6 +69,7 @@ EN: dict[str, str] = {
     "curl.panel": "Import a curl command",
     "curl.command": "curl command (from the gateway's docs or a browser's “copy as curl”)",
     "curl.open": "Open it in the right tab",
+    "curl.open_keep": "Open it, keep my base URL",
     # the guide
     "guide.tour": """### A two-minute tour
 1. **Pick a tab** at the top: each is one way of talking to the gateway (Chat, Responses, Messages, Native,
@@ -130,7 +131,7 @@ ZH: dict[str, str] = {
     "connection.remember_info": "保存在此浏览器的本地存储中，仅做混淆而未加密：使用此浏览器配置文件的任何人都可能取回它。",
     "connection.test": "测试连接",
     "tab.chat": "对话", "tab.responses": "Responses", "tab.messages": "Messages", "tab.native": "原生接口",
-    "tab.embeddings": "向量嵌入", "tab.images": "图像", "tab.compare": "对比", "tab.video": "视频",
+    "tab.embeddings": "向量嵌入", "tab.images": "图像", "tab.compare": "对比", "tab.report": "报告", "tab.video": "视频",
     "inspector.panel": "检查器与代码",
     "inspector.request_tab": "请求",
     "inspector.request": "请求（密钥已隐去）",
@@ -172,6 +173,7 @@ ZH: dict[str, str] = {
     "curl.panel": "导入 curl 命令",
     "curl.command": "curl 命令（来自网关文档或浏览器的“复制为 cURL”）",
     "curl.open": "在对应的标签页中打开",
+    "curl.open_keep": "打开，但保留我的基础 URL",
     "guide.tour": """### 两分钟导览
 1. **选择顶部的标签页**：每个标签页是与网关交流的一种方式（对话、Responses、Messages、原生接口、
    向量嵌入、图像、对比、视频）。

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 import gradio as gr
 
+from playground.ui.i18n import t
 from playground.ui.presets import preset_names
 from playground.ui.render import plain
 
@@ -152,8 +153,8 @@ class CopyLink:
     def __init__(self, tab: str) -> None:
         self.tab = tab
         with gr.Row(elem_classes=["copy-link-row"]):
-            self.button = gr.Button("Copy link to this tab", size="sm", elem_id=f"{tab}-copy-link", scale=0, min_width=180)
-            self.box = gr.Textbox(label="Link (copied; it holds the tab, model, preset and text, never your key)", interactive=False,
+            self.button = gr.Button(t("links.copy"), size="sm", elem_id=f"{tab}-copy-link", scale=0, min_width=180)
+            self.box = gr.Textbox(label=t("links.box"), interactive=False,
                                   visible=False, elem_id=f"{tab}-link", scale=4)
 
     def wire(self, opener: LinkOpener) -> None:

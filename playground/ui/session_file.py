@@ -17,6 +17,7 @@ import gradio as gr
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.ui.branches import valid_branches
 from playground.ui.conversation import Session
+from playground.ui.i18n import t
 from playground.ui.render import error_text
 
 FORMAT = "gateway-playground-session"
@@ -115,11 +116,11 @@ class SessionFileBar:
 
     @classmethod
     def build(cls, tab: str) -> SessionFileBar:
-        with gr.Accordion("Save or load this session", open=False, elem_id=f"{tab}-session-file"):
+        with gr.Accordion(t("session.panel"), open=False, elem_id=f"{tab}-session-file"):
             with gr.Row():
-                save = gr.Button("Save to a file", size="sm", elem_id=f"{tab}-session-save")
-                load = gr.UploadButton("Load a saved file", file_types=[".json"], size="sm", elem_id=f"{tab}-session-load")
-            download = gr.File(label="Saved session (settings and conversation; never the key)", visible=False, elem_id=f"{tab}-session-download")
+                save = gr.Button(t("session.save"), size="sm", elem_id=f"{tab}-session-save")
+                load = gr.UploadButton(t("session.load"), file_types=[".json"], size="sm", elem_id=f"{tab}-session-load")
+            download = gr.File(label=t("session.download"), visible=False, elem_id=f"{tab}-session-download")
             status = gr.Markdown(elem_id=f"{tab}-session-status")
         return cls(tab, save, download, load, status)
 

@@ -21,6 +21,7 @@ from playground.settings import Settings
 from playground.ui import images_handlers
 from playground.ui.app import build_app
 from playground.ui.connection import ServerDefaults
+from playground.ui.i18n import english
 from playground.ui.images_handlers import (
     STOPPED,
     Generation,
@@ -197,7 +198,7 @@ def test_the_history_keeps_the_newest_generations(monkeypatch: pytest.MonkeyPatc
 def test_the_tab_sits_between_native_and_compare(gateway: RunningGateway) -> None:
     blocks = build_app(Settings(), ServerDefaults(gateway.url, DEMO_KEY, demo=True))
     tabs = [block for block in blocks.blocks.values() if isinstance(block, gr.Tab) and (block.elem_id or "").startswith("tab-")]
-    labels = [str(tab.label) for tab in tabs]
+    labels = [english(tab.label.key) if hasattr(tab.label, "key") else str(tab.label) for tab in tabs]
     assert labels.index("Native") < labels.index("Images") < labels.index("Compare")
     images_tab = tabs[labels.index("Images")]
     assert images_tab.id == "images" and images_tab.elem_id == "tab-images"
