@@ -54,7 +54,7 @@ class Guide:
 
         blocks.load(first_visit, self.seen, self.sidebar, queue=False, js=FIRST_VISIT_JS)
         blocks.load(None, None, self.language, js=REMEMBERED_JS)
-        self.language.change(None, self.language, None, js=SWITCH_JS)
+        self.language.input(None, self.language, None, js=SWITCH_JS)
         tour.click(lambda: gr.Sidebar(open=True), None, self.sidebar, queue=False)
         self.close.click(lambda: gr.Sidebar(open=False), None, self.sidebar, queue=False)
         keys.click(toggle, shown, [shortcut_panel, shown], queue=False)

@@ -228,19 +228,22 @@ CONVERTED_MODULES = (
 )
 LANGUAGE_CHOICES = (("English", "en"), ("中文", "zh-CN"))
 LANGUAGE_STORAGE_KEY = "gateway-playground-language"
-SWITCH_JS = f"""(language) => {{
+_APPLY = """(language) => {
   const core = performance.getEntriesByType("resource").map((entry) => entry.name).find((name) => /\\/assets\\/core-[^/]+\\.js$/.test(name));
-  if (language) localStorage.setItem("{LANGUAGE_STORAGE_KEY}", language);
   if (core && language) import(core).then((module) => module.changeLocale(language));
+}"""
+SWITCH_JS = f"""(language) => {{
+  if (language) localStorage.setItem("{LANGUAGE_STORAGE_KEY}", language);
+  ({_APPLY})(language);
   return language;
 }}"""
-"""Switch the page's language at once (Gradio's own locale store) and remember the choice."""
+"""A person switched the language: show it at once (Gradio's own locale store) and remember it."""
 REMEMBERED_JS = f"""() => {{
   const saved = localStorage.getItem("{LANGUAGE_STORAGE_KEY}");
-  if (saved) return saved;
-  return (navigator.language || "en").toLowerCase().startsWith("zh") ? "zh-CN" : "en";
+  if (saved) ({_APPLY})(saved);
+  return saved || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh-CN" : "en");
 }}"""
-"""The language to show on load: the one chosen before, else the browser's."""
+"""On load: the language chosen before (applied), else the browser's (Gradio already shows it)."""
 
 
 def t(key: str) -> I18nData:
