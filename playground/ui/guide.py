@@ -11,7 +11,8 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import LANGUAGE_CHOICES, REMEMBERED_JS, SWITCH_JS, t
+from playground.ui.i18n import t
+from playground.ui.language import LANGUAGE_CHOICES, REMEMBERED_JS, SWITCH_JS
 
 TOUR_STORAGE_KEY = "gateway-playground-tour-seen"
 FIRST_VISIT_JS = f"""() => {{

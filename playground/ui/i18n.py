@@ -171,6 +171,34 @@ gateway, type its address and key in the connection panel at the top.""",
     "native.auth": "Send the key as",
     "native.auth_info": "The native endpoints take any of the three; a key in the URL is hidden everywhere it is shown.",
     "native.extensions": "Extension fields: JSON object with any of cachedContent, generationConfig (merged), toolConfig",
+    # the Messages tab
+    "messages.example.think": "Think before answering",
+    "messages.example.think_explains": "Extended thinking: the model's reasoning appears in a **Thinking** section.",
+    "messages.example.cache": "Cache a long document and ask twice",
+    "messages.example.cache_explains": "Send, then press **Retry**: the second request reads the cached document (90% cheaper).",
+    "messages.example.weather_explains": "The model asks for `get_weather`; you type the result and it answers with it.",
+    "messages.example.search_explains": "The built-in web search tool: the answer cites what it found.",
+    "messages.max_tokens": "Longest answer in tokens (max_tokens, required, > 0)",
+    "messages.thinking": "Extended thinking",
+    "messages.thinking_advice": "With thinking on, the spec recommends temperature 1.0 and top_p 0; budget_tokens must be greater than 1024 and below max_tokens.",
+    "messages.budget": "How much the model may think (budget_tokens)",
+    "messages.sampling": "Sampling and stop sequences",
+    "messages.top_k": "top_k (0 = not set)",
+    "messages.stops": "Stop at these words (stop_sequences: one per line or comma separated)",
+    "messages.tools": "Function tools (JSON array of {\"name\", \"description\", \"input_schema\"})",
+    "messages.web_search": "Web search tool (web_search_20250305)",
+    "messages.max_uses": "At most this many searches (max_uses, 2-10 suggested)",
+    "messages.city": "Searcher's city (user_location city)",
+    "messages.country": "Country (user_location country)",
+    "messages.parallel": "One tool call at a time (disable_parallel_tool_use)",
+    "messages.cache_lab": "Prompt-cache lab",
+    "messages.cache_note": "Mark cache breakpoints, send, then send again: the first request writes the prefix to the cache (creation tokens), later identical prefixes read it (read tokens, 90% cheaper). Prefixes below 1024 tokens (2048 for haiku) are not cached; `ephemeral` lasts 5 minutes, `persistent` 1 hour.",
+    "messages.cache_system": "Cache breakpoint on the system prompt",
+    "messages.cache_last": "Cache breakpoint on the last message",
+    "messages.cache_type": "How long to keep it (cache_control type)",
+    "messages.fill": "Fill the system prompt with a long document (~1,800 tokens)",
+    "messages.extensions": "JSON object with any of: metadata, mcp_servers, context_management, cache_control",
+    "messages.placeholder": "Messages format (`cl` models). Turn on thinking, try tools, or open the prompt-cache lab.",
 }
 
 ZH: dict[str, str] = {
@@ -323,6 +351,33 @@ ZH: dict[str, str] = {
     "native.auth": "密钥的发送方式",
     "native.auth_info": "原生端点接受三种方式中的任何一种；URL 中的密钥在显示处都会被隐去。",
     "native.extensions": "扩展字段：JSON 对象，可包含 cachedContent、generationConfig（合并）、toolConfig",
+    "messages.example.think": "先思考再回答",
+    "messages.example.think_explains": "扩展思考：模型的推理显示在 **Thinking** 部分。",
+    "messages.example.cache": "缓存一份长文档并问两次",
+    "messages.example.cache_explains": "发送，然后按 **重试**：第二次请求读取已缓存的文档（便宜 90%）。",
+    "messages.example.weather_explains": "模型请求调用 `get_weather`；你输入结果，它再据此回答。",
+    "messages.example.search_explains": "内置的网页搜索工具：回答引用它找到的内容。",
+    "messages.max_tokens": "回答的最大 token 数（max_tokens，必填，> 0）",
+    "messages.thinking": "扩展思考",
+    "messages.thinking_advice": "开启思考时，规范建议 temperature 1.0、top_p 0；budget_tokens 必须大于 1024 且小于 max_tokens。",
+    "messages.budget": "模型可用于思考的量（budget_tokens）",
+    "messages.sampling": "采样与停止序列",
+    "messages.top_k": "top_k（0 = 不设置）",
+    "messages.stops": "遇到这些词时停止（stop_sequences：每行一个或用逗号分隔）",
+    "messages.tools": "函数工具（{\"name\", \"description\", \"input_schema\"} 的 JSON 数组）",
+    "messages.web_search": "网页搜索工具（web_search_20250305）",
+    "messages.max_uses": "最多搜索次数（max_uses，建议 2-10）",
+    "messages.city": "搜索者所在城市（user_location city）",
+    "messages.country": "国家（user_location country）",
+    "messages.parallel": "一次只调用一个工具（disable_parallel_tool_use）",
+    "messages.cache_lab": "提示缓存实验",
+    "messages.cache_note": "标记缓存断点，发送，再发送一次：第一次请求把前缀写入缓存（创建 token），之后相同的前缀从缓存读取（读取 token，便宜 90%）。少于 1024 个 token（haiku 为 2048）的前缀不会被缓存；`ephemeral` 保留 5 分钟，`persistent` 保留 1 小时。",
+    "messages.cache_system": "在系统提示上设置缓存断点",
+    "messages.cache_last": "在最后一条消息上设置缓存断点",
+    "messages.cache_type": "保留多久（cache_control type）",
+    "messages.fill": "用一份长文档填充系统提示（约 1,800 个 token）",
+    "messages.extensions": "JSON 对象，可包含：metadata、mcp_servers、context_management、cache_control",
+    "messages.placeholder": "Messages 格式（`cl` 模型）。开启思考、试用工具，或打开提示缓存实验。",
 }
 
 CHINESE_LOCALES = ("zh-CN", "zh", "zh-Hans", "zh-SG")
@@ -331,26 +386,8 @@ CONVERTED_MODULES = (
     "playground.ui.app", "playground.ui.widgets", "playground.ui.conversation_panel", "playground.ui.presets",
     "playground.ui.session_file", "playground.ui.developer", "playground.ui.guide", "playground.ui.links",
     "playground.ui.branches", "playground.ui.curl_panel", "playground.ui.examples", "playground.ui.chat_tab",
-    "playground.ui.responses_tab", "playground.ui.native_tab",
+    "playground.ui.responses_tab", "playground.ui.native_tab", "playground.ui.messages_tab",
 )
-LANGUAGE_CHOICES = (("English", "en"), ("中文", "zh-CN"))
-LANGUAGE_STORAGE_KEY = "gateway-playground-language"
-_APPLY = """(language) => {
-  const core = performance.getEntriesByType("resource").map((entry) => entry.name).find((name) => /\\/assets\\/core-[^/]+\\.js$/.test(name));
-  if (core && language) import(core).then((module) => module.changeLocale(language));
-}"""
-SWITCH_JS = f"""(language) => {{
-  if (language) localStorage.setItem("{LANGUAGE_STORAGE_KEY}", language);
-  ({_APPLY})(language);
-  return language;
-}}"""
-"""A person switched the language: show it at once (Gradio's own locale store) and remember it."""
-REMEMBERED_JS = f"""() => {{
-  const saved = localStorage.getItem("{LANGUAGE_STORAGE_KEY}");
-  if (saved) ({_APPLY})(saved);
-  return saved || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh-CN" : "en");
-}}"""
-"""On load: the language chosen before (applied), else the browser's (Gradio already shows it)."""
 
 
 def t(key: str) -> I18nData:
