@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from playground.demo_gateway import schema_fill, text
+from playground.demo_gateway import scripted, text
 from playground.demo_gateway.catalog import CHAT_MODELS, resolve_chat_model
 from playground.demo_gateway.common import (
     HTTPProblem,
@@ -202,7 +202,7 @@ def plan_completion(body: dict[str, Any]) -> tuple[Plan, bool]:
         response_format = body.get("response_format") or {}
         if tool is not None:
             function = tool["function"]
-            arguments = schema_fill.fill(function.get("parameters") or {"type": "object", "properties": {}}, prompt[:60], "")
+            arguments = scripted.tool_arguments(function.get("parameters") or {"type": "object", "properties": {}}, prompt)
             plan.tool_calls.append(
                 {"id": _call_id(prompt, function["name"], 0), "type": "function",
                  "function": {"name": function["name"], "arguments": json.dumps(arguments)}}
@@ -212,7 +212,7 @@ def plan_completion(body: dict[str, Any]) -> tuple[Plan, bool]:
             schema = (response_format.get("json_schema") or {}).get("schema")
             if not isinstance(schema, dict):
                 raise HTTPProblem(400, "invalid_request_error", "response_format.json_schema.schema must be a JSON Schema object.")
-            plan.text = json.dumps(schema_fill.fill(schema, prompt[:60]))
+            plan.text = json.dumps(scripted.structured(schema, prompt))
         else:
             settings = {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
             if any((t.get("function") or {}).get("name") == BUILTIN_SEARCH_TOOL for t in tools):

@@ -1,8 +1,9 @@
 """Embeddings on the demo gateway: `POST /v1/embeddings` and the native `:embedContent` /
 `:batchEmbedContents` on `/v1` and `/v1beta`.
 
-Vectors carry meaning a demo can show: each text is a hashed bag of its words and of its
-words' character trigrams (signed, weighted), mapped by a fixed random projection to dense
+Vectors carry meaning a demo can show: each text is a hashed bag of the meanings of its words
+(`meaning.py`: synonyms share one, word forms fold to a stem, small words weigh little) and of
+its words' character trigrams (signed, weighted), mapped by a fixed random projection to dense
 numbers (as real embeddings are) and L2-normalised, so texts that share words or word pieces
 land close and unrelated texts far, in any dimension. The task type changes what counts:
 a `RETRIEVAL_QUERY` ignores question words, a `RETRIEVAL_DOCUMENT` gives them little weight.
@@ -22,6 +23,7 @@ import numpy as np
 import orjson
 from starlette.responses import JSONResponse
 
+from playground.demo_gateway import meaning
 from playground.demo_gateway.common import HTTPProblem, count_tokens
 
 LIST_MODELS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072, "text-embedding-ada-002": 1536}
@@ -34,7 +36,8 @@ QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "how", "why", "when"
 MAX_INPUTS = 2048
 LATENT_SIZE = 512
 MAX_BATCH_REQUESTS = 250
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"\w+|%")
+TRIGRAM_WEIGHT = 0.12
 
 
 @lru_cache(maxsize=200_000)
@@ -54,17 +57,17 @@ def _projection(model: str, size: int) -> np.ndarray:
 def _features(text: str, model: str, task_type: str | None) -> np.ndarray:
     latent = np.zeros(LATENT_SIZE, np.float32)
     for word in _WORD.findall(text.lower()):
-        weight = 1.0
+        weight = meaning.weight(word)
         if word in QUESTION_WORDS:
             if task_type in ("RETRIEVAL_QUERY", "QUESTION_ANSWERING"):
                 continue
-            weight = 0.2 if task_type == "RETRIEVAL_DOCUMENT" else 0.6
-        index, sign = _slot(model, word)
+            weight *= 0.2 if task_type == "RETRIEVAL_DOCUMENT" else 0.6
+        index, sign = _slot(model, meaning.concept(word))
         latent[index] += sign * weight
         marked = f"<{word}>"
         for start in range(len(marked) - 2):
             index, sign = _slot(model, marked[start:start + 3])
-            latent[index] += sign * weight * 0.35
+            latent[index] += sign * weight * TRIGRAM_WEIGHT
     if not latent.any():
         latent[_slot(model, "\x00empty")[0]] = 1.0
     return latent

@@ -11,7 +11,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from playground.demo_gateway import schema_fill, text
+from playground.demo_gateway import scripted, text
 from playground.demo_gateway.common import (
     HTTPProblem,
     count_tokens,
@@ -174,7 +174,7 @@ def plan_reply(body: dict[str, Any]) -> Reply:
         return reply
     tool = _pick_tool(body, prompt)
     if tool is not None:
-        arguments = schema_fill.fill(tool["input_schema"], prompt[:60])
+        arguments = scripted.tool_arguments(tool["input_schema"], prompt)
         reply.blocks.append({"type": "tool_use", "id": _block_id("toolu_", prompt + tool["name"]), "name": tool["name"], "input": arguments})
         reply.stop_reason = "tool_use"
         return reply
@@ -185,7 +185,8 @@ def plan_reply(body: dict[str, Any]) -> Reply:
         reply.blocks.append({"type": "web_search_tool_result", "tool_use_id": search_id, "content": [
             {"type": "web_search_result", "url": "https://example.com/demo-result", "title": f"Demo result for {prompt[:40]}", "encrypted_content": "", "page_age": None}
         ]})
-        answer += " (I searched the web — simulated: 1 result from example.com.)"
+        if scripted.answer(prompt) is None:
+            answer += " (I searched the web — simulated: 1 result from example.com.)"
     for stop in body.get("stop_sequences") or []:
         position = answer.find(stop)
         if position >= 0 and (reply.stop_sequence is None or position < answer.find(reply.stop_sequence)):

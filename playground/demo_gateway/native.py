@@ -24,7 +24,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 from starlette.responses import JSONResponse, Response
 
-from playground.demo_gateway import schema_fill, text
+from playground.demo_gateway import cited, scripted, text
 from playground.demo_gateway.catalog import IMAGE_MODELS, resolve_chat_model
 from playground.demo_gateway.common import HTTPProblem, count_tokens, first_pieces, pace, split_pieces, sse_response
 from playground.demo_gateway.config import DemoConfig
@@ -136,13 +136,13 @@ def _function(body: dict[str, Any], prompt: str) -> dict[str, Any] | None:
 
 
 def _grounded(prompt: str) -> tuple[str, dict[str, Any]]:
-    answer = f'Über „{prompt.strip()[:40]}“: '
+    intro, sentences = cited.cited_sentences(prompt, [title for title, _ in SEARCH_SOURCES])
+    answer = intro + " "
     supports = []
-    for index, (title, _) in enumerate(SEARCH_SOURCES):
-        sentence = f"{title} erklärt es. "
+    for sentence, index in sentences:
         start = len(answer.encode())
-        answer += sentence
-        supports.append({"segment": {"startIndex": start, "endIndex": start + len(sentence.strip().encode()), "text": sentence.strip()},
+        answer += sentence + " "
+        supports.append({"segment": {"startIndex": start, "endIndex": start + len(sentence.encode()), "text": sentence},
                          "groundingChunkIndices": [index]})
     metadata = {"webSearchQueries": [prompt.strip()[:60]], "groundingSupports": supports,
                 "groundingChunks": [{"web": {"uri": uri, "title": title}} for title, uri in SEARCH_SOURCES],
@@ -170,7 +170,7 @@ def plan(model: str, body: dict[str, Any]) -> dict[str, Any]:
     if responses:
         parts.append({"text": text.tool_answer_text([(r.get("name", ""), json.dumps(r.get("response"))) for r in responses])})
     elif declaration is not None:
-        args = schema_fill.fill(_lower_types(declaration.get("parameters") or {"type": "object"}), prompt[:60])
+        args = scripted.tool_arguments(_lower_types(declaration.get("parameters") or {"type": "object"}), prompt)
         parts.append({"functionCall": {"name": declaration["name"], "args": args}})
     elif any("svcSearch" in tool for tool in body.get("tools") or []):
         answer, candidate["groundingMetadata"] = _grounded(prompt)

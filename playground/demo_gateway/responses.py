@@ -25,7 +25,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from playground.demo_gateway import schema_fill, text
+from playground.demo_gateway import cited, scripted, text
 from playground.demo_gateway.catalog import CHAT_MODELS, resolve_chat_model
 from playground.demo_gateway.common import (
     HTTPProblem,
@@ -191,7 +191,7 @@ def plan(body: dict[str, Any], history: list[dict[str, Any]]) -> Planned:
         planned.output.append(_message(seed, answer))
     elif (tool := _chosen_function(tools, body.get("tool_choice"), prompt)) is not None:
         definition = _function(tool)
-        arguments = schema_fill.fill(definition.get("parameters") or {"type": "object"}, prompt[:60])
+        arguments = scripted.tool_arguments(definition.get("parameters") or {"type": "object"}, prompt)
         planned.output.append({"id": f"fc_{seed}", "type": "function_call", "status": "completed", "name": definition["name"],
                                "call_id": f"call_{seed}", "arguments": _json(arguments)})
     elif any(tool.get("type") == "web_search_preview" for tool in tools):
@@ -238,12 +238,15 @@ def _message(seed: str, answer: str, annotations: list[dict[str, Any]] | None = 
 
 
 def _cited_message(seed: str, prompt: str) -> dict[str, Any]:
-    answer, annotations = f'Searching the web for "{prompt.strip()[:60]}":', []
-    for title, url in SEARCH_SOURCES:
-        sentence = f" {title} explains it."
+    intro, sentences = cited.cited_sentences(prompt, [title for title, _ in SEARCH_SOURCES])
+    answer, annotations = intro, []
+    for sentence, index in sentences:
+        title, url = SEARCH_SOURCES[index]
         start = len(answer) + 1
-        answer += sentence
-        annotations.append({"type": "url_citation", "start_index": start, "end_index": start + len(title), "url": url, "title": title})
+        answer += " " + sentence
+        at = sentence.find(title)
+        begin, end = (start + at, start + at + len(title)) if at >= 0 else (start, start + len(sentence))
+        annotations.append({"type": "url_citation", "start_index": begin, "end_index": end, "url": url, "title": title})
     return _message(seed, answer, annotations)
 
 

@@ -1,10 +1,11 @@
-"""Deterministic text the demo models "generate": replies that show the request was understood,
-reasoning text, and a long reply for trying Stop."""
+"""Deterministic text the demo models "generate": the scripted answer to an example prompt, or a
+reply that shows the request was understood; reasoning text, and a long reply for trying Stop."""
 
 from __future__ import annotations
 
 from contextvars import ContextVar
 
+from playground.demo_gateway import scripted
 from playground.demo_gateway.grading import grade_reply, is_grading_prompt
 
 ECHOED_KEY: ContextVar[str | None] = ContextVar("echoed_key", default=None)
@@ -33,12 +34,16 @@ def describe_settings(settings: dict[str, object]) -> str:
 
 
 def reply_text(prompt: str, model: str, settings: dict[str, object], image_count: int = 0) -> str:
-    """The visible answer to a plain prompt (a grading prompt gets a deterministic score)."""
+    """The visible answer to a plain prompt: a grading prompt gets a deterministic score, an
+    example its scripted answer, anything else a generated reply."""
     if is_grading_prompt(prompt):
         return grade_reply(prompt)
-    about = f'You said: "{prompt.strip()}".' if prompt.strip() else "You sent an empty message."
     images = f" I received {image_count} image{'s' if image_count != 1 else ''} with it." if image_count else ""
-    body = f"{about}{images}{_echo()} This is {model} on the demo gateway, answering with {describe_settings(settings)}."
+    written = scripted.answer(prompt)
+    if written is not None:
+        return written + images + _echo()
+    about = f' Your message: "{prompt.strip()}".' if prompt.strip() else " Your message was empty."
+    body = f"{model} here, answering with {describe_settings(settings)}.{about}{images}{_echo()}"
     if LONG_WORD in prompt.lower().split():
         body += " " + _LONG_PARAGRAPH * 12
     return body
@@ -49,19 +54,24 @@ def reasoning_text(prompt: str, effort: str) -> str:
 
 
 def reasoning_steps(prompt: str, effort: str) -> list[str]:
+    """The reasoning as steps (the responses format sends each as its own summary part)."""
+    count = _EFFORT_STEPS.get(effort, 2) + 1
+    written = scripted.reasoning(prompt)
+    if written is not None:
+        return list(written[:count])
     steps = [
         f'The user wrote "{prompt.strip()[:80]}".',
         "I should restate the request and the parameters so they can see it was understood.",
-        "The answer needs to be short and deterministic, because this is the demo gateway.",
+        "The answer should be short and keep to what was asked.",
         "Let me double-check the parameters before I answer.",
         "Everything is consistent, so I will write the answer now.",
     ]
-    count = _EFFORT_STEPS.get(effort, 2) + 1
     chosen = steps[:count]
     chosen[-1] += _echo()
     return chosen
 
 
 def tool_answer_text(results: list[tuple[str, str]]) -> str:
-    shown = "; ".join(f"{name or 'the tool'} returned {content.strip()}" for name, content in results)
-    return f"Using the tool result: {shown}. That is the final answer from the demo gateway."
+    """The answer once the tools have replied: what they returned, read out."""
+    named = [("" if name.startswith(("toolu_", "call_", "fc_")) else name, content) for name, content in results]
+    return scripted.tool_answer(named)

@@ -3,9 +3,9 @@ and vidD's completion callback.
 
 A task's state is a function of the config's clock: `queued` for `video_queue_seconds`, then
 `in_progress` (with a `progress` percentage) for `video_run_seconds`, then `succeeded` or,
-when the prompt contains the word "forbidden", `failed` with error code 1301. The video is one
-of the committed sample clips (`assets/video/`) for the requested aspect ratio; the prompt
-marker `[[video_mb:N]]` pads it to about N MB with an MP4 `free` box (big-download demos).
+when the prompt contains the word "forbidden", `failed` with error code 1301. The video is made
+for the task (`video_clip.py`) at the asked size and length; the prompt marker `[[video_mb:N]]`
+pads it to about N MB with an MP4 `free` box (big-download demos).
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ import logging
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -27,9 +25,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from playground.demo_gateway.common import HTTPProblem
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.faults import Fault
+from playground.demo_gateway.video_clip import render_clip
 from playground.demo_gateway.video_rules import VideoJob, check_video_body
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets" / "video"
 REJECTED_WORD = "forbidden"
 REJECTED_CODE = 1301
 MAX_PADDING_MB = 300
@@ -38,11 +36,12 @@ _CHUNK = 3 * 64 * 1024
 log = logging.getLogger(__name__)
 
 
-@lru_cache(maxsize=8)
-def sample_clip(ratio: str) -> bytes:
-    name = ratio.replace(":", "x")
-    path = ASSETS / f"demo-{name}.mp4"
-    return (path if path.is_file() else ASSETS / "demo-16x9.mp4").read_bytes()
+MAX_SECONDS = 30.0
+
+
+def clip_for(job: VideoJob) -> bytes:
+    """The task's video (rendered once, then cached): at the job's size, as long as it asks."""
+    return render_clip(job.width, job.height, min(max(job.seconds, 1.0), MAX_SECONDS), job.prompt)
 
 
 def _padding_mb(prompt: str) -> int:
@@ -74,12 +73,12 @@ class DemoTask:
 
     def size(self) -> int:
         padding = _padding_mb(self.job.prompt) * 1024 * 1024
-        return len(sample_clip(self.job.ratio)) + (padding + 8 if padding else 0)
+        return len(clip_for(self.job)) + (padding + 8 if padding else 0)
 
     def chunks(self) -> Iterator[bytes]:
         """The video's bytes in pieces (padding generated, never held whole); `cut_download`
         breaks the connection halfway, whichever endpoint is sending."""
-        clip = sample_clip(self.job.ratio)
+        clip = clip_for(self.job)
         size = self.size()
         sent = 0
         for piece in self._pieces(b"\x00" * len(clip) if self.fault_named("not_mp4") else clip, size - len(clip)):
@@ -134,7 +133,7 @@ class VideoEndpoints:
     def __init__(self, config: DemoConfig) -> None:
         self.config = config
         self.tasks: dict[str, DemoTask] = {}
-        self._callbacks: set[asyncio.Task[None]] = set()
+        self._callbacks: set[asyncio.Future[Any]] = set()
 
     async def submit(self, body: dict[str, Any], fault: Fault | None, request: Request) -> Response:
         job = check_video_body(body)
@@ -142,10 +141,12 @@ class VideoEndpoints:
         task = DemoTask(prefix + secrets.token_hex(12), job, self.config.clock(), str(request.base_url).rstrip("/"), fault)
         self.tasks[task.task_id] = task
         if job.callback_url:
-            watcher = asyncio.get_running_loop().create_task(self._deliver_callback(task))
-            self._callbacks.add(watcher)
-            watcher.add_done_callback(self._callbacks.discard)
+            self._start(asyncio.get_running_loop().create_task(self._deliver_callback(task)))
         return JSONResponse({"task_id": task.task_id, "status": "submitted", "format": "mp4"})
+
+    def _start(self, work: asyncio.Future[Any]) -> None:
+        self._callbacks.add(work)
+        work.add_done_callback(self._callbacks.discard)
 
     def _task(self, task_id: str) -> DemoTask:
         task = self.tasks.get(task_id)
@@ -166,6 +167,7 @@ class VideoEndpoints:
             raise HTTPProblem(400, "invalid", f"The download endpoint is for vidA tasks only; {task.job.model} videos are at the url of the query.")
         if task.view(self.config)["status"] != "succeeded":
             raise HTTPProblem(409, "invalid", f"Task {task_id} has not succeeded yet.", code="task_not_ready")
+        await asyncio.to_thread(clip_for, task.job)
         return StreamingResponse(self._download_json(task), media_type="application/json")
 
     def _download_json(self, task: DemoTask) -> Iterator[bytes]:
@@ -188,6 +190,7 @@ class VideoEndpoints:
         task = self.tasks.get(task_id)
         if task is None or not secrets.compare_digest(token, task.token) or task.view(self.config)["status"] != "succeeded":
             return JSONResponse({"error": {"message": "No such video file."}}, 404)
+        await asyncio.to_thread(clip_for, task.job)
         return StreamingResponse(task.chunks(), media_type="video/mp4", headers={"content-length": str(task.size())})
 
     async def _deliver_callback(self, task: DemoTask) -> None:

@@ -1,7 +1,7 @@
 """The demo gateway's own check of video submit bodies, per family, as the spec states them.
 
 Written independently of the client (the gateway must catch what a careless client sends).
-Returns the settings the fake renderer needs: family and aspect ratio.
+Returns the settings the fake renderer needs: family, aspect ratio, size in pixels and length.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playground.demo_gateway.common import HTTPProblem
+from playground.demo_gateway.video_clip import frame_size
 
 VIDEO_MODELS = {
     "vidA-2": "vidA",
@@ -32,6 +33,9 @@ class VideoJob:
     prompt: str
     ratio: str
     callback_url: str | None = None
+    width: int = 1280
+    height: int = 720
+    seconds: float = 5.0
 
 
 def _bad(message: str) -> HTTPProblem:
@@ -72,13 +76,14 @@ def _vida(model: str, body: dict[str, Any]) -> VideoJob:
     prompt = _text(body.get("prompt"), "prompt")
     if not prompt.strip():
         raise _bad("prompt is required for vidA.")
-    return VideoJob(model, "vidA", prompt, "16:9" if size == "1280x720" else "9:16")
+    width, height = (int(part) for part in size.split("x"))
+    return VideoJob(model, "vidA", prompt, "16:9" if size == "1280x720" else "9:16", None, width, height, float(seconds or 4))
 
 
 def _vidb(model: str, body: dict[str, Any]) -> VideoJob:
-    _one_of(body, "durationSeconds", {4, 6, 8})
+    seconds = _one_of(body, "durationSeconds", {4, 6, 8}) or 4
     ratio = _one_of(body, "aspectRatio", {"16:9", "9:16"}) or "16:9"
-    _one_of(body, "resolution", {"720p", "1080p"})
+    resolution = _one_of(body, "resolution", {"720p", "1080p"}) or "1080p"
     _one_of(body, "personGeneration", {"allow_all", "allow_adult", "dont_allow"})
     count = body.get("numberOfVideos")
     if count is not None and (not isinstance(count, int) or not 1 <= count <= 4):
@@ -90,20 +95,24 @@ def _vidb(model: str, body: dict[str, Any]) -> VideoJob:
         raise _bad("lastFrame is only supported by the vidB-3.1 models.")
     if "3.1" in model and not body.get("image"):
         raise _bad(f"{model} needs a first frame in image.")
-    return VideoJob(model, "vidB", _text(body.get("prompt"), "prompt"), ratio)
+    return VideoJob(model, "vidB", _text(body.get("prompt"), "prompt"), ratio, None, *frame_size(ratio, resolution), float(seconds))
 
 
 def _vidc(model: str, body: dict[str, Any]) -> VideoJob:
-    _one_of(body, "duration", {5, 10})
-    _one_of(body, "resolution", {"480p", "720p", "1080p"})
+    seconds = _one_of(body, "duration", {5, 10}) or 5
+    resolution = _one_of(body, "resolution", {"480p", "720p", "1080p"}) or "720p"
     size = body.get("size")
     ratio = "16:9"
+    width, height = frame_size(ratio, resolution)
     if size is not None:
         match = re.fullmatch(r"(\d+)\*(\d+)", str(size))
         if "t2v" not in model or not match:
             raise _bad("size must be <width>*<height> and is for text-to-video only.")
         width, height = int(match[1]), int(match[2])
         ratio = "16:9" if width > height else "9:16" if height > width else "1:1"
+        if not 16 <= width <= 4096 or not 16 <= height <= 4096:
+            raise _bad("size: width and height must be from 16 to 4096.")
+        width, height = width + width % 2, height + height % 2
     seed = body.get("seed")
     if seed is not None and (not isinstance(seed, int) or not 0 <= seed <= 2_147_483_647):
         raise _bad("seed must be an integer from 0 to 2147483647.")
@@ -112,7 +121,7 @@ def _vidc(model: str, body: dict[str, Any]) -> VideoJob:
         raise _bad("audio_url must be an HTTPS URL.")
     if "i2v" in model and not body.get("image"):
         raise _bad(f"{model} needs an image.")
-    return VideoJob(model, "vidC", _text(body.get("prompt"), "prompt"), ratio)
+    return VideoJob(model, "vidC", _text(body.get("prompt"), "prompt"), ratio, None, width, height, float(seconds))
 
 
 def _vidd(model: str, body: dict[str, Any]) -> VideoJob:
@@ -143,7 +152,11 @@ def _vidd(model: str, body: dict[str, Any]) -> VideoJob:
     if callback is not None and not str(callback).startswith(("http://", "https://")):
         raise _bad("metadata.callback_url must be an http(s) URL.")
     ratio = flags.get("ratio", "16:9")
-    return VideoJob(model, "vidD", text, "16:9" if ratio == "adaptive" else ratio, callback)
+    ratio = "16:9" if ratio == "adaptive" else ratio
+    fps = int(flags["fps"]) if flags.get("fps", "").isdigit() and int(flags["fps"]) > 0 else 24
+    seconds = int(flags["frames"]) / fps if "frames" in flags else float(flags.get("duration") or 5)
+    width, height = frame_size(ratio, flags.get("resolution", "720p"))
+    return VideoJob(model, "vidD", text, ratio, callback, width, height, seconds)
 
 
 def _vidd_flags(model: str, text: str) -> dict[str, str]:

@@ -21,7 +21,10 @@ from playground.ui.context import TabContext
 from playground.ui.curl_panel import CurlImport
 from playground.ui.embeddings_tab import build_embeddings_tab
 from playground.ui.gradio_fixes import apply_gradio_fixes
+from playground.ui.guide import Guide
+from playground.ui.i18n import I18N, t
 from playground.ui.images_tab import build_images_tab
+from playground.ui.links import CopyLink, LinkOpener
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.native_tab import build_native_tab
 from playground.ui.presets import presets_state
@@ -47,6 +50,7 @@ def launch_options(settings: Settings | None = None) -> dict[str, Any]:
         "footer_links": ["gradio", "settings"],  # no "Use via API": the app has no public API (keep_api_private)
         "favicon_path": str(ASSETS / "logo.svg"),
         "js": (ASSETS / "keys.js").read_text(encoding="utf-8"),
+        "i18n": I18N,
         "max_file_size": f"{settings.max_upload_mb:g}mb",
         "state_session_capacity": settings.session_capacity,
         "app_kwargs": {"middleware": [Middleware(PageGuard, hosted=settings.hosted)]},
@@ -81,43 +85,60 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
     client = client or make_client(settings, defaults)
     key_hint = "Using the key configured on the server" if defaults.server_key else "Your gateway API key"
     with gr.Blocks(title="Gateway Playground") as blocks:
+        guide = Guide()
         with gr.Row(elem_id="header"):
-            gr.Markdown("# Gateway Playground\nTry every model family and interface of the gateway from your browser.")
+            gr.Markdown(t("header.title"))
             badge = gr.Markdown(badge_text(defaults, ""), elem_id="gateway-badge")
-        with gr.Accordion("Connection", open=not defaults.demo, elem_id="connection-panel"):
+            tour_button, keys_button = guide.header_buttons()
+        guide.wire(blocks, tour_button, keys_button)
+        with gr.Accordion(t("connection.panel"), open=not defaults.demo, elem_id="connection-panel"):
             with gr.Row():
-                url_box = gr.Textbox(label="Base URL", placeholder=defaults.base_url, elem_id="connection-url", scale=3)
-                key_box = gr.Textbox(label="API key", type="password", placeholder=key_hint, elem_id="connection-key", scale=2)
+                url_box = gr.Textbox(label=t("connection.url"), placeholder=defaults.base_url, elem_id="connection-url", scale=3)
+                key_box = gr.Textbox(label=t("connection.key"), type="password", placeholder=key_hint, elem_id="connection-key", scale=2)
             with gr.Row():
-                remember = gr.Checkbox(False, label="Remember the key in this browser", elem_id="connection-remember",
-                                       info="Kept in this browser's local storage, obscured but not encrypted: anyone using this browser profile could recover it.")
-                test = gr.Button("Test connection", elem_id="connection-test", size="sm")
+                remember = gr.Checkbox(False, label=t("connection.remember"), elem_id="connection-remember",
+                                       info=t("connection.remember_info"))
+                test = gr.Button(t("connection.test"), elem_id="connection-test", size="sm")
             status = gr.Markdown(elem_id="connection-status")
         saved = gr.BrowserState({"url": "", "key": "", "remember": False}, storage_key=BROWSER_STORAGE_KEY)
         saved_video_jobs = saved_jobs_state()
         ctx = TabContext(client, defaults, url_box, key_box, presets_state())
         curl_import = CurlImport.build()
+        copy_links: list[CopyLink] = []
+        link_notice = LinkOpener.notice_box()
         with gr.Tabs() as tabs:
-            with gr.Tab("Chat", id="chat", elem_id="tab-chat"):
+            with gr.Tab(t("tab.chat"), id="chat", elem_id="tab-chat"):
                 chat_model = build_chat_tab(ctx)
-            with gr.Tab("Responses", id="responses", elem_id="tab-responses"):
+                copy_links.append(CopyLink("chat"))
+            with gr.Tab(t("tab.responses"), id="responses", elem_id="tab-responses"):
                 build_responses_tab(ctx)
-            with gr.Tab("Messages", id="messages", elem_id="tab-messages"):
+                copy_links.append(CopyLink("responses"))
+            with gr.Tab(t("tab.messages"), id="messages", elem_id="tab-messages"):
                 build_messages_tab(ctx)
-            with gr.Tab("Native", id="native", elem_id="tab-native"):
+                copy_links.append(CopyLink("messages"))
+            with gr.Tab(t("tab.native"), id="native", elem_id="tab-native"):
                 build_native_tab(ctx)
-            with gr.Tab("Embeddings", id="embeddings", elem_id="tab-embeddings"):
+                copy_links.append(CopyLink("native"))
+            with gr.Tab(t("tab.embeddings"), id="embeddings", elem_id="tab-embeddings"):
                 build_embeddings_tab(ctx)
-            with gr.Tab("Images", id="images", elem_id="tab-images"):
+                copy_links.append(CopyLink("embeddings"))
+            with gr.Tab(t("tab.images"), id="images", elem_id="tab-images"):
                 build_images_tab(ctx)
-            with gr.Tab("Compare", id="compare", elem_id="tab-compare"):
+                copy_links.append(CopyLink("images"))
+            with gr.Tab(t("tab.compare"), id="compare", elem_id="tab-compare"):
                 build_compare_tab(ctx)
+                copy_links.append(CopyLink("compare"))
             build_batch_tab(ctx, settings)
-            with gr.Tab("Report", id="report", elem_id="tab-report"):
+            with gr.Tab(t("tab.report"), id="report", elem_id="tab-report"):
                 build_report_tab(ctx)
-            with gr.Tab("Video", id="video", elem_id="tab-video"):
+            with gr.Tab(t("tab.video"), id="video", elem_id="tab-video"):
                 restore_video_jobs = build_video_tab(ctx, saved_video_jobs)
+                copy_links.append(CopyLink("video"))
         curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box, client)
+        opener = LinkOpener(blocks, tabs, ctx.presets, link_notice)
+        opener.wire(blocks)
+        for copy_link in copy_links:
+            copy_link.wire(opener)
 
         async def refresh_models(url: str, key: str) -> tuple[str, Any]:
             try:

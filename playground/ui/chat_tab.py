@@ -12,9 +12,11 @@ from playground.ui.chat_handlers import ChatAdapter, ChatForm, chat_form_values
 from playground.ui.context import TabContext
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
+from playground.ui.developer import developer_section
 from playground.ui.form_check import turn_check
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
+from playground.ui.i18n import t
 from playground.ui.presets import PresetBar
 from playground.ui.session_file import SessionFileBar
 from playground.ui.widgets import Inspector
@@ -29,13 +31,13 @@ SCHEMA_EXAMPLE = """{"type": "object",
  "properties": {"name": {"type": "string"}, "legs": {"type": "integer"}, "sound": {"type": "string"}},
  "required": ["name", "legs", "sound"]}"""
 EXAMPLES = [
-    Example("Ask a thinking model a riddle", "See the model reason in a **Thinking** section before it answers.",
+    Example(t("chat.example.riddle"), t("chat.example.riddle_explains"),
             {"model": "gx-2.5-flash-thinking", "draft": {"text": "What has keys but can't open locks? Think it through.", "files": []}}),
-    Example("Let the model call a weather tool", "The model asks for `get_weather`; you type the result and it answers with it.",
+    Example(t("chat.example.weather"), t("chat.example.weather_explains"),
             {"tools_json": TOOLS_EXAMPLE, "tool_choice": "auto", "draft": {"text": "What's the weather in Paris right now?", "files": []}}),
-    Example("Answer as JSON", "Structured output: the reply follows a JSON Schema you give.",
+    Example(t("chat.example.json"), t("chat.example.json_explains"),
             {"schema_json": SCHEMA_EXAMPLE, "draft": {"text": "Describe a cat.", "files": []}}),
-    Example("Stop a long answer", "A long reply: press **Stop** (or Esc) halfway; what arrived stays on screen.",
+    Example(t("chat.example.stop"), t("chat.example.stop_explains"),
             {"draft": {"text": "Write a long story about a lighthouse.", "files": []}}),
 ]
 
@@ -44,29 +46,29 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
     """Lay out the tab and wire its events; returns the model picker (refreshed from the gateway)."""
     with gr.Row():
         with gr.Column(scale=3):
-            panel = ConversationPanel.build("chat", "Send a message to start. Try a `-thinking` model to see reasoning.")
+            panel = ConversationPanel.build("chat", t("chat.placeholder"))
             examples = ExampleRow.build("chat", EXAMPLES)
         with gr.Column(scale=2):
-            model = gr.Dropdown(catalog.chat_model_ids(), value=DEFAULT_MODEL, label="Model", allow_custom_value=True, elem_id="chat-model")
-            system = gr.Textbox(label="System prompt", lines=2, elem_id="chat-system")
+            model = gr.Dropdown(catalog.chat_model_ids(), value=DEFAULT_MODEL, label=t("chat.model"), allow_custom_value=True, elem_id="chat-model")
+            system = gr.Textbox(label=t("chat.system"), lines=2, elem_id="chat-system")
             with gr.Row():
-                stream = gr.Checkbox(True, label="Stream the reply", elem_id="chat-stream")
-                stream_usage = gr.Checkbox(True, label="Ask for usage in the stream", elem_id="chat-stream-usage",
-                                           info="stream_options.include_usage: OpenAI-style gateways send token counts only when asked")
-            with gr.Accordion("Parameters", open=False):
-                temperature = gr.Slider(0, 2, value=0.7, step=0.05, label="temperature", elem_id="chat-temperature")
-                top_p = gr.Slider(0, 1, value=1.0, step=0.01, label="top_p", elem_id="chat-top-p")
-                max_tokens = gr.Number(0, label="max_tokens (0 = not set)", elem_id="chat-max-tokens")
-                effort = gr.Dropdown(["", "low", "medium", "high"], value="", label="reasoning_effort", elem_id="chat-effort")
-            with gr.Accordion("Tools and structured output", open=False):
-                tools = gr.Code("", language="json", label="tools (JSON array; empty = no tools)", interactive=True, elem_id="chat-tools")
-                example_tools = gr.Button("Insert an example tool", size="sm", elem_id="chat-tools-example")
-                tool_choice = gr.Dropdown(["auto", "none", "required"], value="auto", allow_custom_value=True, label="tool_choice (or a tool name)", elem_id="chat-tool-choice")
-                schema = gr.Code("", language="json", label="response_format json_schema (a JSON Schema; empty = free text)", interactive=True, elem_id="chat-schema")
-            with gr.Accordion("Extension fields", open=False):
+                stream = gr.Checkbox(True, label=t("chat.stream"), elem_id="chat-stream")
+                stream_usage = gr.Checkbox(True, label=t("chat.usage"), elem_id="chat-stream-usage",
+                                           info=t("chat.usage_info"))
+            with gr.Accordion(t("chat.parameters"), open=False):
+                temperature = gr.Slider(0, 2, value=0.7, step=0.05, label=t("chat.temperature"), elem_id="chat-temperature")
+                top_p = gr.Slider(0, 1, value=1.0, step=0.01, label=t("chat.top_p"), elem_id="chat-top-p")
+                max_tokens = gr.Number(0, label=t("chat.max_tokens"), elem_id="chat-max-tokens")
+                effort = gr.Dropdown(["", "low", "medium", "high"], value="", label=t("chat.effort"), elem_id="chat-effort")
+            with gr.Accordion(t("chat.tools_panel"), open=False):
+                tools = gr.Code("", language="json", label=t("chat.tools"), interactive=True, elem_id="chat-tools")
+                example_tools = gr.Button(t("chat.insert_tool"), size="sm", elem_id="chat-tools-example")
+                tool_choice = gr.Dropdown(["auto", "none", "required"], value="auto", allow_custom_value=True, label=t("chat.tool_choice"), elem_id="chat-tool-choice")
+                schema = gr.Code("", language="json", label=t("chat.schema"), interactive=True, elem_id="chat-schema")
+            with developer_section("chat"):
                 extensions = gr.Code(
                     "", language="json", interactive=True, elem_id="chat-extensions",
-                    label="JSON object with any of: thinking, enable_thinking, svc_thinking_to_content, parameters, extra_body, generationConfig, web_search_options, search_parameters",
+                    label=t("chat.extensions"),
                 )
             presets = PresetBar.build("chat")
             session_file = SessionFileBar.build("chat")

@@ -150,8 +150,9 @@ def badge_text(defaults: ServerDefaults, url_text: str | None) -> str:
     note = f"\n\n{note}" if note else ""
     if defaults.demo and url == without_version(defaults.base_url)[0]:
         return mode + (
-            "🧪 **Demo gateway** — offline and built in; answers are canned but every request and event "
-            "is real. Set `GATEWAY_BASE_URL` (or type a base URL) to use a real gateway."
+            "🧪 **Demo gateway** — built in and offline: it answers the examples with written answers and "
+            "anything else with a short generated reply; every request and event is real. Set "
+            "`GATEWAY_BASE_URL` (or type a base URL) to use a real gateway."
         ) + note
     return mode + f"🔌 **Gateway:** `{plain(url[:200])}`" + note
 

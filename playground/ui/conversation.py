@@ -51,6 +51,9 @@ class Session:
     shown: list[dict[str, Any]] | None = field(default=None, repr=False)
     """What a begun turn showed: the reply is drawn below it (not below whatever the chatbot
     holds when the streaming step starts, which a late update of an earlier reply may have changed)."""
+    branches: list[dict[str, Any]] = field(default_factory=list)
+    """Other lines of this conversation (`ui.branches`): {"shown", "sent"} each; `branch` is the one on screen."""
+    branch: int = 0
 
 
 @dataclass(eq=False)
@@ -103,6 +106,11 @@ def _note(history: list[dict[str, Any]], session: Session, message: str, aside: 
     """A calm one-line note for a click that cannot do anything now; the conversation stays as it
     is (`aside`: the chatbot is left alone, or it shows `history` again, e.g. after a refused edit)."""
     return View(history, session, notice=message[:1].upper() + message[1:] + ".", done=True, aside=aside)
+
+
+def _problem(history: list[dict[str, Any]], session: Session, message: str) -> View:
+    """A value that cannot be sent as it stands: the error banner names it; the conversation stays."""
+    return View(history, session, error=error_text(RequestValidationError([message])), done=True, aside=True)
 
 
 async def run_turn(

@@ -12,8 +12,10 @@ import gradio as gr
 
 from playground.ui import conversation
 from playground.client.errors import GatewayError
+from playground.ui.branches import BranchBar
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, TurnAdapter, View, describe_pending
+from playground.ui.i18n import t
 from playground.ui.render import error_text, flatten_text, metrics_text, settle_pending
 from playground.ui.shown_files import shown_history
 from playground.ui.template_vars import VariablesPanel, fill_draft
@@ -21,10 +23,8 @@ from playground.ui.widgets import Inspector, banner_update, error_banner, metric
 
 AdapterFactory = Callable[..., TurnAdapter]
 STOP_SETTLE_S = 3.0
-IDLE_PLACEHOLDER = "Type a message (Enter sends)"
-REPLYING_PLACEHOLDER = "A reply is on its way (Esc stops it)…"
-HINTS = "Edit or delete one of your messages with its pencil; the clip attaches files."
-"""Once under the chatbot's own placeholder: a long one in the message box was cut off."""
+IDLE_PLACEHOLDER = t("conversation.idle")
+REPLYING_PLACEHOLDER = t("conversation.replying")
 
 
 async def after_stop(state: Session) -> None:
@@ -51,19 +51,20 @@ class ConversationPanel:
     retry: gr.Button
     clear: gr.Button
     metrics: gr.Markdown
+    branches: BranchBar
     variables: VariablesPanel | None = None
 
     @classmethod
     def build(cls, prefix: str, placeholder: str, file_types: list[str] | None = None) -> ConversationPanel:
         """Lay out the column (call inside a `gr.Column`)."""
         session = gr.State(Session())
-        chatbot = gr.Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=f"{placeholder}\n\n{HINTS}", editable="user")
+        chatbot = gr.Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=placeholder, editable="user")
         error = error_banner(prefix)
         notice = notice_banner(prefix)
         with gr.Group(visible=False, elem_id=f"{prefix}-tool-panel") as tool_panel:
             tool_label = gr.Markdown(elem_id=f"{prefix}-tool-call")
-            tool_result = gr.Textbox(label="Tool result", lines=3, elem_id=f"{prefix}-tool-result", placeholder='e.g. {"temperature_c": 21}')
-            tool_send = gr.Button("Send tool result and continue", variant="primary", elem_id=f"{prefix}-tool-send")
+            tool_result = gr.Textbox(label=t("conversation.tool_result"), lines=3, elem_id=f"{prefix}-tool-result", placeholder=t("conversation.tool_example"))
+            tool_send = gr.Button(t("conversation.tool_send"), variant="primary", elem_id=f"{prefix}-tool-send")
         draft = gr.MultimodalTextbox(
             elem_id=f"{prefix}-input", file_types=file_types or ["image"], file_count="multiple", sources=["upload"], show_label=False,
             placeholder=IDLE_PLACEHOLDER,
@@ -71,12 +72,13 @@ class ConversationPanel:
         variables = VariablesPanel.build(prefix)
         variables.watch(draft)
         with gr.Row():
-            stop = gr.Button("Stop", elem_id=f"{prefix}-stop", variant="stop")
-            retry = gr.Button("Retry", elem_id=f"{prefix}-retry")
-            clear = gr.Button("Clear", elem_id=f"{prefix}-clear")
+            stop = gr.Button(t("conversation.stop"), elem_id=f"{prefix}-stop", variant="stop")
+            retry = gr.Button(t("conversation.retry"), elem_id=f"{prefix}-retry")
+            clear = gr.Button(t("conversation.clear"), elem_id=f"{prefix}-clear")
         metrics = metrics_line(prefix)
+        branches = BranchBar(prefix)
         return cls(prefix, session, chatbot, error, notice, tool_panel, tool_label, tool_result, tool_send, draft, stop, retry, clear, metrics,
-                   variables)
+                   branches, variables)
 
     def wire(
         self,
@@ -96,6 +98,7 @@ class ConversationPanel:
         costs Gradio one component), end (banners, metrics, tool panel, inspector). Every other
         output in a streaming event would cost a full component update per yield, even skipped."""
         extra_outputs = extra_outputs or []
+        self.branches.wire(self.chatbot, self.session, self.notice, self.error, banner_update)
         # The begin step leaves the inspector and the tab's extras alone (nothing has been sent yet):
         # a component that one event updates and another gives a plain value is registered anew in
         # Gradio's session state each time, with its whole value (260 KB a turn in a long chat).

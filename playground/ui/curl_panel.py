@@ -23,6 +23,7 @@ from playground.client.import_check import check_body
 from playground.ui.connection import ServerDefaults, without_version
 from playground.ui.conversation import Session
 from playground.ui.form_check import RequestCheck, check_whole
+from playground.ui.i18n import t
 from playground.ui.render import error_text, plain
 
 PLACEHOLDER = """curl https://your-gateway/v1/chat/completions \\
@@ -144,12 +145,12 @@ class CurlImport:
 
     @classmethod
     def build(cls) -> CurlImport:
-        with gr.Accordion("Import a curl command", open=False, elem_id="curl-import"):
-            command = gr.Textbox(label="curl command (from the gateway's docs or a browser's “copy as curl”)", lines=5,
+        with gr.Accordion(t("curl.panel"), open=False, elem_id="curl-import"):
+            command = gr.Textbox(label=t("curl.command"), lines=5,
                                  placeholder=PLACEHOLDER, elem_id="curl-command")
             with gr.Row():
-                run = gr.Button("Open it in the right tab", size="sm", elem_id="curl-import-button")
-                keep = gr.Button("Open it, keep my base URL", size="sm", elem_id="curl-import-keep")
+                run = gr.Button(t("curl.open"), size="sm", elem_id="curl-import-button")
+                keep = gr.Button(t("curl.open_keep"), size="sm", elem_id="curl-import-keep")
             status = gr.Markdown(elem_id="curl-status")
         return cls(command, run, keep, status)
 

@@ -29,6 +29,7 @@ from playground.ui.embeddings_handlers import (
     default_sizes_note,
     embed_texts,
 )
+from playground.ui.developer import developer_section
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.forms import named_fields
 from playground.ui.native_handlers import AUTH_CHOICES
@@ -112,6 +113,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
                     native_call = gr.Radio(list(NATIVE_CALLS), value=defaults.native_call, label="Native format: calls", elem_id="embeddings-native-call")
                     prefix = gr.Radio(["v1beta", "v1"], value=defaults.prefix, label="Native path prefix", elem_id="embeddings-prefix")
                 auth = gr.Radio(list(AUTH_CHOICES), value=defaults.auth, label="Native format: send the key as", elem_id="embeddings-auth")
+            with developer_section("embeddings"):
                 extra = gr.Code("", language="json", label="Extra fields (JSON object; sent in the list body or in each native request)",
                                 interactive=True, elem_id="embeddings-extra")
             lesson = gr.Radio(list(LESSONS), value="None", label="Compare and learn", info="Runs a second embedding to show one idea",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -225,6 +226,17 @@ async def generate(client: GatewayClient, defaults: ServerDefaults, session: Ima
     return await _run(client, defaults, session, url, key, generation, request, extra)
 
 
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
+
+
+def refine_count(instruction: str) -> int:
+    """How many pictures a refine asks for: one, unless the instruction names more
+    ("three versions", "4 variations")."""
+    match = re.search(r"\b(two|three|four|[2-4])\s+(?:\w+\s+)?(?:versions|variations|variants|options|pictures|images|takes)\b",
+                      instruction.lower())
+    return _COUNT_WORDS[match.group(1)] if match else 1
+
+
 async def refine(client: GatewayClient, defaults: ServerDefaults, session: ImagesSession, url: str, key: str, form: ImageForm,
                  instruction: str) -> Outcome:
     """Continue from the picked image of the shown generation with a new instruction (multi-turn)."""
@@ -236,7 +248,7 @@ async def refine(client: GatewayClient, defaults: ServerDefaults, session: Image
         if not (instruction or "").strip():
             raise RequestValidationError(["type what to change in the picked image"])
         contents = refine_contents(earlier.contents, earlier.prompt, source.path, instruction.strip())
-        request = ImageRequest.build(contents=contents, **form.fields())
+        request = ImageRequest.build(contents=contents, **{**form.fields(), "n": refine_count(instruction)})
         extra = form.extra()
     except GatewayError as error:
         return Outcome(error_text(error))

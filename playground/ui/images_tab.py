@@ -13,6 +13,7 @@ from playground.client.curl_import import CurlRequest
 from playground.client.images import MAX_IMAGES_PER_CALL
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import FormImport
+from playground.ui.developer import developer_section
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.images_handlers import (
     FORM_FIELDS,
@@ -44,7 +45,7 @@ from playground.ui.session_file import SessionFileBar
 from playground.ui.widgets import Inspector, banner_update, error_banner, notice_banner
 
 GENERATE_CONCURRENCY = 16
-PROMPT_HELP = "Demo gateway: a prompt with the word “forbidden” is refused (content policy); [[fault:NAME]] injects a fault."
+PROMPT_HELP = "Describe the picture you want. The built-in demo refuses prompts with the word “forbidden”, to show a refusal."
 EXAMPLES = [
     Example("Make a 16:9 image", "A wide picture: the table under the gallery checks it really is 16:9.",
             {"prompt": "A lighthouse on a cliff at dusk, wide cinematic shot", "ratio": "16:9", "n": 1, "tier": "1K"}),
@@ -93,6 +94,7 @@ def build_images_tab(ctx: TabContext) -> None:
                 modalities = gr.Dropdown([NOT_SET, "image", "text,image"], value=NOT_SET, label="response_modalities",
                                          allow_custom_value=True, elem_id="images-modalities")
                 gr.Markdown("`response_format` is always `b64_json`: the only output this family offers.")
+            with developer_section("images"):
                 extra = gr.Code("", language="json", label="Extra fields (JSON object sent with the request; a contents list here is the turns)",
                                 interactive=True, elem_id="images-extra")
             references = gr.File(file_count="multiple", file_types=["image"], label="Reference images (image-to-image, up to 4)",

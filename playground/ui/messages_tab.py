@@ -13,9 +13,11 @@ from playground.ui.context import TabContext
 from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
+from playground.ui.developer import developer_section
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.form_check import turn_check
 from playground.ui.forms import named_fields
+from playground.ui.i18n import t
 from playground.ui.presets import PresetBar
 from playground.ui.session_file import SessionFileBar
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm, cache_report, count_draft_tokens, messages_form_values
@@ -25,61 +27,57 @@ LONG_DOCUMENT = " ".join(f"Section {i}: the gateway routes each request to the m
 TOOLS_EXAMPLE = """[{"name": "get_weather", "description": "Current weather for a city",
   "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]"""
 EXAMPLES = [
-    Example("Think before answering", "Extended thinking: the model's reasoning appears in a **Thinking** section.",
+    Example(t("messages.example.think"), t("messages.example.think_explains"),
             {"thinking": True, "budget_tokens": 2048, "draft": {"text": "What has keys but can't open locks? Think it through.", "files": []}}),
-    Example("Cache a long document and ask twice", "Send, then press **Retry**: the second request reads the cached document (90% cheaper).",
+    Example(t("messages.example.cache"), t("messages.example.cache_explains"),
             {"system": LONG_DOCUMENT, "cache_system": True, "draft": {"text": "Summarise the document in one sentence.", "files": []}}),
-    Example("Let the model call a weather tool", "The model asks for `get_weather`; you type the result and it answers with it.",
+    Example(t("chat.example.weather"), t("messages.example.weather_explains"),
             {"tools_json": TOOLS_EXAMPLE, "draft": {"text": "What's the weather in Paris right now?", "files": []}}),
-    Example("Search the web", "The built-in web search tool: the answer cites what it found.",
+    Example(t("responses.example.search"), t("messages.example.search_explains"),
             {"web_search": True, "draft": {"text": "What happened in AI this week?", "files": []}}),
 ]
-THINKING_ADVICE = "With thinking on, the spec recommends temperature 1.0 and top_p 0; budget_tokens must be greater than 1024 and below max_tokens."
+THINKING_ADVICE = t("messages.thinking_advice")
 
 
 def build_messages_tab(ctx: TabContext) -> None:
     with gr.Row():
         with gr.Column(scale=3):
-            panel = ConversationPanel.build("messages", "Messages format (`cl` models). Turn on thinking, try tools, or open the prompt-cache lab.")
+            panel = ConversationPanel.build("messages", t("messages.placeholder"))
             token_count = gr.Markdown(elem_id="messages-token-count", elem_classes=["metrics-line"])
             examples = ExampleRow.build("messages", EXAMPLES)
         with gr.Column(scale=2):
-            model = gr.Dropdown(list(catalog.MESSAGES_MODELS), value=catalog.MESSAGES_MODELS[0], label="Model", allow_custom_value=True, elem_id="messages-model")
-            system = gr.Textbox(label="System prompt", lines=3, max_lines=8, elem_id="messages-system")
-            max_tokens = gr.Number(4096, label="max_tokens (required, > 0)", elem_id="messages-max-tokens")
-            stream = gr.Checkbox(True, label="Stream the reply", elem_id="messages-stream")
+            model = gr.Dropdown(list(catalog.MESSAGES_MODELS), value=catalog.MESSAGES_MODELS[0], label=t("chat.model"), allow_custom_value=True, elem_id="messages-model")
+            system = gr.Textbox(label=t("chat.system"), lines=3, max_lines=8, elem_id="messages-system")
+            max_tokens = gr.Number(4096, label=t("messages.max_tokens"), elem_id="messages-max-tokens")
+            stream = gr.Checkbox(True, label=t("chat.stream"), elem_id="messages-stream")
             with gr.Group():
-                thinking = gr.Checkbox(False, label="Extended thinking", elem_id="messages-thinking", info=THINKING_ADVICE)
-                budget = gr.Number(2048, label="budget_tokens", elem_id="messages-budget")
-            with gr.Accordion("Sampling and stop sequences", open=False):
-                temperature = gr.Slider(0, 1, value=1.0, step=0.05, label="temperature", elem_id="messages-temperature")
-                top_p = gr.Slider(0, 1, value=1.0, step=0.01, label="top_p", elem_id="messages-top-p")
-                top_k = gr.Number(0, label="top_k (0 = not set)", elem_id="messages-top-k")
-                stops = gr.Textbox(label="stop_sequences (one per line or comma separated)", elem_id="messages-stops")
-            with gr.Accordion("Tools", open=False):
+                thinking = gr.Checkbox(False, label=t("messages.thinking"), elem_id="messages-thinking", info=THINKING_ADVICE)
+                budget = gr.Number(2048, label=t("messages.budget"), elem_id="messages-budget")
+            with gr.Accordion(t("messages.sampling"), open=False):
+                temperature = gr.Slider(0, 1, value=1.0, step=0.05, label=t("chat.temperature"), elem_id="messages-temperature")
+                top_p = gr.Slider(0, 1, value=1.0, step=0.01, label=t("chat.top_p"), elem_id="messages-top-p")
+                top_k = gr.Number(0, label=t("messages.top_k"), elem_id="messages-top-k")
+                stops = gr.Textbox(label=t("messages.stops"), elem_id="messages-stops")
+            with gr.Accordion(t("responses.tools_panel"), open=False):
                 tools = gr.Code("", language="json", interactive=True, elem_id="messages-tools",
-                                label='function tools (JSON array of {"name", "description", "input_schema"})')
-                web_search = gr.Checkbox(False, label="Web search tool (web_search_20250305)", elem_id="messages-web-search")
+                                label=t("messages.tools"))
+                web_search = gr.Checkbox(False, label=t("messages.web_search"), elem_id="messages-web-search")
                 with gr.Row():
-                    max_uses = gr.Number(None, label="max_uses (2-10 suggested)", elem_id="messages-max-uses")
-                    city = gr.Textbox(label="user_location city", elem_id="messages-city")
-                    country = gr.Textbox(label="country", elem_id="messages-country")
-                tool_choice = gr.Dropdown(["auto", "any", "none"], value="auto", allow_custom_value=True, label="tool_choice (or a tool name)", elem_id="messages-tool-choice")
-                disable_parallel = gr.Checkbox(False, label="disable_parallel_tool_use", elem_id="messages-disable-parallel")
-            with gr.Accordion("Prompt-cache lab", open=False, elem_id="messages-cache-lab"):
-                gr.Markdown(
-                    "Mark cache breakpoints, send, then send again: the first request writes the prefix to the cache "
-                    "(creation tokens), later identical prefixes read it (read tokens, 90% cheaper). Prefixes below "
-                    "1024 tokens (2048 for haiku) are not cached; `ephemeral` lasts 5 minutes, `persistent` 1 hour."
-                )
-                cache_system = gr.Checkbox(False, label="Cache breakpoint on the system prompt", elem_id="messages-cache-system")
-                cache_last = gr.Checkbox(False, label="Cache breakpoint on the last message", elem_id="messages-cache-last")
-                cache_type = gr.Radio(["ephemeral", "persistent"], value="ephemeral", label="cache_control type", elem_id="messages-cache-type")
-                fill = gr.Button("Fill the system prompt with a long document (~1,800 tokens)", size="sm", elem_id="messages-fill-document")
+                    max_uses = gr.Number(None, label=t("messages.max_uses"), elem_id="messages-max-uses")
+                    city = gr.Textbox(label=t("messages.city"), elem_id="messages-city")
+                    country = gr.Textbox(label=t("messages.country"), elem_id="messages-country")
+                tool_choice = gr.Dropdown(["auto", "any", "none"], value="auto", allow_custom_value=True, label=t("chat.tool_choice"), elem_id="messages-tool-choice")
+                disable_parallel = gr.Checkbox(False, label=t("messages.parallel"), elem_id="messages-disable-parallel")
+            with gr.Accordion(t("messages.cache_lab"), open=False, elem_id="messages-cache-lab"):
+                gr.Markdown(t("messages.cache_note"))
+                cache_system = gr.Checkbox(False, label=t("messages.cache_system"), elem_id="messages-cache-system")
+                cache_last = gr.Checkbox(False, label=t("messages.cache_last"), elem_id="messages-cache-last")
+                cache_type = gr.Radio(["ephemeral", "persistent"], value="ephemeral", label=t("messages.cache_type"), elem_id="messages-cache-type")
+                fill = gr.Button(t("messages.fill"), size="sm", elem_id="messages-fill-document")
                 report = gr.Markdown(cache_report(catalog.MESSAGES_MODELS[0], []), elem_id="messages-cache-report")
-            with gr.Accordion("Extension fields", open=False):
+            with developer_section("messages"):
                 extensions = gr.Code("", language="json", interactive=True, elem_id="messages-extensions",
-                                     label="JSON object with any of: metadata, mcp_servers, context_management, cache_control")
+                                     label=t("messages.extensions"))
             presets = PresetBar.build("messages")
             session_file = SessionFileBar.build("messages")
     inspector = Inspector.build("messages")

@@ -14,9 +14,11 @@ from playground.ui.context import TabContext
 from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
+from playground.ui.developer import developer_section
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.form_check import turn_check
 from playground.ui.forms import named_fields
+from playground.ui.i18n import t
 from playground.ui.native_handlers import (
     AUTH_CHOICES,
     THINKING_CHOICES,
@@ -34,16 +36,16 @@ DEFAULT_MODEL = "gx-2.5-flash"
 FUNCTIONS_EXAMPLE = """[{"name": "get_weather", "description": "Current weather for a city",
   "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]"""
 EXAMPLES = [
-    Example("Think, then answer", "A thinking budget: the model's thoughts show in the **Thinking** section.",
+    Example(t("native.example.think"), t("native.example.think_explains"),
             {"thinking": "budget", "output_images": False, "functions_json": "", "grounding": False,
              "draft": {"text": "Why do cats purr? Think first.", "files": []}}),
-    Example("Draw a picture", "Image output: the answer comes with a generated picture you can download.",
+    Example(t("native.example.draw"), t("native.example.draw_explains"),
             {"thinking": "model default", "output_images": True, "functions_json": "", "grounding": False,
              "draft": {"text": "A lighthouse at dusk", "files": []}}),
-    Example("Ground it in a web search", "The grounding search tool: citations [1] [2] and the sources as links.",
+    Example(t("native.example.ground"), t("native.example.ground_explains"),
             {"thinking": "model default", "output_images": False, "functions_json": "", "grounding": True,
              "draft": {"text": "What is the gateway?", "files": []}}),
-    Example("Let the model call a weather tool", "A function call: type the result and the model answers with it.",
+    Example(t("native.example.weather"), t("native.example.weather_explains"),
             {"thinking": "model default", "output_images": False, "functions_json": FUNCTIONS_EXAMPLE, "grounding": False,
              "draft": {"text": "What's the weather in Paris?", "files": []}}),
 ]
@@ -61,36 +63,37 @@ def _models() -> list[str]:
 def build_native_tab(ctx: TabContext) -> None:
     with gr.Row():
         with gr.Column(scale=3):
-            panel = ConversationPanel.build("native", "Native generate-content format (`gx` models): thoughts, images, grounding, functions.")
+            panel = ConversationPanel.build("native", t("native.placeholder"))
             grounding = gr.Markdown(elem_id="native-grounding", elem_classes=["metrics-line"])
             examples = ExampleRow.build("native", EXAMPLES, note="An example sets what it needs; every other setting goes back to the tab's default (how the key is sent stays).")
         with gr.Column(scale=2):
-            model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label="Model (goes in the URL path)", allow_custom_value=True, elem_id="native-model",
-                                info="The image models (gx-…-image…) draw: picking one turns on image output.")
-            system = gr.Textbox(label="System instruction", lines=2, elem_id="native-system")
+            model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label=t("native.model"), allow_custom_value=True, elem_id="native-model",
+                                info=t("native.model_info"))
+            system = gr.Textbox(label=t("native.system"), lines=2, elem_id="native-system")
             with gr.Row():
-                stream = gr.Checkbox(True, label="Stream the reply", elem_id="native-stream")
-                output_images = gr.Checkbox(False, label="Output images (responseModalities IMAGE)", elem_id="native-output-images")
+                stream = gr.Checkbox(True, label=t("chat.stream"), elem_id="native-stream")
+                output_images = gr.Checkbox(False, label=t("native.images"), info=t("native.images_info"), elem_id="native-output-images")
             with gr.Group():
-                thinking = gr.Radio(list(THINKING_CHOICES), value=THINKING_CHOICES[0], label="Thinking (thinkingConfig)", elem_id="native-thinking")
-                budget = gr.Number(1024, label="thinkingBudget (tokens; -1 = automatic)", elem_id="native-budget")
-            with gr.Accordion("Generation config", open=False):
-                temperature = gr.Slider(0, 2, value=1.0, step=0.05, label="temperature", elem_id="native-temperature")
-                top_p = gr.Slider(0, 1, value=0.95, step=0.01, label="topP", elem_id="native-top-p")
-                top_k = gr.Number(0, label="topK (0 = not set)", elem_id="native-top-k")
-                max_tokens = gr.Number(0, label="maxOutputTokens (0 = not set)", elem_id="native-max-tokens")
-            with gr.Accordion("Tools", open=False):
+                thinking = gr.Radio(list(THINKING_CHOICES), value=THINKING_CHOICES[0], label=t("native.thinking"), info=t("native.thinking_info"), elem_id="native-thinking")
+                budget = gr.Number(1024, label=t("native.budget"), info=t("native.budget_info"), elem_id="native-budget")
+            with gr.Accordion(t("native.generation"), open=False):
+                temperature = gr.Slider(0, 2, value=1.0, step=0.05, label=t("chat.temperature"), elem_id="native-temperature")
+                top_p = gr.Slider(0, 1, value=0.95, step=0.01, label=t("chat.top_p"), elem_id="native-top-p")
+                top_k = gr.Number(0, label=t("native.top_k"), elem_id="native-top-k")
+                max_tokens = gr.Number(0, label=t("native.max_tokens"), elem_id="native-max-tokens")
+            with gr.Accordion(t("responses.tools_panel"), open=False):
                 functions = gr.Code("", language="json", interactive=True, elem_id="native-functions",
-                                    label="functionDeclarations (JSON array of {name, description, parameters})")
-                mode = gr.Radio(["AUTO", "ANY", "NONE"], value="AUTO", label="functionCallingConfig.mode", elem_id="native-mode")
-                search = gr.Checkbox(False, label="Grounding search (svcSearch)", elem_id="native-grounding-search")
-            with gr.Accordion("Safety settings and key", open=False):
+                                    label=t("native.functions"))
+                mode = gr.Radio(["AUTO", "ANY", "NONE"], value="AUTO", label=t("native.mode"), elem_id="native-mode")
+                search = gr.Checkbox(False, label=t("native.search"), elem_id="native-grounding-search")
+            with gr.Accordion(t("native.safety_panel"), open=False):
                 safety = gr.Code("", language="json", interactive=True, elem_id="native-safety",
-                                 label='safetySettings (JSON array of {"category", "threshold"})')
-                auth = gr.Radio(list(AUTH_CHOICES), value="Authorization: Bearer", label="Send the key as", elem_id="native-auth",
-                                info="The native endpoints take any of the three; a key in the URL is hidden everywhere it is shown.")
+                                 label=t("native.safety"))
+                auth = gr.Radio(list(AUTH_CHOICES), value="Authorization: Bearer", label=t("native.auth"), elem_id="native-auth",
+                                info=t("native.auth_info"))
+            with developer_section("native"):
                 extensions = gr.Code("", language="json", interactive=True, elem_id="native-extensions",
-                                     label="Extension fields: JSON object with any of cachedContent, generationConfig (merged), toolConfig")
+                                     label=t("native.extensions"))
             presets = PresetBar.build("native")
             session_file = SessionFileBar.build("native")
     inspector = Inspector.build("native")

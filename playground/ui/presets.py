@@ -12,6 +12,8 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.i18n import t
+
 STORAGE_KEY = "gateway-playground-presets"
 MAX_PRESETS_PER_TAB = 30
 MAX_NAME = 60
@@ -85,14 +87,14 @@ class PresetBar:
 
     @classmethod
     def build(cls, tab: str) -> PresetBar:
-        with gr.Accordion("Presets", open=False, elem_id=f"{tab}-presets"):
+        with gr.Accordion(t("presets.panel"), open=False, elem_id=f"{tab}-presets"):
             with gr.Row():
-                picker = gr.Dropdown([], label="Load a preset", value=None, scale=2, elem_id=f"{tab}-preset-pick")
-                name = gr.Textbox(label="Save the settings as", placeholder="e.g. terse JSON answers", scale=2, elem_id=f"{tab}-preset-name")
+                picker = gr.Dropdown([], label=t("presets.pick"), value=None, scale=2, elem_id=f"{tab}-preset-pick")
+                name = gr.Textbox(label=t("presets.name"), placeholder=t("presets.name_example"), scale=2, elem_id=f"{tab}-preset-name")
             with gr.Row():
-                save = gr.Button("Save preset", size="sm", elem_id=f"{tab}-preset-save")
-                delete = gr.Button("Delete preset", size="sm", elem_id=f"{tab}-preset-delete")
-            status = gr.Markdown("Presets are kept in this browser only when you save one; keys are never kept.",
+                save = gr.Button(t("presets.save"), size="sm", elem_id=f"{tab}-preset-save")
+                delete = gr.Button(t("presets.delete"), size="sm", elem_id=f"{tab}-preset-delete")
+            status = gr.Markdown(t("presets.note"),
                                  elem_id=f"{tab}-preset-status")
         return cls(tab, picker, name, save, delete, status)
 
@@ -116,4 +118,5 @@ class PresetBar:
         self.picker.focus(lambda current: gr.update(choices=preset_names(current, self.tab)), store, self.picker, queue=False)
         self.save.click(on_save, [store, self.name, *components], [store, self.status, self.picker], queue=False)
         self.delete.click(on_delete, [store, self.picker], [store, self.status, self.picker], queue=False)
-        self.picker.input(on_pick, [store, self.picker], components, queue=False)
+        # `change`, not `input`: a link (`ui.links`) picks a preset by setting the picker.
+        self.picker.change(on_pick, [store, self.picker], components, queue=False)

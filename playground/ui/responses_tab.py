@@ -13,9 +13,11 @@ from playground.ui.context import TabContext
 from playground.ui.conversation import TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
 from playground.ui.curl_panel import FormImport, conversation_from
+from playground.ui.developer import developer_section
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.form_check import turn_check
 from playground.ui.forms import named_fields
+from playground.ui.i18n import t
 from playground.ui.presets import PresetBar
 from playground.ui.responses_handlers import TOOL_FORMATS, ResponsesAdapter, ResponsesForm, chain_status, responses_form_values
 from playground.ui.session_file import SessionFileBar
@@ -28,13 +30,13 @@ TOOLS_EXAMPLE = """[
                 "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
 ]"""
 EXAMPLES = [
-    Example("See a reasoning summary", "A reasoning model thinks first; its summary shows in the **Thinking** section.",
+    Example(t("responses.example.summary"), t("responses.example.summary_explains"),
             {"model": "o4-mini", "summary": "auto", "draft": {"text": "Why is the sky blue? Reason it out.", "files": []}}),
-    Example("Chain two turns", "Tick “Continue with previous_response_id”: the second turn sends only itself.",
+    Example(t("responses.example.chain"), t("responses.example.chain_explains"),
             {"model": "gpt-4.1", "summary": "", "chain": True, "draft": {"text": "Give me a word for happy.", "files": []}}),
-    Example("Search the web", "The web search tool: the answer cites its sources as links.",
+    Example(t("responses.example.search"), t("responses.example.search_explains"),
             {"model": "gpt-4.1", "summary": "", "web_search": True, "draft": {"text": "What is new in the gateway?", "files": []}}),
-    Example("Let the model call a weather tool", "The model calls `get_weather`; type the result and it answers with it.",
+    Example(t("responses.example.weather"), t("responses.example.weather_explains"),
             {"model": "gpt-4.1", "summary": "", "tools_json": TOOLS_EXAMPLE, "draft": {"text": "What's the weather in Paris?", "files": []}}),
 ]
 
@@ -46,35 +48,35 @@ def _models() -> list[str]:
 def build_responses_tab(ctx: TabContext) -> None:
     with gr.Row():
         with gr.Column(scale=3):
-            panel = ConversationPanel.build("responses", "Responses format. Attach images or documents (PDF, text) with the clip.",
+            panel = ConversationPanel.build("responses", t("responses.placeholder"),
                                             file_types=["image", ".pdf", ".txt", ".md", ".csv", ".json"])
             status = gr.Markdown(chain_status([], False), elem_id="responses-chain-status", elem_classes=["metrics-line"])
             examples = ExampleRow.build("responses", EXAMPLES)
         with gr.Column(scale=2):
-            model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label="Model", allow_custom_value=True, elem_id="responses-model")
-            instructions = gr.Textbox(label="Instructions (system)", lines=2, elem_id="responses-instructions")
+            model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label=t("chat.model"), allow_custom_value=True, elem_id="responses-model")
+            instructions = gr.Textbox(label=t("responses.instructions"), lines=2, elem_id="responses-instructions")
             with gr.Row():
-                stream = gr.Checkbox(True, label="Stream the reply", elem_id="responses-stream")
-                chain = gr.Checkbox(False, label="Continue with previous_response_id", elem_id="responses-chain",
-                                    info="On: only the new turn is sent and the gateway remembers the rest. Off: the whole conversation is resent.")
-            with gr.Accordion("Reasoning", open=False):
-                gr.Markdown("Applies to reasoning models only (o4-mini, gx-2.5-pro, gx-3-pro-preview, deepseek-reasoner); others ignore it.")
-                effort = gr.Dropdown(["", "none", "low", "medium", "high"], value="", label="reasoning.effort", elem_id="responses-effort")
-                summary = gr.Dropdown(["", "auto", "none", "detailed"], value="auto", label="reasoning.summary (shown as Thinking)", elem_id="responses-summary")
-            with gr.Accordion("Parameters", open=False):
-                temperature = gr.Slider(0, 2, value=1.0, step=0.05, label="temperature", elem_id="responses-temperature")
-                top_p = gr.Slider(0, 1, value=0.98, step=0.01, label="top_p", elem_id="responses-top-p")
-                max_tokens = gr.Number(0, label="max_output_tokens (0 = not set)", elem_id="responses-max-tokens")
-            with gr.Accordion("Tools", open=False):
-                tools = gr.Code("", language="json", label="function tools (JSON array; empty = none)", interactive=True, elem_id="responses-tools")
-                tool_format = gr.Radio(list(TOOL_FORMATS), value=TOOL_FORMATS[0], label="Send function tools as", elem_id="responses-tool-format")
-                tool_choice = gr.Dropdown(["auto", "none"], value="auto", allow_custom_value=True, label="tool_choice (or a tool name)", elem_id="responses-tool-choice")
+                stream = gr.Checkbox(True, label=t("chat.stream"), elem_id="responses-stream")
+                chain = gr.Checkbox(False, label=t("responses.chain"), elem_id="responses-chain",
+                                    info=t("responses.chain_info"))
+            with gr.Accordion(t("responses.reasoning"), open=False):
+                gr.Markdown(t("responses.reasoning_note"))
+                effort = gr.Dropdown(["", "none", "low", "medium", "high"], value="", label=t("responses.effort"), elem_id="responses-effort")
+                summary = gr.Dropdown(["", "auto", "none", "detailed"], value="auto", label=t("responses.summary"), elem_id="responses-summary")
+            with gr.Accordion(t("chat.parameters"), open=False):
+                temperature = gr.Slider(0, 2, value=1.0, step=0.05, label=t("chat.temperature"), elem_id="responses-temperature")
+                top_p = gr.Slider(0, 1, value=0.98, step=0.01, label=t("chat.top_p"), elem_id="responses-top-p")
+                max_tokens = gr.Number(0, label=t("responses.max_tokens"), elem_id="responses-max-tokens")
+            with gr.Accordion(t("responses.tools_panel"), open=False):
+                tools = gr.Code("", language="json", label=t("responses.tools"), interactive=True, elem_id="responses-tools")
+                tool_format = gr.Radio(list(TOOL_FORMATS), value=TOOL_FORMATS[0], label=t("responses.tool_format"), elem_id="responses-tool-format")
+                tool_choice = gr.Dropdown(["auto", "none"], value="auto", allow_custom_value=True, label=t("chat.tool_choice"), elem_id="responses-tool-choice")
                 with gr.Row():
-                    web_search = gr.Checkbox(False, label="Web search (web_search_preview)", elem_id="responses-web-search")
-                    context_size = gr.Dropdown(["low", "medium", "high"], value="medium", label="search_context_size", elem_id="responses-context-size")
-            with gr.Accordion("Extension fields", open=False):
+                    web_search = gr.Checkbox(False, label=t("responses.web_search"), elem_id="responses-web-search")
+                    context_size = gr.Dropdown(["low", "medium", "high"], value="medium", label=t("responses.context_size"), elem_id="responses-context-size")
+            with developer_section("responses"):
                 extensions = gr.Code("", language="json", interactive=True, elem_id="responses-extensions",
-                                     label="JSON object with any of: parallel_tool_calls, max_tool_calls, truncation, metadata, user, previous_response_id")
+                                     label=t("responses.extensions"))
             presets = PresetBar.build("responses")
             session_file = SessionFileBar.build("responses")
     inspector = Inspector.build("responses")

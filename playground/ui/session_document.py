@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from playground.client.errors import RequestValidationError
 from playground.client.validation import problems_from, strict_json
+from playground.ui.branches import valid_branches
 from playground.ui.conversation import Session
 from playground.ui.shown_files import part_path, data_of_file, file_from_data, shown_path
 
@@ -103,9 +104,14 @@ def session_document(tab: str, form: dict[str, Any], history: list[dict[str, Any
         "tab": tab,
         "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "form": {name: value for name, value in form.items() if _plain(value)},
-        "conversation": {"shown": [_saved_message(m) for m in history or [] if isinstance(m, dict)],
-                         "sent": list(session.messages) if session else []},
+        "conversation": _saved_conversation(history, session.messages if session else []),
+        **({"branches": {"all": [_saved_conversation(b["shown"], b["sent"]) for b in session.branches], "current": session.branch}}
+           if session and session.branches else {}),
     }
+
+
+def _saved_conversation(shown: list[dict[str, Any]] | None, sent: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"shown": [_saved_message(m) for m in shown or [] if isinstance(m, dict)], "sent": list(sent)}
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -203,19 +209,38 @@ def read_session(raw: bytes, tab: str, fields: list[str]) -> LoadedSession:
     if where is not None:
         raise RequestValidationError([f"the file refers to a file on the server by path (at {where}); a session file carries its "
                                       "attachments inside it as data, so this file was refused and nothing changed"])
-    _check_parts(conversation.get("shown"))
+    branches, current = _branches_of(document.get("branches"))
+    history, sent = _loaded_conversation(conversation, "conversation")
+    return LoadedSession(form, history, Session(messages=sent, branches=branches, branch=current), notes)
+
+
+def _loaded_conversation(conversation: Any, where: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(chatbot history with attachments made into files, messages sent) of one saved conversation."""
+    _check_parts(conversation.get("shown") if isinstance(conversation, dict) else None)
     try:
         checked = Conversation.model_validate(conversation)
     except ValidationError as exc:
-        raise RequestValidationError([f"conversation.{problem}" for problem in problems_from(exc)][:8]) from None
+        raise RequestValidationError([f"{where}.{problem}" for problem in problems_from(exc)][:8]) from None
     history = []
     for index, message in enumerate(checked.shown):
         content: Any = message.content
         if isinstance(content, list):
             content = [{"type": "text", "text": part.text} if isinstance(part, TextPart)
-                       else {"path": file_from_data(part.model_dump(), f"conversation.shown[{index}]")} for part in content]
+                       else {"path": file_from_data(part.model_dump(), f"{where}.shown[{index}]")} for part in content]
         history.append({"role": message.role, "content": content, **({"metadata": message.metadata} if message.metadata else {})})
-    return LoadedSession(form, history, Session(messages=checked.sent), notes)
+    return history, checked.sent
+
+
+def _branches_of(value: Any) -> tuple[list[dict[str, Any]], int]:
+    """The saved branches (`ui.branches`) and which was on screen; raises `RequestValidationError`."""
+    if value is None:
+        return [], 0
+    branches = valid_branches(value.get("all")) if isinstance(value, dict) else None
+    current = value.get("current") if isinstance(value, dict) else None
+    if branches is None or not isinstance(current, int) or isinstance(current, bool) or not 0 <= current < max(len(branches), 1):
+        raise RequestValidationError(["the file's branches are not a list of conversations with the one shown"])
+    loaded = [_loaded_conversation(branch, f"branches.all[{index}]") for index, branch in enumerate(branches)]
+    return [{"shown": shown, "sent": sent} for shown, sent in loaded], current
 
 
 def read_session_document(raw: bytes, tab: str, fields: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]], Session]:

@@ -15,6 +15,7 @@ import gradio as gr
 
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.ui.form_check import RequestCheck, check_whole, unchanged_problems, values_problems
+from playground.ui.i18n import t
 from playground.ui.render import error_text
 from playground.ui.session_document import VERSION, read_session, read_session_document, session_document
 from playground.ui.shown_files import new_file
@@ -40,11 +41,11 @@ class SessionFileBar:
 
     @classmethod
     def build(cls, tab: str) -> SessionFileBar:
-        with gr.Accordion("Save or load this session", open=False, elem_id=f"{tab}-session-file"):
+        with gr.Accordion(t("session.panel"), open=False, elem_id=f"{tab}-session-file"):
             with gr.Row():
-                save = gr.Button("Save to a file", size="sm", elem_id=f"{tab}-session-save")
-                load = gr.UploadButton("Load a saved file", file_types=[".json"], size="sm", elem_id=f"{tab}-session-load")
-            download = gr.File(label="Saved session (settings and conversation; never the key)", visible=False, elem_id=f"{tab}-session-download")
+                save = gr.Button(t("session.save"), size="sm", elem_id=f"{tab}-session-save")
+                load = gr.UploadButton(t("session.load"), file_types=[".json"], size="sm", elem_id=f"{tab}-session-load")
+            download = gr.File(label=t("session.download"), visible=False, elem_id=f"{tab}-session-download")
             status = gr.Markdown(elem_id=f"{tab}-session-status")
         return cls(tab, save, download, load, status)
 

@@ -13,6 +13,7 @@ from playground.client.errors import RequestValidationError
 from playground.client.video_catalog import video_model_ids
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import FormImport
+from playground.ui.developer import VIDEO_MARKERS, developer_section
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.form_check import unchanged_problems
 from playground.ui.presets import PresetBar
@@ -56,8 +57,7 @@ EXAMPLES = [
 JOBS_STORAGE_KEY = "gateway-playground-video-jobs"
 SUBMIT_CONCURRENCY = 16
 WATCH_CONCURRENCY = 64
-PROMPT_HELP = ("Demo gateway: a prompt containing “forbidden” fails (content policy); `[[video_mb:50]]` makes a ~50 MB result. "
-               "vidD reference mode: cite images as [图1], [图2], …")
+PROMPT_HELP = "Describe the video you want. With reference images, name them in the text as [图1], [图2], … in order."
 
 
 def _inspect_pick(board: VideoBoard) -> tuple[Any, Any]:
@@ -113,6 +113,8 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
                     return_last_frame = gr.Checkbox(False, label="return_last_frame", visible=False, elem_id="video-return-last-frame")
                 audio_url = gr.Textbox(label="audio_url (https://…)", visible=False, elem_id="video-audio-url")
                 callback_url = gr.Textbox(label="metadata.callback_url (POSTed when the task ends)", visible=False, elem_id="video-callback-url")
+            with developer_section("video", VIDEO_MARKERS):
+                gr.Markdown("For vidD models, the text sent in `metadata.content` (the prompt with its `--flags`) shows above the Generate button.")
             flags = gr.Textbox(label="Text sent in metadata.content (flags built from the fields above)", interactive=False, visible=False, elem_id="video-flags")
             submit = gr.Button("Generate video", variant="primary", elem_id="video-submit")
             examples = ExampleRow.build("video", EXAMPLES, note="An example sets the prompt and the duration; the model and its settings stay as you chose.")
@@ -123,7 +125,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
             board_view = gr.HTML(board_html(VideoBoard()), elem_id="video-board")
             with gr.Row():
                 cancel_pick = gr.Dropdown([], label="Running job", scale=3, elem_id="video-cancel-pick")
-                cancel = gr.Button("Cancel polling", scale=1, elem_id="video-cancel")
+                cancel = gr.Button("Stop watching (the job keeps running at the gateway)", scale=1, elem_id="video-cancel")
             with gr.Row():
                 resume_id = gr.Textbox(label="Resume a task by id", placeholder="paste a task_id", scale=3, elem_id="video-resume-id")
                 resume = gr.Button("Resume", scale=1, elem_id="video-resume")

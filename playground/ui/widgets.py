@@ -9,6 +9,7 @@ import gradio as gr
 
 from playground.client.transport import Exchange
 from playground.ui.codegen import curl_snippet, python_snippet
+from playground.ui.i18n import t
 from playground.ui.render import inspector_request, inspector_response
 from playground.ui.timeline import timeline_html
 
@@ -41,18 +42,18 @@ class Inspector:
 
     @classmethod
     def build(cls, prefix: str) -> Inspector:
-        with gr.Accordion("Inspector and code", open=False, elem_id=f"{prefix}-inspector"):
-            with gr.Tab("Request"):
-                request = gr.Code(language="json", label="Request (key redacted)", interactive=False, elem_id=f"{prefix}-inspector-request")
-            with gr.Tab("Response / events"):
-                response = gr.Code(language=None, label="Status and raw events", interactive=False, elem_id=f"{prefix}-inspector-response")
-            with gr.Tab("Timeline"):
-                timeline = gr.HTML("<p>Stream a reply to see its events on a time line, checked against the format's rules.</p>",
+        with gr.Accordion(t("inspector.panel"), open=False, elem_id=f"{prefix}-inspector"):
+            with gr.Tab(t("inspector.request_tab")):
+                request = gr.Code(language="json", label=t("inspector.request"), interactive=False, elem_id=f"{prefix}-inspector-request")
+            with gr.Tab(t("inspector.response_tab")):
+                response = gr.Code(language=None, label=t("inspector.response"), interactive=False, elem_id=f"{prefix}-inspector-response")
+            with gr.Tab(t("inspector.timeline_tab")):
+                timeline = gr.HTML(t("inspector.timeline_empty"),
                                    elem_id=f"{prefix}-inspector-timeline")
-            with gr.Tab("curl"):
-                curl = gr.Code(language="shell", label="curl", interactive=False, elem_id=f"{prefix}-code-curl")
-            with gr.Tab("Python"):
-                python = gr.Code(language="python", label="Python (httpx)", interactive=False, elem_id=f"{prefix}-code-python")
+            with gr.Tab(t("inspector.curl")):
+                curl = gr.Code(language="shell", label=t("inspector.curl"), interactive=False, elem_id=f"{prefix}-code-curl")
+            with gr.Tab(t("inspector.python_tab")):
+                python = gr.Code(language="python", label=t("inspector.python"), interactive=False, elem_id=f"{prefix}-code-python")
         return cls(request, response, timeline, curl, python)
 
     @property

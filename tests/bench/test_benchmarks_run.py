@@ -19,6 +19,7 @@ SMALLEST = {
     "stream_throughput": ["--runs", "1"],
     "video_download_memory": ["--mb", "1", "--runs", "1"],
     "embeddings": ["--texts", "40", "--runs", "1"],
+    "video_clip": ["--runs", "1"],
     "report": ["--runs", "1"],
     "redaction": ["--events", "200", "--runs", "1"],
     "batch": ["--rows", "20", "--runs", "1"],

@@ -44,7 +44,7 @@ async def stream_all(client: GatewayClient, conn: Connection, request: ChatReque
 
 async def test_non_streaming_reply_echoes_the_prompt_and_parameters(client: GatewayClient, conn: Connection) -> None:
     result, exchange = await client.chat.create(conn, ask("What is a gateway?", temperature=0.2))
-    assert 'You said: "What is a gateway?"' in result.text and "temperature=0.2" in result.text
+    assert 'Your message: "What is a gateway?"' in result.text and "temperature=0.2" in result.text
     assert result.complete and result.finish_reason == "stop"
     assert result.usage.input_tokens > 0 and result.usage.total_tokens == result.usage.input_tokens + result.usage.output_tokens
     assert exchange.status == 200 and exchange.request_body["stream"] is False
@@ -107,7 +107,7 @@ async def test_tool_round_trip_streams_both_calls(client: GatewayClient, conn: C
         ],
     )
     answer, events = await stream_all(client, conn, follow_up)
-    assert '{"temp": 21}' in answer.text and answer.finish_reason == "stop" and len(events) > 3
+    assert "get_weather reports temp 21." in answer.text and answer.finish_reason == "stop" and len(events) > 3
 
 
 async def test_auto_tool_choice_skips_unrelated_prompts_and_required_forces(client: GatewayClient, conn: Connection) -> None:
@@ -190,7 +190,7 @@ async def test_broken_streams_keep_the_partial_text_and_are_not_resent(client: G
             async for _ in stream:
                 pass
     partial = caught.value.partial
-    assert partial is stream.result and partial.text.startswith("You said:") and not partial.complete
+    assert partial is stream.result and partial.text.startswith("gpt-4o-mini here") and not partial.complete
     assert stream.exchange.attempts == 1 and sleeps.waits == []
     assert "Retry" in caught.value.user_message
 

@@ -98,7 +98,7 @@ async def test_an_allowed_name_works_and_is_connected_at_its_checked_address(pub
     else:
         result, _ = await client.chat.create(conn, ask("hello"))
     await client.aclose()
-    assert result.complete and 'You said: "hello"' in result.text
+    assert result.complete and 'Your message: "hello"' in result.text
 
 
 @pytest.mark.usefixtures("public_stand_in")

@@ -79,7 +79,7 @@ def test_every_field_of_the_spec_is_accepted_and_advisories_follow_the_spec() ->
 async def test_create_and_stream_with_thinking(client: GatewayClient, conn: Connection) -> None:
     request = build(thinking={"type": "enabled", "budget_tokens": 2048}, max_tokens=4096)
     plain, _ = await client.messages.create(conn, request)
-    assert plain.reasoning and 'You said: "hi"' in plain.text and plain.finish_reason == "end_turn"
+    assert plain.reasoning and 'Your message: "hi"' in plain.text and plain.finish_reason == "end_turn"
     events = []
     async with client.messages.stream(conn, request) as stream:
         async for event in stream:
@@ -107,9 +107,9 @@ async def test_tool_round_trip_streaming(client: GatewayClient, conn: Connection
 
 
 async def test_stop_sequences_and_max_tokens(client: GatewayClient, conn: Connection) -> None:
-    stopped, exchange = await client.messages.create(conn, build(stop_sequences=["demo gateway"]))
-    assert stopped.finish_reason == "stop_sequence" and "demo gateway" not in stopped.text
-    assert exchange.response_body["stop_sequence"] == "demo gateway"
+    stopped, exchange = await client.messages.create(conn, build(stop_sequences=["answering with"]))
+    assert stopped.finish_reason == "stop_sequence" and "answering with" not in stopped.text
+    assert exchange.response_body["stop_sequence"] == "answering with"
     cut, _ = await client.messages.create(conn, build(max_tokens=3))
     assert cut.finish_reason == "max_tokens" and cut.usage.output_tokens <= 3
 

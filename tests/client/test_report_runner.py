@@ -92,7 +92,7 @@ async def test_quirks_fail_the_matching_cells_and_nothing_else(report_client: Ga
     assert failed[("native", "gx-2.5-flash", "ttft")].reason.startswith("the first token took 0.6")
     assert failed[("chat", "qwen-plus", "json_schema")].reason == "the answer is not JSON"
     assert failed[("messages", "cl-sonnet-4-5-20250929", "system")].reason == "the answer ignores the system prompt"
-    assert "You said" in failed[("chat", "qwen-plus", "json_schema")].arrived
+    assert "here, answering with" in failed[("chat", "qwen-plus", "json_schema")].arrived
 
 
 async def test_no_probe_is_retried(report_client: GatewayClient) -> None:

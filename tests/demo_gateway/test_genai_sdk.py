@@ -40,7 +40,7 @@ def test_function_call_round_trip(sdk: genai.Client) -> None:
     contents = [types.Content(role="user", parts=[types.Part(text="weather in Oslo?")]), first.candidates[0].content,
                 types.Content(role="user", parts=[types.Part.from_function_response(name="get_weather", response={"temp_c": 3})])]
     second = sdk.models.generate_content(model="gx-2.5-flash", contents=contents, config=config)
-    assert "temp_c" in second.text
+    assert "temp 3 °C" in second.text
 
 
 def test_image_output(sdk: genai.Client) -> None:

@@ -52,7 +52,7 @@ def test_escape_stops_and_a_second_enter_says_a_reply_is_running(page: Page) -> 
     assert page.locator(BOT).last.inner_text() == stopped, "text kept growing after Esc"
     expect(page.locator("#chat-metrics")).to_contain_text("stopped")
     page.locator("#chat-input textarea").press("Enter")
-    expect(page.locator(BOT).last).to_contain_text('You said: "impatient follow-up"', timeout=10_000)
+    expect(page.locator(BOT).last).to_contain_text('Your message: "impatient follow-up"', timeout=10_000)
 
 
 def test_trash_icon_clears_what_is_sent_too(page: Page) -> None:
@@ -69,14 +69,14 @@ def test_editing_an_earlier_message_resends_from_there(page: Page) -> None:
     send(page, "first question")
     expect(page.locator("#chat-metrics")).to_contain_text("finish", timeout=10_000)
     send(page, "second question")
-    expect(page.locator(BOT).last).to_contain_text('You said: "second question"', timeout=10_000)
+    expect(page.locator(BOT).last).to_contain_text('Your message: "second question"', timeout=10_000)
     expect(page.locator("#chat-metrics")).to_contain_text("finish", timeout=10_000)
     first = page.locator("#chat-chatbot .message.user").first
     first.hover()
     page.locator("#chat-chatbot button[aria-label='Edit']").first.click()
     page.locator("#chat-chatbot textarea").first.fill("first question, edited")
     page.locator("#chat-chatbot button[aria-label='Submit']").first.click()
-    expect(page.locator(BOT).last).to_contain_text('You said: "first question, edited"', timeout=10_000)
+    expect(page.locator(BOT).last).to_contain_text('Your message: "first question, edited"', timeout=10_000)
     expect(page.locator("#chat-chatbot")).not_to_contain_text("second question")
     page.click("#chat-inspector")
     expect(page.locator("#chat-inspector-request")).not_to_contain_text("second question")

@@ -59,4 +59,4 @@ def test_a_loopback_base_url_is_refused_and_never_reached(hosted_page: Page) -> 
     page.fill("#connection-url textarea", "")
     page.fill("#chat-input textarea", "the server's own gateway still works")
     page.keyboard.press("Enter")
-    expect(page.locator("#chat-chatbot")).to_contain_text("You said", timeout=10_000)
+    expect(page.locator("#chat-chatbot")).to_contain_text("here, answering with", timeout=10_000)

@@ -25,7 +25,7 @@ def test_thinking_section_and_answer(page: Page) -> None:
     page.locator("#messages-thinking input").check()
     send(page, "Explain caching briefly")
     expect(page.locator("#messages-chatbot")).to_contain_text("Thinking", timeout=10_000)
-    expect(page.locator(BOT).last).to_contain_text('You said: "Explain caching briefly"', timeout=15_000)
+    expect(page.locator(BOT).last).to_contain_text('Your message: "Explain caching briefly"', timeout=15_000)
     expect(page.locator("#messages-metrics")).to_contain_text("finish: end_turn", timeout=15_000)
     page.locator("#messages-chatbot").get_by_text("Thinking").first.click()
     expect(page.locator("#messages-chatbot")).to_contain_text('The user wrote "Explain caching briefly"')

@@ -48,7 +48,7 @@ async def test_send_streams_the_reply_and_records_the_turn(client: GatewayClient
     assert len(growing) >= 2 and growing == sorted(growing), "the reply grows across several updates"
     final = views[-1]
     assert final.done and final.error == "" and final.exchange is not None
-    assert "You said" in texts(final)[-1] and "first token" in final.metrics and "tokens/s" in final.metrics
+    assert "here, answering with" in texts(final)[-1] and "first token" in final.metrics and "tokens/s" in final.metrics
     assert [m["role"] for m in final.session.messages] == ["user", "assistant"]
 
 
@@ -87,7 +87,7 @@ async def test_gateway_errors_keep_history_and_partial_text(client: GatewayClien
     final = views[-1]
     assert "The reply stopped early" in final.error and "Retry" in final.error
     assert "IncompleteStreamError" not in final.error
-    assert texts(final)[0] == "story [[fault:cut]]" and texts(final)[1].startswith("You said")
+    assert texts(final)[0] == "story [[fault:cut]]" and texts(final)[1].startswith("gx-2.5-flash here")
     assert "incomplete" in final.metrics
     wrong_key = await run(send_message(ChatAdapter(client, form()), defaults, "hi", [], None, "", "sk-not-the-key-999"))
     assert "The API key was not accepted" in wrong_key[-1].error and "AuthenticationError" not in wrong_key[-1].error
@@ -105,13 +105,13 @@ async def test_tool_round_trip_through_the_tab(client: GatewayClient, defaults: 
     assert "type the tool's result" in missing[0].notice.lower() and not missing[0].error
     second = await run(send_tool_result(ChatAdapter(client, tools_form), defaults, '{"temp": 19}', first.history, first.session, "", ""))
     final = second[-1]
-    assert final.pending_tool is None and '{"temp": 19}' in texts(final)[-1] and len(second) > 2
+    assert final.pending_tool is None and "get_weather reports temp 19." in texts(final)[-1] and len(second) > 2
     assert [m["role"] for m in final.session.messages] == ["user", "assistant", "tool", "assistant"]
 
 
 async def test_non_streaming_and_retry(client: GatewayClient, defaults: ServerDefaults) -> None:
     first = (await run(send_message(ChatAdapter(client, form(stream=False)), defaults, "once", [], None, "", "")))[-1]
-    assert texts(first)[-1].startswith('You said: "once"') and first.exchange.events == []
+    assert texts(first)[-1].startswith("gx-2.5-flash here") and 'Your message: "once"' in texts(first)[-1] and first.exchange.events == []
     again = await run(retry_last(ChatAdapter(client, form(temperature=0.1)), defaults, first.history, first.session, "", ""))
     final = again[-1]
     assert len(final.history) == 2 and "temperature=0.1" in texts(final)[-1]
@@ -158,7 +158,7 @@ async def test_cancelling_a_stream_keeps_the_partial_reply(gateway: RunningGatew
         gateway.config.token_delay = 0.0
     assert session.messages[-1]["role"] == "assistant"
     partial = session.messages[-1]["content"]
-    assert partial.startswith("You said") and len(partial) < 1000
+    assert "here, answering with" in partial and len(partial) < 1000
 
 
 def test_key_never_reaches_generated_code_or_inspector() -> None:

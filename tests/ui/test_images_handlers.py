@@ -23,6 +23,7 @@ from playground.settings import Settings
 from playground.ui import images_handlers
 from playground.ui.app import build_app
 from playground.ui.connection import ServerDefaults
+from playground.ui.i18n import english
 from playground.ui.images_handlers import (
     STOPPED,
     Generation,
@@ -199,7 +200,19 @@ def test_the_history_keeps_the_newest_generations(monkeypatch: pytest.MonkeyPatc
 def test_the_tab_sits_between_native_and_compare(gateway: RunningGateway) -> None:
     blocks = build_app(Settings(), ServerDefaults(gateway.url, DEMO_KEY, demo=True))
     tabs = [block for block in blocks.blocks.values() if isinstance(block, gr.Tab) and (block.elem_id or "").startswith("tab-")]
-    labels = [str(tab.label) for tab in tabs]
+    labels = [english(tab.label.key) if hasattr(tab.label, "key") else str(tab.label) for tab in tabs]
     assert labels.index("Native") < labels.index("Images") < labels.index("Compare")
     images_tab = tabs[labels.index("Images")]
     assert images_tab.id == "images" and images_tab.elem_id == "tab-images"
+
+
+async def test_refine_returns_one_picture_unless_asked_for_more(ui_client: GatewayClient, defaults: ServerDefaults) -> None:
+    session = ImagesSession()
+    await generate(ui_client, defaults, session, "", "", ImageForm("a harbour", ratio="1:1", n=3))
+    select(session, 2)
+    one = await refine(ui_client, defaults, session, "", "", ImageForm("a harbour", ratio="1:1", n=4), "make it grey")
+    assert not one.error, one.error
+    assert one.exchange.request_body.get("n", 1) == 1 and len(one.generation.result.images) == 1  # type: ignore[union-attr]
+    select(session, 0)
+    three = await refine(ui_client, defaults, session, "", "", ImageForm("a harbour", ratio="1:1", n=1), "give me three grey versions")
+    assert three.exchange.request_body["n"] == 3 and len(three.generation.result.images) == 3  # type: ignore[union-attr]

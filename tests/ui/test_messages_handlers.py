@@ -58,7 +58,7 @@ async def test_thinking_budget_and_json_errors_are_explained(client: GatewayClie
 
 async def test_thinking_stream_and_two_tool_round_trip(client: GatewayClient, defaults: ServerDefaults) -> None:
     thinking = (await run(send_message(MessagesAdapter(client, form(thinking=True)), defaults, "why", [], None, "", "")))[-1]
-    assert thinking.history[1]["metadata"]["title"] == THINKING_TITLE and 'You said: "why"' in flatten_text(thinking.history[-1]["content"])
+    assert thinking.history[1]["metadata"]["title"] == THINKING_TITLE and 'Your message: "why"' in flatten_text(thinking.history[-1]["content"])
     adapter = MessagesAdapter(client, form(tools_json=TOOLS, tool_choice="any"))
     first = (await run(send_message(adapter, defaults, "weather please", [], Session(), "", "")))[-1]
     assert first.pending_tool is not None and first.pending_tool.name == "get_weather"

@@ -48,7 +48,7 @@ async def test_function_round_trip_and_grounding(client: GatewayClient, defaults
     view = await turn(adapter, defaults, "weather in Oslo?", [], Session())
     assert view.pending_tool is not None and view.pending_tool.name == "get_weather"
     final = [v async for v in send_tool_result(adapter, defaults, '{"temp_c": 3}', view.history, view.session, "", "")][-1]
-    assert "temp_c" in flatten_text(final.history[-1]["content"])
+    assert "temp 3 °C" in flatten_text(final.history[-1]["content"])
     assert final.exchange.request_body["contents"][-1] == {"role": "user", "parts": [{"functionResponse": {"name": "get_weather", "response": {"temp_c": 3}}}]}
     grounded = await turn(NativeAdapter(client, NativeForm(model="gx-2.5-flash", grounding=True)), defaults, "gateway", [], Session())
     assert "[1]" in flatten_text(grounded.history[-2]["content"]) and "Sources:" in flatten_text(grounded.history[-1]["content"])

@@ -72,5 +72,5 @@ async def test_sources_show_as_links_and_tools_round_trip(client: GatewayClient,
     assert view.pending_tool is not None and view.exchange.request_body["tools"][0]["name"] == "get_weather"
     call_id = view.pending_tool.id
     final = [v async for v in send_tool_result(adapter, defaults, '{"temp_c": 25}', view.history, view.session, "", "")][-1]
-    assert "temp_c" in flatten_text(final.history[-1]["content"])
+    assert "temp 25 °C" in flatten_text(final.history[-1]["content"])
     assert final.exchange.request_body["input"][-1] == {"type": "function_call_output", "call_id": call_id, "output": '{"temp_c": 25}'}
