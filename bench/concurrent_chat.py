@@ -50,8 +50,13 @@ def start_app_process(token_delay: float) -> AppProcess:
     process = subprocess.Popen([sys.executable, "-m", "bench.serve_app", "--port", str(port), "--token-delay", str(token_delay)],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert process.stdout is not None
-    if process.stdout.readline().strip() != b"ready":
-        raise RuntimeError("the app did not start")
+    seen = []
+    for line in process.stdout:  # anything the app prints before it is ready is passed over
+        if line.strip() == b"ready":
+            break
+        seen.append(line.decode("utf-8", "replace").strip())
+    else:
+        raise RuntimeError(f"the app did not start (exit code {process.wait(10)}; it printed: {' | '.join(seen)[-300:]})")
     return AppProcess(f"http://127.0.0.1:{port}", process)
 
 
