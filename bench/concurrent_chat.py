@@ -50,8 +50,13 @@ def start_app_process(token_delay: float) -> AppProcess:
     process = subprocess.Popen([sys.executable, "-m", "bench.serve_app", "--port", str(port), "--token-delay", str(token_delay)],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert process.stdout is not None
-    if process.stdout.readline().strip() != b"ready":
-        raise RuntimeError("the app did not start")
+    seen = []
+    for line in process.stdout:  # anything the app prints before it is ready is passed over
+        if line.strip() == b"ready":
+            break
+        seen.append(line.decode("utf-8", "replace").strip())
+    else:
+        raise RuntimeError(f"the app did not start (exit code {process.wait(10)}; it printed: {' | '.join(seen)[-300:]})")
     return AppProcess(f"http://127.0.0.1:{port}", process)
 
 
@@ -77,6 +82,18 @@ class VideoWatchers:
     """The video jobs' watcher events, running as the page runs them (one per job's session)."""
 
     tasks: list[asyncio.Task[Reply]]
+
+    def summary(self) -> str:
+        """How the watchers stand: still polling, ended (with their board updates), failed."""
+        ended = [task.result() for task in self.tasks if task.done() and not task.cancelled() and task.exception() is None]
+        failed = [task.exception() for task in self.tasks if task.done() and not task.cancelled() and task.exception() is not None]
+        running = len(self.tasks) - len(ended) - len(failed)
+        shown = f"{running} of {len(self.tasks)} still polling"
+        if ended:
+            shown += f", {len(ended)} ended after {statistics.mean(r.messages for r in ended):.0f} board updates on average"
+        if failed:
+            shown += f", {len(failed)} failed ({type(failed[0]).__name__}: {str(failed[0])[:80]})"
+        return shown
 
     async def stop(self) -> None:
         for task in self.tasks:
@@ -128,13 +145,13 @@ async def measure(app: AppProcess, sessions: int, video_jobs: int) -> dict[str, 
         replies = await asyncio.gather(*(one_session(http, app.url, fn_index, token, session) for token, session in zip(tokens, hashes)),
                                        return_exceptions=True)
         wall, cpu = time.perf_counter() - start, app.cpu_seconds() - cpu_before
-        running_watchers = sum(not task.done() for task in watchers.tasks)
+        watched = watchers.summary()
         await watchers.stop()
     done = [(token, r) for token, r in zip(tokens, replies) if isinstance(r, Reply) and r.ttft is not None]
     mixed = [token for token, r in done if token not in r.text or any(other in r.text for other in tokens if other != token)]
     return {"sessions": sessions, "completed": len(done), "lost": sessions - len(done), "mixed": len(mixed),
             "ttft": [r.ttft for _, r in done], "total": [r.total for _, r in done], "cpu": cpu, "wall": wall,
-            "updates": statistics.mean(r.messages for _, r in done) if done else 0, "watchers": running_watchers}
+            "updates": statistics.mean(r.messages for _, r in done) if done else 0, "watchers": watched}
 
 
 def main() -> None:
@@ -155,8 +172,7 @@ def main() -> None:
           f"{percentile(row['ttft'], 0.95) * 1000:>13.0f}{percentile(row['total'], 0.95):>13.2f}"
           f"{row['cpu'] / max(row['completed'], 1):>13.3f}{row['updates']:>15.1f}")
     if args.video_jobs:
-        print(f"video watchers (the page's .then event after Submit) still polling when the last reply ended: "
-              f"{row['watchers']} of {args.video_jobs}")
+        print(f"video watchers (the page's .then event after Submit) when the last reply ended: {row['watchers']}")
     print(f"baseline (same run): one reply alone has TTFT ≈ the gateway's first token; wall time {row['wall']:.1f} s for all")
     print_footer()
 

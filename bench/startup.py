@@ -11,6 +11,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,11 +34,14 @@ def time_to_first_200(command: list[str]) -> float:
     port = free_port()
     env = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False", "GATEWAY_BASE_URL": ""}
     start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    errors = tempfile.TemporaryFile()
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=errors)
     try:
         while time.perf_counter() - start < DEADLINE_S:
             if process.poll() is not None:
-                raise RuntimeError(f"{command} exited with {process.returncode} before answering")
+                errors.seek(0)
+                said = errors.read().decode("utf-8", "replace").strip().splitlines()[-3:]
+                raise RuntimeError(f"{command} exited with {process.returncode} before answering: {' | '.join(said)}")
             try:
                 if httpx.get(f"http://127.0.0.1:{port}/", timeout=1).status_code == 200:
                     return time.perf_counter() - start
@@ -48,6 +52,7 @@ def time_to_first_200(command: list[str]) -> float:
     finally:
         process.terminate()
         process.wait(10)
+        errors.close()
 
 
 def measure(runs: int) -> tuple[list[float], list[float]]:

@@ -37,6 +37,8 @@ class Joined:
 
     @staticmethod
     def append(obj: Any, name: str, piece: str) -> None:
+        if not isinstance(piece, str):  # as `+=` would: a wrong-typed piece fails here, not when the text is read
+            raise TypeError(f"can only append str (not {type(piece).__name__}) to {name}")
         pieces = obj.__dict__.setdefault(f"_{name}_joined", [0])
         pieces[0] += len(piece)
         pieces.append(piece)
