@@ -13,6 +13,7 @@ from playground.client import catalog
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.intent import FORMAT_LABELS, FORMATS, Intent
 from playground.client.media import image_data_url
+from playground.ui.chatbot import Chatbot
 from playground.ui.compare_handlers import (
     PRESETS,
     ColumnRun,
@@ -96,7 +97,7 @@ def build_compare_tab(ctx: TabContext) -> None:
             with gr.Column(min_width=220):
                 formats.append(gr.Dropdown(FORMAT_CHOICES, value=start[index][0], label=f"Column {index + 1} format", elem_id=f"compare-format-{index}"))
                 models.append(gr.Dropdown(_model_ids(), value=start[index][1], allow_custom_value=True, label="model", elem_id=f"compare-model-{index}"))
-                chats.append(gr.Chatbot(height=300, elem_id=f"compare-chat-{index}", show_label=False))
+                chats.append(Chatbot(height=300, elem_id=f"compare-chat-{index}", show_label=False))
                 lines.append(gr.Markdown(elem_id=f"compare-metrics-{index}", elem_classes=["metrics-line"]))
     with gr.Row():
         send = gr.Button("Send to every column", variant="primary", elem_id="compare-send")
