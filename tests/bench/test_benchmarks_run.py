@@ -19,6 +19,7 @@ SMALLEST = {
     "stream_throughput": ["--runs", "1"],
     "video_download_memory": ["--mb", "1", "--runs", "1"],
     "embeddings": ["--texts", "40", "--runs", "1"],
+    "chat_history": ["--messages", "10,40", "--updates", "3"],
 }
 
 

@@ -59,3 +59,23 @@ def test_messages_with_files_are_processed_every_time(tmp_path: Path, monkeypatc
     chatbot.postprocess(value)
     chatbot.postprocess(value)
     assert len(processed) == 2
+
+
+async def test_gradios_file_scan_gives_the_same_value_with_and_without_files(tmp_path: Path) -> None:
+    from gradio import processing_utils
+
+    from playground.ui.gradio_fixes import apply_gradio_fixes
+
+    picture = tmp_path / "dot.png"
+    Image.new("RGB", (2, 2), "green").save(picture)
+    chatbot = Chatbot(render=False)
+    original = processing_utils.async_move_files_to_cache
+    apply_gradio_fixes()
+    patched = processing_utils.async_move_files_to_cache
+    text = chatbot.postprocess(history("a reply"))
+    assert await patched(text, chatbot, postprocess=True) == text.model_dump()
+    with_file = chatbot.postprocess([*history("a reply"), {"role": "assistant", "content": [{"path": str(picture)}]}])
+    scanned = await patched(with_file, chatbot, postprocess=True)
+    assert scanned[-1]["content"][0]["file"]["url"], "a file part was not moved to Gradio's cache"
+    if getattr(original, "_playground_text_skip", False) is False:
+        assert scanned == await original(with_file, chatbot, postprocess=True)
