@@ -20,6 +20,7 @@ SMALLEST = {
     "video_download_memory": ["--mb", "1", "--runs", "1"],
     "embeddings": ["--texts", "40", "--runs", "1"],
     "chat_history": ["--messages", "10,40", "--updates", "3"],
+    "browser_trace": ["--turns", "1"],
 }
 
 
