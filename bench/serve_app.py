@@ -10,7 +10,6 @@ app's interpreter costs (README's Benchmarks); the app's CPU figures then leave 
 from __future__ import annotations
 
 import argparse
-import atexit
 import os
 import signal
 import subprocess
@@ -34,7 +33,8 @@ def gateway_process(token_delay: float) -> str:
     child = subprocess.Popen([sys.executable, "-m", "playground.demo_gateway", "--port", str(port), "--key", KEY,
                               "--token-delay", str(token_delay), "--video-queue-seconds", "2", "--video-run-seconds", "60"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    atexit.register(child.terminate)
+    # a terminated app stops its gateway too (no interpreter shutdown: Gradio's threads would hold it)
+    signal.signal(signal.SIGTERM, lambda *_: (child.terminate(), os._exit(0)))
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -51,7 +51,6 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--token-delay", type=float, default=0.03)
     args = parser.parse_args()
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # so the gateway process is stopped too
     if os.environ.get("BENCH_GATEWAY") == "process":
         url = gateway_process(args.token_delay)
     else:
