@@ -59,8 +59,8 @@ def chat_turns(page: Page, turns: int) -> None:
     for turn in range(turns):
         before = bot_count(page)
         send(page, f"turn {turn}")
-        page.wait_for_function(f"() => document.querySelectorAll('#chat-chatbot .message.bot').length > {before}", timeout=60_000)
-        page.wait_for_function("() => !document.querySelector('#chat-input textarea').placeholder.includes('on its way')", timeout=60_000)
+        page.wait_for_function(f"() => document.querySelectorAll('#chat-chatbot .message.bot').length > {before}", timeout=300_000)
+        page.wait_for_function("() => !document.querySelector('#chat-input textarea').placeholder.includes('on its way')", timeout=300_000)
 
 
 def traced_long_reply(page: Page, tab: str) -> Row:
