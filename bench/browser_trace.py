@@ -93,8 +93,15 @@ def main() -> None:
     args = parser.parse_args()
     gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=args.token_delay))
     blocks = configure_queue(build_app(Settings(), ServerDefaults(gateway.url, KEY, demo=True)))
-    port = free_port()
-    blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options())
+    for attempt in range(3):  # on a loaded machine Gradio's own 3-second check of the page can fail
+        port = free_port()
+        try:
+            blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options())
+            break
+        except ValueError:
+            blocks.close()
+            if attempt == 2:
+                raise
     rows = []
     try:
         with sync_playwright() as playwright:
