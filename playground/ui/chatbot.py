@@ -4,8 +4,8 @@ remembered, so a streamed update costs the new text, not the whole history again
 Gradio 6.31 post-processes every message of the history on every streamed update (pydantic models
 per message and part: 7 ms for 800 messages, README's Benchmarks). A finished message does not
 change, so its processed form is kept under a key made of its exact JSON bytes (`orjson`) and the
-chatbot's reasoning tags; a message with anything but text parts (files, components) is processed
-every time, as before. The cache is shared, bounded in bytes, and evicts the oldest first.
+chatbot's reasoning tags; a message with anything but text parts (files, components), and the last
+message (the one a stream is growing), are processed every time, as before. The cache is shared, bounded in bytes, and evicts the oldest first.
 
 Gradio then walks the processed value twice per update looking for files to move to its cache
 (`async_move_files_to_cache`, an `await` per node: 7.5 ms each for 800 messages);
@@ -98,8 +98,9 @@ class Chatbot(gr.Chatbot):
             return ChatbotDataMessages(root=[])
         self._check_format(value)
         processed = []
-        for message in value:
-            messages = self._postprocess(message)
+        for index, message in enumerate(value):
+            # the last message is the one a stream is growing: each of its versions is seen once
+            messages = self._postprocess(message) if index < len(value) - 1 else super()._postprocess(message)
             if messages is not None:
                 processed.extend(messages)
         return ChatbotDataMessages.model_construct(root=processed)

@@ -45,6 +45,9 @@ def test_a_streamed_update_processes_only_the_changed_message(monkeypatch) -> No
     processed.clear()
     shown = chatbot.postprocess(history("The reply so far, longer"))
     assert processed == ["The reply so far, longer"]
+    processed.clear()
+    chatbot.postprocess([*history("The reply so far, longer"), {"role": "user", "content": "next"}])
+    assert processed == ["The reply so far, longer", "next"], "a finished reply is processed once more, then remembered"
     assert shown.model_dump()[-1]["content"][0]["text"] == "The reply so far, longer"
 
 
