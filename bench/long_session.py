@@ -60,26 +60,41 @@ async def heartbeat(http: httpx.AsyncClient, url: str, session: str) -> None:
             pass
 
 
-async def one_session(http: httpx.AsyncClient, url: str, begin: int, turns: int) -> None:
+async def one_session(http: httpx.AsyncClient, url: str, begin: int, turns: int, app: AppProcess | None = None) -> list[tuple[float, float]]:
+    """Run `turns` turns; with `app`, each turn's (wall seconds, app CPU seconds)."""
     session = uuid.uuid4().hex[:12]
     beating = asyncio.create_task(heartbeat(http, url, session))
     await run_direct(http, url, begin + 2, [None, *CHAT_FORM], session)
     history: list[Any] = []
+    times = []
     for turn in range(turns):
+        cpu, started = app.cpu_seconds() if app else 0.0, time.perf_counter()
         reply = await chat_chain(http, url, begin, f"turn {turn}", session, history)
+        if app:
+            times.append((time.perf_counter() - started, app.cpu_seconds() - cpu))
         assert reply.ttft is not None, "a turn got no reply"
         history = json.loads(reply.text)
     beating.cancel()
+    return times
 
 
-async def measure(app: AppProcess, turns: int, sessions: int) -> list[tuple[str, float]]:
+def turn_rows(times: list[tuple[float, float]]) -> list[tuple[int, float, float]]:
+    """(turn, mean wall ms, mean app CPU ms) over 5 turns around turn 10 and at the end."""
+    rows = []
+    for last in sorted({min(10, len(times)), len(times)}):
+        window = times[max(0, last - 5):last]
+        rows.append((last, sum(w for w, _ in window) / len(window) * 1000, sum(c for _, c in window) / len(window) * 1000))
+    return rows
+
+
+async def measure(app: AppProcess, turns: int, sessions: int) -> tuple[list[tuple[str, float]], list[tuple[int, float, float]]]:
     rows = []
     async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=64)) as http:
         config = (await http.get(f"{app.url}/config")).json()
         begin = chat_events(config["dependencies"], config["components"])[0]
         await one_session(http, app.url, begin, 1)
         rows.append(("start (after one warm-up turn)", rss_mb(app.process.pid)))
-        await one_session(http, app.url, begin, turns)
+        per_turn = turn_rows(await one_session(http, app.url, begin, turns, app))
         rows.append((f"after {turns} turns in one session", rss_mb(app.process.pid)))
         for batch in range(0, sessions, 20):
             await asyncio.gather(*(one_session(http, app.url, begin, 1) for _ in range(min(20, sessions - batch))))
@@ -90,7 +105,7 @@ async def measure(app: AppProcess, turns: int, sessions: int) -> list[tuple[str,
             await asyncio.gather(*(one_session(http, app.url, begin, 1) for _ in range(min(20, sessions - batch))))
         await asyncio.sleep(8)
         rows.append((f"after {sessions} new sessions, closed", rss_mb(app.process.pid)))
-    return rows
+    return rows, per_turn
 
 
 def main() -> None:
@@ -102,7 +117,7 @@ def main() -> None:
     app = start(token_delay=0.0)
     started = time.perf_counter()
     try:
-        rows = asyncio.run(measure(app, args.turns, args.sessions))
+        rows, per_turn = asyncio.run(measure(app, args.turns, args.sessions))
     finally:
         app.stop()
     baseline = rows[0][1]
@@ -110,6 +125,10 @@ def main() -> None:
     print(f"{'moment':<36}{'RSS MB':>9}{'vs start':>10}")
     for moment, mb in rows:
         print(f"{moment:<36}{mb:>9.1f}{mb - baseline:>+10.1f}")
+    print(f"one turn of the long session, mean of 5 turns (baseline: turn {per_turn[0][0]}, same run; load {os.getloadavg()[0]:.1f})")
+    print(f"{'turn':>6}{'wall ms':>10}{'app CPU ms':>12}{'CPU ratio':>11}")
+    for turn, wall, cpu in per_turn:
+        print(f"{turn:>6}{wall:>10.0f}{cpu:>12.0f}{cpu / max(per_turn[0][2], 1e-9):>11.2f}")
     print_footer()
 
 

@@ -13,6 +13,7 @@ from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.intent import Intent
 from playground.client.media import image_data_url
 from playground.client.validation import BROKEN_TEXT, is_utf8
+from playground.ui.chatbot import Chatbot
 from playground.ui.compare_handlers import (
     PRESETS,
     ColumnRun,
@@ -90,8 +91,8 @@ def build_compare_tab(ctx: TabContext) -> None:
         for index in range(COLUMNS):
             with gr.Column(min_width=220):
                 picker.column(index)
-                chats.append(gr.Chatbot(height=None, min_height=240, max_height=720, elem_id=f"compare-chat-{index}",
-                                        show_label=False))  # grows with the answer: the question above it stays in view
+                chats.append(Chatbot(height=None, min_height=240, max_height=720, elem_id=f"compare-chat-{index}",
+                                     show_label=False))  # grows with the answer: the question above it stays in view
                 lines.append(gr.Markdown(elem_id=f"compare-metrics-{index}", elem_classes=["metrics-line"]))
     with gr.Row():
         send = gr.Button("Send to every column", variant="primary", elem_id="compare-send")

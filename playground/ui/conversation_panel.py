@@ -10,6 +10,7 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.chatbot import Chatbot
 from playground.ui import conversation
 from playground.client.errors import GatewayError
 from playground.ui.branches import BranchBar
@@ -58,7 +59,7 @@ class ConversationPanel:
     def build(cls, prefix: str, placeholder: str, file_types: list[str] | None = None) -> ConversationPanel:
         """Lay out the column (call inside a `gr.Column`)."""
         session = gr.State(Session())
-        chatbot = gr.Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=placeholder, editable="user")
+        chatbot = Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=placeholder, editable="user")
         error = error_banner(prefix)
         notice = notice_banner(prefix)
         with gr.Group(visible=False, elem_id=f"{prefix}-tool-panel") as tool_panel:

@@ -1,4 +1,4 @@
-"""Two fixes to Gradio 6.31's per-session state, applied once when the app is built
+"""Fixes to Gradio 6.31's per-session cost, applied once when the app is built
 (`apply_gradio_fixes`); each is measured in README's Benchmarks and tested in
 tests/ui/test_session_growth.py.
 
@@ -13,29 +13,57 @@ conversation's request. Giving the session's copy the key it is stored under end
 
 from __future__ import annotations
 
+import datetime
+import importlib.util
+import sys
 from typing import Any
 
 import gradio as gr
 from gradio.blocks import Block
 from gradio.state_holder import SessionState
 
+from playground.ui.chatbot import skip_file_scan_for_text
+
 _PATCHED = "_playground_keeps_ids"
 
 
 def keep_session_component_ids() -> None:
-    """Make `SessionState` give a component stored under key K the id K (idempotent)."""
+    """Make `SessionState` give a component stored under key K the id K, and keep no config copy
+    of it (idempotent).
+
+    Gradio 6.31 also rebuilds a full config of a component (props, value and three pydantic JSON
+    schemas) into `SessionState.config_values` every time an event updates it or gives it a value.
+    Those copies serve only `/gradio_api/deep_link`, which the app does not offer (no
+    `DeepLinkButton`): building them was 21% of the server's CPU with 50 chat sessions (py-spy),
+    and they held a copy of every value a session was sent (its whole chat history)."""
     if getattr(SessionState, _PATCHED, False):
         return
-    store = SessionState.__setitem__
 
     def __setitem__(self: SessionState, key: int, value: Any) -> None:
         original = self.blocks_config.blocks.get(key)
-        if isinstance(value, Block) and original is not None and not isinstance(original, gr.State) and value._id != key:
+        if isinstance(original, gr.State):
+            self._state_ttl[key] = (original.time_to_live, datetime.datetime.now())
+            self.state_data[key] = value
+            return
+        if isinstance(value, Block) and original is not None and value._id != key:
             value._id = key
-        store(self, key, value)
+        self.blocks_config.blocks[key] = value
+
+    def no_config_copy(self: SessionState, key: int, *_: Any) -> None:
+        return None
 
     SessionState.__setitem__ = __setitem__  # type: ignore[method-assign]
+    SessionState._update_config = no_config_copy  # type: ignore[method-assign]
+    SessionState._update_value_in_config = no_config_copy  # type: ignore[method-assign]
     setattr(SessionState, _PATCHED, True)
+
+
+def fail_fast_without_matplotlib() -> None:
+    """Gradio imports matplotlib around every event and streamed update (`MatplotlibBackendMananger`);
+    when it is not installed each failed import searches `sys.path` again (~0.2 ms a pair).
+    Recording the absence once makes those imports fail at once, as they would anyway."""
+    if "matplotlib" not in sys.modules and importlib.util.find_spec("matplotlib") is None:
+        sys.modules["matplotlib"] = None  # type: ignore[assignment]
 
 
 class _WithoutBlocks:
@@ -68,3 +96,5 @@ def lazy_session_configs() -> None:
 def apply_gradio_fixes() -> None:
     keep_session_component_ids()
     lazy_session_configs()
+    fail_fast_without_matplotlib()
+    skip_file_scan_for_text()

@@ -23,6 +23,8 @@ SMALLEST = {
     "report": ["--runs", "1"],
     "redaction": ["--events", "200", "--runs", "1"],
     "batch": ["--rows", "20", "--runs", "1"],
+    "chat_history": ["--messages", "10,40", "--updates", "3"],
+    "browser_trace": ["--turns", "1"],
 }
 
 

@@ -16,16 +16,17 @@ from playground.demo_gateway.server import free_port
 from playground.settings import Settings
 from playground.ui.app import build_app
 from playground.ui.connection import ServerDefaults
-from playground.ui.gradio_fixes import keep_session_component_ids
+from playground.ui.gradio_fixes import apply_gradio_fixes
 
 
-def session_config_bytes(blocks: gr.Blocks, session: str) -> tuple[int, int]:
+def session_entries(blocks: gr.Blocks, session: str) -> tuple[int, int]:
+    """(components the session holds, config copies it holds)."""
     state = blocks.state_holder[session]
-    return len(state.config_values), len(json.dumps(list(state.config_values.values()), default=str))
+    return len(state.blocks_config.blocks), len(state.config_values)
 
 
 async def test_a_component_updated_then_read_keeps_one_entry_in_the_session() -> None:
-    keep_session_component_ids()
+    apply_gradio_fixes()
     with gr.Blocks() as blocks:
         box = gr.Textbox(elem_id="box")
         echo = gr.Textbox()
@@ -41,8 +42,9 @@ async def test_a_component_updated_then_read_keeps_one_entry_in_the_session() ->
             for _ in range(5):
                 await run_direct(http, f"http://127.0.0.1:{port}", update, [], session)
                 await run_direct(http, f"http://127.0.0.1:{port}", read, ["hello"], session)
-                counts.append(len(blocks.state_holder[session].config_values))
+                counts.append(session_entries(blocks, session))
         assert counts == [counts[0]] * 5
+        assert counts[0][1] == 0, "the session keeps config copies only deep links would use"
     finally:
         blocks.close()
 
@@ -56,16 +58,14 @@ async def test_chat_turns_grow_the_session_by_about_their_history() -> None:
             session = uuid.uuid4().hex[:12]
             await run_direct(http, app.url, begin + 2, [None, *CHAT_FORM], session)
             history: list = []
-            sizes = []
+            entries = []
             for turn in range(12):
                 reply = await chat_chain(http, app.url, begin, f"turn {turn}", session, history)
                 history = json.loads(reply.text)
-                sizes.append(session_config_bytes(app.blocks, session))
-        entries = [count for count, _ in sizes]
+                entries.append(session_entries(app.blocks, session))
+        assert "turn 11" in json.dumps(history), "the last turn is not in the chat"
         assert entries[-1] == entries[1], f"session entries grew: {entries}"
-        grown = sizes[-1][1] - sizes[1][1]
-        history_bytes = len(json.dumps(history))
-        assert grown < 4 * history_bytes, f"session state grew {grown} bytes over 10 turns for a {history_bytes}-byte history"
+        assert entries[-1][1] == 0, "the session keeps config copies (with the whole history) only deep links would use"
     finally:
         app.stop()
 

@@ -1,0 +1,61 @@
+"""What one streamed chat update costs the server as the history grows: what Gradio runs for the
+chatbot on every yield (its `postprocess` of the whole history, then two scans of the value for
+files to move to its cache), for Gradio's own `gr.Chatbot` (the same-run baseline) and the app's
+`Chatbot`, which remembers finished messages and lets a text-only value skip the scans.
+
+    python -m bench.chat_history [--messages 10,200,800] [--updates 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import time
+
+import gradio as gr
+from gradio import processing_utils
+
+from playground.ui.chatbot import Chatbot
+from playground.ui.gradio_fixes import apply_gradio_fixes
+
+WORDS = "the quick brown fox jumps over a lazy dog while the gateway streams tokens".split()
+
+
+def history(messages: int, reply: str) -> list[dict]:
+    turns = [{"role": "user" if i % 2 == 0 else "assistant", "content": " ".join(WORDS[(i + j) % len(WORDS)] for j in range(60))}
+             for i in range(messages - 1)]
+    return [*turns, {"role": "assistant", "content": reply}]
+
+
+async def per_update_ms(chatbot: gr.Chatbot, messages: int, updates: int) -> float:
+    """Mean time of one streamed update: the reply grows by a word, the history stays."""
+    chatbot.postprocess(history(messages, "warm"))
+    reply, spent = "", 0.0
+    for update in range(updates):
+        reply += f" word{update}"
+        value = history(messages, reply)
+        started = time.perf_counter()
+        processed = chatbot.postprocess(value)
+        for _ in range(2):  # Gradio's postprocess_data scans the value twice
+            await processing_utils.async_move_files_to_cache(processed, chatbot, postprocess=True)
+        spent += time.perf_counter() - started
+    return spent / updates * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", default="10,200,800")
+    parser.add_argument("--updates", type=int, default=30)
+    args = parser.parse_args()
+    apply_gradio_fixes()
+    print(f"one streamed update's chatbot postprocess + file scans, mean of {args.updates} (load {os.getloadavg()[0]:.1f})")
+    print(f"{'messages':>9}{'gr.Chatbot ms (baseline)':>26}{'app Chatbot ms':>16}{'ratio':>8}")
+    for messages in (int(n) for n in args.messages.split(",")):
+        base = asyncio.run(per_update_ms(gr.Chatbot(render=False), messages, args.updates))
+        ours = asyncio.run(per_update_ms(Chatbot(render=False), messages, args.updates))
+        print(f"{messages:>9}{base:>26.2f}{ours:>16.2f}{ours / base:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""The text tabs' chatbot remembers processed messages: the page gets exactly what Gradio's own
+chatbot sends, and a streamed update re-processes only the messages that changed (issue 25)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gradio as gr
+from PIL import Image
+
+from playground.ui.chatbot import Chatbot
+
+
+def history(reply: str) -> list[dict]:
+    return [
+        {"role": "user", "content": "  Hello\n   there"},
+        {"role": "assistant", "content": "Thinking it over", "metadata": {"title": "Reasoning", "status": "done"}},
+        {"role": "assistant", "content": [{"type": "text", "text": "first part"}, {"type": "text", "text": "second"}]},
+        {"role": "user", "content": "again"},
+        {"role": "assistant", "content": reply},
+    ]
+
+
+def test_the_page_gets_what_gradios_chatbot_sends(tmp_path: Path) -> None:
+    picture = tmp_path / "dot.png"
+    Image.new("RGB", (2, 2), "red").save(picture)
+    value = [*history("Hi <think>hmm</think> there"), {"role": "assistant", "content": [{"path": str(picture)}]}]
+    for tags in (None, [("<think>", "</think>")]):
+        ours, gradios = Chatbot(reasoning_tags=tags, render=False), gr.Chatbot(reasoning_tags=tags, render=False)
+        for _ in range(2):  # the second time from the cache
+            assert ours.postprocess(value).model_dump() == gradios.postprocess(value).model_dump()
+
+
+def test_a_streamed_update_processes_only_the_changed_message(monkeypatch) -> None:
+    processed: list[object] = []
+    original = gr.Chatbot._postprocess
+
+    def counting(self, message):
+        processed.append(message["content"])
+        return original(self, message)
+
+    monkeypatch.setattr(gr.Chatbot, "_postprocess", counting)
+    chatbot = Chatbot(render=False)
+    chatbot.postprocess(history("The reply so"))
+    processed.clear()
+    shown = chatbot.postprocess(history("The reply so far, longer"))
+    assert processed == ["The reply so far, longer"]
+    processed.clear()
+    chatbot.postprocess([*history("The reply so far, longer"), {"role": "user", "content": "next"}])
+    assert processed == ["The reply so far, longer", "next"], "a finished reply is processed once more, then remembered"
+    assert shown.model_dump()[-1]["content"][0]["text"] == "The reply so far, longer"
+
+
+def test_messages_with_files_are_processed_every_time(tmp_path: Path, monkeypatch) -> None:
+    picture = tmp_path / "dot.png"
+    Image.new("RGB", (2, 2), "blue").save(picture)
+    processed: list[object] = []
+    original = gr.Chatbot._postprocess
+    monkeypatch.setattr(gr.Chatbot, "_postprocess", lambda self, message: processed.append(message) or original(self, message))
+    chatbot = Chatbot(render=False)
+    value = [{"role": "user", "content": [{"path": str(picture)}]}]
+    chatbot.postprocess(value)
+    chatbot.postprocess(value)
+    assert len(processed) == 2
+
+
+async def test_gradios_file_scan_gives_the_same_value_with_and_without_files(tmp_path: Path) -> None:
+    from gradio import processing_utils
+
+    from playground.ui.gradio_fixes import apply_gradio_fixes
+
+    picture = tmp_path / "dot.png"
+    Image.new("RGB", (2, 2), "green").save(picture)
+    chatbot = Chatbot(render=False)
+    original = processing_utils.async_move_files_to_cache
+    apply_gradio_fixes()
+    patched = processing_utils.async_move_files_to_cache
+    text = chatbot.postprocess(history("a reply"))
+    assert await patched(text, chatbot, postprocess=True) == text.model_dump()
+    with_file = chatbot.postprocess([*history("a reply"), {"role": "assistant", "content": [{"path": str(picture)}]}])
+    scanned = await patched(with_file, chatbot, postprocess=True)
+    assert scanned[-1]["content"][0]["file"]["url"], "a file part was not moved to Gradio's cache"
+    if getattr(original, "_playground_text_skip", False) is False:
+        assert scanned == await original(with_file, chatbot, postprocess=True)
