@@ -6,6 +6,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -59,3 +60,11 @@ def page(browser: Browser, app_server: RunningApp) -> Iterator[Page]:
     tab.wait_for_selector("#chat-input textarea")
     yield tab
     context.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder drives the browser: `-m browser` selects them all (and only them)."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
