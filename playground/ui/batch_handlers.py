@@ -22,12 +22,13 @@ from playground.client.batch.report import leaderboard, leaderboard_markdown
 from playground.client.batch.runner import Progress
 from playground.client.batch.store import RunFile
 from playground.client.batch.template import TemplateError, check_variables, variables_of
+from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.media import media_directory
 from playground.client.transport import Connection, Exchange
 from playground.ui.batch_runs import BatchRuns
 from playground.ui.column_picker import chosen
-from playground.ui.forms import optional_positive
+from playground.ui.forms import optional_positive, whole
 from playground.ui.prices import PRICES
 from playground.ui.render import plain
 
@@ -80,8 +81,11 @@ def graders_from(values: list[Any]) -> list[GraderSpec]:
             continue
         try:
             spec = GraderSpec.from_dict({"kind": kind, "value": value or "", "model": model or "",
-                                         "minimum": int(low) if low else None, "maximum": int(high) if high else None})
+                                         "minimum": whole("min length", low) if low else None,
+                                         "maximum": whole("max length", high) if high else None})
             specs.append(spec)
+        except RequestValidationError as error:
+            problems.append(f"grader {slot // 5 + 1}: {'; '.join(error.problems)}")
         except (GraderError, ValueError, TypeError) as error:
             problems.append(f"grader {slot // 5 + 1}: {error}")
     if problems:
@@ -94,8 +98,12 @@ def plan_from_form(system: str, user: str, dataset: Dataset | None, column_value
                    max_rows: int, max_concurrency: int) -> tuple[Plan, list[str]]:
     """The plan and its warnings (raises `PlanError` naming every blocking problem)."""
     graders = graders_from(grader_values)
-    plan = Plan(user or "", system or "", dataset or Dataset([]), chosen(column_values), int(repeats or 1), graders,
-                _temperature(temperature), optional_positive(max_tokens), bool(stream), bool(cache), int(concurrency or 1))
+    try:  # sent as typed: 1.5 repeats or tokens is refused with the field named, never rounded
+        counts = whole("repeat each row N times", repeats) or 1, optional_positive(max_tokens, "max output tokens")
+    except RequestValidationError as error:
+        raise PlanError(error.problems) from None
+    plan = Plan(user or "", system or "", dataset or Dataset([]), chosen(column_values), counts[0], graders,
+                _temperature(temperature), counts[1], bool(stream), bool(cache), int(concurrency or 1))
     blocking, warnings = plan.problems(max_rows, max_concurrency)
     if blocking:
         raise PlanError(blocking)

@@ -63,11 +63,11 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
     preview = gr.Dataframe(value=preview_rows(None), label="Preview (first 10 rows)", interactive=False, max_height=260, elem_id="batch-preview")
     picker = ColumnPicker.build("batch", PRESETS, MAX_COLUMNS)
     with gr.Row():
-        repeats = gr.Number(1, minimum=1, maximum=MAX_REPEATS, precision=0, label="repeat each row N times", elem_id="batch-repeats")
+        repeats = gr.Number(1, minimum=1, maximum=MAX_REPEATS, label="repeat each row N times", elem_id="batch-repeats")
         concurrency = gr.Slider(1, settings.batch_concurrency, value=min(4, settings.batch_concurrency), step=1,
                                 label="requests at once", elem_id="batch-concurrency")
         temperature = gr.Textbox("", label="temperature (empty = not set)", elem_id="batch-temperature")
-        max_tokens = gr.Number(0, precision=0, label="max output tokens (0 = not set)", elem_id="batch-max-tokens")
+        max_tokens = gr.Number(0, label="max output tokens (0 = not set)", elem_id="batch-max-tokens")
         with gr.Column(min_width=160):
             stream = gr.Checkbox(True, label="Stream (gives time to first token)", elem_id="batch-stream")
             cache = gr.Checkbox(False, label="Answer identical requests from the run's cache", elem_id="batch-cache")
@@ -78,8 +78,8 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
                 grader_inputs += [
                     gr.Dropdown(KIND_CHOICES, value="", label=f"Grader {slot + 1}", elem_id=f"batch-grader-kind-{slot}", scale=2),
                     gr.Textbox(label="text / regex / JSON schema / rubric ({{column}} allowed in text)", elem_id=f"batch-grader-value-{slot}", scale=4),
-                    gr.Number(0, precision=0, minimum=0, label="min length", elem_id=f"batch-grader-min-{slot}", scale=1),
-                    gr.Number(0, precision=0, minimum=0, label="max length (0 = none)", elem_id=f"batch-grader-max-{slot}", scale=1),
+                    gr.Number(0, minimum=0, label="min length", elem_id=f"batch-grader-min-{slot}", scale=1),
+                    gr.Number(0, minimum=0, label="max length (0 = none)", elem_id=f"batch-grader-max-{slot}", scale=1),
                     gr.Dropdown(model_ids(), value="gx-2.5-flash", allow_custom_value=True, label="grading model (model-graded)",
                                 elem_id=f"batch-grader-model-{slot}", scale=2),
                 ]

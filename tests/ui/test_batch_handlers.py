@@ -51,6 +51,16 @@ def test_the_form_becomes_a_plan_and_every_problem_is_named() -> None:
     assert "not used by the prompt: question" in warnings[0] and "cache" in warnings[1]
 
 
+@pytest.mark.parametrize(("field", "value", "named"), [("repeats", 1.5, "repeat each row N times"), ("max_tokens", 12.5, "max output tokens")])
+def test_a_count_that_is_not_whole_is_refused_not_rounded(field: str, value: float, named: str) -> None:
+    with pytest.raises(PlanError) as problem:
+        _plan(**{field: value})
+    assert named in str(problem.value) and "not rounded" in str(problem.value)
+    with pytest.raises(PlanError) as problem:
+        _plan(grader_values=["length", "", 2.5, 0, ""])
+    assert "min length" in str(problem.value)
+
+
 def test_a_session_file_round_trips_and_a_bad_one_is_refused_whole(tmp_path: Path) -> None:
     plan, _ = _plan(temperature="0.3")
     path = tmp_path / "batch-session.json"
