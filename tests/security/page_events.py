@@ -4,6 +4,7 @@ Outputs are read by the `elem_id` of the component they go to."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,8 +62,8 @@ def load_session(blocks: gr.Blocks, tab: str, document: Any, folder: Path) -> tu
 
 def import_command(blocks: gr.Blocks, command: str) -> tuple[str, list[Any]]:
     """Paste `command` into "Import a curl command": (the status shown, every output's value)."""
-    run = event(blocks, "on_import", "curl-command")
-    result = run.fn(command)
+    run = event(blocks, "keep_url", "curl-command")  # "Open it, keep my base URL": no host lookup
+    result = asyncio.run(run.fn(command, ""))
     return result[run.output_index("curl-status")], list(result)
 
 
