@@ -11,12 +11,18 @@ from __future__ import annotations
 import asyncio
 import copy
 import inspect
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import gradio as gr
 
 Interleave = Callable[[], Awaitable[None]]
+
+
+def browser_fill(dependency: Any) -> Any:
+    """What a `js=`-only event (`examples.browser_filler`) writes to its outputs."""
+    return json.loads(dependency.js.split("=>", 1)[1])
 
 
 class PageModel:
@@ -64,6 +70,11 @@ class PageModel:
     async def run(self, dependency: Any, event_data: Any = None, during_stream: Interleave | None = None) -> None:
         """Run one event and the `.then` steps after it. `during_stream` runs after the first
         value a streaming step yields (a click made while a reply arrives)."""
+        if dependency.fn is None:  # a browser-side event (an example's fill): its values are in its `js`
+            self._write(dependency, browser_fill(dependency))
+            for follower in self._followers(dependency):
+                await self.run(follower, during_stream=during_stream)
+            return
         arguments = [self.get(component) for component in dependency.inputs]
         if event_data is not None:
             arguments.insert(0, event_data)

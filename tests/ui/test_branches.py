@@ -16,7 +16,7 @@ from tests.ui.test_conversation_edits import converse, shown_texts
 
 async def test_branch_create_switch_save_load(client: GatewayClient, defaults: ServerDefaults) -> None:
     history, session = await converse(client, defaults, ["first", "second", "third"])
-    assert branch_from(history, session, None).error  # nothing clicked yet
+    assert branch_from(history, session, None).notice  # nothing clicked yet
     view = branch_from(history, session, 1)  # the reply to "first"
     assert shown_texts(view.history)[0] == "first" and len(view.history) == 2 and "branch 2" in view.notice
     assert [m["content"] for m in session.messages if m["role"] == "user"] == ["first"]

@@ -3,7 +3,6 @@ nothing an earlier example, curl import or preset left behind changes what it sh
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import gradio as gr
@@ -13,6 +12,7 @@ from playground.settings import Settings
 from playground.ui.app import build_app
 from playground.ui.connection import ServerDefaults
 from playground.ui.examples import initial_value
+from tests.ui.page_model import browser_fill
 
 CONVERSATION_TABS = ("chat", "responses", "messages", "native")
 KEPT = {"native": {"native-auth"}}
@@ -34,7 +34,7 @@ def _trigger(app: gr.Blocks, component: Any, event: str) -> Any:
 def example_fill(app: gr.Blocks, tab: str, index: int) -> dict[str, Any]:
     """{elem_id: value} a click on example `index` of `tab` puts in the page."""
     dependency = _trigger(app, _by_id(app)[f"{tab}-example-{index}"], "click")
-    values = json.loads(dependency.js.split("=>", 1)[1])  # the browser fills the fields itself (issue 26)
+    values = browser_fill(dependency)  # the browser fills the fields itself (issue 26)
     values = values if len(dependency.outputs) > 1 else [values]
     return {component.elem_id: value for component, value in zip(dependency.outputs, values, strict=True)}
 
