@@ -96,7 +96,7 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
     expect(board).to_contain_text("C2 chat completions · gpt-4.1")
     expect(page.locator("#batch-grid")).to_contain_text("What is 7 plus 7?")
 
-    page.locator("#batch-grid").get_by_text("You said").filter(visible=True).first.click()
+    page.locator("#batch-grid").get_by_text("here, answering with").filter(visible=True).first.click()
     expect(page.locator("#batch-cell")).to_contain_text("Row", timeout=10_000)
     page.click("#batch-inspector")
     page.get_by_role("tab", name="curl").click()
@@ -130,5 +130,5 @@ def test_the_chat_tab_offers_the_same_template_variables(browser: Browser, batch
     page.keyboard.press("Enter")
     page.wait_for_timeout(500)
     page.press("#chat-input textarea", "Enter")
-    expect(page.locator("#chat-chatbot .message.bot").last).to_contain_text('You said: "Say hello to Ada"', timeout=20_000)
+    expect(page.locator("#chat-chatbot .message.bot").last).to_contain_text('Your message: "Say hello to Ada"', timeout=20_000)
     page.context.close()

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from playground.ui.i18n import ZH
+
 from tests.e2e.conftest import RunningApp
 
 BOT = "#chat-chatbot .message.bot"
@@ -31,7 +33,7 @@ def test_a_chinese_browser_gets_the_chat_tab_in_chinese(chinese_page: Page) -> N
     expect(page.locator("#chat-stop")).to_have_text("停止")
     expect(page.locator("#chat-retry")).to_have_text("重试")
     expect(page.locator("#chat-inspector")).to_contain_text("检查器与代码")
-    expect(page.locator("#chat-input textarea")).to_have_attribute("placeholder", "消息（按 Enter 发送；回形针可附加图片；用铅笔图标编辑之前的消息）")
+    expect(page.locator("#chat-input textarea")).to_have_attribute("placeholder", ZH["conversation.idle"])
     page.click("#chat-example-0")
     page.locator("#chat-input textarea").press("Enter")
     expect(page.locator(BOT).last).to_contain_text("A piano.", timeout=20_000)  # the gateway's answer, as it arrived

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from playground.ui.conversation_panel import REPLYING_PLACEHOLDER
+from playground.ui.i18n import english
 
 pytestmark = pytest.mark.browser
 BOT = "#chat-chatbot .message.bot"
@@ -41,7 +41,7 @@ def test_stop_and_retry_in_quick_succession_never_breaks_the_chat(page: Page) ->
 def test_escape_stops_and_a_second_enter_says_a_reply_is_running(page: Page) -> None:
     send(page, "tell me a long story")
     expect(page.locator(BOT).last).to_contain_text("demo gateway streams", timeout=10_000)
-    expect(page.locator("#chat-input textarea")).to_have_attribute("placeholder", REPLYING_PLACEHOLDER)
+    expect(page.locator("#chat-input textarea")).to_have_attribute("placeholder", english("conversation.replying"))
     send(page, "impatient follow-up")
     expect(page.locator("#chat-notice")).to_contain_text("A reply is still on its way")
     expect(page.locator("#chat-input textarea")).to_have_value("impatient follow-up")

@@ -160,7 +160,7 @@ def test_a_curl_command_opens_the_video_tab_with_the_model_s_fields(page: Page) 
   -d '{"model": "vidB-3.0-fast-generate-001", "prompt": "Waves at dawn", "durationSeconds": 6, "aspectRatio": "9:16", "resolution": "720p"}'""")
     expect(page.locator("#video-prompt textarea")).to_have_value("Waves at dawn", timeout=10_000)
     expect(page.locator("#video-model input")).to_have_value("vidB-3.0-fast-generate-001")
-    expect(page.locator("#video-model-notes")).to_contain_text("vidB-3.0-fast-generate-001")  # the model's change event ran: it must keep what fits
+    expect(page.locator("#video-model-notes")).to_contain_text("vidB-3.0-fast-generate-001", timeout=15_000)  # the model's change event ran: it must keep what fits
     expect(page.locator("#video-duration input")).to_have_value("6")
     expect(page.locator("#video-ratio input")).to_have_value("9:16")
     expect(page.locator("#video-resolution input")).to_have_value("720p")
@@ -175,7 +175,7 @@ def test_a_saved_video_form_loads_with_its_model_s_fields(page: Page, tmp_path: 
     expect(page.locator("#video-model input")).to_have_value("vidA-2")
     load_session_file(page, "video", saved)
     expect(page.locator("#video-model input")).to_have_value("vidC2.5-t2v-preview")
-    expect(page.locator("#video-model-notes")).to_contain_text("vidC2.5-t2v-preview")
+    expect(page.locator("#video-model-notes")).to_contain_text("vidC2.5-t2v-preview", timeout=15_000)
     expect(page.locator("#video-duration input")).to_have_value("10")
     expect(page.locator("#video-resolution input")).to_have_value("1080p")
     expect(page.locator("#video-prompt textarea")).to_have_value("Lanterns")

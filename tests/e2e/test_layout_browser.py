@@ -61,18 +61,8 @@ def phone(browser: Browser, app_server: RunningApp) -> Iterator[Page]:
     context.close()
 
 
-def open_any_tab(page: Page, name: str, ready: str) -> None:
-    """On a phone most tabs sit behind the tab bar's overflow menu."""
-    if page.get_by_role("tab", name=name).is_visible():
-        open_tab(page, name, ready)
-        return
-    page.locator(".overflow-menu button, button.overflow-menu").first.click()
-    page.locator(".overflow-dropdown button", has_text=name).first.click()
-    page.wait_for_selector(ready)
-
-
 def compare_once(page: Page) -> None:
-    open_any_tab(page, "Compare", "#compare-send")
+    open_tab(page, "Compare", "#compare-send")
     page.click("#compare-example-0")
     expect(page.locator("#compare-message textarea")).to_have_value("What has keys but can't open locks? Answer in one sentence.")
     page.click("#compare-send")

@@ -34,7 +34,7 @@ def open_link(page: Page, app: RunningApp, query: str) -> None:
 def test_link_opens_the_tab_with_fields_set_and_nothing_sent(page: Page, app_server: RunningApp, tab: str, model: str, text_box: str,
                                                              model_box: str, sent: str) -> None:
     open_link(page, app_server, f"?tab={tab}&model={quote(model)}&q={quote(TEXT)}")
-    expect(page.get_by_role("tab", name=tab.capitalize())).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_role("tab", name=tab.capitalize(), exact=True).first).to_have_attribute("aria-selected", "true")
     expect(page.locator(text_box)).to_have_value(TEXT, timeout=10_000)
     expect(page.locator(model_box)).to_have_value(model)
     expect(page.locator("#link-notice")).not_to_be_visible()
@@ -59,7 +59,7 @@ def test_unknown_values_are_named_and_ignored(page: Page, app_server: RunningApp
     expect(page.locator("#chat-input textarea")).to_have_value("kept")
     open_link(page, app_server, "?tab=nowhere&q=x")
     expect(page.locator("#link-notice")).to_contain_text("nowhere", timeout=10_000)
-    expect(page.get_by_role("tab", name="Chat")).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_role("tab", name="Chat", exact=True).first).to_have_attribute("aria-selected", "true")
 
 
 def test_copy_link_round_trips_and_never_holds_the_key(page: Page, app_server: RunningApp) -> None:

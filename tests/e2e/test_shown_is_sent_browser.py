@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.pages import open_tab
+
 pytestmark = pytest.mark.browser
 CHAT = "#chat-chatbot"
 BOT = f"{CHAT} .message.bot"
@@ -21,7 +23,7 @@ def send(page: Page, text: str) -> None:
 def converse(page: Page, *texts: str) -> None:
     for text in texts:
         send(page, text)
-        expect(page.locator(BOT).last).to_contain_text(f'You said: "{text}"', timeout=15_000)
+        expect(page.locator(BOT).last).to_contain_text(f'Your message: "{text}"', timeout=15_000)
         expect(page.locator("#chat-metrics")).to_contain_text("finish", timeout=15_000)
 
 
@@ -66,7 +68,7 @@ def test_enter_in_an_empty_box_is_a_calm_note_and_the_conversation_stays(page: P
 
 
 def test_responses_enter_in_an_empty_box_keeps_the_chain_and_the_screen(page: Page) -> None:
-    page.get_by_role("tab", name="Responses").click()
+    open_tab(page, "Responses", "#responses-input textarea")
     page.wait_for_selector("#responses-input textarea")
     page.locator("#responses-chain input").check()
     page.fill("#responses-input textarea", "first link")
