@@ -11,11 +11,13 @@ def open_tab(page: Page, name: str, ready_selector: str) -> None:
     """Select the tab called `name` and wait until `ready_selector` is on the page. Tabs that do
     not fit the bar sit behind its overflow menu (which holds a second button of the same name)."""
     shown = page.get_by_role("tab", name=name, exact=True).filter(visible=True)
+    more = page.locator("button[aria-label='More tabs']").filter(visible=True)
+    shown.or_(more).first.wait_for()  # the tab bar is laid out (it measures itself first)
     if shown.count():
         shown.first.click()
     else:
-        page.locator(".overflow-menu button, button.overflow-menu").first.click()
-        page.locator(".overflow-dropdown button", has_text=name).first.click()
+        more.first.click()
+        page.locator(".overflow-dropdown button", has_text=name).filter(visible=True).first.click()
     page.wait_for_selector(ready_selector)
 
 

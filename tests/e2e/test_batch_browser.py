@@ -106,7 +106,7 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
     page.click("#batch-ab-next")
     expect(page.locator("#batch-ab-prompt")).to_contain_text("Row", timeout=10_000)
     answer_a = page.locator("#batch-ab-a textarea").input_value()
-    assert "demo gateway" in answer_a and "gx-2.5-flash" not in page.locator("#batch-ab-prompt").inner_text()
+    assert "here, answering with" in answer_a and "gx-2.5-flash" not in page.locator("#batch-ab-prompt").inner_text()
     page.click("#batch-vote-a")
     expect(page.locator("#batch-ab-status")).to_contain_text("Vote recorded (1 so far)", timeout=10_000)
     expect(board).to_contain_text("Elo")
