@@ -93,9 +93,12 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
             references = gr.File(file_count="multiple", file_types=["image"], label="Reference images ([图1], [图2], … in order)", visible=False, elem_id="video-references")
             remix = gr.Textbox(label="remix_from_video_id (video_…)", visible=False, elem_id="video-remix")
             with gr.Row():
-                duration = gr.Dropdown(list(start["duration"].choices or ()), value=start["duration"].value, label="Duration (s)", elem_id="video-duration")
-                resolution = gr.Dropdown([], label="Resolution", visible=False, elem_id="video-resolution")
-                ratio = gr.Dropdown([], label="Aspect ratio", visible=False, elem_id="video-ratio")
+                # Their choices follow the model; a change event can still carry the previous model's
+                # value, so Gradio must not refuse it: the video request models check every value.
+                duration = gr.Dropdown(list(start["duration"].choices or ()), value=start["duration"].value, label="Duration (s)",
+                                       allow_custom_value=True, elem_id="video-duration")
+                resolution = gr.Dropdown([], label="Resolution", visible=False, allow_custom_value=True, elem_id="video-resolution")
+                ratio = gr.Dropdown([], label="Aspect ratio", visible=False, allow_custom_value=True, elem_id="video-ratio")
                 size = gr.Dropdown(list(start["size"].choices or ()), value=start["size"].value, label="Size", allow_custom_value=True, elem_id="video-size")
             with gr.Accordion("More parameters", open=False, elem_id="video-more"):
                 with gr.Row():
