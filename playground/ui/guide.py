@@ -2,7 +2,8 @@
 "Tour" button; a plain, non-secret flag in the browser's local storage remembers the visit)
 and the "?" button that lists the keyboard shortcuts (`assets/keys.js`).
 
-The sidebar sits beside the page rather than over it, so it never hides what it explains.
+The sidebar sits beside the page rather than over it, so it never hides what it explains; on a phone,
+where it would fill the screen, it opens only when asked.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from playground.ui.i18n import t
 from playground.ui.language import LANGUAGE_CHOICES, REMEMBERED_JS, SWITCH_JS
 
 TOUR_STORAGE_KEY = "gateway-playground-tour-seen"
+# At 768 px or less Gradio's sidebar takes the whole width: a first visit there does not open it
+# over the controls it explains (the "Tour" button still does, and a wider visit later will).
 FIRST_VISIT_JS = f"""() => {{
+  if (window.matchMedia("(max-width: 768px)").matches) return true;
   const seen = localStorage.getItem("{TOUR_STORAGE_KEY}") === "1";
   localStorage.setItem("{TOUR_STORAGE_KEY}", "1");
   return seen;

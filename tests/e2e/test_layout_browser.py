@@ -102,3 +102,11 @@ def test_embeddings_model_name_and_message_placeholder_fit(page: Page) -> None:
 def test_the_footer_offers_no_empty_api_page(page: Page) -> None:
     expect(page.locator("footer")).to_contain_text("Built with Gradio")
     expect(page.get_by_text("Use via API")).to_have_count(0)
+
+
+def test_a_first_visit_on_a_phone_does_not_cover_the_page_with_the_tour(phone: Page) -> None:
+    phone.wait_for_timeout(1500)  # the first-visit check runs on load
+    box = phone.locator("#tour-steps").bounding_box()
+    assert box is None or box["x"] < 0, "the tour opened over the whole page on a phone"
+    phone.click("#tour-open")
+    expect(phone.locator("#tour-steps")).to_be_in_viewport()
