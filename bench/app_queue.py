@@ -86,7 +86,7 @@ async def chat_chain(http: httpx.AsyncClient, url: str, begin: int, text: str, s
     tail = [*CHAT_FORM, "", ""]
     no_variables = {"headers": ["variable", "value"], "data": [], "metadata": None}
     shown = await run_direct(http, url, begin, [{"text": text, "files": []}, no_variables, history or [], None, *tail], session_hash)
-    reply = await stream_event(http, url, begin + 1, [shown[0], None, *tail], session_hash, start)
+    reply = await stream_event(http, url, begin + 1, [None, *tail], session_hash, start)
     await run_direct(http, url, begin + 2, [None, *CHAT_FORM], session_hash)
     reply.total = time.perf_counter() - start
     return reply

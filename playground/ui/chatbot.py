@@ -2,14 +2,18 @@
 remembered, so a streamed update costs the new text, not the whole history again.
 
 Gradio 6.31 post-processes every message of the history on every streamed update (pydantic models
-per message and part: 7 ms for 800 messages, README's Benchmarks). A finished message does not
-change, so its processed form is kept under a key made of its exact JSON bytes (`orjson`) and the
-chatbot's reasoning tags; a message with anything but text parts (files, components), and the last
-message (the one a stream is growing), are processed every time, as before. The cache is shared, bounded in bytes, and evicts the oldest first.
+per message and part: 7 ms for 800 messages, README's Benchmarks), then dumps the models to dicts
+(twice), walks the dicts for file URLs (`add_root_url`) and diffs them against the last update.
+A finished message does not change, so its processed form, models and dumped dicts, is kept under
+a key made of its exact JSON bytes (`orjson`) and the chatbot's reasoning tags; a message with
+anything but text parts (files, components), and the last message (the one a stream is growing),
+are processed every time, as before. The cache is shared, bounded in bytes, and evicts the
+oldest first.
 
-Gradio then walks the processed value twice per update looking for files to move to its cache
-(`async_move_files_to_cache`, an `await` per node: 7.5 ms each for 800 messages);
-`skip_file_scan_for_text` lets a value of this chatbot made only of text parts through as it is.
+A history of text only is returned already dumped, as `TextMessages` (a plain list to every
+reader), so Gradio does not dump it again; `pass_text_through` lets such a value skip Gradio's
+file scans and root-URL walk (there are no files in it), and the diff finds the remembered
+messages identical at once.
 """
 
 from __future__ import annotations
@@ -38,22 +42,36 @@ def _text_only(message: Any) -> bool:
         for part in content)
 
 
+class TextMessages(list):  # type: ignore[type-arg]
+    """A text-only chatbot value, already in the form Gradio sends (dumped message dicts)."""
+
+
+class _Entry:
+    """One message's processed form: Gradio's models (None: the message shows nothing) and dumps."""
+
+    __slots__ = ("models", "dumps")
+
+    def __init__(self, models: list[Any] | None) -> None:
+        self.models = models
+        self.dumps = [model.model_dump() for model in models] if models is not None else []
+
+
 class _Processed:
     """Processed messages by key, at most `limit` bytes of keys."""
 
     def __init__(self, limit: int) -> None:
         self.limit, self.size = limit, 0
-        self.items: OrderedDict[bytes, list[Any] | None] = OrderedDict()
+        self.items: OrderedDict[bytes, _Entry] = OrderedDict()
         self.lock = Lock()
 
-    def get(self, key: bytes) -> tuple[bool, list[Any] | None]:
+    def get(self, key: bytes) -> _Entry | None:
         with self.lock:
-            if key not in self.items:
-                return False, None
-            self.items.move_to_end(key)
-            return True, self.items[key]
+            entry = self.items.get(key)
+            if entry is not None:
+                self.items.move_to_end(key)
+            return entry
 
-    def put(self, key: bytes, value: list[Any] | None) -> None:
+    def put(self, key: bytes, value: _Entry) -> None:
         with self.lock:
             if key in self.items:
                 return
@@ -73,8 +91,9 @@ class Chatbot(gr.Chatbot):
     is_template = True  # the page renders it as Gradio's own chatbot
 
     def _key(self, message: Any) -> bytes | None:
-        if not _text_only(message):
-            return None
+        return self._text_key(message) if _text_only(message) else None
+
+    def _text_key(self, message: Any) -> bytes | None:
         try:
             body = orjson.dumps(message)
         except TypeError:
@@ -83,20 +102,26 @@ class Chatbot(gr.Chatbot):
             return None
         return orjson.dumps(self.reasoning_tags) + b"\0" + body
 
+    def _entry(self, message: Any, key: bytes) -> _Entry:
+        entry = PROCESSED.get(key)
+        if entry is None:
+            entry = _Entry(super()._postprocess(message))
+            PROCESSED.put(key, entry)
+        return entry
+
     def _postprocess(self, message: Any) -> Any:
         key = self._key(message)
         if key is None:
             return super()._postprocess(message)
-        found, processed = PROCESSED.get(key)
-        if not found:
-            processed = super()._postprocess(message)
-            PROCESSED.put(key, processed)
-        return list(processed) if processed is not None else None
+        models = self._entry(message, key).models
+        return list(models) if models is not None else None
 
-    def postprocess(self, value: Any) -> ChatbotDataMessages:
+    def postprocess(self, value: Any) -> Any:
         if value is None:
             return ChatbotDataMessages(root=[])
         self._check_format(value)
+        if all(_text_only(message) for message in value):
+            return self._text_messages(value)
         processed = []
         for index, message in enumerate(value):
             # the last message is the one a stream is growing: each of its versions is seen once
@@ -105,28 +130,34 @@ class Chatbot(gr.Chatbot):
                 processed.extend(messages)
         return ChatbotDataMessages.model_construct(root=processed)
 
+    def _text_messages(self, value: list[Any]) -> TextMessages:
+        shown = TextMessages()
+        for message in value[:-1]:
+            key = self._text_key(message)
+            shown.extend(self._entry(message, key).dumps if key is not None else _Entry(super()._postprocess(message)).dumps)
+        if value:
+            shown.extend(_Entry(super()._postprocess(value[-1])).dumps)
+        return shown
 
-def _all_text(value: Any) -> bool:
-    return isinstance(value, list) and all(
-        isinstance(message, dict) and isinstance(message.get("content"), list)
-        and all(isinstance(part, dict) and part.get("type") == "text" for part in message["content"])
-        for message in value)
 
-
-def skip_file_scan_for_text() -> None:
-    """Gradio's file scan returns a value of the app's `Chatbot` holding only text parts unchanged
-    without walking it (idempotent); every other value is scanned as before."""
-    scan = processing_utils.async_move_files_to_cache
+def pass_text_through() -> None:
+    """Gradio's file scan and root-URL walk return a `TextMessages` value unchanged without walking
+    it (there are no files in it); every other value is handled as before. Idempotent."""
+    scan, add_root_url = processing_utils.async_move_files_to_cache, processing_utils.add_root_url
     if getattr(scan, "_playground_text_skip", False):
         return
 
     async def move_files_to_cache(data: Any, block: Any, postprocess: bool = False, **options: Any) -> Any:
-        if postprocess and isinstance(block, Chatbot) and not options:
-            dumped = data.model_dump() if isinstance(data, ChatbotDataMessages) else data
-            if _all_text(dumped):
-                return dumped
-            data = dumped
+        if isinstance(data, TextMessages):
+            return data
         return await scan(data, block, postprocess, **options)
+
+    def add_root_url_except_text(data: Any, root_url: str, previous_root_url: str | None) -> Any:
+        if not (isinstance(data, list) and any(isinstance(item, TextMessages) for item in data)):
+            return add_root_url(data, root_url, previous_root_url)
+        walked = add_root_url([None if isinstance(item, TextMessages) else item for item in data], root_url, previous_root_url)
+        return [item if isinstance(item, TextMessages) else new for item, new in zip(data, walked, strict=True)]
 
     move_files_to_cache._playground_text_skip = True  # type: ignore[attr-defined]
     processing_utils.async_move_files_to_cache = move_files_to_cache  # type: ignore[assignment]
+    processing_utils.add_root_url = add_root_url_except_text  # type: ignore[assignment]

@@ -160,12 +160,14 @@ class ConversationPanel:
             text = flatten_text(evt.value)
             return begun(conversation.begin_edit(split(values)[0], history, state, index, text), "none", values)
 
-        async def on_stream(history: Any, state: Session, *values: Any) -> Any:
-            if not state.ready:  # nothing to send: the begin step showed why. A generator that yields
-                yield gr.skip()  # nothing would set the chatbot to None (a blank conversation)
+        async def on_stream(state: Session, *values: Any) -> Any:
+            # No chatbot input: the begin step kept what it showed in `state.shown` (the page would
+            # upload, and Gradio validate, the whole history a second time per turn).
+            if not state.ready or state.shown is None:  # nothing to send: the begin step showed why. A generator
+                yield gr.skip()  # that yields nothing would set the chatbot to None (a blank conversation)
                 return
             state.ready, state.replying, state.stop = False, True, asyncio.Event()
-            base = state.shown = list(state.shown if state.shown is not None else history or [])
+            base = state.shown = list(state.shown)
             adapter, url, key = split(values)
             turn = conversation.run_turn(adapter, defaults, url, key, base, state)
             try:
@@ -199,7 +201,7 @@ class ConversationPanel:
 
         def chain(trigger: Any, begin: Callable[..., Any], inputs: list[Any]) -> None:
             first = trigger(begin, inputs, [self.chatbot, *begins], queue=False)
-            streaming = first.then(on_stream, [self.chatbot, self.session, *tail], self.chatbot, concurrency_limit=None,
+            streaming = first.then(on_stream, [self.session, *tail], self.chatbot, concurrency_limit=None,
                                    show_progress="hidden")
             streaming.then(on_end, [self.session, *form_inputs], ends, queue=False)
 

@@ -22,7 +22,7 @@ import gradio as gr
 from gradio.blocks import Block
 from gradio.state_holder import SessionState
 
-from playground.ui.chatbot import skip_file_scan_for_text
+from playground.ui.chatbot import pass_text_through
 
 _PATCHED = "_playground_keeps_ids"
 
@@ -97,4 +97,4 @@ def apply_gradio_fixes() -> None:
     keep_session_component_ids()
     lazy_session_configs()
     fail_fast_without_matplotlib()
-    skip_file_scan_for_text()
+    pass_text_through()

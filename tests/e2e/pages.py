@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Request, expect
 
 
 def open_tab(page: Page, name: str, ready_selector: str) -> None:
@@ -19,6 +20,36 @@ def open_tab(page: Page, name: str, ready_selector: str) -> None:
         more.first.click()
         page.locator(".overflow-dropdown button", has_text=name).filter(visible=True).first.click()
     page.wait_for_selector(ready_selector)
+
+
+def settle(page: Page, action: Callable[[], object], timeout_ms: int = 20_000) -> None:
+    """Do `action`, then wait until every direct (unqueued) event it started has come back from the
+    server: at least one, none in flight, and none new over two polls in a row."""
+    started: list[object] = []
+    finished: list[object] = []
+
+    def direct(request: Request) -> bool:
+        return "/gradio_api/run/predict" in request.url
+
+    on_request = lambda request: started.append(request) if direct(request) else None  # noqa: E731
+    on_done = lambda request: finished.append(request) if direct(request) else None  # noqa: E731
+    page.on("request", on_request)
+    page.on("requestfinished", on_done)
+    page.on("requestfailed", on_done)
+    try:
+        action()
+        quiet = 0
+        for _ in range(timeout_ms // 100):
+            page.wait_for_timeout(100)
+            seen = len(started)
+            quiet = quiet + 1 if seen and len(finished) >= seen else 0
+            if quiet >= 2:
+                return
+        raise AssertionError(f"{len(started)} events started, {len(finished)} came back")
+    finally:
+        page.remove_listener("request", on_request)
+        page.remove_listener("requestfinished", on_done)
+        page.remove_listener("requestfailed", on_done)
 
 
 def save_session_file(page: Page, tab: str, folder: object) -> str:

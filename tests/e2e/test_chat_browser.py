@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SERVER_KEY, RunningApp
+from tests.e2e.pages import settle
 
 pytestmark = pytest.mark.browser
 BOT = "#chat-chatbot .message.bot"
@@ -70,8 +71,7 @@ def test_server_key_is_never_sent_to_the_browser(page: Page, app_server: Running
     set_key(page, typed, remember=True)
     assert reloaded_key(page) == typed, "opting in keeps the key across reloads"
     open_connection(page)
-    page.locator("#connection-remember input").uncheck()
-    page.wait_for_timeout(500)
+    settle(page, lambda: page.locator("#connection-remember input").uncheck())
     assert reloaded_key(page) == ""
 
 
@@ -82,9 +82,12 @@ def open_connection(page: Page) -> None:
 
 def set_key(page: Page, key: str, remember: bool) -> None:
     open_connection(page)
-    page.fill("#connection-key input", key)
-    page.locator("#connection-remember input").set_checked(remember)
-    page.wait_for_timeout(500)
+
+    def type_key() -> None:
+        page.fill("#connection-key input", key)
+        page.locator("#connection-remember input").set_checked(remember)
+
+    settle(page, type_key)  # what is kept in the browser is written when these changes come back
 
 
 def reloaded_key(page: Page) -> str:

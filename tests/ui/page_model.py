@@ -45,8 +45,10 @@ class PageModel:
         return self.values[component._id]
 
     def set(self, component: Any, value: Any) -> None:
-        if isinstance(component, gr.Chatbot):
-            value = component.preprocess(component.postprocess(value))
+        if isinstance(component, gr.Chatbot):  # the round trip through the page, as JSON
+            shown = component.postprocess(value)
+            sent = shown.model_dump() if hasattr(shown, "model_dump") else list(shown)
+            value = component.preprocess(component.data_model.model_validate(sent))
         self.values[component._id] = value
 
     def dependency(self, component: Any, event: str) -> Any:

@@ -8,7 +8,12 @@ from pathlib import Path
 import gradio as gr
 from PIL import Image
 
-from playground.ui.chatbot import Chatbot
+from playground.ui.chatbot import Chatbot, TextMessages
+
+
+def dumped(processed: object) -> list:
+    """What Gradio sends of a postprocessed value (a text-only history is already dumped)."""
+    return processed.model_dump() if hasattr(processed, "model_dump") else list(processed)  # type: ignore[call-overload]
 
 
 def history(reply: str) -> list[dict]:
@@ -27,8 +32,10 @@ def test_the_page_gets_what_gradios_chatbot_sends(tmp_path: Path) -> None:
     value = [*history("Hi <think>hmm</think> there"), {"role": "assistant", "content": [{"path": str(picture)}]}]
     for tags in (None, [("<think>", "</think>")]):
         ours, gradios = Chatbot(reasoning_tags=tags, render=False), gr.Chatbot(reasoning_tags=tags, render=False)
-        for _ in range(2):  # the second time from the cache
-            assert ours.postprocess(value).model_dump() == gradios.postprocess(value).model_dump()
+        for shown in (value, value[:-1]):  # with a file, and text only
+            for _ in range(2):  # the second time from the cache
+                assert dumped(ours.postprocess(shown)) == gradios.postprocess(shown).model_dump()
+    assert isinstance(Chatbot(render=False).postprocess(value[:-1]), TextMessages), "a text-only history is dumped once, here"
 
 
 def test_a_streamed_update_processes_only_the_changed_message(monkeypatch) -> None:
@@ -48,7 +55,7 @@ def test_a_streamed_update_processes_only_the_changed_message(monkeypatch) -> No
     processed.clear()
     chatbot.postprocess([*history("The reply so far, longer"), {"role": "user", "content": "next"}])
     assert processed == ["The reply so far, longer", "next"], "a finished reply is processed once more, then remembered"
-    assert shown.model_dump()[-1]["content"][0]["text"] == "The reply so far, longer"
+    assert dumped(shown)[-1]["content"][0]["text"] == "The reply so far, longer"
 
 
 def test_messages_with_files_are_processed_every_time(tmp_path: Path, monkeypatch) -> None:
@@ -76,9 +83,23 @@ async def test_gradios_file_scan_gives_the_same_value_with_and_without_files(tmp
     apply_gradio_fixes()
     patched = processing_utils.async_move_files_to_cache
     text = chatbot.postprocess(history("a reply"))
-    assert await patched(text, chatbot, postprocess=True) == text.model_dump()
+    assert await patched(text, chatbot, postprocess=True) is text
+    assert processing_utils.add_root_url([text, {"url": "/f"}], "http://h", None) == [text, {"url": "/f"}]
     with_file = chatbot.postprocess([*history("a reply"), {"role": "assistant", "content": [{"path": str(picture)}]}])
     scanned = await patched(with_file, chatbot, postprocess=True)
     assert scanned[-1]["content"][0]["file"]["url"], "a file part was not moved to Gradio's cache"
     if getattr(original, "_playground_text_skip", False) is False:
         assert scanned == await original(with_file, chatbot, postprocess=True)
+
+
+def test_the_root_url_walk_passes_text_through_and_still_reaches_files(tmp_path: Path) -> None:
+    from gradio import processing_utils
+
+    from playground.ui.gradio_fixes import apply_gradio_fixes
+
+    apply_gradio_fixes()
+    text = Chatbot(render=False).postprocess(history("a reply"))
+    file_part = {"path": "x.png", "url": "/gradio_api/file=x.png", "meta": {"_type": "gradio.FileData"}}
+    walked = processing_utils.add_root_url([text, [{"content": [{"file": dict(file_part)}]}]], "http://h", None)
+    assert walked[0] is text, "a text-only history was walked"
+    assert walked[1][0]["content"][0]["file"]["url"] == "http://h/gradio_api/file=x.png"
