@@ -54,7 +54,7 @@ def load_dataset(path: str | None, paste: str, system: str, user: str, max_rows:
 
 def dataset_status(dataset: Dataset) -> str:
     shown = ", ".join(f"`{plain(name)}`" for name in dataset.columns)
-    return f"✅ **{len(dataset.rows):,} rows** from {dataset.source} · columns: {shown}"
+    return f"✅ **{len(dataset.rows):,} row{'' if len(dataset.rows) == 1 else 's'}** from {dataset.source} · columns: {shown}"
 
 
 def template_check(system: str, user: str, dataset: Dataset | None) -> str:

@@ -26,6 +26,7 @@ from playground.ui.column_picker import ColumnPicker, model_ids
 from playground.ui.connection import resolve_connection
 from playground.ui.context import TabContext
 from playground.ui.prices import PRICES, PriceEditor
+from playground.ui.prompt_move import BatchTarget
 from playground.ui.render import error_text, plain
 from playground.ui.widgets import Inspector, banner_update, error_banner, notice_banner
 
@@ -55,6 +56,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
             user = gr.Textbox(label="User prompt (template: {{column}} is a data set column; \\{{ writes {{)", lines=3,
                               value="Answer in one sentence: {{question}}", elem_id="batch-user")
             check = gr.Markdown(elem_id="batch-check")
+            to_chat = gr.Button("Open this prompt in Chat (with the first row's values)", size="sm", elem_id="batch-to-chat")
         with gr.Column(scale=3):
             upload = gr.File(label=f"Data set: CSV, JSONL or XLSX (up to {settings.batch_max_rows:,} rows; optional `expected` column)",
                              file_types=[".csv", ".jsonl", ".xlsx"], type="filepath", elem_id="batch-upload")
@@ -168,6 +170,12 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         batch.dataset = dataset
         return batch, work.dataset_status(dataset), preview_rows(dataset), work.template_check(system_text, user_text, dataset)
 
+    def on_receive(batch: BatchState, system_text: str, user_text: str, dataset: Any) -> tuple[Any, ...]:
+        batch.dataset = dataset
+        return (batch, system_text, user_text, work.dataset_status(dataset), preview_rows(dataset),
+                work.template_check(system_text, user_text, dataset))
+
+    ctx.prompts.register_batch(BatchTarget(to_chat, system, user, state, on_receive, [state, system, user, data_status, preview, check]))
     upload.upload(on_data, [state, upload, paste, system, user], [state, data_status, preview, check], queue=False)
     use_paste.click(lambda b, p, s, u: on_data(b, None, p, s, u), [state, paste, system, user], [state, data_status, preview, check], queue=False)
     gr.on([system.change, user.change], lambda b, s, u: work.template_check(s, u, b.dataset), [state, system, user], check, queue=False)

@@ -19,6 +19,7 @@ from playground.ui.conversation import Session, TurnAdapter, View, describe_pend
 from playground.ui.i18n import t
 from playground.ui.render import error_text, flatten_text, metrics_text, settle_pending
 from playground.ui.shown_files import shown_history
+from playground.ui.prompt_move import PromptRegistry, PromptSource
 from playground.ui.template_vars import VariablesPanel, fill_draft, fill_form
 from playground.ui.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
 
@@ -54,6 +55,7 @@ class ConversationPanel:
     metrics: gr.Markdown
     branches: BranchBar
     variables: VariablesPanel | None = None
+    to_batch: gr.Button | None = None
 
     @classmethod
     def build(cls, prefix: str, placeholder: str, file_types: list[str] | None = None) -> ConversationPanel:
@@ -75,10 +77,11 @@ class ConversationPanel:
             stop = gr.Button(t("conversation.stop"), elem_id=f"{prefix}-stop", variant="stop")
             retry = gr.Button(t("conversation.retry"), elem_id=f"{prefix}-retry")
             clear = gr.Button(t("conversation.clear"), elem_id=f"{prefix}-clear")
+        to_batch = gr.Button("Send this prompt to Batch (to run it over a data set)", size="sm", elem_id=f"{prefix}-to-batch")
         metrics = metrics_line(prefix)
         branches = BranchBar(prefix)
         return cls(prefix, session, chatbot, error, notice, tool_panel, tool_label, tool_result, tool_send, draft, stop, retry, clear, metrics,
-                   branches, variables)
+                   branches, variables, to_batch)
 
     def wire(
         self,
@@ -90,11 +93,13 @@ class ConversationPanel:
         extra: Callable[[View, TurnAdapter | None], tuple[Any, ...]] | None = None,
         extra_outputs: list[Any] | None = None,
         system: Any | None = None,
+        prompts: PromptRegistry | None = None,
     ) -> None:
         """Connect the events. `adapter_for(*form_values)` builds the tab's adapter per call;
         `extra(view, adapter)` feeds tab-specific `extra_outputs` (e.g. a cache report).
         `system` (one of `form_inputs`: the system prompt or instructions box) has its `{{name}}`
-        placeholders filled from the Variables panel, like the message, before any request.
+        placeholders filled from the Variables panel, like the message, before any request;
+        with `prompts`, "Send to Batch" moves both templates and the values to the Batch tab.
 
         Each action runs as three events: begin (checks, shows the user's message, clears the
         input, all outputs), stream (the reply; its only output is the chatbot, so an update
@@ -109,6 +114,8 @@ class ConversationPanel:
         ends = [*begins, *inspector.components, *extra_outputs]
         assert self.variables is not None
         self.variables.watch(self.draft, system)
+        if prompts is not None and system is not None and self.to_batch is not None:
+            prompts.add(PromptSource(self.prefix, self.to_batch, self.draft, system, self.variables.table, self.variables.group))
         n_form = len(form_inputs)
         system_at = form_inputs.index(system) if system is not None else None
         tail = [*form_inputs, self.variables.table, *connection]

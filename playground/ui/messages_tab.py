@@ -106,7 +106,7 @@ def build_messages_tab(ctx: TabContext) -> None:
         return (cache_report(adapter.form.model, view.session.usage_log),)
 
     panel.wire(lambda *form: MessagesAdapter(ctx.client, MessagesForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
-               extra=lab_report, extra_outputs=[report], system=system)
+               extra=lab_report, extra_outputs=[report], system=system, prompts=ctx.prompts)
 
     async def on_count(draft: Any, session: Session, url: str, key: str, *form: Any) -> str:
         return await count_draft_tokens(ctx.client, ctx.defaults, draft, session, url, key, MessagesForm(*form))
