@@ -37,7 +37,7 @@ async def test_send_to_batch_moves_the_templates_and_values_unchanged_and_the_ru
     assert page.get(page.component("batch-user")) == "Hi, I am {{name}}"
     state = page.get(page.dependency(page.component("batch-run"), "click").inputs[0])
     assert state.dataset.columns == ["persona", "name"] and state.dataset.rows == [{"persona": "a pirate", "name": "Ada"}]
-    assert "1 row " in page.get(page.component("batch-data-status")) and f"the {tab.capitalize()} tab" in page.get(page.component("batch-data-status"))
+    assert "**1 row**" in page.get(page.component("batch-data-status")) and f"the {tab.capitalize()} tab" in page.get(page.component("batch-data-status"))
 
     format_box, model_box = page.component("batch-format-0"), page.component("batch-model-0")
     page.set(format_box, tab)
