@@ -46,3 +46,20 @@ async def test_system_prompt_placeholders_are_named_then_filled_in_what_is_sent(
     history = page.get(page.component(f"{tab}-chatbot"))
     assert flatten_text(history[0]["content"]) == "Hi, I am Ada" and len(history) >= 2
     assert page.get(system) == "You are {{persona}}. Greet {{name}}."  # the template stays for the next turn
+
+
+async def test_the_messages_token_count_counts_the_filled_system_prompt(gateway: RunningGateway) -> None:
+    page = PageModel(build_app(Settings(read_timeout=10), ServerDefaults(gateway.url, DEMO_KEY, demo=True)))
+    count = page.component("messages-token-count")
+    event = next(fn for fn in page.app.fns.values() if count in fn.outputs)
+    page.set(page.component("messages-system"), "You are {{persona}}.")
+    page.set(page.component("messages-input"), {"text": "Hi", "files": []})
+    page.set(page.component("messages-variables-table"), [["persona", ""]])
+    await page.run(event)
+    assert page.get(count).startswith("Token count: fill in the Variables panel")
+    page.set(page.component("messages-variables-table"), [["persona", "a pirate"]])
+    await page.run(event)
+    short = page.get(count)
+    page.set(page.component("messages-variables-table"), [["persona", "a pirate who sails the seven seas every single day"]])
+    await page.run(event)
+    assert "input tokens in the request Send would make now" in short and short != page.get(count)  # the filled text is counted
