@@ -20,7 +20,7 @@ from playground.ui.i18n import t
 from playground.ui.render import error_text, flatten_text, metrics_text, settle_pending
 from playground.ui.shown_files import shown_history
 from playground.ui.prompt_move import PromptRegistry, PromptSource
-from playground.ui.template_vars import VariablesPanel, fill_draft, fill_form
+from playground.ui.template_vars import VariablesPanel, fill_draft, fill_form, text_of
 from playground.ui.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
 
 AdapterFactory = Callable[..., TurnAdapter]
@@ -115,7 +115,8 @@ class ConversationPanel:
         assert self.variables is not None
         self.variables.watch(self.draft, system)
         if prompts is not None and system is not None and self.to_batch is not None:
-            prompts.add(PromptSource(self.prefix, self.to_batch, self.draft, system, self.variables.table, self.variables.group))
+            prompts.add(PromptSource(self.prefix, self.to_batch, self.draft, system, self.variables.table, self.variables.group,
+                                     self.session))
         n_form = len(form_inputs)
         system_at = form_inputs.index(system) if system is not None else None
         tail = [*form_inputs, self.variables.table, *connection]
@@ -156,10 +157,12 @@ class ConversationPanel:
 
         async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
             await after_stop(state)
+            typed = text_of(draft)
             try:
                 draft, adapter = fill_draft(draft, values[n_form]), split(values)[0]
             except GatewayError as error:
                 return refused(error, history, state, values)
+            state.typed = typed if typed.strip() else state.typed
             return begun(conversation.begin_send(adapter, draft, history, state), "draft", values)
 
         async def on_tool(text: str, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:

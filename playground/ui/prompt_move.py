@@ -18,10 +18,11 @@ from playground.ui.template_vars import names_in, text_of, values_of
 TAB_NAMES = {"chat": "Chat", "responses": "Responses", "messages": "Messages", "native": "Native"}
 
 
-def batch_prompt(draft: Any, system: Any, table: Any, tab: str) -> tuple[str, str, Dataset]:
-    """(system, user, data set) for Batch from a conversation tab: the templates as typed, and the
-    Variables panel's values as one row (a prompt without variables is one row of nothing)."""
-    user, system_text = text_of(draft), system if isinstance(system, str) else ""
+def batch_prompt(draft: Any, system: Any, table: Any, tab: str, typed: str = "") -> tuple[str, str, Dataset]:
+    """(system, user, data set) for Batch from a conversation tab: the templates as typed (the
+    message box, or when it is empty the last message sent as typed), and the Variables panel's
+    values as one row (a prompt without variables is one row of nothing)."""
+    user, system_text = text_of(draft).strip() and text_of(draft) or typed, system if isinstance(system, str) else ""
     names, values = names_in([system_text, user]), values_of(table)
     return system_text, user, Dataset(names, [{name: values.get(name, "") for name in names}], f"the {TAB_NAMES.get(tab, tab)} tab")
 
@@ -41,6 +42,7 @@ class PromptSource:
     system: Any
     table: Any
     group: Any
+    session: Any
 
 
 @dataclass
@@ -71,10 +73,12 @@ class PromptRegistry:
         if target is None:
             return
         for source in self.sources:
-            def send(state: Any, draft: Any, system: Any, table: Any, tab: str = source.tab) -> tuple[Any, ...]:
-                return (*target.receive(state, *batch_prompt(draft, system, table, tab)), gr.update(selected="batch"))
+            def send(state: Any, draft: Any, system: Any, table: Any, session: Any, tab: str = source.tab) -> tuple[Any, ...]:
+                prompt = batch_prompt(draft, system, table, tab, getattr(session, "typed", ""))
+                return (*target.receive(state, *prompt), gr.update(selected="batch"))
 
-            source.button.click(send, [target.state, source.draft, source.system, source.table], [*target.outputs, tabs], queue=False)
+            source.button.click(send, [target.state, source.draft, source.system, source.table, source.session], [*target.outputs, tabs],
+                                queue=False)
         chat = next((source for source in self.sources if source.tab == "chat"), None)
         if chat is None:
             return

@@ -114,7 +114,7 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
     page.context.close()
 
 
-def test_the_chat_tab_offers_the_same_template_variables(browser: Browser, batch_app: str) -> None:
+def test_the_chat_tab_offers_the_same_template_variables_and_moves_the_prompt_to_batch_and_back(browser: Browser, batch_app: str) -> None:
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     page.goto(batch_app)
     page.wait_for_selector("#chat-input textarea")
@@ -131,6 +131,18 @@ def test_the_chat_tab_offers_the_same_template_variables(browser: Browser, batch
     page.wait_for_timeout(500)
     page.press("#chat-input textarea", "Enter")
     expect(page.locator("#chat-chatbot .message.bot").last).to_contain_text('Your message: "Say hello to Ada"', timeout=20_000)
+    # the system prompt's placeholders join the table; the prompt moves to Batch unchanged, and back
+    page.fill("#chat-system textarea", "Be {{mood}}.")
+    expect(page.locator("#chat-variables-table")).to_contain_text("mood", timeout=10_000)
+    page.click("#chat-to-batch")
+    expect(page.locator("#batch-user textarea")).to_have_value("Say hello to {{name}}", timeout=10_000)  # the Batch tab is open
+    expect(page.locator("#batch-system textarea")).to_have_value("Be {{mood}}.")
+    expect(page.locator("#batch-data-status")).to_contain_text("1 row")
+    expect(page.locator("#batch-data-status")).to_contain_text("the Chat tab")
+    page.fill("#batch-user textarea", "Say goodbye to {{name}}")
+    page.click("#batch-to-chat")
+    expect(page.locator("#chat-input textarea")).to_have_value("Say goodbye to {{name}}", timeout=10_000)
+    expect(page.locator("#chat-variables-table")).to_contain_text("Ada")
     page.context.close()
 
 

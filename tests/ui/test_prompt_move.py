@@ -63,3 +63,15 @@ async def test_open_in_chat_brings_the_templates_and_the_first_row_back(gateway:
     await page.run(page.dependency(page.component("chat-input"), "submit"))  # and it sends, filled
     assert "You are a poet." in page.get(page.component("chat-inspector-request"))
     assert "Hi, I am Lin" in page.get(page.component("chat-inspector-request"))
+
+
+async def test_after_sending_the_prompt_as_typed_moves_not_the_filled_text(gateway: RunningGateway, tmp_path: Any) -> None:
+    page = _page(gateway, tmp_path)
+    page.set(page.component("chat-input"), {"text": "Hi, I am {{name}}", "files": []})
+    page.set(page.component("chat-variables-table"), [["name", "Ada"]])
+    await page.run(page.dependency(page.component("chat-input"), "submit"))
+    assert page.get(page.component("chat-input"))["text"] == ""  # the box was cleared by the send
+    await page.click("chat-to-batch")
+    assert page.get(page.component("batch-user")) == "Hi, I am {{name}}"
+    state = page.get(page.dependency(page.component("batch-run"), "click").inputs[0])
+    assert state.dataset.rows == [{"name": "Ada"}]
