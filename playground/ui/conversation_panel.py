@@ -113,7 +113,7 @@ class ConversationPanel:
         begins = [self.session, self.draft, self.tool_result, self.error, self.notice, self.metrics, self.tool_panel, self.tool_label]
         ends = [*begins, *inspector.components, *extra_outputs]
         assert self.variables is not None
-        self.variables.watch(self.draft, system)
+        self.variables.watch(self.draft, system, self.session)
         if prompts is not None and system is not None and self.to_batch is not None:
             prompts.add(PromptSource(self.prefix, self.to_batch, self.draft, system, self.variables.table, self.variables.group,
                                      self.session))

@@ -90,14 +90,17 @@ class VariablesPanel:
                                  elem_id=f"{prefix}-variables-table", label="{{name}} placeholders in your message and system prompt")
         return cls(group, table)
 
-    def watch(self, draft: gr.MultimodalTextbox, system: Any | None = None) -> None:
-        """Show the table when the message (or the system box) has placeholders."""
+    def watch(self, draft: gr.MultimodalTextbox, system: Any | None = None, session: Any | None = None) -> None:
+        """Show the table when the message (or the system box) has placeholders; with the message
+        box empty after a send, the last message as typed (`Session.typed`) counts, so its values stay."""
         sources = [draft] if system is None else [draft, system]
 
-        def changed(table: Any, *texts: Any) -> tuple[Any, Any]:
+        def changed(table: Any, state: Any, *texts: Any) -> tuple[Any, Any]:
             joined = [text_of(text) for text in texts]
+            joined[0] = joined[0] if joined[0].strip() else getattr(state, "typed", "")
             rows = rows_for(joined, table) if any("{{" in text for text in joined) else []
             return gr.update(visible=bool(rows)), rows if rows else gr.skip()
 
-        gr.on([source.change for source in sources], changed, [self.table, *sources], [self.group, self.table], queue=False,
+        inputs = [self.table, session if session is not None else gr.State(None), *sources]
+        gr.on([source.change for source in sources], changed, inputs, [self.group, self.table], queue=False,
               show_progress="hidden", trigger_mode="always_last")
