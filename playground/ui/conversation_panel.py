@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
+from gradio.i18n import I18nData
 
 from playground.ui.chatbot import Chatbot
 from playground.ui import conversation
@@ -16,7 +17,7 @@ from playground.client.errors import GatewayError
 from playground.ui.branches import BranchBar
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, TurnAdapter, View, describe_pending
-from playground.ui.i18n import t
+from playground.ui.i18n import english, t
 from playground.ui.render import error_text, flatten_text, metrics_text, settle_pending
 from playground.ui.shown_files import shown_history
 from playground.ui.prompt_move import PromptRegistry, PromptSource
@@ -77,7 +78,7 @@ class ConversationPanel:
             stop = gr.Button(t("conversation.stop"), elem_id=f"{prefix}-stop", variant="stop")
             retry = gr.Button(t("conversation.retry"), elem_id=f"{prefix}-retry")
             clear = gr.Button(t("conversation.clear"), elem_id=f"{prefix}-clear")
-        to_batch = gr.Button("Send this prompt to Batch (to run it over a data set)", size="sm", elem_id=f"{prefix}-to-batch")
+        to_batch = gr.Button(t("conversation.to_batch"), size="sm", elem_id=f"{prefix}-to-batch")
         metrics = metrics_line(prefix)
         branches = BranchBar(prefix)
         return cls(prefix, session, chatbot, error, notice, tool_panel, tool_label, tool_result, tool_send, draft, stop, retry, clear, metrics,
@@ -119,12 +120,14 @@ class ConversationPanel:
                                      self.session))
         n_form = len(form_inputs)
         system_at = form_inputs.index(system) if system is not None else None
+        label = getattr(system, "label", None)
+        system_name = f"the “{english(label.key)}” box" if isinstance(label, I18nData) else "the system prompt"
         tail = [*form_inputs, self.variables.table, *connection]
 
         def split(values: tuple[Any, ...]) -> tuple[TurnAdapter, str, str]:
             """The adapter from the form, its system prompt filled (raises `GatewayError` naming a missing variable)."""
             form, table, (url, key) = values[:n_form], values[n_form], values[n_form + 1:]
-            return adapter_for(*fill_form(form, system_at, table)), url, key
+            return adapter_for(*fill_form(form, system_at, table, system_name)), url, key
 
         def begin_outputs(view: View, clears: str) -> tuple[Any, ...]:
             clear_draft = view.clear_draft and clears in ("draft", "both")

@@ -70,11 +70,12 @@ def fill_draft(draft: Any, table: Any) -> Any:
     return {**draft, "text": filled} if isinstance(draft, dict) else filled
 
 
-def fill_form(form: Sequence[Any], system_at: int | None, table: Any) -> list[Any]:
-    """A tab's form values with its system prompt / instructions (at `system_at`) filled."""
+def fill_form(form: Sequence[Any], system_at: int | None, table: Any, where: str = "the system prompt") -> list[Any]:
+    """A tab's form values with its system prompt / instructions (at `system_at`) filled; `where`
+    names the box in a refusal."""
     values = list(form)
     if system_at is not None and isinstance(values[system_at], str):
-        values[system_at] = fill_text(values[system_at], table, "the system prompt")
+        values[system_at] = fill_text(values[system_at], table, where)
     return values
 
 

@@ -18,6 +18,7 @@ from tests.conftest import DEMO_KEY
 from tests.ui.page_model import PageModel
 
 SYSTEM_BOX = {"chat": "chat-system", "responses": "responses-instructions", "messages": "messages-system", "native": "native-system"}
+BOX_LABEL = {"chat": "System prompt", "responses": "Instructions (system)", "messages": "System prompt", "native": "System instruction"}
 
 
 def _variables_event(page: PageModel, tab: str) -> Any:
@@ -36,7 +37,7 @@ async def test_system_prompt_placeholders_are_named_then_filled_in_what_is_sent(
 
     page.set(table, [["name", "Ada"], ["persona", ""]])
     await page.run(page.dependency(draft, "submit"))
-    assert "no value for {{persona}} in the system prompt" in page.get(page.component(f"{tab}-error"))
+    assert f"no value for {{{{persona}}}} in the “{BOX_LABEL[tab]}” box" in page.get(page.component(f"{tab}-error"))
     assert page.get(page.component(f"{tab}-chatbot")) == [] and not page.get(page.component(f"{tab}-inspector-request"))
 
     page.set(table, [["name", "Ada"], ["persona", "a pirate"]])
