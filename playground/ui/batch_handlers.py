@@ -98,14 +98,26 @@ def plan_from_form(system: str, user: str, dataset: Dataset | None, column_value
                    max_rows: int, max_concurrency: int, setting_values: list[Any] | None = None) -> tuple[Plan, list[str]]:
     """The plan and its warnings (raises `PlanError` naming every blocking problem). `setting_values`
     are the columns' own boxes (`batch_columns`), three per column slot."""
-    graders = graders_from(grader_values)
-    columns, own = columns_with_settings(column_values, list(setting_values or []))
-    try:  # sent as typed: 1.5 repeats or tokens is refused with the field named, never rounded
-        counts = whole("repeat each row N times", repeats) or 1, optional_positive(max_tokens, "max output tokens")
-    except RequestValidationError as error:
-        raise PlanError(error.problems) from None
-    plan = Plan(user or "", system or "", dataset or Dataset([]), columns, counts[0], graders,
-                temperature_of("temperature", temperature), counts[1], bool(stream), bool(cache), int(concurrency or 1), own)
+    problems: list[str] = []
+
+    def read(reader: Any, *args: Any) -> Any:
+        try:
+            return reader(*args)
+        except PlanError as error:
+            problems.extend(error.problems)
+        except RequestValidationError as error:  # sent as typed: 1.5 repeats or tokens is refused, never rounded
+            problems.extend(error.problems)
+        return None
+
+    graders = read(graders_from, grader_values) or []
+    columns, own = read(columns_with_settings, column_values, list(setting_values or [])) or ([], [])
+    repeat_count = read(whole, "repeat each row N times", repeats) or 1
+    tokens = read(optional_positive, max_tokens, "max output tokens")
+    shared_temperature = read(temperature_of, "temperature", temperature)
+    if problems:  # every field's problem at once, each named
+        raise PlanError(problems)
+    plan = Plan(user or "", system or "", dataset or Dataset([]), columns, repeat_count, graders,
+                shared_temperature, tokens, bool(stream), bool(cache), int(concurrency or 1), own)
     blocking, warnings = plan.problems(max_rows, max_concurrency)
     if blocking:
         raise PlanError(blocking)

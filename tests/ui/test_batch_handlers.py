@@ -139,3 +139,12 @@ def test_each_column_settings_are_read_as_typed_and_refused_with_the_column_name
     assert problem.value.problems == ["column 2 temperature must be a number from 0 to 2 or empty (got 'hot')",
                                       "column 2 max output tokens: must be a whole number (got 1.5); it is not rounded for you",
                                       "column 3 max output tokens must be a whole number from 1 to 1000000 or empty (got 0)"]
+
+
+def test_problems_in_graders_counts_and_column_settings_are_named_together() -> None:
+    with pytest.raises(PlanError) as problem:
+        _plan(grader_values=["length", "", 2.5, 0, ""], repeats=1.5, temperature="warm",
+              setting_values=["", "7.5", ""] + [""] * 21)
+    text = str(problem.value)
+    assert all(word in text for word in ("grader 1", "min length", "repeat each row N times", "temperature must be a number",
+                                         "column 1 max output tokens"))
