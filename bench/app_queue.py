@@ -83,9 +83,9 @@ async def chat_chain(http: httpx.AsyncClient, url: str, begin: int, text: str, s
                      history: list[Any] | None = None) -> Reply:
     """The three events of a send (begin, stream, end), as the browser runs them."""
     start = time.perf_counter()
-    tail = [*CHAT_FORM, "", ""]
     no_variables = {"headers": ["variable", "value"], "data": [], "metadata": None}
-    shown = await run_direct(http, url, begin, [{"text": text, "files": []}, no_variables, history or [], None, *tail], session_hash)
+    tail = [*CHAT_FORM, no_variables, "", ""]  # the form, the Variables table, base URL and key
+    shown = await run_direct(http, url, begin, [{"text": text, "files": []}, history or [], None, *tail], session_hash)
     reply = await stream_event(http, url, begin + 1, [None, *tail], session_hash, start)
     await run_direct(http, url, begin + 2, [None, *CHAT_FORM], session_hash)
     reply.total = time.perf_counter() - start

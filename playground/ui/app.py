@@ -135,6 +135,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 restore_video_jobs = build_video_tab(ctx, saved_video_jobs)
                 copy_links.append(CopyLink("video"))
         curl_import.wire(ctx.imports, defaults, tabs, url_box, key_box, client)
+        ctx.prompts.wire(tabs)
         opener = LinkOpener(blocks, tabs, ctx.presets, link_notice)
         opener.wire(blocks)
         for copy_link in copy_links:

@@ -27,7 +27,7 @@ from playground.client.gateway import GatewayClient
 from playground.client.media import media_directory
 from playground.client.transport import Connection, Exchange
 from playground.ui.batch_runs import BatchRuns
-from playground.ui.column_picker import chosen
+from playground.ui.batch_columns import columns_with_settings, temperature_of
 from playground.ui.forms import optional_positive, whole
 from playground.ui.prices import PRICES
 from playground.ui.render import plain
@@ -54,7 +54,7 @@ def load_dataset(path: str | None, paste: str, system: str, user: str, max_rows:
 
 def dataset_status(dataset: Dataset) -> str:
     shown = ", ".join(f"`{plain(name)}`" for name in dataset.columns)
-    return f"✅ **{len(dataset.rows):,} rows** from {dataset.source} · columns: {shown}"
+    return f"✅ **{len(dataset.rows):,} row{'' if len(dataset.rows) == 1 else 's'}** from {dataset.source} · columns: {shown}"
 
 
 def template_check(system: str, user: str, dataset: Dataset | None) -> str:
@@ -95,32 +95,33 @@ def graders_from(values: list[Any]) -> list[GraderSpec]:
 
 def plan_from_form(system: str, user: str, dataset: Dataset | None, column_values: list[Any], repeats: Any, concurrency: Any,
                    temperature: Any, max_tokens: Any, stream: bool, cache: bool, grader_values: list[Any],
-                   max_rows: int, max_concurrency: int) -> tuple[Plan, list[str]]:
-    """The plan and its warnings (raises `PlanError` naming every blocking problem)."""
-    graders = graders_from(grader_values)
-    try:  # sent as typed: 1.5 repeats or tokens is refused with the field named, never rounded
-        counts = whole("repeat each row N times", repeats) or 1, optional_positive(max_tokens, "max output tokens")
-    except RequestValidationError as error:
-        raise PlanError(error.problems) from None
-    plan = Plan(user or "", system or "", dataset or Dataset([]), chosen(column_values), counts[0], graders,
-                _temperature(temperature), counts[1], bool(stream), bool(cache), int(concurrency or 1))
+                   max_rows: int, max_concurrency: int, setting_values: list[Any] | None = None) -> tuple[Plan, list[str]]:
+    """The plan and its warnings (raises `PlanError` naming every blocking problem). `setting_values`
+    are the columns' own boxes (`batch_columns`), three per column slot."""
+    problems: list[str] = []
+
+    def read(reader: Any, *args: Any) -> Any:
+        try:
+            return reader(*args)
+        except PlanError as error:
+            problems.extend(error.problems)
+        except RequestValidationError as error:  # sent as typed: 1.5 repeats or tokens is refused, never rounded
+            problems.extend(error.problems)
+        return None
+
+    graders = read(graders_from, grader_values) or []
+    columns, own = read(columns_with_settings, column_values, list(setting_values or [])) or ([], [])
+    repeat_count = read(whole, "repeat each row N times", repeats) or 1
+    tokens = read(optional_positive, max_tokens, "max output tokens")
+    shared_temperature = read(temperature_of, "temperature", temperature)
+    if problems:  # every field's problem at once, each named
+        raise PlanError(problems)
+    plan = Plan(user or "", system or "", dataset or Dataset([]), columns, repeat_count, graders,
+                shared_temperature, tokens, bool(stream), bool(cache), int(concurrency or 1), own)
     blocking, warnings = plan.problems(max_rows, max_concurrency)
     if blocking:
         raise PlanError(blocking)
     return plan, warnings
-
-
-def _temperature(text: Any) -> float | None:
-    raw = str(text if text is not None else "").strip()
-    if not raw:
-        return None
-    try:
-        value = float(raw)
-    except ValueError:
-        raise PlanError([f"temperature must be a number from 0 to 2 or empty (got {raw[:20]!r})"]) from None
-    if not (0 <= value <= 2):
-        raise PlanError([f"temperature must be from 0 to 2 (got {raw[:20]})"])
-    return value
 
 
 def progress_of(run: RunFile, plan: Plan) -> Progress:

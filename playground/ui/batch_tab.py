@@ -17,6 +17,7 @@ from playground.client.batch.template import TemplateError
 from playground.client.errors import GatewayError
 from playground.settings import Settings
 from playground.ui import batch_handlers as work
+from playground.ui.batch_columns import ColumnSettingsInputs, session_setting_values, used_text
 from playground.ui.batch_handlers import GRADER_SLOTS, KIND_CHOICES, BatchState
 from playground.ui.batch_runs import BatchRuns
 from playground.ui.batch_views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
@@ -25,6 +26,7 @@ from playground.ui.column_picker import ColumnPicker, model_ids
 from playground.ui.connection import resolve_connection
 from playground.ui.context import TabContext
 from playground.ui.prices import PRICES, PriceEditor
+from playground.ui.prompt_move import BatchTarget
 from playground.ui.render import error_text, plain
 from playground.ui.widgets import Inspector, banner_update, error_banner, notice_banner
 
@@ -54,6 +56,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
             user = gr.Textbox(label="User prompt (template: {{column}} is a data set column; \\{{ writes {{)", lines=3,
                               value="Answer in one sentence: {{question}}", elem_id="batch-user")
             check = gr.Markdown(elem_id="batch-check")
+            to_chat = gr.Button("Open this prompt in Chat (with the first row's values)", size="sm", elem_id="batch-to-chat")
         with gr.Column(scale=3):
             upload = gr.File(label=f"Data set: CSV, JSONL or XLSX (up to {settings.batch_max_rows:,} rows; optional `expected` column)",
                              file_types=[".csv", ".jsonl", ".xlsx"], type="filepath", elem_id="batch-upload")
@@ -61,16 +64,18 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
             use_paste = gr.Button("Use the pasted rows", size="sm", elem_id="batch-paste-use")
             data_status = gr.Markdown(elem_id="batch-data-status")
     preview = gr.Dataframe(value=preview_rows(None), label="Preview (first 10 rows)", interactive=False, max_height=260, elem_id="batch-preview")
-    picker = ColumnPicker.build("batch", PRESETS, MAX_COLUMNS)
+    own = ColumnSettingsInputs("batch")
+    picker = ColumnPicker.build("batch", PRESETS, MAX_COLUMNS, extra=own.add)
     with gr.Row():
         repeats = gr.Number(1, minimum=1, maximum=MAX_REPEATS, label="repeat each row N times", elem_id="batch-repeats")
         concurrency = gr.Slider(1, settings.batch_concurrency, value=min(4, settings.batch_concurrency), step=1,
                                 label="requests at once", elem_id="batch-concurrency")
-        temperature = gr.Textbox("", label="temperature (empty = not set)", elem_id="batch-temperature")
-        max_tokens = gr.Number(0, label="max output tokens (0 = not set)", elem_id="batch-max-tokens")
+        temperature = gr.Textbox("", label="temperature for all columns (empty = not set)", elem_id="batch-temperature")
+        max_tokens = gr.Number(0, label="max output tokens for all columns (0 = not set)", elem_id="batch-max-tokens")
         with gr.Column(min_width=160):
-            stream = gr.Checkbox(True, label="Stream (gives time to first token)", elem_id="batch-stream")
+            stream = gr.Checkbox(True, label="Stream for all columns (gives time to first token)", elem_id="batch-stream")
             cache = gr.Checkbox(False, label="Answer identical requests from the run's cache", elem_id="batch-cache")
+    used = gr.Markdown(used_text(picker.values_for(next(iter(PRESETS))), [], "", 0, True), elem_id="batch-columns-used")
     with gr.Accordion("Graders", open=True, elem_id="batch-graders"):
         grader_inputs: list[Any] = []
         for slot in range(GRADER_SLOTS):
@@ -124,16 +129,23 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
 
     picker.wire()
     prices.wire(Context.root_block)  # type: ignore[arg-type]
-    form = [system, user, *picker.inputs, repeats, concurrency, temperature, max_tokens, stream, cache, *grader_inputs]
+    form = [system, user, *picker.inputs, repeats, concurrency, temperature, max_tokens, stream, cache, *grader_inputs, *own.components]
     n_cols = len(picker.inputs)
+    n_graders = len(grader_inputs)
 
     def plan_of(batch: BatchState, values: tuple[Any, ...]) -> tuple[Any, list[str]]:
         system_text, user_text = values[0], values[1]
         cols = list(values[2:2 + n_cols])
         rep, conc, temp, tokens, streamed, cached = values[2 + n_cols:8 + n_cols]
-        graders = list(values[8 + n_cols:])
+        graders = list(values[8 + n_cols:8 + n_cols + n_graders])
         return work.plan_from_form(system_text, user_text, batch.dataset, cols, rep, conc, temp, tokens, streamed, cached, graders,
-                                   settings.batch_max_rows, settings.batch_concurrency)
+                                   settings.batch_max_rows, settings.batch_concurrency, list(values[8 + n_cols + n_graders:]))
+
+    def on_settings(temp: Any, tokens: Any, streamed: Any, *values: Any) -> str:
+        return used_text(list(values[:n_cols]), list(values[n_cols:]), temp, tokens, streamed)
+
+    shown_settings = [temperature, max_tokens, stream, *picker.inputs, *own.components]
+    gr.on([c.change for c in shown_settings], on_settings, shown_settings, used, queue=False, show_progress="hidden")
 
     def views(batch: BatchState, filter_name: str = FILTERS[0], order: str = "row") -> tuple[Any, ...]:
         """progress, leaderboard, grid, grid note, sort choices, A/B column choices (x2)."""
@@ -158,6 +170,12 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         batch.dataset = dataset
         return batch, work.dataset_status(dataset), preview_rows(dataset), work.template_check(system_text, user_text, dataset)
 
+    def on_receive(batch: BatchState, system_text: str, user_text: str, dataset: Any) -> tuple[Any, ...]:
+        batch.dataset = dataset
+        return (batch, system_text, user_text, work.dataset_status(dataset), preview_rows(dataset),
+                work.template_check(system_text, user_text, dataset))
+
+    ctx.prompts.register_batch(BatchTarget(to_chat, system, user, state, on_receive, [state, system, user, data_status, preview, check]))
     upload.upload(on_data, [state, upload, paste, system, user], [state, data_status, preview, check], queue=False)
     use_paste.click(lambda b, p, s, u: on_data(b, None, p, s, u), [state, paste, system, user], [state, data_status, preview, check], queue=False)
     gr.on([system.change, user.change], lambda b, s, u: work.template_check(s, u, b.dataset), [state, system, user], check, queue=False)
@@ -286,7 +304,8 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         values = work.session_values(plan, MAX_COLUMNS)
         return (batch, f"Loaded: {len(plan.dataset.rows):,} rows, {len(plan.columns)} column(s), {len(plan.graders)} grader(s). Press Run.",
                 plan.system, plan.user, *values[:n_cols], plan.repeats, min(plan.concurrency, settings.batch_concurrency),
-                "" if plan.temperature is None else repr(plan.temperature), plan.max_tokens or 0, plan.stream, plan.cache, *values[n_cols:], work.dataset_status(plan.dataset), preview_rows(plan.dataset),
+                "" if plan.temperature is None else repr(plan.temperature), plan.max_tokens or 0, plan.stream, plan.cache, *values[n_cols:],
+                *session_setting_values(plan, MAX_COLUMNS), work.dataset_status(plan.dataset), preview_rows(plan.dataset),
                 work.template_check(plan.system, plan.user, plan.dataset))
 
     load_session.upload(on_load, [state, load_session], [state, session_status, *form, data_status, preview, check], queue=False)

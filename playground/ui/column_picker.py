@@ -3,6 +3,7 @@ model picker per column, the column list from their values, and presets filling 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,14 +55,18 @@ class ColumnPicker:
         return self.formats[-1], self.models[-1]
 
     @classmethod
-    def build(cls, prefix: str, presets: Presets, count: int, per_row: int = 4) -> ColumnPicker:
-        """The radio and `count` columns in rows of `per_row`."""
+    def build(cls, prefix: str, presets: Presets, count: int, per_row: int = 4,
+              extra: Callable[[int], None] | None = None) -> ColumnPicker:
+        """The radio and `count` columns in rows of `per_row`; `extra(index)` lays out more of a
+        column under its pickers (Batch's per-column settings)."""
         picker = cls.start(prefix, presets)
         for first in range(0, count, per_row):
             with gr.Row():
                 for index in range(first, min(count, first + per_row)):
                     with gr.Column(min_width=200):
                         picker.column(index)
+                        if extra is not None:
+                            extra(index)
         return picker
 
     @property

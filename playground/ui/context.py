@@ -10,6 +10,7 @@ import gradio as gr
 from playground.client.gateway import GatewayClient
 from playground.ui.connection import ServerDefaults
 from playground.ui.curl_panel import ImportRegistry
+from playground.ui.prompt_move import PromptRegistry
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,8 @@ class TabContext:
     """The page's preset store (`ui.presets`), created outside the tabs."""
     imports: ImportRegistry = field(default_factory=ImportRegistry)
     """Where a tab registers how it takes an imported curl command (`ui.curl_panel`)."""
+    prompts: PromptRegistry = field(default_factory=PromptRegistry)
+    """Where the conversation tabs and Batch register the boxes a prompt moves between (`ui.prompt_move`)."""
 
     @property
     def connection(self) -> list[gr.Textbox]:

@@ -54,6 +54,8 @@ class Session:
     branches: list[dict[str, Any]] = field(default_factory=list)
     """Other lines of this conversation (`ui.branches`): {"shown", "sent"} each; `branch` is the one on screen."""
     branch: int = 0
+    typed: str = ""
+    """The last message sent as typed, `{{placeholders}}` kept ("Send to Batch" after the box was cleared)."""
 
 
 @dataclass(eq=False)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
+from gradio.i18n import I18nData
 
 from playground.ui.chatbot import Chatbot
 from playground.ui import conversation
@@ -16,10 +17,11 @@ from playground.client.errors import GatewayError
 from playground.ui.branches import BranchBar
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, TurnAdapter, View, describe_pending
-from playground.ui.i18n import t
+from playground.ui.i18n import english, t
 from playground.ui.render import error_text, flatten_text, metrics_text, settle_pending
 from playground.ui.shown_files import shown_history
-from playground.ui.template_vars import VariablesPanel, fill_draft
+from playground.ui.prompt_move import PromptRegistry, PromptSource
+from playground.ui.template_vars import VariablesPanel, fill_draft, fill_form, text_of
 from playground.ui.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
 
 AdapterFactory = Callable[..., TurnAdapter]
@@ -54,6 +56,7 @@ class ConversationPanel:
     metrics: gr.Markdown
     branches: BranchBar
     variables: VariablesPanel | None = None
+    to_batch: gr.Button | None = None
 
     @classmethod
     def build(cls, prefix: str, placeholder: str, file_types: list[str] | None = None) -> ConversationPanel:
@@ -71,15 +74,15 @@ class ConversationPanel:
             placeholder=IDLE_PLACEHOLDER,
         )
         variables = VariablesPanel.build(prefix)
-        variables.watch(draft)
         with gr.Row():
             stop = gr.Button(t("conversation.stop"), elem_id=f"{prefix}-stop", variant="stop")
             retry = gr.Button(t("conversation.retry"), elem_id=f"{prefix}-retry")
             clear = gr.Button(t("conversation.clear"), elem_id=f"{prefix}-clear")
+        to_batch = gr.Button(t("conversation.to_batch"), size="sm", elem_id=f"{prefix}-to-batch")
         metrics = metrics_line(prefix)
         branches = BranchBar(prefix)
         return cls(prefix, session, chatbot, error, notice, tool_panel, tool_label, tool_result, tool_send, draft, stop, retry, clear, metrics,
-                   branches, variables)
+                   branches, variables, to_batch)
 
     def wire(
         self,
@@ -90,9 +93,14 @@ class ConversationPanel:
         inspector: Inspector,
         extra: Callable[[View, TurnAdapter | None], tuple[Any, ...]] | None = None,
         extra_outputs: list[Any] | None = None,
+        system: Any | None = None,
+        prompts: PromptRegistry | None = None,
     ) -> None:
         """Connect the events. `adapter_for(*form_values)` builds the tab's adapter per call;
         `extra(view, adapter)` feeds tab-specific `extra_outputs` (e.g. a cache report).
+        `system` (one of `form_inputs`: the system prompt or instructions box) has its `{{name}}`
+        placeholders filled from the Variables panel, like the message, before any request;
+        with `prompts`, "Send to Batch" moves both templates and the values to the Batch tab.
 
         Each action runs as three events: begin (checks, shows the user's message, clears the
         input, all outputs), stream (the reply; its only output is the chatbot, so an update
@@ -105,12 +113,21 @@ class ConversationPanel:
         # Gradio's session state each time, with its whole value (260 KB a turn in a long chat).
         begins = [self.session, self.draft, self.tool_result, self.error, self.notice, self.metrics, self.tool_panel, self.tool_label]
         ends = [*begins, *inspector.components, *extra_outputs]
+        assert self.variables is not None
+        self.variables.watch(self.draft, system, self.session)
+        if prompts is not None and system is not None and self.to_batch is not None:
+            prompts.add(PromptSource(self.prefix, self.to_batch, self.draft, system, self.variables.table, self.variables.group,
+                                     self.session))
         n_form = len(form_inputs)
-        tail = [*form_inputs, *connection]
+        system_at = form_inputs.index(system) if system is not None else None
+        label = getattr(system, "label", None)
+        system_name = f"the “{english(label.key)}” box" if isinstance(label, I18nData) else "the system prompt"
+        tail = [*form_inputs, self.variables.table, *connection]
 
         def split(values: tuple[Any, ...]) -> tuple[TurnAdapter, str, str]:
-            form, (url, key) = values[:n_form], values[n_form:]
-            return adapter_for(*form), url, key
+            """The adapter from the form, its system prompt filled (raises `GatewayError` naming a missing variable)."""
+            form, table, (url, key) = values[:n_form], values[n_form], values[n_form + 1:]
+            return adapter_for(*fill_form(form, system_at, table, system_name)), url, key
 
         def begin_outputs(view: View, clears: str) -> tuple[Any, ...]:
             clear_draft = view.clear_draft and clears in ("draft", "both")
@@ -137,28 +154,45 @@ class ConversationPanel:
                 view.session.shown = list(view.history)
             return (shown, *begin_outputs(view, clears))
 
-        async def on_send(draft: Any, variables: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+        def refused(error: GatewayError, history: Any, state: Session, values: tuple[Any, ...]) -> tuple[Any, ...]:
+            state.ready = False
+            return begun(View(list(history or []), state, error=error_text(error), done=True), "none", values)
+
+        async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
             await after_stop(state)
+            typed = text_of(draft)
             try:
-                draft = fill_draft(draft, variables)
+                draft, adapter = fill_draft(draft, values[n_form]), split(values)[0]
             except GatewayError as error:
-                state.ready = False
-                return begun(View(list(history or []), state, error=error_text(error), done=True), "none", values)
-            return begun(conversation.begin_send(split(values)[0], draft, history, state), "draft", values)
+                return refused(error, history, state, values)
+            state.typed = typed if typed.strip() else state.typed
+            return begun(conversation.begin_send(adapter, draft, history, state), "draft", values)
 
         async def on_tool(text: str, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
             await after_stop(state)
-            return begun(conversation.begin_tool_result(split(values)[0], text, history, state), "tool", values)
+            try:
+                adapter = split(values)[0]
+            except GatewayError as error:
+                return refused(error, history, state, values)
+            return begun(conversation.begin_tool_result(adapter, text, history, state), "tool", values)
 
         async def on_retry(history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
             await after_stop(state)
+            try:
+                split(values)
+            except GatewayError as error:
+                return refused(error, history, state, values)
             return begun(conversation.begin_retry(history, state), "draft", values)
 
         async def on_edit(evt: gr.EditData, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
             await after_stop(state)
             index = evt.index if isinstance(evt.index, int) else evt.index[0]
             text = flatten_text(evt.value)
-            return begun(conversation.begin_edit(split(values)[0], history, state, index, text), "none", values)
+            try:
+                adapter = split(values)[0]
+            except GatewayError as error:
+                return refused(error, history, state, values)
+            return begun(conversation.begin_edit(adapter, history, state, index, text), "none", values)
 
         async def on_stream(state: Session, *values: Any) -> Any:
             # No chatbot input: the begin step kept what it showed in `state.shown` (the page would
@@ -167,8 +201,13 @@ class ConversationPanel:
                 yield gr.skip()  # that yields nothing would set the chatbot to None (a blank conversation)
                 return
             state.ready, state.replying, state.stop = False, True, asyncio.Event()
+            try:  # checked by the begin step; a variable emptied since then is refused here, nothing sent
+                adapter, url, key = split(values)
+            except GatewayError:
+                state.replying = False
+                yield gr.skip()
+                return
             base = state.shown = list(state.shown)
-            adapter, url, key = split(values)
             turn = conversation.run_turn(adapter, defaults, url, key, base, state)
             try:
                 async for view in conversation.until_stopped(turn, state.stop):
@@ -206,7 +245,7 @@ class ConversationPanel:
             streaming.then(on_end, [self.session, *form_inputs], ends, queue=False)
 
         for trigger, begin, inputs in (
-            (self.draft.submit, on_send, [self.draft, self.variables.table, self.chatbot, self.session, *tail]),  # type: ignore[union-attr]
+            (self.draft.submit, on_send, [self.draft, self.chatbot, self.session, *tail]),
             (self.tool_send.click, on_tool, [self.tool_result, self.chatbot, self.session, *tail]),
             (self.retry.click, on_retry, [self.chatbot, self.session, *tail]),
             (self.chatbot.edit, on_edit, [self.chatbot, self.session, *tail]),

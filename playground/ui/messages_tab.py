@@ -9,6 +9,7 @@ import gradio as gr
 
 from playground.client import catalog
 from playground.client.curl_import import CurlRequest
+from playground.client.errors import GatewayError
 from playground.ui.context import TabContext
 from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
@@ -21,6 +22,7 @@ from playground.ui.i18n import t
 from playground.ui.presets import PresetBar
 from playground.ui.session_file import SessionFileBar
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm, cache_report, count_draft_tokens, messages_form_values
+from playground.ui.template_vars import fill_draft, fill_form
 from playground.ui.widgets import Inspector
 
 LONG_DOCUMENT = " ".join(f"Section {i}: the gateway routes each request to the model family named by its model id." for i in range(1, 101))
@@ -106,12 +108,17 @@ def build_messages_tab(ctx: TabContext) -> None:
         return (cache_report(adapter.form.model, view.session.usage_log),)
 
     panel.wire(lambda *form: MessagesAdapter(ctx.client, MessagesForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
-               extra=lab_report, extra_outputs=[report])
+               extra=lab_report, extra_outputs=[report], system=system, prompts=ctx.prompts)
 
-    async def on_count(draft: Any, session: Session, url: str, key: str, *form: Any) -> str:
-        return await count_draft_tokens(ctx.client, ctx.defaults, draft, session, url, key, MessagesForm(*form))
+    async def on_count(draft: Any, session: Session, table: Any, url: str, key: str, *form: Any) -> str:
+        try:  # counted as Send would send it: the placeholders filled
+            draft, filled = fill_draft(draft, table), fill_form(form, form_inputs.index(system), table)
+        except GatewayError:
+            return "Token count: fill in the Variables panel to see how many input tokens it will cost."
+        return await count_draft_tokens(ctx.client, ctx.defaults, draft, session, url, key, MessagesForm(*filled))
 
-    count_inputs = [panel.draft, panel.session, *ctx.connection, *form_inputs]
-    triggers = [panel.draft.change, system.change, tools.change, model.change, cache_system.change, cache_last.change, web_search.change]
+    assert panel.variables is not None
+    count_inputs = [panel.draft, panel.session, panel.variables.table, *ctx.connection, *form_inputs]
+    triggers = [panel.draft.change, panel.variables.table.change, system.change, tools.change, model.change, cache_system.change, cache_last.change, web_search.change]
     gr.on(triggers, on_count, count_inputs, token_count, trigger_mode="always_last", concurrency_limit=None, show_progress="hidden")
     fill.click(lambda: (LONG_DOCUMENT, True), None, [system, cache_system], queue=False)

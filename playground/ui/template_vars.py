@@ -1,10 +1,11 @@
-"""The "Variables" panel of the conversation tabs: when the message has `{{name}}` placeholders
-(the Batch tab's template syntax), a table of their values appears, and the message is sent
-with them filled in. A placeholder without a value is named and nothing is sent, so a prompt
-tried by hand moves to Batch unchanged, and back."""
+"""The "Variables" panel of the conversation tabs: when the message or the system prompt has
+`{{name}}` placeholders (the Batch tab's template syntax), a table of their values appears, and
+both are sent with them filled in. A placeholder without a value is named and nothing is sent,
+so a prompt tried by hand moves to Batch unchanged, and back."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,8 @@ from playground.client.errors import RequestValidationError
 HEADERS = ["variable", "value"]
 
 
-def _values(table: Any) -> dict[str, str]:
+def values_of(table: Any) -> dict[str, str]:
+    """The table's {name: value} (rows without a name are ignored)."""
     values: dict[str, str] = {}
     for row in table if isinstance(table, list) else []:
         if isinstance(row, (list, tuple)) and len(row) >= 2 and isinstance(row[0], str) and row[0].strip():
@@ -24,31 +26,57 @@ def _values(table: Any) -> dict[str, str]:
     return values
 
 
-def rows_for(text: str, table: Any) -> list[list[str]]:
-    """The table for `text`'s placeholders, keeping values already typed."""
+def text_of(draft: Any) -> str:
+    return (draft.get("text", "") if isinstance(draft, dict) else draft) or ""
+
+
+def names_in(texts: Sequence[str]) -> list[str]:
+    """The placeholders of `texts` in order of first use (a text with a template error adds none)."""
+    names: list[str] = []
+    for text in texts:
+        try:
+            names += [name for name in parse(text or "").names if name not in names]
+        except TemplateError:
+            continue
+    return names
+
+
+def rows_for(text: str | Sequence[str], table: Any) -> list[list[str]]:
+    """The table for the placeholders of `text` (or of several texts), keeping values already typed."""
+    known = values_of(table)
+    return [[name, known.get(name, "")] for name in names_in([text] if isinstance(text, str) else text)]
+
+
+def fill_text(text: str, table: Any, where: str) -> str:
+    """`text` with its placeholders filled (raises `RequestValidationError` naming what is missing and where)."""
+    if "{{" not in (text or ""):
+        return text
     try:
-        names = parse(text or "").names
-    except TemplateError:
-        return []
-    known = _values(table)
-    return [[name, known.get(name, "")] for name in names]
+        template = parse(text, where)
+    except TemplateError as error:
+        raise RequestValidationError([str(error)]) from None
+    values = {name: value for name, value in values_of(table).items() if value != ""}
+    missing = [name for name in template.names if name not in values]
+    if missing:
+        raise RequestValidationError([f"fill in the Variables panel: no value for {', '.join(f'{{{{{n}}}}}' for n in missing)} in {where}"])
+    return template.render(values)
 
 
 def fill_draft(draft: Any, table: Any) -> Any:
     """The draft with its placeholders filled (raises `RequestValidationError` naming what is missing)."""
-    text = draft.get("text", "") if isinstance(draft, dict) else (draft or "")
-    if "{{" not in text:
+    if "{{" not in text_of(draft):
         return draft
-    try:
-        template = parse(text, "the message")
-    except TemplateError as error:
-        raise RequestValidationError([str(error)]) from None
-    values = {name: value for name, value in _values(table).items() if value != ""}
-    missing = [name for name in template.names if name not in values]
-    if missing:
-        raise RequestValidationError(["fill in the Variables panel: no value for " + ", ".join(f"{{{{{n}}}}}" for n in missing)])
-    filled = template.render(values)
+    filled = fill_text(text_of(draft), table, "the message")
     return {**draft, "text": filled} if isinstance(draft, dict) else filled
+
+
+def fill_form(form: Sequence[Any], system_at: int | None, table: Any, where: str = "the system prompt") -> list[Any]:
+    """A tab's form values with its system prompt / instructions (at `system_at`) filled; `where`
+    names the box in a refusal."""
+    values = list(form)
+    if system_at is not None and isinstance(values[system_at], str):
+        values[system_at] = fill_text(values[system_at], table, where)
+    return values
 
 
 @dataclass
@@ -60,13 +88,20 @@ class VariablesPanel:
     def build(cls, prefix: str) -> VariablesPanel:
         with gr.Accordion("Variables", open=True, visible=False, elem_id=f"{prefix}-variables") as group:
             table = gr.Dataframe(headers=HEADERS, column_count=2, type="array", interactive=True, static_columns=[0],
-                                 elem_id=f"{prefix}-variables-table", label="{{name}} placeholders in your message")
+                                 elem_id=f"{prefix}-variables-table", label="{{name}} placeholders in your message and system prompt")
         return cls(group, table)
 
-    def watch(self, draft: gr.MultimodalTextbox) -> None:
-        def changed(value: Any, table: Any) -> tuple[Any, Any]:
-            text = value.get("text", "") if isinstance(value, dict) else (value or "")
-            rows = rows_for(text, table) if "{{" in text else []
+    def watch(self, draft: gr.MultimodalTextbox, system: Any | None = None, session: Any | None = None) -> None:
+        """Show the table when the message (or the system box) has placeholders; with the message
+        box empty after a send, the last message as typed (`Session.typed`) counts, so its values stay."""
+        sources = [draft] if system is None else [draft, system]
+
+        def changed(table: Any, state: Any, *texts: Any) -> tuple[Any, Any]:
+            joined = [text_of(text) for text in texts]
+            joined[0] = joined[0] if joined[0].strip() else getattr(state, "typed", "")
+            rows = rows_for(joined, table) if any("{{" in text for text in joined) else []
             return gr.update(visible=bool(rows)), rows if rows else gr.skip()
 
-        draft.change(changed, [draft, self.table], [self.group, self.table], queue=False, show_progress="hidden", trigger_mode="always_last")
+        inputs = [self.table, session if session is not None else gr.State(None), *sources]
+        gr.on([source.change for source in sources], changed, inputs, [self.group, self.table], queue=False,
+              show_progress="hidden", trigger_mode="always_last")

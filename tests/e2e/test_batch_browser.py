@@ -114,7 +114,7 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
     page.context.close()
 
 
-def test_the_chat_tab_offers_the_same_template_variables(browser: Browser, batch_app: str) -> None:
+def test_the_chat_tab_offers_the_same_template_variables_and_moves_the_prompt_to_batch_and_back(browser: Browser, batch_app: str) -> None:
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     page.goto(batch_app)
     page.wait_for_selector("#chat-input textarea")
@@ -131,4 +131,53 @@ def test_the_chat_tab_offers_the_same_template_variables(browser: Browser, batch
     page.wait_for_timeout(500)
     page.press("#chat-input textarea", "Enter")
     expect(page.locator("#chat-chatbot .message.bot").last).to_contain_text('Your message: "Say hello to Ada"', timeout=20_000)
+    # the system prompt's placeholders join the table; the prompt moves to Batch unchanged, and back
+    page.fill("#chat-system textarea", "Be {{mood}}.")
+    expect(page.locator("#chat-variables-table")).to_contain_text("mood", timeout=10_000)
+    page.click("#chat-to-batch")
+    expect(page.locator("#batch-user textarea")).to_have_value("Say hello to {{name}}", timeout=10_000)  # the Batch tab is open
+    expect(page.locator("#batch-system textarea")).to_have_value("Be {{mood}}.")
+    expect(page.locator("#batch-data-status")).to_contain_text("1 row")
+    expect(page.locator("#batch-data-status")).to_contain_text("the Chat tab")
+    page.fill("#batch-user textarea", "Say goodbye to {{name}}")
+    page.click("#batch-to-chat")
+    expect(page.locator("#chat-input textarea")).to_have_value("Say goodbye to {{name}}", timeout=10_000)
+    expect(page.locator("#chat-variables-table")).to_contain_text("Ada")
+    page.context.close()
+
+
+def test_each_column_sends_its_own_settings_and_the_page_says_which(browser: Browser, batch_app: str) -> None:
+    page = _open(browser, batch_app)
+    page.fill("#batch-user textarea", "Say hello to {{name}}")
+    page.fill("#batch-paste textarea", "Ada\nLin")
+    page.click("#batch-paste-use")
+    expect(page.locator("#batch-data-status")).to_contain_text("2 rows", timeout=10_000)
+    page.fill("#batch-temperature textarea, #batch-temperature input", "0.7")
+    page.fill("#batch-col-temperature-1 textarea, #batch-col-temperature-1 input", "0.2")
+    page.fill("#batch-col-max-tokens-1 textarea, #batch-col-max-tokens-1 input", "8")
+    _choose(page, "#batch-col-stream-1", "off")
+    page.fill("#batch-col-max-tokens-0 textarea, #batch-col-max-tokens-0 input", "1.5")
+    page.locator("#batch-col-max-tokens-0 textarea, #batch-col-max-tokens-0 input").press("Tab")
+    used = page.locator("#batch-columns-used")
+    expect(used).to_contain_text("Column 2 (gpt-4.1): temperature 0.2 (its own) · max output tokens 8 (its own) · stream off (its own)",
+                                 timeout=10_000)
+    expect(used).to_contain_text("temperature 0.7 (all columns)")
+    page.click("#batch-run")
+    expect(page.locator("#batch-error")).to_contain_text("column 1 max output tokens: must be a whole number (got 1.5)", timeout=10_000)
+    expect(page.locator("#batch-progress")).to_contain_text("No run yet")  # nothing started
+    page.fill("#batch-col-max-tokens-0 textarea, #batch-col-max-tokens-0 input", "")
+    page.click("#batch-run")
+    bar = page.locator("#batch-progress .batch-progress")
+    expect(bar).to_have_attribute("data-status", "finished", timeout=40_000)
+    expect(bar).to_have_attribute("data-done", "4")
+    expect(page.locator("#batch-leaderboard")).to_contain_text("gpt-4.1 (temperature 0.2 · max 8 tokens · stream off)")
+    grid = page.locator("#batch-grid")
+    expect(grid).to_contain_text("temperature=0.7")  # the gateway echoes what column 1 sent
+    page.locator("#batch-grid").get_by_text("gpt-4.1 here, answering", exact=False).filter(visible=True).first.click()
+    expect(page.locator("#batch-cell")).to_contain_text("Row", timeout=10_000)
+    page.click("#batch-inspector")
+    page.get_by_role("tab", name="curl").click()
+    curl = page.locator("#batch-code-curl")
+    expect(curl).to_contain_text('"max_tokens": 8')
+    expect(curl).to_contain_text('"temperature": 0.2')
     page.context.close()

@@ -105,8 +105,8 @@ def next_request(page: PageModel, tab: str) -> dict[str, Any]:
     from the form on the page and the session, as a send builds it."""
     adapter_class, form_class = ADAPTERS[tab]
     send = page.dependency(page.component(f"{tab}-input"), "submit")
-    at = next(i for i, c in enumerate(send.inputs) if isinstance(c, gr.State))  # draft, variables, chatbot, session, *form, url, key
-    form = [page.get(c) for c in send.inputs[at + 1:-2]]
+    at = next(i for i, c in enumerate(send.inputs) if isinstance(c, gr.State))  # draft, chatbot, session, *form, variables, url, key
+    form = [page.get(c) for c in send.inputs[at + 1:-3]]
     session: Session = page.get(send.inputs[at])
     form_values = form_class(*form)
     if isinstance(form_values, ResponsesForm) and form_values.chain:

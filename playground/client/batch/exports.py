@@ -25,8 +25,9 @@ def cell_dicts(plan: Plan, run: RunFile, prices: dict[str, Price]) -> Iterator[d
         if record.column >= len(plan.columns) or record.row >= len(plan.dataset.rows):
             continue
         fmt, model = plan.columns[record.column]
+        temperature, max_tokens, stream = plan.settings_for(record.column)
         item: dict[str, Any] = {"row": record.row + 1, "repeat": record.repeat + 1, "column": record.column + 1, "format": fmt,
-                                "model": model, **{f"var:{k}": v for k, v in plan.dataset.rows[record.row].items()},
+                                "model": model, "temperature": temperature, "max_tokens": max_tokens, "stream": stream, **{f"var:{k}": v for k, v in plan.dataset.rows[record.row].items()},
                                 "answer": record.answer, "error": record.error, "cached": record.cached,
                                 "ttft_ms": round(record.ttft * 1000, 1) if record.ttft is not None else None,
                                 "total_ms": round(record.total * 1000, 1) if record.total is not None else None,

@@ -19,6 +19,42 @@ MAX_GRADERS = 12
 KIND = "gateway-playground/batch"
 
 
+@dataclass(frozen=True)
+class ColumnSettings:
+    """One column's own settings; None = the run's shared value is used."""
+
+    temperature: float | None = None
+    max_tokens: int | None = None
+    stream: bool | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"temperature": self.temperature, "max_tokens": self.max_tokens, "stream": self.stream}
+
+    @classmethod
+    def from_dict(cls, data: Any, index: int, problems: list[str]) -> ColumnSettings:
+        """Checked whole; each problem names the column and the field."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            problems.append(f"column {index} settings must be an object")
+            return cls()
+        temperature, tokens, stream = data.get("temperature"), data.get("max_tokens"), data.get("stream")
+        if temperature is not None and not _temperature_ok(temperature):
+            problems.append(f"column {index} temperature must be a number from 0 to 2, or null")
+            temperature = None
+        if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int) or not 1 <= tokens <= 1_000_000):
+            problems.append(f"column {index} max_tokens must be a whole number from 1 to 1000000, or null")
+            tokens = None
+        if stream is not None and not isinstance(stream, bool):
+            problems.append(f"column {index} stream must be true, false or null")
+            stream = None
+        return cls(temperature, tokens, stream)
+
+
+def _temperature_ok(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value) and 0 <= value <= 2
+
+
 class PlanError(ValueError):
     """What is wrong with a plan, every problem named."""
 
@@ -40,6 +76,22 @@ class Plan:
     stream: bool = True
     cache: bool = False
     concurrency: int = 4
+    column_settings: list[ColumnSettings] = field(default_factory=list)
+
+    def settings_for(self, column: int) -> tuple[float | None, int | None, bool]:
+        """(temperature, max tokens, stream) a column sends: its own value, else the run's."""
+        own = self.column_settings[column] if column < len(self.column_settings) else ColumnSettings()
+        return (own.temperature if own.temperature is not None else self.temperature,
+                own.max_tokens if own.max_tokens is not None else self.max_tokens,
+                own.stream if own.stream is not None else self.stream)
+
+    def own_settings_text(self, column: int) -> str:
+        """The column's own settings in words ("" when it uses the run's values throughout)."""
+        own = self.column_settings[column] if column < len(self.column_settings) else ColumnSettings()
+        parts = ([f"temperature {own.temperature:g}"] if own.temperature is not None else []) + \
+            ([f"max {own.max_tokens} tokens"] if own.max_tokens is not None else []) + \
+            ([f"stream {'on' if own.stream else 'off'}"] if own.stream is not None else [])
+        return " · ".join(parts)
 
     @property
     def total(self) -> int:
@@ -76,8 +128,13 @@ class Plan:
             blocking.append(f"requests at once: 1 to {max_concurrency}")
         if len(self.graders) > MAX_GRADERS:
             blocking.append(f"at most {MAX_GRADERS} graders")
-        if self.temperature is not None and not (math.isfinite(self.temperature) and 0 <= self.temperature <= 2):
+        if self.temperature is not None and not _temperature_ok(self.temperature):
             blocking.append("temperature is between 0 and 2")
+        if len(self.column_settings) > len(self.columns):
+            blocking.append("column settings given for a column without a format and a model")
+        for index, own in enumerate(self.column_settings, 1):
+            if own.temperature is not None and not _temperature_ok(own.temperature):
+                blocking.append(f"column {index} temperature is between 0 and 2")
         if self.cache and self.repeats > 1:
             warnings.append("with the cache on, repeats of a row send one request and reuse its answer")
         return blocking, warnings
@@ -87,7 +144,7 @@ class Plan:
                 "dataset": {"columns": self.dataset.columns, "rows": self.dataset.rows, "source": self.dataset.source},
                 "columns": [list(c) for c in self.columns], "repeats": self.repeats, "graders": [g.to_dict() for g in self.graders],
                 "temperature": self.temperature, "max_tokens": self.max_tokens, "stream": self.stream, "cache": self.cache,
-                "concurrency": self.concurrency}
+                "concurrency": self.concurrency, "column_settings": [c.to_dict() for c in self.column_settings]}
 
     @classmethod
     def from_dict(cls, data: Any, max_rows: int) -> Plan:
@@ -138,9 +195,13 @@ class Plan:
                 graders.append(GraderSpec.from_dict(item))
             except GraderError as error:
                 problems.append(f"grader {index}: {error}")
+        raw_settings = data.get("column_settings") or []
+        if not isinstance(raw_settings, list) or len(raw_settings) > len(pairs):
+            problems.append("column_settings must be a list with at most one entry per column")
+            raw_settings = []
+        own = [ColumnSettings.from_dict(item, index, problems) for index, item in enumerate(raw_settings, 1)]
         temperature = data.get("temperature")
-        if temperature is not None and (isinstance(temperature, bool) or not isinstance(temperature, (int, float))
-                                        or not (math.isfinite(temperature) and 0 <= temperature <= 2)):
+        if temperature is not None and not _temperature_ok(temperature):
             problems.append("temperature must be a number from 0 to 2, or null")
             temperature = None
         flags = {}
@@ -150,7 +211,7 @@ class Plan:
                 problems.append(f"{name} must be true or false")
         plan = cls(text("user"), text("system"), dataset, [(f, m) for f, m in pairs], whole("repeats", 1, MAX_REPEATS, 1) or 1,
                    graders, temperature, whole("max_tokens", 1, 1_000_000, None), bool(flags["stream"]), bool(flags["cache"]),
-                   whole("concurrency", 1, 64, 4) or 4)
+                   whole("concurrency", 1, 64, 4) or 4, own)
         if problems:
             raise PlanError(problems)
         return plan

@@ -20,7 +20,8 @@ BEST = "★ "
 
 def column_label(plan: Plan, index: int) -> str:
     fmt, model = plan.columns[index]
-    return f"C{index + 1} {FORMAT_LABELS.get(fmt, fmt)} · {model}"
+    own = plan.own_settings_text(index)
+    return f"C{index + 1} {FORMAT_LABELS.get(fmt, fmt)} · {model}" + (f" ({own})" if own else "")
 
 
 def usage_of(record: CellRecord) -> Usage | None:

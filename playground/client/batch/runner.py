@@ -115,8 +115,9 @@ class Runner:
         record = CellRecord(row, repeat, column)
         try:
             user = fill(self.plan.user, values, "the user prompt")
-            intent = Intent(user, fill(self.plan.system, values, "the system prompt"), temperature=self.plan.temperature,
-                            max_tokens=self.plan.max_tokens, stream=self.plan.stream)
+            temperature, max_tokens, stream = self.plan.settings_for(column)
+            intent = Intent(user, fill(self.plan.system, values, "the system prompt"), temperature=temperature,
+                            max_tokens=max_tokens, stream=stream)
             request = to_request(intent, fmt, model.strip()).request
         except (TemplateError, GatewayError, ValueError) as error:
             record.error = f"not sent: {error_words(error) if isinstance(error, GatewayError) else error}"
