@@ -16,9 +16,11 @@ from __future__ import annotations
 import datetime
 import importlib.util
 import sys
+import time
 from typing import Any
 
 import gradio as gr
+from gradio import networking
 from gradio.blocks import Block
 from gradio.state_holder import SessionState
 
@@ -93,8 +95,33 @@ def lazy_session_configs() -> None:
     SessionState.__init__ = __init__  # type: ignore[method-assign]
 
 
+LAUNCH_CHECK_SECONDS = 30.0
+
+
+def patient_launch_check() -> None:
+    """Gradio's `launch` checks that the page answers with HEAD requests of 3 s each, and gives up at
+    the first timeout: on a loaded machine (a busy Space restarting, a test run beside other work)
+    building the page took longer and launch raised "localhost is not accessible". The same check
+    is repeated for up to `LAUNCH_CHECK_SECONDS` before it says so. Idempotent."""
+    check = networking.url_ok
+    if getattr(check, "_playground_patient", False):
+        return
+
+    def url_ok(url: str) -> bool:
+        deadline = time.monotonic() + LAUNCH_CHECK_SECONDS
+        while not check(url):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.5)
+        return True
+
+    url_ok._playground_patient = True  # type: ignore[attr-defined]
+    networking.url_ok = url_ok  # type: ignore[assignment]
+
+
 def apply_gradio_fixes() -> None:
     keep_session_component_ids()
     lazy_session_configs()
     fail_fast_without_matplotlib()
     pass_text_through()
+    patient_launch_check()
