@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import orjson
 
+from playground.client.body import iter_body
 from playground.client.errors import (
     GatewayError,
     IncompleteStreamError,
@@ -122,9 +123,10 @@ def _frame(block: bytes) -> tuple[str | None, str] | None:
 
 
 def _body_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
-    """The body as it arrives: raw when it is not content-encoded (skips httpx's decoder pass)."""
+    """The body as it arrives: raw when it is not content-encoded (skips httpx's decoder pass),
+    a chunked body straight from the connection (`body.iter_body`: one piece per read)."""
     encoding = response.headers.get("content-encoding", "identity").strip().lower()
-    return response.aiter_raw() if encoding in ("", "identity") else response.aiter_bytes()
+    return iter_body(response) if encoding in ("", "identity") else response.aiter_bytes()
 
 
 def decode_message(event: str | None, raw: str, exchange: Exchange) -> SSEMessage | None:
