@@ -322,11 +322,21 @@ class MessagesStream(TextStream):
         data = message.data if isinstance(message.data, dict) else {}
         kind = data.get("type") or message.event
         if kind == "content_block_delta":
-            self._keep_block(kind, data)
             delta = data.get("delta") or {}
             delta_type = delta.get("type")
-            if delta_type == "text_delta":
-                return [TextDelta(delta.get("text", ""))]
+            if delta_type == "text_delta":  # the usual event: kept (as `_keep_block` does) and passed on in one step
+                text = delta.get("text", "")
+                index = data.get("index", 0)
+                pieces = self._pieces.get(index)
+                if pieces is None and index in self._blocks:
+                    raise KeyError(index)  # a delta after its block's stop, as `_keep_block` finds it
+                if pieces is not None:
+                    kept = pieces.get("text")
+                    if kept is None:
+                        kept = pieces["text"] = []
+                    kept.append(text if type(text) is str else str(text))
+                return [TextDelta(text)]
+            self._keep_block(kind, data)
             if delta_type == "thinking_delta":
                 return [ReasoningDelta(delta.get("thinking", ""))]
             if delta_type == "input_json_delta" and data.get("index") in self._tool_index:

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 import orjson
@@ -27,14 +26,15 @@ from playground.client.errors import (
     error_from_status,
     extract_error,
 )
+from playground.client.exchange import RecordedEvent
 from playground.client.transport import Exchange
 
 KEEPALIVE_EVENTS = frozenset({"ping", "keepalive", "keep-alive"})
 
 
-@dataclass(frozen=True)
-class SSEMessage:
-    """One decoded event: its `event:` name (if any) and its JSON `data`."""
+class SSEMessage(NamedTuple):
+    """One decoded event: its `event:` name (if any) and its JSON `data` (immutable; a named
+    tuple because one is made per event, at a third of a frozen dataclass's cost)."""
 
     event: str | None
     data: Any
@@ -129,38 +129,40 @@ def _body_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
     return iter_body(response) if encoding in ("", "identity") else response.aiter_bytes()
 
 
-def decode_message(event: str | None, raw: str, exchange: Exchange) -> SSEMessage | None:
-    """One recorded frame -> its message (`DONE` for `[DONE]`), None for keep-alives; an event
-    that is not JSON or that carries an error raises."""
-    if exchange.redactor:
-        raw = exchange.redactor.event_data(raw)
-    exchange.record_event(event, raw)
-    payload = raw if raw[:1] == "{" and raw[-1:] == "}" else raw.strip()
-    if not payload or event in KEEPALIVE_EVENTS:
-        return None
-    if payload == "[DONE]":
-        return DONE
-    try:
-        data = orjson.loads(payload)
-    except orjson.JSONDecodeError:
-        raise MalformedEventError(f"The gateway sent an event that is not JSON: {payload[:120]!r}.") from None
-    if _is_error_payload(event, data):
-        message, error_type = extract_error(data)
-        raise StreamEventError(message or payload[:200], error_type)
-    return SSEMessage(event, data, len(exchange.events) - 1)
-
-
 def _decoded(frames: list[tuple[str | None, str]], exchange: Exchange) -> tuple[list[SSEMessage], GatewayError | None]:
-    """The messages of some frames, up to the first that fails (returned, to raise after the
-    messages before it were handed over)."""
+    """The messages of some frames (one read's: recorded with one time), up to the first that
+    fails (returned, to raise after the messages before it were handed over).
+
+    Each frame is recorded (without secrets) before it is decoded; `[DONE]` is `DONE`,
+    keep-alives and empty events are no message; an event that is not JSON or that carries an
+    error fails. One loop for the read's frames: this runs for every event of every stream."""
     batch: list[SSEMessage] = []
-    for event, raw in frames:
-        try:
-            message = decode_message(event, raw, exchange)
-        except GatewayError as error:
-            return batch, error
-        if message is not None:
-            batch.append(message)
+    at = exchange.elapsed()
+    events = exchange.events
+    record = events.append
+    redact = exchange.redactor.event_data if exchange.redactor else None
+    loads = orjson.loads
+    try:
+        for event, raw in frames:
+            if redact is not None:
+                raw = redact(raw)
+            record(RecordedEvent(at, event, raw))
+            payload = raw if raw[:1] == "{" and raw[-1:] == "}" else raw.strip()
+            if not payload or event in KEEPALIVE_EVENTS:
+                continue
+            if payload == "[DONE]":
+                batch.append(DONE)
+                continue
+            try:
+                data = loads(payload)
+            except orjson.JSONDecodeError:
+                raise MalformedEventError(f"The gateway sent an event that is not JSON: {payload[:120]!r}.") from None
+            if event == "error" or (isinstance(data, dict) and "error" in data and _is_error_payload(event, data)):
+                message, error_type = extract_error(data)
+                raise StreamEventError(message or payload[:200], error_type)
+            batch.append(SSEMessage(event, data, len(events) - 1))
+    except GatewayError as error:
+        return batch, error
     return batch, None
 
 

@@ -185,13 +185,15 @@ class TextStream:
         except MalformedEventError as exc:
             raise _malformed(message, exc.message) from None
         source = message.source if message.source >= 0 or self.exchange is None else len(self.exchange.events) - 1
+        apply = self.result.apply
         for position, event in enumerate(events):
-            problem = shape_problem(event)
-            if problem:
-                raise _malformed(message, problem)
+            if event.__class__ is not TextDelta or not isinstance(event.text, str):  # a text delta of text: nothing to check
+                problem = shape_problem(event)
+                if problem:
+                    raise _malformed(message, problem)
             if self._redacting:
                 event = events[position] = self._without_secrets(event, source)
-            self.result.apply(event, at)
+            apply(event, at)
         return events
 
     def _without_secrets(self, event: StreamEvent, source: int) -> StreamEvent:
@@ -200,9 +202,13 @@ class TextStream:
         `source` is the raw event it came in: a split secret is removed from those too."""
         redact = self._redact
         if isinstance(event, TextDelta):
-            event = TextDelta(redact.feed("text", event.text, source))
+            shown = redact.feed("text", event.text, source)
+            if shown is not event.text:
+                event = TextDelta(shown)
         elif isinstance(event, ReasoningDelta):
-            event = ReasoningDelta(redact.feed("reasoning", event.text, source))
+            shown = redact.feed("reasoning", event.text, source)
+            if shown is not event.text:
+                event = ReasoningDelta(shown)
         elif isinstance(event, ToolCallDelta):
             event = replace(event, id=event.id and redact.redactor.text(event.id), name=event.name and redact.redactor.text(event.name),
                             arguments=redact.feed(("tool", event.index), event.arguments, source))
