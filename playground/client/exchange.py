@@ -9,7 +9,7 @@ import logging
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
@@ -185,9 +185,8 @@ class StreamRedactor:
         return held
 
 
-@dataclass(slots=True)
-class RecordedEvent:
-    """One raw server-sent event, with seconds since the request started."""
+class RecordedEvent(NamedTuple):
+    """One raw server-sent event, with seconds since the request started (change one with `_replace`)."""
 
     at: float
     event: str | None
@@ -208,7 +207,9 @@ class Exchange:
     response_body: Any = None
     response_bytes: int | None = None
     """Size of the answer's body on the wire (whole answers only)."""
-    events: list[RecordedEvent] = field(default_factory=list)
+    _record: list[tuple[float, str | None, str]] | None = field(default_factory=list, init=False, repr=False, compare=False)
+    """The raw events while only the stream reads has added to them: plain (at, event, data) tuples."""
+    _events: list[RecordedEvent] | None = field(default=None, init=False, repr=False, compare=False)
     attempts: int = 0
     attempt_outcomes: list[str] = field(default_factory=list)
     """One entry per attempt: its HTTP status, or what went wrong before one arrived."""
@@ -223,6 +224,31 @@ class Exchange:
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
+
+    @property
+    def events(self) -> list[RecordedEvent]:
+        """Every raw event so far, in order.
+
+        A stream records them as plain tuples (`raw_record`) and they become `RecordedEvent`s
+        when first asked for: the garbage collector stops tracking a tuple of plain values, not a
+        `RecordedEvent`, and one tracked object kept per event set off a full collection of the
+        whole heap every few long streams (20,000 events each)."""
+        if self._events is None:
+            self._events = [RecordedEvent(*raw) for raw in self._record or ()]
+            self._record = None
+        return self._events
+
+    @events.setter
+    def events(self, events: list[RecordedEvent]) -> None:
+        self._events, self._record = events, None
+
+    def raw_record(self) -> list[tuple[float, str | None, str]] | None:
+        """Where a stream appends its raw events as (at, event, data) tuples; None once `events`
+        was read (then append `RecordedEvent`s to `events`)."""
+        return self._record
+
+    def event_count(self) -> int:
+        return len(self._record) if self._record is not None else len(self.events)
 
     def record_event(self, event: str | None, data: str) -> None:
         self.events.append(RecordedEvent(time.perf_counter() - self.started, event, data))

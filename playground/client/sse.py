@@ -138,15 +138,26 @@ def _decoded(frames: list[tuple[str | None, str]], exchange: Exchange) -> tuple[
     error fails. One loop for the read's frames: this runs for every event of every stream."""
     batch: list[SSEMessage] = []
     at = exchange.elapsed()
-    events = exchange.events
-    record = events.append
-    redact = exchange.redactor.event_data if exchange.redactor else None
+    raws = exchange.raw_record()
+    record = raws.append if raws is not None else None
+    events = exchange.events if raws is None else raws
+    secrets = exchange.redactor.secrets
+    redact = exchange.redactor.event_data
     loads = orjson.loads
     try:
         for event, raw in frames:
-            if redact is not None:
-                raw = redact(raw)
-            record(RecordedEvent(at, event, raw))
+            if secrets:  # most events carry no secret and no escape that could spell one
+                if "\\" in raw:
+                    raw = redact(raw)
+                else:
+                    for secret in secrets:
+                        if secret in raw:
+                            raw = redact(raw)
+                            break
+            if record is not None:
+                record((at, event, raw))
+            else:
+                events.append(RecordedEvent(at, event, raw))
             payload = raw if raw[:1] == "{" and raw[-1:] == "}" else raw.strip()
             if not payload or event in KEEPALIVE_EVENTS:
                 continue

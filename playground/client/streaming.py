@@ -184,7 +184,7 @@ class TextStream:
             raise _malformed(message, f"{type(exc).__name__}: {str(exc)[:120]}") from None
         except MalformedEventError as exc:
             raise _malformed(message, exc.message) from None
-        source = message.source if message.source >= 0 or self.exchange is None else len(self.exchange.events) - 1
+        source = message.source if message.source >= 0 or self.exchange is None else self.exchange.event_count() - 1
         apply = self.result.apply
         for position, event in enumerate(events):
             if event.__class__ is not TextDelta or not isinstance(event.text, str):  # a text delta of text: nothing to check
@@ -226,11 +226,11 @@ class TextStream:
         events = self.exchange.events if self.exchange is not None else []
         for source, piece, cleaned in fragments:
             if isinstance(source, int) and 0 <= source < len(events):
-                recorded = events[source]
                 for ascii_only in (False, True):
                     quoted = json.dumps(piece, ensure_ascii=ascii_only)
+                    recorded = events[source]
                     if quoted in recorded.data:
-                        recorded.data = recorded.data.replace(quoted, json.dumps(cleaned, ensure_ascii=ascii_only))
+                        events[source] = recorded._replace(data=recorded.data.replace(quoted, json.dumps(cleaned, ensure_ascii=ascii_only)))
         if self.exchange is not None:
             self.exchange.notes.append("the gateway sent a secret (an API key) split across events: it was removed from what is shown")
 
