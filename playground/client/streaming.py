@@ -184,7 +184,7 @@ class TextStream:
             raise _malformed(message, f"{type(exc).__name__}: {str(exc)[:120]}") from None
         except MalformedEventError as exc:
             raise _malformed(message, exc.message) from None
-        source = message.source if message.source >= 0 or self.exchange is None else self.exchange.event_count() - 1
+        source = message.source if message.source >= 0 else self._last_source()
         apply = self.result.apply
         for position, event in enumerate(events):
             if event.__class__ is not TextDelta or not isinstance(event.text, str):  # a text delta of text: nothing to check
@@ -195,6 +195,10 @@ class TextStream:
                 event = events[position] = self._without_secrets(event, source)
             apply(event, at)
         return events
+
+    def _last_source(self) -> int:
+        """The index of the last recorded raw event (for a message that does not say where it came from)."""
+        return self.exchange.event_count() - 1 if self.exchange is not None else -1
 
     def _without_secrets(self, event: StreamEvent, source: int) -> StreamEvent:
         """The event with the connection's secrets removed; a piece that may be the start of a
