@@ -11,7 +11,7 @@ operations instead of decoding line by line, and JSON is parsed with orjson.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, NamedTuple
 
 import httpx
@@ -129,59 +129,65 @@ def _body_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
     return iter_body(response) if encoding in ("", "identity") else response.aiter_bytes()
 
 
-def _decoded(frames: list[tuple[str | None, str]], exchange: Exchange) -> tuple[list[SSEMessage], GatewayError | None]:
-    """The messages of some frames (one read's: recorded with one time), up to the first that
-    fails (returned, to raise after the messages before it were handed over).
-
-    Each frame is recorded (without secrets) before it is decoded; `[DONE]` is `DONE`,
-    keep-alives and empty events are no message; an event that is not JSON or that carries an
-    error fails. One loop for the read's frames: this runs for every event of every stream."""
-    batch: list[SSEMessage] = []
+def _messages(frames: list[tuple[str | None, str]], exchange: Exchange) -> Iterator[SSEMessage]:
+    """The messages of one read's frames, each recorded (without secrets, with the read's time)
+    and decoded when it is asked for: only one decoded event is alive at a time, so a read of
+    many events does not push them all through the garbage collector's generations. `[DONE]`
+    is `DONE`; keep-alives and empty events are no message; an event that is not JSON or that
+    carries an error raises (after the messages before it were handed over)."""
     at = exchange.elapsed()
-    raws = exchange.raw_record()
-    record = raws.append if raws is not None else None
-    events = exchange.events if raws is None else raws
     secrets = exchange.redactor.secrets
     redact = exchange.redactor.event_data
     loads = orjson.loads
-    try:
-        for event, raw in frames:
-            if secrets:  # most events carry no secret and no escape that could spell one
-                if "\\" in raw:
-                    raw = redact(raw)
-                else:
-                    for secret in secrets:
-                        if secret in raw:
-                            raw = redact(raw)
-                            break
-            if record is not None:
-                record((at, event, raw))
+    for event, raw in frames:
+        if secrets:  # most events carry no secret and no escape that could spell one
+            if "\\" in raw:
+                raw = redact(raw)
             else:
-                events.append(RecordedEvent(at, event, raw))
-            payload = raw if raw[:1] == "{" and raw[-1:] == "}" else raw.strip()
-            if not payload or event in KEEPALIVE_EVENTS:
-                continue
-            if payload == "[DONE]":
-                batch.append(DONE)
-                continue
-            try:
-                data = loads(payload)
-            except orjson.JSONDecodeError:
-                raise MalformedEventError(f"The gateway sent an event that is not JSON: {payload[:120]!r}.") from None
-            if event == "error" or (isinstance(data, dict) and "error" in data and _is_error_payload(event, data)):
-                message, error_type = extract_error(data)
-                raise StreamEventError(message or payload[:200], error_type)
-            batch.append(SSEMessage(event, data, len(events) - 1))
-    except GatewayError as error:
-        return batch, error
-    return batch, None
+                for secret in secrets:
+                    if secret in raw:
+                        raw = redact(raw)
+                        break
+        raws = exchange.raw_record()
+        if raws is not None:
+            raws.append((at, event, raw))
+            source = len(raws) - 1
+        else:
+            events = exchange.events
+            events.append(RecordedEvent(at, event, raw))
+            source = len(events) - 1
+        payload = raw if raw[:1] == "{" and raw[-1:] == "}" else raw.strip()
+        if not payload or event in KEEPALIVE_EVENTS:
+            continue
+        if payload == "[DONE]":
+            yield DONE
+            continue
+        try:
+            data = loads(payload)
+        except orjson.JSONDecodeError:
+            raise MalformedEventError(f"The gateway sent an event that is not JSON: {payload[:120]!r}.") from None
+        if event == "error" or (isinstance(data, dict) and "error" in data and _is_error_payload(event, data)):
+            message, error_type = extract_error(data)
+            raise StreamEventError(message or payload[:200], error_type)
+        yield SSEMessage(event, data, source)
 
 
-async def iter_message_batches(response: httpx.Response, exchange: Exchange, read_timeout: float) -> AsyncIterator[list[SSEMessage]]:
-    """The decoded messages of each read (one step per read, not per event: with a whole body
-    in a read that is many); `DONE` stands for `data: [DONE]`. Reading goes on after `[DONE]`
-    with whatever a misbehaving gateway sends, so the record is complete. An event that fails
-    ends the stream with its error after the messages before it were handed over."""
+def drain(messages: Iterator[SSEMessage]) -> None:
+    """Record what is left of a read's messages (after the end marker, an error or a stop), so
+    the record has every event that arrived; their errors no longer matter."""
+    try:
+        for _ in messages:
+            pass
+    except GatewayError:
+        pass
+
+
+async def iter_message_batches(response: httpx.Response, exchange: Exchange, read_timeout: float) -> AsyncIterator[Iterator[SSEMessage]]:
+    """The messages of each read (one step per read, not per event: with a whole body in a read
+    that is many), decoded as they are taken (see `_messages`; `drain` one that is left early);
+    `DONE` stands for `data: [DONE]`. Reading goes on after `[DONE]` with whatever a misbehaving
+    gateway sends, so the record is complete. An event that fails ends the stream with its error
+    after the messages before it were handed over."""
     content_type = response.headers.get("content-type", "")
     if "text/event-stream" not in content_type:
         raw = exchange.redactor.raw(await response.aread())
@@ -196,16 +202,12 @@ async def iter_message_batches(response: httpx.Response, exchange: Exchange, rea
     decoder = FrameDecoder()
     try:
         async for chunk in _body_chunks(response):
-            batch, error = _decoded(decoder.feed(chunk), exchange)
-            if batch:
-                yield batch
-            if error is not None:
-                raise error
-        batch, error = _decoded(decoder.flush(), exchange)
-        if batch:
-            yield batch
-        if error is not None:
-            raise error
+            frames = decoder.feed(chunk)
+            if frames:
+                yield _messages(frames, exchange)
+        frames = decoder.flush()
+        if frames:
+            yield _messages(frames, exchange)
     except httpx.ReadTimeout:
         raise IncompleteStreamError(f"The stream went silent for {read_timeout:g} s and was closed.") from None
     except (httpx.RemoteProtocolError, httpx.ReadError, httpx.NetworkError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack
 from dataclasses import replace
 from typing import Any
@@ -35,7 +35,7 @@ from playground.client.results import (
     Usage,
     UsageReport,
 )
-from playground.client.sse import DONE, SSEMessage, iter_message_batches
+from playground.client.sse import DONE, SSEMessage, drain, iter_message_batches
 from playground.client.transport import Connection, Exchange, Transport
 
 
@@ -93,13 +93,13 @@ def _malformed(message: SSEMessage, problem: str) -> MalformedEventError:
     return MalformedEventError(f"The gateway sent an event{named} of an unexpected shape: {problem}.")
 
 
-async def _record_rest(batches: AsyncIterator[list[SSEMessage]]) -> None:
+async def _record_rest(batches: AsyncIterator[Iterator[SSEMessage]]) -> None:
     """After the end marker, read (and so record) what else arrives before the connection
     closes, for a short while: a stream validator must see events sent after the end."""
     try:
         async with asyncio.timeout(DRAIN_SECONDS):
-            async for _ in batches:
-                pass
+            async for batch in batches:
+                drain(batch)
     except (TimeoutError, GatewayError):
         pass
 
@@ -147,6 +147,7 @@ class TextStream:
         assert self.exchange is not None, "use `async with` before iterating"
         batches = iter_message_batches(self._response, self.exchange, self._transport.read_timeout)
         feed, is_end = self.feed, self.is_end
+        batch: Iterator[SSEMessage] = iter(())
         try:
             async for batch in batches:
                 at = self.exchange.elapsed()  # the messages of one read arrived together
@@ -157,6 +158,7 @@ class TextStream:
                         self.result.complete = True
                         break
                 if self.result.complete:
+                    drain(batch)
                     await _record_rest(batches)
                     break
             if not self.result.complete:
@@ -167,6 +169,7 @@ class TextStream:
             self.exchange.finish(str(exc))
             raise
         finally:
+            drain(batch)  # the rest of the read is recorded, as it arrived, whatever ended the stream
             if self._redacting:
                 self._release_held()
             self.result.finished_at = self.exchange.elapsed()
