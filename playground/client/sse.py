@@ -5,7 +5,9 @@ the three line endings, comments), content-type check, keep-alives, the `[DONE]`
 in-stream error events, and the mapping of broken or silent connections to
 `IncompleteStreamError`. Every raw event is recorded on the exchange. The decoder replaced
 httpx-sse on the hot path (see README, Benchmarks): it splits whole frames with bytes
-operations instead of decoding line by line, and JSON is parsed with orjson.
+operations instead of decoding line by line, and JSON is parsed with orjson. A chunked body is
+read straight from the connection (`body.iter_body`), and a read's events are recorded and
+decoded one at a time as they are taken (see `_messages`).
 """
 
 from __future__ import annotations
