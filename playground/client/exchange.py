@@ -6,9 +6,10 @@ and the `Redactor` that removes every known secret from what a gateway sends bac
 from __future__ import annotations
 
 import logging
+import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
@@ -29,13 +30,14 @@ class Redactor:
     Whole occurrences are replaced by `REDACTED`; `StreamRedactor` also catches a secret split
     across deltas. Cheap when nothing matches: one substring search per secret."""
 
-    __slots__ = ("secrets", "longest", "_encoded")
+    __slots__ = ("secrets", "longest", "_encoded", "_starts")
 
     def __init__(self, secrets: tuple[str | None, ...] | list[str | None] = ()) -> None:
         found = {s for s in secrets if s and len(s) >= MIN_SECRET_CHARS}
         self.secrets: tuple[str, ...] = tuple(sorted(found, key=len, reverse=True))
         self.longest = max((len(s) for s in self.secrets), default=0)
         self._encoded = tuple(s.encode("utf-8", "replace") for s in self.secrets)
+        self._starts: re.Pattern[str] | None = None
 
     def __bool__(self) -> bool:
         return bool(self.secrets)
@@ -85,20 +87,16 @@ class Redactor:
         return value
 
     def held_prefix(self, text: str) -> int:
-        """Length of the longest end of `text` that is the start of a secret (it may be completed
-        by the next delta, so it is held back until then)."""
-        best = 0
-        for secret in self.secrets:
-            start = max(len(text) - len(secret) + 1, 0)
-            while True:
-                start = text.find(secret[0], start)
-                if start < 0:
-                    break
-                if secret.startswith(text[start:]):
-                    best = max(best, len(text) - start)
-                    break
-                start += 1
-        return best
+        """Length of the longest end of `text` that is the start of a secret, shorter than the
+        secret (it may be completed by the next delta, so it is held back until then). One
+        regular expression over the end of the text: the leftmost match is the longest."""
+        if not self.secrets:
+            return 0
+        if self._starts is None:  # every proper start of every secret, at the end of the text
+            starts = sorted({secret[:size] for secret in self.secrets for size in range(1, len(secret))}, key=len, reverse=True)
+            self._starts = re.compile("(?:" + "|".join(map(re.escape, starts)) + r")\Z", re.DOTALL)
+        found = self._starts.search(text, max(len(text) - self.longest + 1, 0))
+        return len(text) - found.start() if found else 0
 
 
 NO_SECRETS = Redactor()
@@ -134,16 +132,20 @@ class StreamRedactor:
 
     def feed(self, channel: Any, piece: str, tag: Any = None) -> str:
         """What of `held + piece` can be shown now (secrets replaced); the rest is held."""
-        if not self.redactor:
+        redactor = self.redactor
+        if not redactor.secrets:
             return piece
-        held = self._held.pop(channel, "")
+        held = self._held.pop(channel, "") if self._held else ""
         text = held + piece
-        if held and self.redactor.found_in(text):
+        if held and redactor.found_in(text):
             self._note_split(channel, held, piece, tag)
-        text = self.redactor.text(text)
-        hold = self.redactor.held_prefix(text)
+        for secret in redactor.secrets:
+            if secret in text:
+                text = text.replace(secret, REDACTED)
+        hold = redactor.held_prefix(text)
         if not hold:
-            self._trail.pop(channel, None)
+            if self._trail:
+                self._trail.pop(channel, None)
             return text
         self._held[channel] = text[-hold:]
         trail = self._trail.setdefault(channel, [])
@@ -183,9 +185,8 @@ class StreamRedactor:
         return held
 
 
-@dataclass
-class RecordedEvent:
-    """One raw server-sent event, with seconds since the request started."""
+class RecordedEvent(NamedTuple):
+    """One raw server-sent event, with seconds since the request started (change one with `_replace`)."""
 
     at: float
     event: str | None
@@ -206,7 +207,9 @@ class Exchange:
     response_body: Any = None
     response_bytes: int | None = None
     """Size of the answer's body on the wire (whole answers only)."""
-    events: list[RecordedEvent] = field(default_factory=list)
+    _record: list[tuple[float, str | None, str]] | None = field(default_factory=list, init=False, repr=False, compare=False)
+    """The raw events while only the stream reads has added to them: plain (at, event, data) tuples."""
+    _events: list[RecordedEvent] | None = field(default=None, init=False, repr=False, compare=False)
     attempts: int = 0
     attempt_outcomes: list[str] = field(default_factory=list)
     """One entry per attempt: its HTTP status, or what went wrong before one arrived."""
@@ -221,6 +224,31 @@ class Exchange:
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
+
+    @property
+    def events(self) -> list[RecordedEvent]:
+        """Every raw event so far, in order.
+
+        A stream records them as plain tuples (`raw_record`) and they become `RecordedEvent`s
+        when first asked for: the garbage collector stops tracking a tuple of plain values, not a
+        `RecordedEvent`, and one tracked object kept per event set off a full collection of the
+        whole heap every few long streams (20,000 events each)."""
+        if self._events is None:
+            self._events = [RecordedEvent(*raw) for raw in self._record or ()]
+            self._record = None
+        return self._events
+
+    @events.setter
+    def events(self, events: list[RecordedEvent]) -> None:
+        self._events, self._record = events, None
+
+    def raw_record(self) -> list[tuple[float, str | None, str]] | None:
+        """Where a stream appends its raw events as (at, event, data) tuples; None once `events`
+        was read (then append `RecordedEvent`s to `events`)."""
+        return self._record
+
+    def event_count(self) -> int:
+        return len(self._record) if self._record is not None else len(self.events)
 
     def record_event(self, event: str | None, data: str) -> None:
         self.events.append(RecordedEvent(time.perf_counter() - self.started, event, data))

@@ -21,7 +21,7 @@ from playground.client.results import (
     UsageReport,
 )
 from playground.client.sse import SSEMessage
-from playground.client.streaming import TextAPI, TextStream
+from playground.client.streaming import SHAPE_ERRORS, TextAPI, TextStream
 from playground.client.transport import Connection, Exchange
 from playground.client.validation import RequestModel
 
@@ -315,6 +315,35 @@ class MessagesStream(TextStream):
                     block[field] = block.get(field, "") + "".join(pieces)
             self.result.turn_items = [self._blocks[i] for i in sorted(self._blocks)]
 
+    def _text_delta(self, data: dict[str, Any], text: Any) -> TextDelta:
+        """The usual event: its text kept for the block (as `_keep_block` does) and passed on."""
+        index = data.get("index", 0)
+        pieces = self._pieces.get(index)
+        if pieces is None and index in self._blocks:
+            raise KeyError(index)  # a delta after its block's stop, as `_keep_block` finds it
+        if pieces is not None:
+            kept = pieces.get("text")
+            if kept is None:
+                kept = pieces["text"] = []
+            kept.append(text if type(text) is str else str(text))
+        return TextDelta(text)
+
+    def feed(self, message: SSEMessage, at: float = 0.0) -> list[StreamEvent]:
+        """`TextStream.feed`, with a text delta of text (most events) taken in one step."""
+        data = message.data
+        if data.__class__ is dict and data.get("type") == "content_block_delta":
+            delta = data.get("delta")
+            if delta.__class__ is dict and delta.get("type") == "text_delta" and delta.get("text", "").__class__ is str:
+                try:
+                    event = self._text_delta(data, delta.get("text", ""))
+                except SHAPE_ERRORS:
+                    return super().feed(message, at)  # the same error, worded as for any event
+                if self._redacting:
+                    event = self._without_secrets(event, message.source if message.source >= 0 else self._last_source())
+                self.result.apply(event, at)
+                return [event]
+        return super().feed(message, at)
+
     def is_end(self, message: SSEMessage) -> bool:
         return message.event == "message_stop" or (isinstance(message.data, dict) and message.data.get("type") == "message_stop")
 
@@ -322,11 +351,11 @@ class MessagesStream(TextStream):
         data = message.data if isinstance(message.data, dict) else {}
         kind = data.get("type") or message.event
         if kind == "content_block_delta":
-            self._keep_block(kind, data)
             delta = data.get("delta") or {}
             delta_type = delta.get("type")
             if delta_type == "text_delta":
-                return [TextDelta(delta.get("text", ""))]
+                return [self._text_delta(data, delta.get("text", ""))]
+            self._keep_block(kind, data)
             if delta_type == "thinking_delta":
                 return [ReasoningDelta(delta.get("thinking", ""))]
             if delta_type == "input_json_delta" and data.get("index") in self._tool_index:

@@ -132,6 +132,15 @@ class TextResult:
 
     def apply(self, event: StreamEvent, at: float) -> None:
         """Fold one event into the result; `at` is seconds since the request started."""
+        if event.__class__ is TextDelta and event.text.__class__ is str:  # the usual event, in one step
+            if self.first_token_at is None:
+                self.first_token_at = at
+            pieces = self.__dict__.get("_text_joined")
+            if pieces is None:
+                pieces = self.__dict__["_text_joined"] = [0]
+            pieces[0] += len(event.text)
+            pieces.append(event.text)
+            return
         if isinstance(event, (TextDelta, ReasoningDelta, ToolCallDelta)) and self.first_token_at is None:
             self.first_token_at = at
         if isinstance(event, TextDelta):

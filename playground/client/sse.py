@@ -5,19 +5,21 @@ the three line endings, comments), content-type check, keep-alives, the `[DONE]`
 in-stream error events, and the mapping of broken or silent connections to
 `IncompleteStreamError`. Every raw event is recorded on the exchange. The decoder replaced
 httpx-sse on the hot path (see README, Benchmarks): it splits whole frames with bytes
-operations instead of decoding line by line, and JSON is parsed with orjson.
+operations instead of decoding line by line, and JSON is parsed with orjson. A chunked body is
+read straight from the connection (`body.iter_body`), and a read's events are recorded and
+decoded one at a time as they are taken (see `_messages`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import AsyncIterator, Iterator
+from typing import Any, NamedTuple
 
 import httpx
 import orjson
 
+from playground.client.body import iter_body
 from playground.client.errors import (
     GatewayError,
     IncompleteStreamError,
@@ -26,14 +28,15 @@ from playground.client.errors import (
     error_from_status,
     extract_error,
 )
+from playground.client.exchange import RecordedEvent
 from playground.client.transport import Exchange
 
 KEEPALIVE_EVENTS = frozenset({"ping", "keepalive", "keep-alive"})
 
 
-@dataclass(frozen=True)
-class SSEMessage:
-    """One decoded event: its `event:` name (if any) and its JSON `data`."""
+class SSEMessage(NamedTuple):
+    """One decoded event: its `event:` name (if any) and its JSON `data` (immutable; a named
+    tuple because one is made per event, at a third of a frozen dataclass's cost)."""
 
     event: str | None
     data: Any
@@ -122,51 +125,71 @@ def _frame(block: bytes) -> tuple[str | None, str] | None:
 
 
 def _body_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
-    """The body as it arrives: raw when it is not content-encoded (skips httpx's decoder pass)."""
+    """The body as it arrives: raw when it is not content-encoded (skips httpx's decoder pass),
+    a chunked body straight from the connection (`body.iter_body`: one piece per read)."""
     encoding = response.headers.get("content-encoding", "identity").strip().lower()
-    return response.aiter_raw() if encoding in ("", "identity") else response.aiter_bytes()
+    return iter_body(response) if encoding in ("", "identity") else response.aiter_bytes()
 
 
-def decode_message(event: str | None, raw: str, exchange: Exchange) -> SSEMessage | None:
-    """One recorded frame -> its message (`DONE` for `[DONE]`), None for keep-alives; an event
-    that is not JSON or that carries an error raises."""
-    if exchange.redactor:
-        raw = exchange.redactor.event_data(raw)
-    exchange.record_event(event, raw)
-    payload = raw if raw[:1] == "{" and raw[-1:] == "}" else raw.strip()
-    if not payload or event in KEEPALIVE_EVENTS:
-        return None
-    if payload == "[DONE]":
-        return DONE
-    try:
-        data = orjson.loads(payload)
-    except orjson.JSONDecodeError:
-        raise MalformedEventError(f"The gateway sent an event that is not JSON: {payload[:120]!r}.") from None
-    if _is_error_payload(event, data):
-        message, error_type = extract_error(data)
-        raise StreamEventError(message or payload[:200], error_type)
-    return SSEMessage(event, data, len(exchange.events) - 1)
-
-
-def _decoded(frames: list[tuple[str | None, str]], exchange: Exchange) -> tuple[list[SSEMessage], GatewayError | None]:
-    """The messages of some frames, up to the first that fails (returned, to raise after the
-    messages before it were handed over)."""
-    batch: list[SSEMessage] = []
+def _messages(frames: list[tuple[str | None, str]], exchange: Exchange) -> Iterator[SSEMessage]:
+    """The messages of one read's frames, each recorded (without secrets, with the read's time)
+    and decoded when it is asked for: only one decoded event is alive at a time, so a read of
+    many events does not push them all through the garbage collector's generations. `[DONE]`
+    is `DONE`; keep-alives and empty events are no message; an event that is not JSON or that
+    carries an error raises (after the messages before it were handed over)."""
+    at = exchange.elapsed()
+    secrets = exchange.redactor.secrets
+    redact = exchange.redactor.event_data
+    loads = orjson.loads
     for event, raw in frames:
+        if secrets:  # most events carry no secret and no escape that could spell one
+            if "\\" in raw:
+                raw = redact(raw)
+            else:
+                for secret in secrets:
+                    if secret in raw:
+                        raw = redact(raw)
+                        break
+        raws = exchange.raw_record()
+        if raws is not None:
+            raws.append((at, event, raw))
+            source = len(raws) - 1
+        else:
+            events = exchange.events
+            events.append(RecordedEvent(at, event, raw))
+            source = len(events) - 1
+        payload = raw if raw[:1] == "{" and raw[-1:] == "}" else raw.strip()
+        if not payload or event in KEEPALIVE_EVENTS:
+            continue
+        if payload == "[DONE]":
+            yield DONE
+            continue
         try:
-            message = decode_message(event, raw, exchange)
-        except GatewayError as error:
-            return batch, error
-        if message is not None:
-            batch.append(message)
-    return batch, None
+            data = loads(payload)
+        except orjson.JSONDecodeError:
+            raise MalformedEventError(f"The gateway sent an event that is not JSON: {payload[:120]!r}.") from None
+        if event == "error" or (isinstance(data, dict) and "error" in data and _is_error_payload(event, data)):
+            message, error_type = extract_error(data)
+            raise StreamEventError(message or payload[:200], error_type)
+        yield SSEMessage(event, data, source)
 
 
-async def iter_message_batches(response: httpx.Response, exchange: Exchange, read_timeout: float) -> AsyncIterator[list[SSEMessage]]:
-    """The decoded messages of each read (one step per read, not per event: with a whole body
-    in a read that is many); `DONE` stands for `data: [DONE]`. Reading goes on after `[DONE]`
-    with whatever a misbehaving gateway sends, so the record is complete. An event that fails
-    ends the stream with its error after the messages before it were handed over."""
+def drain(messages: Iterator[SSEMessage]) -> None:
+    """Record what is left of a read's messages (after the end marker, an error or a stop), so
+    the record has every event that arrived; their errors no longer matter."""
+    try:
+        for _ in messages:
+            pass
+    except GatewayError:
+        pass
+
+
+async def iter_message_batches(response: httpx.Response, exchange: Exchange, read_timeout: float) -> AsyncIterator[Iterator[SSEMessage]]:
+    """The messages of each read (one step per read, not per event: with a whole body in a read
+    that is many), decoded as they are taken (see `_messages`; `drain` one that is left early);
+    `DONE` stands for `data: [DONE]`. Reading goes on after `[DONE]` with whatever a misbehaving
+    gateway sends, so the record is complete. An event that fails ends the stream with its error
+    after the messages before it were handed over."""
     content_type = response.headers.get("content-type", "")
     if "text/event-stream" not in content_type:
         raw = exchange.redactor.raw(await response.aread())
@@ -181,16 +204,12 @@ async def iter_message_batches(response: httpx.Response, exchange: Exchange, rea
     decoder = FrameDecoder()
     try:
         async for chunk in _body_chunks(response):
-            batch, error = _decoded(decoder.feed(chunk), exchange)
-            if batch:
-                yield batch
-            if error is not None:
-                raise error
-        batch, error = _decoded(decoder.flush(), exchange)
-        if batch:
-            yield batch
-        if error is not None:
-            raise error
+            frames = decoder.feed(chunk)
+            if frames:
+                yield _messages(frames, exchange)
+        frames = decoder.flush()
+        if frames:
+            yield _messages(frames, exchange)
     except httpx.ReadTimeout:
         raise IncompleteStreamError(f"The stream went silent for {read_timeout:g} s and was closed.") from None
     except (httpx.RemoteProtocolError, httpx.ReadError, httpx.NetworkError):

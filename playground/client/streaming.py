@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack
 from dataclasses import replace
 from typing import Any
@@ -35,7 +35,7 @@ from playground.client.results import (
     Usage,
     UsageReport,
 )
-from playground.client.sse import DONE, SSEMessage, iter_message_batches
+from playground.client.sse import DONE, SSEMessage, drain, iter_message_batches
 from playground.client.transport import Connection, Exchange, Transport
 
 
@@ -93,13 +93,13 @@ def _malformed(message: SSEMessage, problem: str) -> MalformedEventError:
     return MalformedEventError(f"The gateway sent an event{named} of an unexpected shape: {problem}.")
 
 
-async def _record_rest(batches: AsyncIterator[list[SSEMessage]]) -> None:
+async def _record_rest(batches: AsyncIterator[Iterator[SSEMessage]]) -> None:
     """After the end marker, read (and so record) what else arrives before the connection
     closes, for a short while: a stream validator must see events sent after the end."""
     try:
         async with asyncio.timeout(DRAIN_SECONDS):
-            async for _ in batches:
-                pass
+            async for batch in batches:
+                drain(batch)
     except (TimeoutError, GatewayError):
         pass
 
@@ -147,6 +147,7 @@ class TextStream:
         assert self.exchange is not None, "use `async with` before iterating"
         batches = iter_message_batches(self._response, self.exchange, self._transport.read_timeout)
         feed, is_end = self.feed, self.is_end
+        batch: Iterator[SSEMessage] = iter(())
         try:
             async for batch in batches:
                 at = self.exchange.elapsed()  # the messages of one read arrived together
@@ -157,6 +158,7 @@ class TextStream:
                         self.result.complete = True
                         break
                 if self.result.complete:
+                    drain(batch)
                     await _record_rest(batches)
                     break
             if not self.result.complete:
@@ -167,6 +169,7 @@ class TextStream:
             self.exchange.finish(str(exc))
             raise
         finally:
+            drain(batch)  # the rest of the read is recorded, as it arrived, whatever ended the stream
             if self._redacting:
                 self._release_held()
             self.result.finished_at = self.exchange.elapsed()
@@ -184,15 +187,21 @@ class TextStream:
             raise _malformed(message, f"{type(exc).__name__}: {str(exc)[:120]}") from None
         except MalformedEventError as exc:
             raise _malformed(message, exc.message) from None
-        source = message.source if message.source >= 0 or self.exchange is None else len(self.exchange.events) - 1
+        source = message.source if message.source >= 0 else self._last_source()
+        apply = self.result.apply
         for position, event in enumerate(events):
-            problem = shape_problem(event)
-            if problem:
-                raise _malformed(message, problem)
+            if event.__class__ is not TextDelta or not isinstance(event.text, str):  # a text delta of text: nothing to check
+                problem = shape_problem(event)
+                if problem:
+                    raise _malformed(message, problem)
             if self._redacting:
                 event = events[position] = self._without_secrets(event, source)
-            self.result.apply(event, at)
+            apply(event, at)
         return events
+
+    def _last_source(self) -> int:
+        """The index of the last recorded raw event (for a message that does not say where it came from)."""
+        return self.exchange.event_count() - 1 if self.exchange is not None else -1
 
     def _without_secrets(self, event: StreamEvent, source: int) -> StreamEvent:
         """The event with the connection's secrets removed; a piece that may be the start of a
@@ -200,9 +209,13 @@ class TextStream:
         `source` is the raw event it came in: a split secret is removed from those too."""
         redact = self._redact
         if isinstance(event, TextDelta):
-            event = TextDelta(redact.feed("text", event.text, source))
+            shown = redact.feed("text", event.text, source)
+            if shown is not event.text:
+                event = TextDelta(shown)
         elif isinstance(event, ReasoningDelta):
-            event = ReasoningDelta(redact.feed("reasoning", event.text, source))
+            shown = redact.feed("reasoning", event.text, source)
+            if shown is not event.text:
+                event = ReasoningDelta(shown)
         elif isinstance(event, ToolCallDelta):
             event = replace(event, id=event.id and redact.redactor.text(event.id), name=event.name and redact.redactor.text(event.name),
                             arguments=redact.feed(("tool", event.index), event.arguments, source))
@@ -220,11 +233,11 @@ class TextStream:
         events = self.exchange.events if self.exchange is not None else []
         for source, piece, cleaned in fragments:
             if isinstance(source, int) and 0 <= source < len(events):
-                recorded = events[source]
                 for ascii_only in (False, True):
                     quoted = json.dumps(piece, ensure_ascii=ascii_only)
+                    recorded = events[source]
                     if quoted in recorded.data:
-                        recorded.data = recorded.data.replace(quoted, json.dumps(cleaned, ensure_ascii=ascii_only))
+                        events[source] = recorded._replace(data=recorded.data.replace(quoted, json.dumps(cleaned, ensure_ascii=ascii_only)))
         if self.exchange is not None:
             self.exchange.notes.append("the gateway sent a secret (an API key) split across events: it was removed from what is shown")
 
