@@ -13,6 +13,9 @@ from __future__ import annotations
 import gradio as gr
 from gradio.i18n import I18nData
 
+from playground.ui.i18n_tabs import EN_TABS
+from playground.ui.i18n_tabs_zh import ZH_TABS
+
 EN: dict[str, str] = {
     # header, connection, tabs
     "header.title": "# Gateway Playground\nTry every model family and interface of the gateway from your browser.",
@@ -380,6 +383,10 @@ ZH: dict[str, str] = {
     "messages.placeholder": "Messages 格式（`cl` 模型）。开启思考、试用工具，或打开提示缓存实验。\n\n用铅笔图标编辑或删除你的消息；回形针可附加文件。",
 }
 
+for _part_en, _part_zh in ((EN_TABS, ZH_TABS),):
+    assert not (_part_en.keys() & EN.keys()), f"keys given twice: {sorted(_part_en.keys() & EN.keys())}"
+    EN.update(_part_en)
+    ZH.update(_part_zh)
 CHINESE_LOCALES = ("zh-CN", "zh", "zh-Hans", "zh-SG")
 I18N = gr.I18n(en=EN, **{locale: ZH for locale in CHINESE_LOCALES})
 CONVERTED_MODULES = (
@@ -387,6 +394,9 @@ CONVERTED_MODULES = (
     "playground.ui.session_file", "playground.ui.developer", "playground.ui.guide", "playground.ui.links",
     "playground.ui.branches", "playground.ui.curl_panel", "playground.ui.examples", "playground.ui.chat_tab",
     "playground.ui.responses_tab", "playground.ui.native_tab", "playground.ui.messages_tab",
+    "playground.ui.embeddings_tab", "playground.ui.images_tab", "playground.ui.compare_tab", "playground.ui.video_tab",
+    "playground.ui.video_form", "playground.ui.report_tab", "playground.ui.report_views", "playground.ui.batch_tab",
+    "playground.ui.batch_views", "playground.ui.column_picker", "playground.ui.template_vars", "playground.ui.prices",
 )
 
 
