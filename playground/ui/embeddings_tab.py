@@ -10,7 +10,7 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import t
+from playground.ui.i18n import say, t
 
 from playground.client.curl_import import CurlRequest
 from playground.client.embeddings import LIST_MODELS, NATIVE_MODELS, TASK_TYPES
@@ -56,8 +56,6 @@ EXAMPLES = [
     Example(t("embeddings.shorter_vectors"), t("embeddings.the_same_search_with"),
             {"texts": DOCUMENTS, "query": "How do I bake bread?", "formats": [NATIVE_FORMAT], "dimensions": 64, "lesson": "Full vs reduced dimensions"}),
 ]
-TEXTS_HELP = "One text per line (blank lines are skipped). With a search query, these are the documents it is compared with."
-STOPPED = "**Stopped** — the vectors were not awaited; what was shown before stays. Press Embed to run again."
 SETTINGS = ("formats", "list_model", "native_model", "native_call", "prefix", "auth", "encoding", "dimensions", "task_type", "lesson", "extra_fields")
 
 
@@ -98,7 +96,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
     with gr.Row():
         with gr.Column(scale=2):
             query = gr.Textbox(label=t("embeddings.search_query_optional"), placeholder=t("embeddings.e_g_how_do"), elem_id="embeddings-query")
-            texts = gr.Textbox(label=t("embeddings.texts"), lines=7, info=TEXTS_HELP, elem_id="embeddings-texts")
+            texts = gr.Textbox(label=t("embeddings.texts"), lines=7, info=t("embeddings.texts_help"), elem_id="embeddings-texts")
             formats = gr.CheckboxGroup(list(FORMATS), value=defaults.formats, label=t("embeddings.formats_both_side_by"), elem_id="embeddings-formats")
             with gr.Row():
                 list_model = gr.Dropdown(list(LIST_MODELS), value=defaults.list_model, allow_custom_value=True, label=t("embeddings.list_format_model"), elem_id="embeddings-list-model",
@@ -163,11 +161,11 @@ def build_embeddings_tab(ctx: TabContext) -> None:
 
     def on_stop(switch: StopSwitch) -> Any:
         switch.press()
-        return banner_update(STOPPED)
+        return banner_update(say("embeddings.stopped"))
 
     async def on_run(switch: StopSwitch, url: str, key: str, *values: Any, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
         def report(done: int, total: int) -> None:
-            progress((done, total), desc="Embedding", unit="texts")
+            progress((done, total), desc=say("embeddings.progress"), unit=say("embeddings.progress_unit"))
 
         form = EmbeddingsForm(*values)
         stopped, view = await unless_stopped(embed_texts(ctx.client, ctx.defaults, url, key, form, report), switch.event)
@@ -177,8 +175,8 @@ def build_embeddings_tab(ctx: TabContext) -> None:
             return (banner_update(view.error), *(gr.skip(),) * 8, *Inspector.values(view.exchange))
         has_text = any(path.endswith(".csv") for path in view.files)
         return (banner_update(view.error), view.summary, view.heatmap, view.map,
-                view.search or "<p>Type a search query to rank the texts by meaning.</p>", view.table, view.files, gr.update(visible=not has_text),
-                view.lesson or "<p>Pick a comparison under “Compare and learn”.</p>", *Inspector.values(view.exchange))
+                view.search or t("embeddings.p_type_a_search"), view.table, view.files, gr.update(visible=not has_text),
+                view.lesson or t("embeddings.p_pick_a_comparison"), *Inspector.values(view.exchange))
 
     def on_text_exports(paths: list[str] | None) -> tuple[Any, ...]:
         try:

@@ -10,11 +10,17 @@ outside this catalogue (a test checks them).
 
 from __future__ import annotations
 
+from http.cookies import SimpleCookie
+from typing import Any
+
 import gradio as gr
+from gradio.context import LocalContext
 from gradio.i18n import I18nData
 
+from playground.ui.i18n_notes import EN_NOTES, ZH_NOTES
 from playground.ui.i18n_tabs import EN_TABS
 from playground.ui.i18n_tabs_zh import ZH_TABS
+from playground.ui.language import LANGUAGE_COOKIE, is_chinese
 
 EN: dict[str, str] = {
     # header, connection, tabs
@@ -383,7 +389,7 @@ ZH: dict[str, str] = {
     "messages.placeholder": "Messages 格式（`cl` 模型）。开启思考、试用工具，或打开提示缓存实验。\n\n用铅笔图标编辑或删除你的消息；回形针可附加文件。",
 }
 
-for _part_en, _part_zh in ((EN_TABS, ZH_TABS),):
+for _part_en, _part_zh in ((EN_TABS, ZH_TABS), (EN_NOTES, ZH_NOTES)):
     assert not (_part_en.keys() & EN.keys()), f"keys given twice: {sorted(_part_en.keys() & EN.keys())}"
     EN.update(_part_en)
     ZH.update(_part_zh)
@@ -408,5 +414,29 @@ def t(key: str) -> I18nData:
 
 
 def english(key: str) -> str:
-    """The English text of `key` (for text built on the server, e.g. by handlers)."""
+    """The English text of `key`."""
     return EN[key]
+
+
+def visitor_language() -> str:
+    """"zh" or "en" for the event being handled: the header switch's choice (its cookie), else the
+    browser's Accept-Language; "en" outside an event (tests calling handlers directly)."""
+    request = LocalContext.request.get(None)
+    if request is None:
+        return "en"
+    try:
+        headers = request.headers
+        cookie = SimpleCookie(headers.get("cookie") or "").get(LANGUAGE_COOKIE)
+        choice = cookie.value if cookie is not None else headers.get("accept-language")
+    except (AttributeError, KeyError, ValueError):
+        return "en"
+    return "zh" if is_chinese(choice) else "en"
+
+
+def say(key: str, **values: Any) -> str:
+    """Text a handler builds at run time, in the visitor's language (`visitor_language`), with
+    `values` filled into the catalogue's `{name}` places. One helper for every tab: the browser
+    translates only whole texts (Gradio's `I18nData`, one per value, no values inside), so texts
+    with numbers or several parts are chosen here."""
+    text = (ZH if visitor_language() == "zh" else EN)[key]
+    return text.format(**values) if values else text

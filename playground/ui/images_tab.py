@@ -8,7 +8,7 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import t
+from playground.ui.i18n import say, t
 
 from playground.client.catalog import IMAGE_MODELS
 from playground.client.curl_import import CurlRequest
@@ -47,7 +47,6 @@ from playground.ui.session_file import SessionFileBar
 from playground.ui.widgets import Inspector, banner_update, error_banner, notice_banner
 
 GENERATE_CONCURRENCY = 16
-PROMPT_HELP = "Describe the picture you want. The built-in demo refuses prompts with the word “forbidden”, to show a refusal."
 EXAMPLES = [
     Example(t("images.make_a_16_9"), t("images.a_wide_picture_the"),
             {"prompt": "A lighthouse on a cliff at dusk, wide cinematic shot", "ratio": "16:9", "n": 1, "tier": "1K"}),
@@ -63,16 +62,16 @@ EXAMPLES = [
 def _status(generation: Generation) -> str:
     result, exchange = generation.result, generation.exchange
     count = len(result.images) if result else 0
-    took = f" in {exchange.finished_at:.1f} s" if exchange is not None and exchange.finished_at is not None else ""
-    what = "refined" if generation.kind == "refine" else "generated"
-    return f"✓ #{generation.number}: {count} image{'s' if count != 1 else ''} {what}{took} · {generation.asked.get('model', '')}"
+    took = say("images.status_took", seconds=f"{exchange.finished_at:.1f}") if exchange is not None and exchange.finished_at is not None else ""
+    what = say("images.refined" if generation.kind == "refine" else "images.generated")
+    return say("images.status", number=generation.number, count=count, what=what, took=took, model=generation.asked.get("model", ""))
 
 
 def build_images_tab(ctx: TabContext) -> None:
     session = gr.State(ImagesSession())
     with gr.Row():
         with gr.Column(scale=2):
-            prompt = gr.Textbox(label=t("common.prompt"), lines=3, info=PROMPT_HELP, elem_id="images-prompt")
+            prompt = gr.Textbox(label=t("common.prompt"), lines=3, info=t("images.prompt_help"), elem_id="images-prompt")
             with gr.Row():
                 run = gr.Button(t("images.generate"), variant="primary", elem_id="images-generate")
                 stop_button = gr.Button(t("conversation.stop"), variant="stop", elem_id="images-stop")
@@ -156,20 +155,20 @@ def build_images_tab(ctx: TabContext) -> None:
 
     def on_stop(state: ImagesSession) -> tuple[Any, ...]:
         stop(state)
-        return banner_update(STOPPED), ""
+        return banner_update(say(STOPPED)), ""
 
     async def on_generate(state: ImagesSession, url: str, key: str, text: str, model_id: str, ratio_text: str, tier_text: str, count: float,
                           quality_text: str, mime: str, modes: str, extra_text: str, files: list[str] | None,
                           progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
         form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, files, extra_text)
-        progress(0.1, desc=f"Asking the gateway for {int(count or 1)} image(s)")
+        progress(0.1, desc=say("images.progress_generate", count=int(count or 1)))
         return finished(state, await generate(ctx.client, ctx.defaults, state, url, key, form))
 
     async def on_refine(state: ImagesSession, url: str, key: str, change: str, text: str, model_id: str, ratio_text: str, tier_text: str,
                         count: float, quality_text: str, mime: str, modes: str, extra_text: str,
                         progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
         form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, extra_fields=extra_text)
-        progress(0.1, desc="Asking the gateway to refine the picked image")
+        progress(0.1, desc=say("images.progress_refine"))
         return finished(state, await refine(ctx.client, ctx.defaults, state, url, key, form, change))
 
     def on_select(state: ImagesSession, evt: gr.SelectData) -> Any:

@@ -8,7 +8,7 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import t
+from playground.ui.i18n import say, t
 import pandas as pd
 
 from playground.client.errors import GatewayError
@@ -101,8 +101,8 @@ def build_report_tab(ctx: TabContext) -> None:
             scope = handlers.build_scope(chosen_formats, chosen_models, chosen_checks, value == "thorough", seconds)
             async for run_state in handlers.run(ctx.client, ctx.defaults, url, key, state, scope, int(cap)):
                 current = run_state.current()
-                progress((run_state.done, run_state.total), desc=f"{run_state.done}/{run_state.total} checks" + (f" · {current}" if current else ""))
-                line = f"{run_state.done} of {run_state.total} checks done" + (f" · running: {current}" if current else "")
+                progress((run_state.done, run_state.total), desc=say("report.progress", done=run_state.done, total=run_state.total) + (f" · {current}" if current else ""))
+                line = say("report.done", done=run_state.done, total=run_state.total) + (say("report.running", current=current) if current else "")
                 yield banner_update(""), views.summary_markdown(run_state.report, line), views.matrix_html(run_state.report)
         except GatewayError as problem:
             yield banner_update(error_text(problem)), gr.skip(), gr.skip()

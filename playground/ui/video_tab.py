@@ -59,7 +59,6 @@ EXAMPLES = [
 JOBS_STORAGE_KEY = "gateway-playground-video-jobs"
 SUBMIT_CONCURRENCY = 16
 WATCH_CONCURRENCY = 64
-PROMPT_HELP = "Describe the video you want. With reference images, name them in the text as [图1], [图2], … in order."
 
 
 def _inspect_pick(board: VideoBoard) -> tuple[Any, Any]:
@@ -89,7 +88,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
             model = gr.Dropdown(video_model_ids(), value=DEFAULT_MODEL, label=t("chat.model"), elem_id="video-model")
             notes = gr.Markdown(model_notes(DEFAULT_MODEL), elem_id="video-model-notes")
             mode = gr.Radio(list(start["mode"].choices or ()), value=start["mode"].value, label=t("video.mode"), elem_id="video-mode")
-            prompt = gr.Textbox(label=t("common.prompt"), lines=3, info=PROMPT_HELP, elem_id="video-prompt")
+            prompt = gr.Textbox(label=t("common.prompt"), lines=3, info=t("video.prompt_help"), elem_id="video-prompt")
             first_frame = uploaded_image(label="First frame / input image", visible=False, elem_id="video-first-frame")
             last_frame = uploaded_image(label="Last frame", visible=False, elem_id="video-last-frame")
             references = gr.File(file_count="multiple", file_types=["image"], label=t("video.reference_images_1_2"), visible=False, elem_id="video-references")
