@@ -157,6 +157,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
 
         test.click(refresh_models, [url_box, key_box], [status, chat_model], concurrency_limit=None)
         url_box.change(lambda url: badge_text(defaults, url), url_box, badge, queue=False)
+        blocks.load(lambda url: badge_text(defaults, url), url_box, badge, queue=False)  # in the visitor's language
         gr.on([url_box.change, key_box.change, remember.change], store, [url_box, key_box, remember], saved, queue=False)
         connection_restored = blocks.load(restore, saved, [url_box, key_box, remember], queue=False)
         connection_restored.then(refresh_models, [url_box, key_box], [status, chat_model])

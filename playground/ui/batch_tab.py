@@ -44,7 +44,7 @@ def build_batch_tab(ctx: TabContext, settings: Settings) -> None:
     # Browser stores outside the tab: a tab's content mounts only when opened, and these are read on page load.
     last_run = gr.BrowserState({"run_id": ""}, storage_key=LAST_RUN_KEY)
     saved_prices = PriceEditor.store()
-    with gr.Tab(t("batch.batch"), id="batch", elem_id="tab-batch"):
+    with gr.Tab(t("tab.batch"), id="batch", elem_id="tab-batch"):
         _layout(ctx, settings, runs, last_run, saved_prices)
 
 

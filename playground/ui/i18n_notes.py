@@ -25,7 +25,24 @@ EN_NOTES: dict[str, str] = {
     "error.MalformedEventError": "The gateway sent something unreadable",
     "error.VideoTaskFailed": "The video job failed",
     "error.PollError": "Stopped checking on the video job",
+    "error.DownloadError": "The video could not be saved",
+    "error.DownloadTooLargeError": "The video is too large",
+    "error.BlockedAddressError": "This address is not allowed here",
+    "error.LimitError": "A limit of this server was reached",
     "error.ours": "**Something went wrong on our side** — the conversation is kept; try again.",
+    # the connection badge and test (connection.py)
+    "connection.hosted_mode": "🌐 **Hosted mode** — a public app: only gateways on public addresses, with per-session limits. ",
+    "connection.local_mode": "💻 **Local mode** — any gateway your machine can reach, localhost included. ",
+    "connection.demo_gateway": ("🧪 **Demo gateway** — built in and offline: it answers the examples with written answers and "
+                                "anything else with a short generated reply; every request and event is real. Set "
+                                "`GATEWAY_BASE_URL` (or type a base URL) to use a real gateway."),
+    "connection.gateway": "🔌 **Gateway:** `{url}`",
+    "connection.version_note": ("ℹ️ The base URL ends in `{dropped}`, which the playground adds itself (it calls `{dropped}/...` paths): "
+                                "it uses `{base}`. Drop the trailing {dropped} from the box to make this note go away."),
+    "connection.no_model_list": ("✅ The gateway at `{where}` answered. It lists no models (`GET /v1/models` is not part of its API), "
+                                 "so the model picker uses the built-in catalog: {count} models."),
+    "connection.connected": "✅ Connected to `{where}` in {ms} ms. The gateway lists {listed} models; the picker shows {shown}{more}.",
+    "connection.more_from_catalog": " ({count} more from the built-in catalog)",
     # the metrics line (render.metrics_text)
     "metrics.total": "total {ms} ms (not streamed: no token timing)",
     "metrics.not_streamed": "not streamed",
@@ -105,7 +122,22 @@ ZH_NOTES: dict[str, str] = {
     "error.MalformedEventError": "网关发来了无法读取的内容",
     "error.VideoTaskFailed": "视频任务失败了",
     "error.PollError": "已停止查看视频任务",
+    "error.DownloadError": "视频无法保存",
+    "error.DownloadTooLargeError": "视频太大了",
+    "error.BlockedAddressError": "这里不允许使用这个地址",
+    "error.LimitError": "达到了本服务器的某项限制",
     "error.ours": "**我们这边出了问题** —— 对话已保留；请再试一次。",
+    "connection.hosted_mode": "🌐 **公开部署模式** —— 一个公开的应用：只能连接公网地址上的网关，每个会话有用量限制。",
+    "connection.local_mode": "💻 **本地模式** —— 可以连接你的电脑能访问到的任何网关，包括 localhost。",
+    "connection.demo_gateway": ("🧪 **演示网关** —— 内置且离线：示例问题有写好的回答，其他问题得到一段简短的生成回复；"
+                                "每个请求和事件都是真实的。设置 `GATEWAY_BASE_URL`（或输入一个 base URL）即可使用真实的网关。"),
+    "connection.gateway": "🔌 **网关：** `{url}`",
+    "connection.version_note": ("ℹ️ 这个 base URL 以 `{dropped}` 结尾，而试验场会自己加上它（它调用的是 `{dropped}/...` 路径）："
+                                "实际使用的是 `{base}`。把框中末尾的 {dropped} 删掉，这条提示就会消失。"),
+    "connection.no_model_list": ("✅ 位于 `{where}` 的网关有回应。它不提供模型列表（`GET /v1/models` 不在它的 API 中），"
+                                 "所以模型选择器使用内置目录：共 {count} 个模型。"),
+    "connection.connected": "✅ 已连接到 `{where}`，用时 {ms} 毫秒。网关列出了 {listed} 个模型；选择器显示 {shown} 个{more}。",
+    "connection.more_from_catalog": "（其中 {count} 个来自内置目录）",
     "metrics.total": "共 {ms} 毫秒（非流式：没有 token 计时）",
     "metrics.not_streamed": "非流式",
     "metrics.first_token": "首个 token {ms} 毫秒",

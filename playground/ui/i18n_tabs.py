@@ -3,7 +3,13 @@ price table (English; Chinese in `i18n_tabs_zh.py`); `i18n.py` merges them into 
 
 from __future__ import annotations
 
+CURL_SAMPLE = """curl https://your-gateway/v1/chat/completions \\
+  -H "Authorization: Bearer $GATEWAY_API_KEY" \\
+  -d '{"model": "gx-2.5-flash", "messages": [{"role": "user", "content": "Hi"}]}'"""
+"""The curl import box's placeholder: a command, the same in every language."""
+
 EN_TABS: dict[str, str] = {
+    "curl.placeholder": CURL_SAMPLE,
     "common.max_output_tokens_0": "max output tokens (0 = not set)",
     "common.resume": "Resume",
     "common.column": "column",
@@ -19,7 +25,7 @@ EN_TABS: dict[str, str] = {
     "common.model": "model",
     "common.prompt": "Prompt",
     "common.more_parameters": "More parameters",
-    "batch.batch": "Batch",
+    "tab.batch": "Batch",
     "batch.system_prompt_template": "System prompt (template)",
     "batch.user_prompt_template_column": "User prompt (template: {{column}} is a data set column; \\{{ writes {{)",
     "batch.or_paste_rows_one": "…or paste rows (one per line for one variable; CSV with a header otherwise)",

@@ -3,7 +3,10 @@ same keys; wire names (`max_tokens`, `taskType`) stay as they are."""
 
 from __future__ import annotations
 
+from playground.ui.i18n_tabs import CURL_SAMPLE
+
 ZH_TABS: dict[str, str] = {
+    "curl.placeholder": CURL_SAMPLE,
     "common.max_output_tokens_0": "回答的最大 token 数（0 = 不设置）",
     "common.resume": "继续",
     "common.column": "列",
@@ -19,7 +22,7 @@ ZH_TABS: dict[str, str] = {
     "common.model": "模型",
     "common.prompt": "提示词",
     "common.more_parameters": "更多参数",
-    "batch.batch": "批量",
+    "tab.batch": "批量",
     "batch.system_prompt_template": "系统提示（模板）",
     "batch.user_prompt_template_column": "用户提示（模板：{{column}} 表示数据集的一列；\\{{ 写出 {{ 本身）",
     "batch.or_paste_rows_one": "……或者粘贴数据行（只有一个变量时每行一条；否则用带表头的 CSV）",
