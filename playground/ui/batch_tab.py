@@ -38,12 +38,17 @@ PRESETS = {
 LAST_RUN_KEY = "gateway-playground-batch-run"
 
 
-def build_batch_tab(ctx: TabContext, settings: Settings) -> None:
-    """The tab itself (`gr.Tab` included), so the app adds it with one call."""
+def batch_stores() -> tuple[gr.BrowserState, gr.BrowserState]:
+    """The Batch tab's browser stores (last run, prices), made by the app before its `gr.Tabs`:
+    a tab's content mounts only when opened, and these are read on page load. Made between the tabs,
+    they shifted Gradio's tab indexes (after opening Batch, its button took the Video tab's place)."""
+    return gr.BrowserState({"run_id": ""}, storage_key=LAST_RUN_KEY), PriceEditor.store()
+
+
+def build_batch_tab(ctx: TabContext, settings: Settings, stores: tuple[gr.BrowserState, gr.BrowserState]) -> None:
+    """The tab itself (`gr.Tab` included), so the app adds it with one call; `stores` from `batch_stores`."""
     runs = BatchRuns(runs_directory(settings.data_dir), settings.batch_max_rows)
-    # Browser stores outside the tab: a tab's content mounts only when opened, and these are read on page load.
-    last_run = gr.BrowserState({"run_id": ""}, storage_key=LAST_RUN_KEY)
-    saved_prices = PriceEditor.store()
+    last_run, saved_prices = stores
     with gr.Tab(t("tab.batch"), id="batch", elem_id="tab-batch"):
         _layout(ctx, settings, runs, last_run, saved_prices)
 
