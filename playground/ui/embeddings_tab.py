@@ -56,6 +56,11 @@ EXAMPLES = [
     Example(t("embeddings.shorter_vectors"), t("embeddings.the_same_search_with"),
             {"texts": DOCUMENTS, "query": "How do I bake bread?", "formats": [NATIVE_FORMAT], "dimensions": 64, "lesson": "Full vs reduced dimensions"}),
 ]
+CHOICE_KEYS = {LIST_FORMAT: "embeddings.choice.list", NATIVE_FORMAT: "embeddings.choice.native", NO_TASK: "embeddings.choice.no_task",
+               **dict(zip(NATIVE_CALLS, ("embeddings.choice.batch", "embeddings.choice.single"), strict=True)),
+               **dict(zip(LESSONS, ("embeddings.choice.none", "embeddings.choice.base64", "embeddings.choice.retrieval",
+                                    "embeddings.choice.dimensions"), strict=True))}
+"""Each choice's words in the catalogue; the value sent to the handlers stays the English name."""
 SETTINGS = ("formats", "list_model", "native_model", "native_call", "prefix", "auth", "encoding", "dimensions", "task_type", "lesson", "extra_fields")
 
 
@@ -97,7 +102,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
         with gr.Column(scale=2):
             query = gr.Textbox(label=t("embeddings.search_query_optional"), placeholder=t("embeddings.e_g_how_do"), elem_id="embeddings-query")
             texts = gr.Textbox(label=t("embeddings.texts"), lines=7, info=t("embeddings.texts_help"), elem_id="embeddings-texts")
-            formats = gr.CheckboxGroup(list(FORMATS), value=defaults.formats, label=t("embeddings.formats_both_side_by"), elem_id="embeddings-formats")
+            formats = gr.CheckboxGroup([(t(CHOICE_KEYS[name]), name) for name in FORMATS], value=defaults.formats, label=t("embeddings.formats_both_side_by"), elem_id="embeddings-formats")
             with gr.Row():
                 list_model = gr.Dropdown(list(LIST_MODELS), value=defaults.list_model, allow_custom_value=True, label=t("embeddings.list_format_model"), elem_id="embeddings-list-model",
                                          min_width=260)  # room for "text-embedding-3-small" beside the arrow; the row wraps when narrow
@@ -108,15 +113,15 @@ def build_embeddings_tab(ctx: TabContext) -> None:
                     dimensions = gr.Number(None, label=t("embeddings.dimensions_empty_model_default"), info=default_sizes_note(), elem_id="embeddings-dimensions")
                     encoding = gr.Radio(["float", "base64"], value=defaults.encoding, label=t("embeddings.list_format_encoding_format"),
                                         info=t("embeddings.base64_the_same_numbers"), elem_id="embeddings-encoding")
-                task_type = gr.Dropdown([NO_TASK, *TASK_TYPES], value=NO_TASK, label=t("embeddings.native_format_tasktype"), info=t("embeddings.what_the_vectors_are"), elem_id="embeddings-task")
+                task_type = gr.Dropdown([(t(CHOICE_KEYS[NO_TASK]), NO_TASK), *TASK_TYPES], value=NO_TASK, label=t("embeddings.native_format_tasktype"), info=t("embeddings.what_the_vectors_are"), elem_id="embeddings-task")
                 with gr.Row():
-                    native_call = gr.Radio(list(NATIVE_CALLS), value=defaults.native_call, label=t("embeddings.native_format_calls"), elem_id="embeddings-native-call")
+                    native_call = gr.Radio([(t(CHOICE_KEYS[name]), name) for name in NATIVE_CALLS], value=defaults.native_call, label=t("embeddings.native_format_calls"), elem_id="embeddings-native-call")
                     prefix = gr.Radio(["v1beta", "v1"], value=defaults.prefix, label=t("embeddings.native_path_prefix"), elem_id="embeddings-prefix")
                 auth = gr.Radio(list(AUTH_CHOICES), value=defaults.auth, label=t("embeddings.native_format_send_the"), elem_id="embeddings-auth")
             with developer_section("embeddings"):
                 extra = gr.Code("", language="json", label=t("embeddings.extra_fields_json_object"),
                                 interactive=True, elem_id="embeddings-extra")
-            lesson = gr.Radio(list(LESSONS), value="None", label=t("embeddings.compare_and_learn"), info=t("embeddings.runs_a_second_embedding"),
+            lesson = gr.Radio([(t(CHOICE_KEYS[name]), name) for name in LESSONS], value="None", label=t("embeddings.compare_and_learn"), info=t("embeddings.runs_a_second_embedding"),
                               elem_id="embeddings-lesson")
             with gr.Row():
                 run = gr.Button(t("embeddings.embed"), variant="primary", elem_id="embeddings-run")

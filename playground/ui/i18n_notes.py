@@ -62,6 +62,7 @@ EN_NOTES: dict[str, str] = {
     "finish.RECITATION": "stopped because it recited a source",
     "finish.PROHIBITED_CONTENT": "stopped: prohibited content",
     "answer.sources": "Sources: ",
+    "inspector.not_streamed": "<p>Not streamed.</p>",
     # notes of the conversation tabs (conversation.py, branches.py)
     "note.replying": "A reply is still on its way: wait for it, or press Stop (or Esc) first.",
     "note.type_first": "Type a message (or attach an image) first.",
@@ -156,6 +157,7 @@ ZH_NOTES: dict[str, str] = {
     "finish.RECITATION": "因复述了某个来源而停止",
     "finish.PROHIBITED_CONTENT": "已停止：违禁内容",
     "answer.sources": "来源：",
+    "inspector.not_streamed": "<p>不是流式回答。</p>",
     "note.replying": "回答还在路上：请等它结束，或先按“停止”（或 Esc）。",
     "note.type_first": "请先输入一条消息（或附上一张图片）。",
     "note.tool_waiting": "模型正在等待工具调用 {name} 的结果；请在下方发送结果，或按“清空”。",

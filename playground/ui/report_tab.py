@@ -35,7 +35,7 @@ def build_report_tab(ctx: TabContext) -> None:
     session = gr.State(handlers.ReportSession())
     gr.Markdown(t("report.check_a_whole_gateway"))
     with gr.Row():
-        depth = gr.Radio([("Quick", "quick"), ("Thorough (every model, thinking variants, video)", "thorough")], value="quick",
+        depth = gr.Radio([(t("report.quick"), "quick"), (t("report.thorough"), "thorough")], value="quick",
                          label=t("report.depth"), elem_id="report-depth")
         concurrency = gr.Slider(1, MAX_CONCURRENCY, value=4, step=1, label=t("report.probes_at_once"), elem_id="report-concurrency")
         budget = gr.Number(2.0, label=t("report.time_to_first_token"), elem_id="report-ttft-budget")
