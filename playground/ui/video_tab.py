@@ -254,7 +254,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
     def from_curl(request: CurlRequest) -> list[Any]:
         given = video_form_values(request.body)
         values, marker = arrive(given)
-        changed = unchanged_problems({k: v for k, v in given.items() if v not in (None, "")}, values, f"with the model {given.get('model')!r}")
+        changed = unchanged_problems({k: v for k, v in given.items() if v not in (None, "")}, values, given.get("model"))
         if changed:
             raise RequestValidationError(changed)
         return [values[name] for name in FIELD_NAMES] + marker

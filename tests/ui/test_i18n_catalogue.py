@@ -110,7 +110,8 @@ def test_every_converted_module_of_the_interface_is_listed() -> None:
     for path in sorted((ROOT / "playground" / "ui").glob("*.py")):
         module = f"playground.ui.{path.stem}"
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        labelled = any(isinstance(node, ast.keyword) and node.arg in TEXT_KEYWORDS for node in ast.walk(tree))
+        labelled = any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                       and node.func.value.id == "gr" and any(kw.arg in TEXT_KEYWORDS for kw in node.keywords) for node in ast.walk(tree))
         if labelled and module not in i18n.CONVERTED_MODULES:
             unlisted.append(module)
     assert not unlisted, f"modules with labels outside CONVERTED_MODULES: {unlisted}"
