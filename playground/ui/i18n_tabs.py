@@ -32,6 +32,7 @@ EN_TABS: dict[str, str] = {
     "report.quick": "Quick",
     "report.thorough": "Thorough (every model, thinking variants, video)",
     "batch_columns.custom": "Your own choice",
+    "embeddings.sizes_note": "Leave dimensions empty for the model's default. Default sizes:",
     "common.first_column": "first column",
     "common.second_column": "second column",
     "common.model": "model",

@@ -29,6 +29,7 @@ ZH_TABS: dict[str, str] = {
     "report.quick": "快速",
     "report.thorough": "全面（每个模型、思考变体、视频）",
     "batch_columns.custom": "自己选择",
+    "embeddings.sizes_note": "维度留空即使用模型的默认值。默认大小：",
     "common.first_column": "第一列",
     "common.second_column": "第二列",
     "common.model": "模型",
