@@ -68,14 +68,21 @@ def test_every_tab_shows_its_labels_in_chinese(chinese_page: Page) -> None:
         open_tab(page, ZH[tab], component)
         expect(page.locator(component)).to_contain_text(ZH[key], timeout=10_000)
         expect(page.locator(component)).not_to_contain_text(EN[key])
+    open_tab(page, ZH["tab.embeddings"], "#embeddings-formats")  # choices and an info line with values after the words
+    expect(page.locator("#embeddings-formats")).to_contain_text(ZH["embeddings.choice.list"])
+    page.locator("#embeddings-settings").get_by_text(ZH["embeddings.settings"]).click()
+    expect(page.locator("#embeddings-dimensions")).to_contain_text(ZH["embeddings.sizes_note"], timeout=10_000)
 
 
-def test_a_stopped_embedding_says_so_in_chinese(chinese_page: Page) -> None:
+def test_embeddings_notes_and_summary_are_in_chinese(chinese_page: Page) -> None:
     page = chinese_page
     page.click("#tour-close")
     open_tab(page, ZH["tab.embeddings"], "#embeddings-stop")
     page.click("#embeddings-stop")
     expect(page.locator("#embeddings-notice")).to_contain_text("已停止", timeout=10_000)
+    page.click("#embeddings-example-0")
+    page.click("#embeddings-run")  # the summary the handler writes after the vectors arrive
+    expect(page.locator("#embeddings-summary")).to_contain_text("个向量 × 每个", timeout=20_000)
 
 
 def test_a_link_with_unknown_parts_is_explained_in_chinese(browser: Browser, app_server: RunningApp) -> None:
