@@ -118,6 +118,9 @@ EN_NOTES: dict[str, str] = {
     "images.refined": "refined",
     "images.generated": "generated",
     "report.progress": "{done}/{total} checks",
+    "video.fix_first": "Fix first: ",
+    "video.unknown_model": "Unknown model.",
+    "video.with_audio": " · with audio",
     "report.done": "{done} of {total} checks done",
     "report.running": " · running: {current}",
 }
@@ -227,6 +230,9 @@ ZH_NOTES: dict[str, str] = {
     "images.refined": "修改了",
     "images.generated": "生成了",
     "report.progress": "{done}/{total} 项检查",
+    "video.fix_first": "请先修正：",
+    "video.unknown_model": "未知的模型。",
+    "video.with_audio": " · 带声音",
     "report.done": "已完成 {done}/{total} 项检查",
     "report.running": " · 正在检查：{current}",
 }
