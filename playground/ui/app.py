@@ -13,7 +13,7 @@ from playground.client.gateway import GatewayClient
 from playground.client.egress import EgressGuard
 from playground.client.transport import Transport
 from playground.settings import Settings
-from playground.ui.batch_tab import build_batch_tab
+from playground.ui.batch_tab import batch_stores, build_batch_tab
 from playground.ui.chat_tab import build_chat_tab
 from playground.ui.compare_tab import build_compare_tab
 from playground.ui.connection import ServerDefaults, badge_text, test_connection
@@ -102,6 +102,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
             status = gr.Markdown(elem_id="connection-status")
         saved = gr.BrowserState({"url": "", "key": "", "remember": False}, storage_key=BROWSER_STORAGE_KEY)
         saved_video_jobs = saved_jobs_state()
+        saved_batch = batch_stores()
         ctx = TabContext(client, defaults, url_box, key_box, presets_state())
         curl_import = CurlImport.build()
         copy_links: list[CopyLink] = []
@@ -128,7 +129,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
             with gr.Tab(t("tab.compare"), id="compare", elem_id="tab-compare"):
                 build_compare_tab(ctx)
                 copy_links.append(CopyLink("compare"))
-            build_batch_tab(ctx, settings)
+            build_batch_tab(ctx, settings, saved_batch)
             with gr.Tab(t("tab.report"), id="report", elem_id="tab-report"):
                 build_report_tab(ctx)
             with gr.Tab(t("tab.video"), id="video", elem_id="tab-video"):
@@ -158,6 +159,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
 
         test.click(refresh_models, [url_box, key_box], [status, chat_model], concurrency_limit=None)
         url_box.change(lambda url: badge_text(defaults, url), url_box, badge, queue=False)
+        blocks.load(lambda url: badge_text(defaults, url), url_box, badge, queue=False)  # in the visitor's language
         gr.on([url_box.change, key_box.change, remember.change], store, [url_box, key_box, remember], saved, queue=False)
         connection_restored = blocks.load(restore, saved, [url_box, key_box, remember], queue=False)
         connection_restored.then(refresh_models, [url_box, key_box], [status, chat_model])

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import gradio as gr
+
+from playground.ui.i18n import t
 from gradio.context import Context
 
 from playground.client.batch.dataset import DatasetError
@@ -38,13 +40,18 @@ PRESETS = {
 LAST_RUN_KEY = "gateway-playground-batch-run"
 
 
-def build_batch_tab(ctx: TabContext, settings: Settings) -> None:
-    """The tab itself (`gr.Tab` included), so the app adds it with one call."""
+def batch_stores() -> tuple[gr.BrowserState, gr.BrowserState]:
+    """The Batch tab's browser stores (last run, prices), made by the app before its `gr.Tabs`:
+    a tab's content mounts only when opened, and these are read on page load. Made between the tabs,
+    they shifted Gradio's tab indexes (after opening Batch, its button took the Video tab's place)."""
+    return gr.BrowserState({"run_id": ""}, storage_key=LAST_RUN_KEY), PriceEditor.store()
+
+
+def build_batch_tab(ctx: TabContext, settings: Settings, stores: tuple[gr.BrowserState, gr.BrowserState]) -> None:
+    """The tab itself (`gr.Tab` included), so the app adds it with one call; `stores` from `batch_stores`."""
     runs = BatchRuns(runs_directory(settings.data_dir), settings.batch_max_rows)
-    # Browser stores outside the tab: a tab's content mounts only when opened, and these are read on page load.
-    last_run = gr.BrowserState({"run_id": ""}, storage_key=LAST_RUN_KEY)
-    saved_prices = PriceEditor.store()
-    with gr.Tab("Batch", id="batch", elem_id="tab-batch"):
+    last_run, saved_prices = stores
+    with gr.Tab(t("tab.batch"), id="batch", elem_id="tab-batch"):
         _layout(ctx, settings, runs, last_run, saved_prices)
 
 
@@ -52,79 +59,79 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
     state = gr.State(BatchState())
     with gr.Row():
         with gr.Column(scale=3):
-            system = gr.Textbox(label="System prompt (template)", lines=1, elem_id="batch-system")
-            user = gr.Textbox(label="User prompt (template: {{column}} is a data set column; \\{{ writes {{)", lines=3,
+            system = gr.Textbox(label=t("batch.system_prompt_template"), lines=1, elem_id="batch-system")
+            user = gr.Textbox(label=t("batch.user_prompt_template_column"), lines=3,
                               value="Answer in one sentence: {{question}}", elem_id="batch-user")
             check = gr.Markdown(elem_id="batch-check")
-            to_chat = gr.Button("Open this prompt in Chat (with the first row's values)", size="sm", elem_id="batch-to-chat")
+            to_chat = gr.Button(t("batch.to_chat"), size="sm", elem_id="batch-to-chat")
         with gr.Column(scale=3):
-            upload = gr.File(label=f"Data set: CSV, JSONL or XLSX (up to {settings.batch_max_rows:,} rows; optional `expected` column)",
+            upload = gr.File(label=t("batch.dataset") + f" {settings.batch_max_rows:,}",
                              file_types=[".csv", ".jsonl", ".xlsx"], type="filepath", elem_id="batch-upload")
-            paste = gr.Textbox(label="…or paste rows (one per line for one variable; CSV with a header otherwise)", lines=3, elem_id="batch-paste")
-            use_paste = gr.Button("Use the pasted rows", size="sm", elem_id="batch-paste-use")
+            paste = gr.Textbox(label=t("batch.or_paste_rows_one"), lines=3, elem_id="batch-paste")
+            use_paste = gr.Button(t("batch.use_the_pasted_rows"), size="sm", elem_id="batch-paste-use")
             data_status = gr.Markdown(elem_id="batch-data-status")
-    preview = gr.Dataframe(value=preview_rows(None), label="Preview (first 10 rows)", interactive=False, max_height=260, elem_id="batch-preview")
+    preview = gr.Dataframe(value=preview_rows(None), label=t("batch.preview_first_10_rows"), interactive=False, max_height=260, elem_id="batch-preview")
     own = ColumnSettingsInputs("batch")
     picker = ColumnPicker.build("batch", PRESETS, MAX_COLUMNS, extra=own.add)
     with gr.Row():
-        repeats = gr.Number(1, minimum=1, maximum=MAX_REPEATS, label="repeat each row N times", elem_id="batch-repeats")
+        repeats = gr.Number(1, minimum=1, maximum=MAX_REPEATS, label=t("batch.repeat_each_row_n"), elem_id="batch-repeats")
         concurrency = gr.Slider(1, settings.batch_concurrency, value=min(4, settings.batch_concurrency), step=1,
-                                label="requests at once", elem_id="batch-concurrency")
-        temperature = gr.Textbox("", label="temperature for all columns (empty = not set)", elem_id="batch-temperature")
-        max_tokens = gr.Number(0, label="max output tokens for all columns (0 = not set)", elem_id="batch-max-tokens")
+                                label=t("batch.requests_at_once"), elem_id="batch-concurrency")
+        temperature = gr.Textbox("", label=t("batch.temperature_empty_not_set"), elem_id="batch-temperature")
+        max_tokens = gr.Number(0, label=t("batch.max_tokens_all"), elem_id="batch-max-tokens")
         with gr.Column(min_width=160):
-            stream = gr.Checkbox(True, label="Stream for all columns (gives time to first token)", elem_id="batch-stream")
-            cache = gr.Checkbox(False, label="Answer identical requests from the run's cache", elem_id="batch-cache")
+            stream = gr.Checkbox(True, label=t("batch.stream_gives_time_to"), elem_id="batch-stream")
+            cache = gr.Checkbox(False, label=t("batch.answer_identical_requests_from"), elem_id="batch-cache")
     used = gr.Markdown(used_text(picker.values_for(next(iter(PRESETS))), [], "", 0, True), elem_id="batch-columns-used")
-    with gr.Accordion("Graders", open=True, elem_id="batch-graders"):
+    with gr.Accordion(t("batch.graders"), open=True, elem_id="batch-graders"):
         grader_inputs: list[Any] = []
         for slot in range(GRADER_SLOTS):
             with gr.Row():
                 grader_inputs += [
-                    gr.Dropdown(KIND_CHOICES, value="", label=f"Grader {slot + 1}", elem_id=f"batch-grader-kind-{slot}", scale=2),
-                    gr.Textbox(label="text / regex / JSON schema / rubric ({{column}} allowed in text)", elem_id=f"batch-grader-value-{slot}", scale=4),
-                    gr.Number(0, minimum=0, label="min length", elem_id=f"batch-grader-min-{slot}", scale=1),
-                    gr.Number(0, minimum=0, label="max length (0 = none)", elem_id=f"batch-grader-max-{slot}", scale=1),
-                    gr.Dropdown(model_ids(), value="gx-2.5-flash", allow_custom_value=True, label="grading model (model-graded)",
+                    gr.Dropdown(KIND_CHOICES, value="", label=t("batch.grader") + f" {slot + 1}", elem_id=f"batch-grader-kind-{slot}", scale=2),
+                    gr.Textbox(label=t("batch.text_regex_json_schema"), elem_id=f"batch-grader-value-{slot}", scale=4),
+                    gr.Number(0, minimum=0, label=t("batch.min_length"), elem_id=f"batch-grader-min-{slot}", scale=1),
+                    gr.Number(0, minimum=0, label=t("batch.max_length_0_none"), elem_id=f"batch-grader-max-{slot}", scale=1),
+                    gr.Dropdown(model_ids(), value="gx-2.5-flash", allow_custom_value=True, label=t("batch.grading_model_model_graded"),
                                 elem_id=f"batch-grader-model-{slot}", scale=2),
                 ]
     with gr.Row():
-        run = gr.Button("Run", variant="primary", elem_id="batch-run")
-        stop = gr.Button("Stop", variant="stop", elem_id="batch-stop")
-        resume = gr.Button("Resume", elem_id="batch-resume")
-        rerun_errors = gr.Checkbox(False, label="Resume also resends cells with errors", elem_id="batch-rerun-errors")
+        run = gr.Button(t("batch.run"), variant="primary", elem_id="batch-run")
+        stop = gr.Button(t("conversation.stop"), variant="stop", elem_id="batch-stop")
+        resume = gr.Button(t("common.resume"), elem_id="batch-resume")
+        rerun_errors = gr.Checkbox(False, label=t("batch.resume_also_resends_cells"), elem_id="batch-rerun-errors")
     error = error_banner("batch")
     notice = notice_banner("batch")
     progress = gr.HTML(progress_html(None), elem_id="batch-progress")
     board = gr.Markdown(elem_id="batch-leaderboard")
     with gr.Row():
-        shown = gr.Radio(list(FILTERS), value=FILTERS[0], label="Show", elem_id="batch-filter")
-        sort = gr.Dropdown(["row"], value="row", label="Sort by", elem_id="batch-sort")
+        shown = gr.Radio(list(FILTERS), value=FILTERS[0], label=t("batch.show"), elem_id="batch-filter")
+        sort = gr.Dropdown(["row"], value="row", label=t("batch.sort_by"), elem_id="batch-sort")
     grid_note = gr.Markdown(elem_id="batch-grid-note")
     table = gr.Dataframe(interactive=False, wrap=True, max_height=520, elem_id="batch-grid", show_search="filter")
     cell = gr.Markdown(elem_id="batch-cell")
     inspector = Inspector.build("batch")
-    grader_exchange = gr.Code(language="json", label="Model grader's request and answer", interactive=False, elem_id="batch-grader-exchange")
-    with gr.Accordion("Blind A/B: which answer is better?", open=False, elem_id="batch-ab"):
+    grader_exchange = gr.Code(language="json", label=t("batch.model_grader_s_request"), interactive=False, elem_id="batch-grader-exchange")
+    with gr.Accordion(t("batch.blind_a_b_which"), open=False, elem_id="batch-ab"):
         with gr.Row():
-            left = gr.Dropdown([("C1", 0)], value=0, label="first column", elem_id="batch-ab-left")
-            right = gr.Dropdown([("C2", 1)], value=1, label="second column", elem_id="batch-ab-right")
-            next_pair = gr.Button("Show a pair", elem_id="batch-ab-next")
+            left = gr.Dropdown([("C1", 0)], value=0, label=t("common.first_column"), elem_id="batch-ab-left")
+            right = gr.Dropdown([("C2", 1)], value=1, label=t("common.second_column"), elem_id="batch-ab-right")
+            next_pair = gr.Button(t("batch.show_a_pair"), elem_id="batch-ab-next")
         ab_prompt = gr.Markdown(elem_id="batch-ab-prompt")
         with gr.Row():
-            answer_a = gr.Textbox(label="Answer A", lines=6, interactive=False, elem_id="batch-ab-a")
-            answer_b = gr.Textbox(label="Answer B", lines=6, interactive=False, elem_id="batch-ab-b")
+            answer_a = gr.Textbox(label=t("batch.answer_a"), lines=6, interactive=False, elem_id="batch-ab-a")
+            answer_b = gr.Textbox(label=t("batch.answer_b"), lines=6, interactive=False, elem_id="batch-ab-b")
         with gr.Row():
-            vote_a = gr.Button("A is better", elem_id="batch-vote-a")
-            vote_tie = gr.Button("Tie", elem_id="batch-vote-tie")
-            vote_b = gr.Button("B is better", elem_id="batch-vote-b")
+            vote_a = gr.Button(t("batch.a_is_better"), elem_id="batch-vote-a")
+            vote_tie = gr.Button(t("batch.tie"), elem_id="batch-vote-tie")
+            vote_b = gr.Button(t("batch.b_is_better"), elem_id="batch-vote-b")
         ab_status = gr.Markdown(elem_id="batch-ab-status")
     prices = PriceEditor.build("batch", saved_prices)
-    with gr.Accordion("Export and session file", open=False, elem_id="batch-export-panel"):
+    with gr.Accordion(t("batch.export_and_session_file"), open=False, elem_id="batch-export-panel"):
         with gr.Row():
-            export = gr.Button("Export this run", elem_id="batch-export")
-            load_session = gr.UploadButton("Load a session file", file_types=[".json"], type="filepath", elem_id="batch-session-load")
-        files = gr.File(label="CSV · JSONL · leaderboard.md · report.html · session file", file_count="multiple", elem_id="batch-export-files")
+            export = gr.Button(t("batch.export_this_run"), elem_id="batch-export")
+            load_session = gr.UploadButton(t("batch.load_a_session_file"), file_types=[".json"], type="filepath", elem_id="batch-session-load")
+        files = gr.File(label=t("batch.csv_jsonl_leaderboard_md"), file_count="multiple", elem_id="batch-export-files")
         session_status = gr.Markdown(elem_id="batch-session-status")
 
     picker.wire()

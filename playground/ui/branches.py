@@ -13,7 +13,7 @@ from typing import Any
 import gradio as gr
 
 from playground.ui.conversation import REPLYING, Session, View, _note, _turn_of, _turns
-from playground.ui.i18n import t
+from playground.ui.i18n import say, t
 from playground.ui.render import flatten_text
 
 MAX_BRANCHES = 20
@@ -39,9 +39,9 @@ def branch_from(history: list[dict[str, Any]] | None, session: Session | None, i
     turns = _turns(history, session)
     turn = _turn_of(index, turns[0]) if turns is not None and index is not None and 0 <= index < len(history) else None
     if turns is None or turn is None:
-        return _note(history, session, "click one of the messages first, then press “Branch from here”")
+        return _note(history, session, "note.branch_click_first")
     if len(session.branches) >= MAX_BRANCHES:
-        return _note(history, session, f"a conversation keeps at most {MAX_BRANCHES} branches")
+        return _note(history, session, "note.branch_limit", count=MAX_BRANCHES)
     shown, sent = turns
     shown_end = shown[turn + 1] if turn + 1 < len(shown) else len(history)
     sent_end = sent[turn + 1] if turn + 1 < len(sent) else len(session.messages)
@@ -50,8 +50,7 @@ def branch_from(history: list[dict[str, Any]] | None, session: Session | None, i
     session.branches.append({"shown": list(kept_history), "sent": list(kept_sent)})
     session.branch = len(session.branches) - 1
     session.messages, session.pending = list(kept_sent), []
-    notice = (f"Started branch {session.branch + 1} from message {turn + 1}; the other branches are kept "
-              "(switch with the branch picker). Type your next message.")
+    notice = say("note.branch_started", branch=session.branch + 1, turn=turn + 1)
     return View(kept_history, session, notice=notice, done=True)
 
 
@@ -65,12 +64,12 @@ def switch_branch(history: list[dict[str, Any]] | None, session: Session | None,
     _keep_current(history, session)
     chosen = session.branches[target]
     session.branch, session.messages, session.pending = target, list(chosen["sent"]), []
-    return View(list(chosen["shown"]), session, notice=f"Showing branch {target + 1}.", done=True)
+    return View(list(chosen["shown"]), session, notice=say("note.branch_shown", branch=target + 1), done=True)
 
 
 def _last_sent(shown: list[dict[str, Any]]) -> str:
     typed = [flatten_text(m.get("content")) for m in shown if m.get("role") == "user"]
-    return (typed[-1] if typed else "(nothing sent yet)").replace("\n", " ")[:60]
+    return (typed[-1] if typed else say("branch.nothing_sent")).replace("\n", " ")[:60]
 
 
 def branch_choices(session: Session) -> list[tuple[str, int]]:
@@ -78,7 +77,7 @@ def branch_choices(session: Session) -> list[tuple[str, int]]:
     choices = []
     for index, branch in enumerate(session.branches):
         turns = sum(1 for m in branch["shown"] if m.get("role") == "user")
-        choices.append((f"Branch {index + 1} · {turns} message{'s' if turns != 1 else ''} · last sent: {_last_sent(branch['shown'])}", index))
+        choices.append((say("branch.label", branch=index + 1, turns=turns, last=_last_sent(branch["shown"])), index))
     return choices
 
 

@@ -9,6 +9,8 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.i18n import t
+
 from playground.client import catalog
 from playground.client.intent import FORMAT_LABELS, FORMATS
 
@@ -43,15 +45,15 @@ class ColumnPicker:
     def start(cls, prefix: str, presets: Presets) -> ColumnPicker:
         """The preset radio; add columns with `column` where the tab lays them out."""
         picker = cls(prefix, presets)
-        picker.preset = gr.Radio([*presets, CUSTOM], value=next(iter(presets)), label="Columns", elem_id=f"{prefix}-preset")
+        picker.preset = gr.Radio([*presets, (t("batch_columns.custom"), CUSTOM)], value=next(iter(presets)), label=t("batch_columns.columns"), elem_id=f"{prefix}-preset")
         return picker
 
     def column(self, index: int) -> tuple[gr.Dropdown, gr.Dropdown]:
         """One column's format and model pickers, filled from the first preset."""
         first = self.presets[next(iter(self.presets))]
         fmt, model = first[index] if index < len(first) else ("", "")
-        self.formats.append(gr.Dropdown(FORMAT_CHOICES, value=fmt, label=f"Column {index + 1} format", elem_id=f"{self.prefix}-format-{index}"))
-        self.models.append(gr.Dropdown(model_ids(), value=model, allow_custom_value=True, label="model", elem_id=f"{self.prefix}-model-{index}"))
+        self.formats.append(gr.Dropdown(FORMAT_CHOICES, value=fmt, label=t("batch_columns.format") + f" {index + 1}", elem_id=f"{self.prefix}-format-{index}"))
+        self.models.append(gr.Dropdown(model_ids(), value=model, allow_custom_value=True, label=t("common.model"), elem_id=f"{self.prefix}-model-{index}"))
         return self.formats[-1], self.models[-1]
 
     @classmethod

@@ -9,6 +9,8 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.i18n import t
+
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.intent import Intent
 from playground.client.media import image_data_url
@@ -44,9 +46,9 @@ def _with_columns(values: dict[str, Any]) -> dict[str, Any]:
 
 
 EXAMPLES = [
-    Example("A riddle through four formats", "The same question in all four wire formats: compare speed and tokens.",
+    Example(t("compare.a_riddle_through_four"), t("compare.the_same_question_in"),
             _with_columns({"user": "What has keys but can't open locks? Answer in one sentence.", "preset": "One model family through all four formats"})),
-    Example("Thinking everywhere", "Thinking on: see how each format asks for it (open “The requests side by side”).",
+    Example(t("compare.thinking_everywhere"), t("compare.thinking_on_see_how"),
             _with_columns({"user": "Why do we have seasons? Think it through.", "thinking": True, "preset": "One model family through all four formats"})),
 ]
 
@@ -73,17 +75,17 @@ def build_compare_tab(ctx: TabContext) -> None:
     state = gr.State(CompareState())
     with gr.Row():
         with gr.Column(scale=3):
-            system = gr.Textbox(label="System prompt", lines=1, elem_id="compare-system")
-            user = gr.Textbox(label="Message", lines=2, value="Explain in two sentences why the sky is blue.", elem_id="compare-message")
+            system = gr.Textbox(label=t("chat.system"), lines=1, elem_id="compare-system")
+            user = gr.Textbox(label=t("compare.message"), lines=2, value="Explain in two sentences why the sky is blue.", elem_id="compare-message")
         with gr.Column(scale=2):
             image = uploaded_image(label="Image (optional)", height=200, elem_id="compare-image")  # 120 px: the label covered the drop text
         with gr.Column(scale=2):
-            temperature = gr.Slider(0, 2, value=0.7, step=0.05, label="temperature", elem_id="compare-temperature")
-            max_tokens = gr.Number(0, label="max output tokens (0 = not set)", elem_id="compare-max-tokens")
+            temperature = gr.Slider(0, 2, value=0.7, step=0.05, label=t("compare.temperature"), elem_id="compare-temperature")
+            max_tokens = gr.Number(0, label=t("common.max_output_tokens_0"), elem_id="compare-max-tokens")
             with gr.Row():
-                thinking = gr.Checkbox(False, label="Thinking", elem_id="compare-thinking", min_width=100)
-                stream = gr.Checkbox(True, label="Stream", elem_id="compare-stream", min_width=100)
-            budget = gr.Number(2048, label="thinking budget (tokens)", elem_id="compare-budget")
+                thinking = gr.Checkbox(False, label=t("native.thinking"), elem_id="compare-thinking", min_width=100)
+                stream = gr.Checkbox(True, label=t("compare.stream"), elem_id="compare-stream", min_width=100)
+            budget = gr.Number(2048, label=t("compare.thinking_budget_tokens"), elem_id="compare-budget")
     picker = ColumnPicker.start("compare", PRESETS)
     examples = ExampleRow.build("compare", EXAMPLES)
     chats, lines = [], []
@@ -95,22 +97,22 @@ def build_compare_tab(ctx: TabContext) -> None:
                                      show_label=False))  # grows with the answer: the question above it stays in view
                 lines.append(gr.Markdown(elem_id=f"compare-metrics-{index}", elem_classes=["metrics-line"]))
     with gr.Row():
-        send = gr.Button("Send to every column", variant="primary", elem_id="compare-send")
-        stop = gr.Button("Stop all", variant="stop", elem_id="compare-stop")
+        send = gr.Button(t("compare.send_to_every_column"), variant="primary", elem_id="compare-send")
+        stop = gr.Button(t("compare.stop_all"), variant="stop", elem_id="compare-stop")
     error = error_banner("compare")
     table = gr.Markdown(elem_id="compare-table")
-    with gr.Accordion("Word diff of two answers", open=False, elem_id="compare-diff-panel"):
+    with gr.Accordion(t("compare.word_diff_of_two"), open=False, elem_id="compare-diff-panel"):
         with gr.Row():
-            left = gr.Dropdown([1, 2, 3, 4], value=1, label="first column", elem_id="compare-diff-left")
-            right = gr.Dropdown([1, 2, 3, 4], value=2, label="second column", elem_id="compare-diff-right")
+            left = gr.Dropdown([1, 2, 3, 4], value=1, label=t("common.first_column"), elem_id="compare-diff-left")
+            right = gr.Dropdown([1, 2, 3, 4], value=2, label=t("common.second_column"), elem_id="compare-diff-right")
         diff = gr.HTML(elem_id="compare-diff")
-    with gr.Accordion("The requests side by side", open=False, elem_id="compare-requests-panel"):
+    with gr.Accordion(t("compare.the_requests_side_by"), open=False, elem_id="compare-requests-panel"):
         mapping = gr.Markdown(elem_id="compare-mapping")
         with gr.Row():
-            requests = [gr.Code(language="json", label=f"column {i + 1}", interactive=False, elem_id=f"compare-request-{i}") for i in range(COLUMNS)]
+            requests = [gr.Code(language="json", label=t("common.column") + f" {i + 1}", interactive=False, elem_id=f"compare-request-{i}") for i in range(COLUMNS)]
     with gr.Row():
-        export_json = gr.File(label="comparison.json", elem_id="compare-export-json")
-        export_md = gr.File(label="comparison.md", elem_id="compare-export-md")
+        export_json = gr.File(label=t("compare.comparison_json"), elem_id="compare-export-json")
+        export_md = gr.File(label=t("compare.comparison_md"), elem_id="compare-export-md")
 
     slots_in = picker.inputs
 

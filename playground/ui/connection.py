@@ -20,6 +20,7 @@ from playground.client.errors import APIStatusError, RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.limits import SessionQuota
 from playground.client.transport import Connection, url_problem
+from playground.ui.i18n import say
 from playground.ui.render import plain
 from playground.ui.visitors import visitor_of
 
@@ -111,8 +112,7 @@ def version_note(url_text: str | None) -> str:
     base, dropped = without_version(typed)
     if not dropped:
         return ""
-    return (f"ℹ️ The base URL ends in `{dropped}`, which the playground adds itself (it calls `{dropped}/...` paths): "
-            f"it uses `{plain(base[:200])}`. Drop the trailing {dropped} from the box to make this note go away.")
+    return say("connection.version_note", dropped=dropped, base=plain(base[:200]))
 _NUMERIC_HOST = re.compile(r"^(0x[0-9a-f]*|[0-9]+)(\.(0x[0-9a-f]*|[0-9]+))*\.?$", re.IGNORECASE)
 
 
@@ -144,17 +144,12 @@ def resolve_connection(defaults: ServerDefaults, url_text: str | None, key_text:
 
 def badge_text(defaults: ServerDefaults, url_text: str | None) -> str:
     url = without_version((url_text or "").strip() or defaults.base_url)[0]
-    mode = ("🌐 **Hosted mode** — a public app: only gateways on public addresses, with per-session limits. "
-            if defaults.hosted else "💻 **Local mode** — any gateway your machine can reach, localhost included. ")
+    mode = say("connection.hosted_mode" if defaults.hosted else "connection.local_mode")
     note = version_note(url_text)
     note = f"\n\n{note}" if note else ""
     if defaults.demo and url == without_version(defaults.base_url)[0]:
-        return mode + (
-            "🧪 **Demo gateway** — built in and offline: it answers the examples with written answers and "
-            "anything else with a short generated reply; every request and event is real. Set "
-            "`GATEWAY_BASE_URL` (or type a base URL) to use a real gateway."
-        ) + note
-    return mode + f"🔌 **Gateway:** `{plain(url[:200])}`" + note
+        return mode + say("connection.demo_gateway") + note
+    return mode + say("connection.gateway", url=plain(url[:200])) + note
 
 
 NO_MODEL_LIST_STATUSES = frozenset({404, 405, 501})
@@ -174,10 +169,9 @@ async def test_connection(client: GatewayClient, defaults: ServerDefaults, url_t
     except APIStatusError as error:
         if error.status not in NO_MODEL_LIST_STATUSES:
             raise
-        return (f"✅ The gateway at `{where}` answered. It lists no models (`GET /v1/models` is not part of its API), "
-                f"so the model picker uses the built-in catalog: {len(catalog_ids)} models.{note}"), catalog_ids
+        return say("connection.no_model_list", where=where, count=len(catalog_ids)) + note, catalog_ids
     shown = catalog.merge_model_ids(ids, catalog_ids)
     millis = (exchange.finished_at or exchange.elapsed()) * 1000
     extra = len(shown) - len(ids)
-    return (f"✅ Connected to `{where}` in {millis:.0f} ms. The gateway lists {len(ids)} models; the picker shows {len(shown)}"
-            f"{f' ({extra} more from the built-in catalog)' if extra else ''}.{note}"), shown
+    more = say("connection.more_from_catalog", count=extra) if extra else ""
+    return say("connection.connected", where=where, ms=f"{millis:.0f}", listed=len(ids), shown=len(shown), more=more) + note, shown

@@ -22,13 +22,15 @@ from playground.client.transport import Connection, Exchange
 from playground.client.validation import BROKEN_TEXT, is_utf8
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.forms import Throttle
+from playground.ui.i18n import say
 from playground.ui.render import error_text, metrics_text, pretty_arguments, result_messages
 from playground.ui.shown_files import adopt_upload
 
 logger = logging.getLogger(__name__)
 STREAM_UPDATE_INTERVAL = 0.05
 TOOL_RESULT_MARK = "🔧 Result of"
-REPLYING = "a reply is still on its way: wait for it, or press Stop (or Esc) first"
+REPLYING = "note.replying"
+"""The catalogue key of the note for a click while a reply is on its way."""
 
 
 @dataclass(eq=False)
@@ -104,10 +106,11 @@ def _draft_parts(draft: dict[str, Any] | str | None) -> tuple[str, list[str]]:
     return draft.get("text") or "", [p for p in paths if p]
 
 
-def _note(history: list[dict[str, Any]], session: Session, message: str, aside: bool = True) -> View:
-    """A calm one-line note for a click that cannot do anything now; the conversation stays as it
-    is (`aside`: the chatbot is left alone, or it shows `history` again, e.g. after a refused edit)."""
-    return View(history, session, notice=message[:1].upper() + message[1:] + ".", done=True, aside=aside)
+def _note(history: list[dict[str, Any]], session: Session, key: str, aside: bool = True, **values: Any) -> View:
+    """A calm one-line note (catalogue `key`, in the visitor's language) for a click that cannot do
+    anything now; the conversation stays as it is (`aside`: the chatbot is left alone, or it shows
+    `history` again, e.g. after a refused edit)."""
+    return View(history, session, notice=say(key, **values), done=True, aside=aside)
 
 
 def _problem(history: list[dict[str, Any]], session: Session, message: str) -> View:
@@ -138,7 +141,7 @@ async def run_turn(
         request = adapter.build_request(session.messages)
         notice = " ".join(request.advisories())
         if not request.stream:
-            yield View(history, session, notice=notice, metrics="waiting for the gateway…")
+            yield View(history, session, notice=notice, metrics=say("metrics.waiting"))
             result, exchange = await adapter.create(conn, request)
         else:
             throttle = Throttle(STREAM_UPDATE_INTERVAL)
@@ -179,9 +182,9 @@ def begin_send(adapter: TurnAdapter, draft: dict[str, Any] | str | None, history
     if session.replying:
         return _note(history, session, REPLYING)
     if not text.strip() and not paths:
-        return _note(history, session, "type a message (or attach an image) first")
+        return _note(history, session, "note.type_first")
     if session.pending:
-        return _note(history, session, f"the model is waiting for the result of tool call {session.pending[0].name}; send it below or press Clear")
+        return _note(history, session, "note.tool_waiting", name=session.pending[0].name)
     try:
         if not is_utf8(text):
             raise RequestValidationError([f"message: {BROKEN_TEXT}"])
@@ -224,9 +227,9 @@ def begin_tool_result(adapter: TurnAdapter, result_text: str, history: list[dict
     if session.replying:
         return _note(history, session, REPLYING)
     if not session.pending:
-        return _note(history, session, "there is no tool call waiting for a result")
+        return _note(history, session, "note.no_tool_call")
     if not (result_text or "").strip():
-        return _note(history, session, "type the tool's result first")
+        return _note(history, session, "note.tool_result_first")
     if not is_utf8(result_text):
         return _problem(history, session, f"tool result: {BROKEN_TEXT}")
     first_of_round = session.messages[-1].get("role") == "assistant"
@@ -262,7 +265,7 @@ def begin_retry(history: list[dict[str, Any]] | None, session: Session | None) -
     last_sent = max((i for i in (_last_index(session.messages, "user"), _last_index(session.messages, "tool")) if i is not None), default=None)
     shown_index = _last_index(history, "user")
     if last_sent is None or shown_index is None:
-        return _note(history, session, "there is no message to retry yet")
+        return _note(history, session, "note.nothing_to_retry")
     del session.messages[last_sent + 1 :]
     session.pending = []
     session.ready = True
@@ -352,7 +355,7 @@ def delete_turn(history: list[dict[str, Any]] | None, session: Session | None, i
     turns = _turns(history, session)
     turn = _turn_of(index, turns[0]) if turns else None
     if turns is None or turn is None:
-        return _note(history, session, "this message cannot be deleted on its own; press Clear to start over", aside=False)
+        return _note(history, session, "note.cannot_delete", aside=False)
     shown, sent = turns
     shown_end = shown[turn + 1] if turn + 1 < len(shown) else len(history)
     sent_end = sent[turn + 1] if turn + 1 < len(sent) else len(session.messages)
@@ -360,7 +363,7 @@ def delete_turn(history: list[dict[str, Any]] | None, session: Session | None, i
     del session.messages[sent[turn] : sent_end]
     if turn == len(sent) - 1:
         session.pending = []
-    return View(history, session, done=True, notice="Deleted that turn: the next request sends what is shown.")
+    return View(history, session, done=True, notice=say("note.deleted"))
 
 
 def begin_edit(adapter: TurnAdapter, history: list[dict[str, Any]] | None, session: Session | None, index: int, text: str) -> View:
@@ -373,7 +376,7 @@ def begin_edit(adapter: TurnAdapter, history: list[dict[str, Any]] | None, sessi
         return _note(history, session, REPLYING, aside=False)
     turns = _turns(history, session)
     if turns is None or index not in turns[0]:
-        return _note(history, session, "only your own messages can be edited", aside=False)
+        return _note(history, session, "note.only_own", aside=False)
     if not (text or "").strip():
         return delete_turn(history, session, index)
     turn = turns[0].index(index)

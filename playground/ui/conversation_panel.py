@@ -17,7 +17,7 @@ from playground.client.errors import GatewayError
 from playground.ui.branches import BranchBar
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, TurnAdapter, View, describe_pending
-from playground.ui.i18n import english, t
+from playground.ui.i18n import english, say, t
 from playground.ui.render import error_text, flatten_text, metrics_text, settle_pending
 from playground.ui.shown_files import shown_history
 from playground.ui.prompt_move import PromptRegistry, PromptSource
@@ -234,7 +234,7 @@ class ConversationPanel:
             kept = was_replying and not state.replying and state.shown is not None
             shown = conversation.stopped(state.shown, state) if kept else settle_pending(history)  # type: ignore[arg-type]
             result, exchange = state.live or (None, None)
-            metrics = metrics_text(result, exchange) + " · stopped" if result is not None else "stopped"
+            metrics = metrics_text(result, exchange) + " · " + say("metrics.stopped") if result is not None else say("metrics.stopped")
             hidden = banner_update("")  # a note about the running reply (or an older error) is over now
             return (shown, gr.update(placeholder=IDLE_PLACEHOLDER), hidden, hidden, metrics, *Inspector.values(exchange))
 

@@ -26,11 +26,6 @@ from playground.ui.form_check import RequestCheck, check_whole
 from playground.ui.i18n import t
 from playground.ui.render import error_text, plain
 
-PLACEHOLDER = """curl https://your-gateway/v1/chat/completions \\
-  -H "Authorization: Bearer $GATEWAY_API_KEY" \\
-  -d '{"model": "gx-2.5-flash", "messages": [{"role": "user", "content": "Hi"}]}'"""
-
-
 @dataclass(frozen=True)
 class FormImport:
     tab_id: str
@@ -147,7 +142,7 @@ class CurlImport:
     def build(cls) -> CurlImport:
         with gr.Accordion(t("curl.panel"), open=False, elem_id="curl-import"):
             command = gr.Textbox(label=t("curl.command"), lines=5,
-                                 placeholder=PLACEHOLDER, elem_id="curl-command")
+                                 placeholder=t("curl.placeholder"), elem_id="curl-command")
             with gr.Row():
                 run = gr.Button(t("curl.open"), size="sm", elem_id="curl-import-button")
                 keep = gr.Button(t("curl.open_keep"), size="sm", elem_id="curl-import-keep")

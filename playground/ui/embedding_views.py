@@ -11,6 +11,7 @@ import numpy as np
 
 from playground.client.errors import RequestValidationError
 from playground.client.media import media_directory
+from playground.ui.i18n import say
 
 HEATMAP_LIMIT = 40
 """Texts drawn in a heatmap (a bigger matrix is unreadable; the first ones are shown)."""
@@ -61,7 +62,7 @@ def heatmap_html(texts: list[str], vectors: np.ndarray, title: str = "") -> str:
             for j in range(shown))
         rows.append(f'<tr><th scope="row" title="{html.escape(texts[i][:300])}">{labels[i]}</th>{cells}</tr>')
     header = "".join(f'<th scope="col" title="{html.escape(texts[j][:300])}">{j + 1}</th>' for j in range(shown))
-    note = f"<p class='emb-note'>The first {shown} of {len(texts)} texts.</p>" if shown < len(texts) else ""
+    note = "<p class='emb-note'>" + say("embeddings.first_n", shown=shown, total=len(texts)) + "</p>" if shown < len(texts) else ""
     caption = f"<caption>{html.escape(title)}</caption>" if title else ""
     return (f"<div class='emb-heatmap'><table>{caption}<thead><tr><th></th>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
             f"{note}</div>")
@@ -123,11 +124,10 @@ def map_svg(texts: list[str], vectors: np.ndarray, width: int = 640, height: int
         title = html.escape(f"{i + 1}. {' '.join(text.split())[:300]}")
         label = f'<text x="{xs[i] + 7:.1f}" y="{label_ys[i] + 4:.1f}">{html.escape(short_label(i, text))}</text>' if labelled else ""
         marks.append(f'<g class="emb-point"><title>{title}</title><circle cx="{xs[i]:.1f}" cy="{ys[i]:.1f}" r="5"/>{label}</g>')
-    note = "" if labelled else f"<p class='emb-note'>{len(texts):,} texts: hover a point to read its text.</p>"
+    note = "" if labelled else "<p class='emb-note'>" + say("embeddings.hover", count=f"{len(texts):,}") + "</p>"
     return (f"<div class='emb-map'><svg viewBox='0 0 {width} {height}' role='img' aria-label='The texts on a 2-D map'>"
             f"<line x1='{pad}' y1='{height - pad}' x2='{width - pad}' y2='{height - pad}'/><line x1='{pad}' y1='{pad}' x2='{pad}' y2='{height - pad}'/>"
-            f"{''.join(marks)}</svg><p class='emb-note'>Texts close together have similar meanings. The axes are the two directions "
-            f"in which the vectors differ most (principal components).</p>{note}</div>")
+            f"{''.join(marks)}</svg><p class='emb-note'>{say('embeddings.map_note')}</p>{note}</div>")
 
 
 def ranking(query: np.ndarray, documents: np.ndarray) -> list[tuple[int, float]]:
@@ -145,9 +145,9 @@ def ranking_html(query: str, documents: list[str], ranked: list[tuple[int, float
         rows.append(f"<li><span class='emb-rank'>{place}</span><span class='emb-doc' title='{html.escape(documents[index][:300], quote=True)}'>"
                     f"{html.escape(short_label(index, documents[index]))}</span><span class='emb-bar'><span style='width:{width:.1f}%'></span></span>"
                     f"<span class='emb-score'>{score:.3f}</span></li>")
-    more = f"<p class='emb-note'>Top {limit} of {len(ranked)} documents.</p>" if len(ranked) > limit else ""
+    more = "<p class='emb-note'>" + say("embeddings.top_n", limit=limit, total=len(ranked)) + "</p>" if len(ranked) > limit else ""
     head = f"<h4>{html.escape(title)}</h4>" if title else ""
-    return (f"<div class='emb-search'>{head}<p class='emb-query'>Query: <q>{html.escape(query[:300])}</q></p>"
+    return (f"<div class='emb-search'>{head}<p class='emb-query'>{say('embeddings.query')} <q>{html.escape(query[:300])}</q></p>"
             f"<ol>{''.join(rows)}</ol>{more}</div>")
 
 

@@ -35,6 +35,7 @@ from playground.ui.embedding_views import (
     vector_rows,
 )
 from playground.ui.forms import optional_positive, parse_json_field
+from playground.ui.i18n import say, t
 from playground.ui.native_handlers import AUTH_CHOICES
 from playground.ui.render import error_text
 
@@ -155,10 +156,10 @@ def _runner(client: GatewayClient, conn: Connection, form: EmbeddingsForm, progr
 
 def _summary_line(label: str, result: EmbeddingsResult) -> str:
     norms = np.linalg.norm(result.vectors, axis=1) if len(result.vectors) else np.zeros(1)
-    tokens = f"{result.prompt_tokens:,} tokens" if result.prompt_tokens is not None else "tokens not reported"
-    return (f"**{html.escape(label)}** · `{html.escape(result.model)}` · {len(result.vectors):,} vectors × {result.dimension:,} numbers · "
-            f"length {norms.min():.3f}–{norms.max():.3f} · {tokens} · {result.wire_bytes / 1e3:,.1f} kB received in "
-            f"{len(result.exchanges)} call(s) · {result.seconds * 1000:,.0f} ms")
+    tokens = say("embeddings.tokens", count=f"{result.prompt_tokens:,}") if result.prompt_tokens is not None else say("embeddings.no_tokens")
+    return f"**{html.escape(label)}** · `{html.escape(result.model)}` · " + say(
+        "embeddings.summary", vectors=f"{len(result.vectors):,}", numbers=f"{result.dimension:,}", low=f"{norms.min():.3f}",
+        high=f"{norms.max():.3f}", tokens=tokens, kb=f"{result.wire_bytes / 1e3:,.1f}", calls=len(result.exchanges), ms=f"{result.seconds * 1000:,.0f}")
 
 
 def _search(form: EmbeddingsForm, run: Embedded, title: str = "") -> str:
@@ -239,6 +240,7 @@ async def embed_texts(client: GatewayClient, defaults: ServerDefaults, url: str,
     return view
 
 
-def default_sizes_note() -> str:
+def default_sizes_note() -> Any:
+    """The Dimensions field's info line: the catalogue's words, then each model's default size."""
     sizes = ", ".join(f"`{model}` {size}" for model, size in {**LIST_MODELS, **NATIVE_MODELS}.items())
-    return f"Default sizes: {sizes}. Leave dimensions empty for the model's default."
+    return t("embeddings.sizes_note") + f" {sizes}"

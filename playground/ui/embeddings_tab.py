@@ -10,6 +10,8 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.i18n import say, t
+
 from playground.client.curl_import import CurlRequest
 from playground.client.embeddings import LIST_MODELS, NATIVE_MODELS, TASK_TYPES
 from playground.client.errors import GatewayError, RequestValidationError
@@ -43,19 +45,22 @@ PARAPHRASES = "The cat sat on the mat.\nA cat was sitting on a mat.\nQuarterly r
 DOCUMENTS = ("Sourdough bread needs flour, water, salt and a starter.\nThe train to Berlin leaves at nine.\n"
              "Bake bread in a hot oven for forty minutes.\nOur quarterly revenue grew by ten percent.\nCats sleep up to sixteen hours a day.")
 EXAMPLES = [
-    Example("Which sentences mean the same?", "Five sentences: paraphrases score high on the heatmap and sit together on the map.",
+    Example(t("embeddings.which_sentences_mean_the"), t("embeddings.five_sentences_paraphrases_score"),
             {"texts": PARAPHRASES, "query": "", "formats": [LIST_FORMAT], "lesson": "None"}),
-    Example("Search a few documents", "A question and five documents: the documents ranked by meaning, best first.",
+    Example(t("embeddings.search_a_few_documents"), t("embeddings.a_question_and_five"),
             {"texts": DOCUMENTS, "query": "How do I bake bread?", "formats": [LIST_FORMAT], "lesson": "None"}),
-    Example("Question vs document embeddings", "The native format's task types: the query embedded as a question moves the ranking.",
+    Example(t("embeddings.question_vs_document_embeddings"), t("embeddings.the_native_format_s"),
             {"texts": DOCUMENTS, "query": "How long do I bake bread?", "formats": [NATIVE_FORMAT], "lesson": "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT"}),
-    Example("Numbers or bytes?", "The same vectors as JSON numbers and as base64: see how many bytes each costs.",
+    Example(t("embeddings.numbers_or_bytes"), t("embeddings.the_same_vectors_as"),
             {"texts": PARAPHRASES, "query": "", "formats": [LIST_FORMAT], "lesson": "float vs base64"}),
-    Example("Shorter vectors", "The same search with 3072 and with 64 numbers per text: see what moves.",
+    Example(t("embeddings.shorter_vectors"), t("embeddings.the_same_search_with"),
             {"texts": DOCUMENTS, "query": "How do I bake bread?", "formats": [NATIVE_FORMAT], "dimensions": 64, "lesson": "Full vs reduced dimensions"}),
 ]
-TEXTS_HELP = "One text per line (blank lines are skipped). With a search query, these are the documents it is compared with."
-STOPPED = "**Stopped** — the vectors were not awaited; what was shown before stays. Press Embed to run again."
+CHOICE_KEYS = {LIST_FORMAT: "embeddings.choice.list", NATIVE_FORMAT: "embeddings.choice.native", NO_TASK: "embeddings.choice.no_task",
+               **dict(zip(NATIVE_CALLS, ("embeddings.choice.batch", "embeddings.choice.single"), strict=True)),
+               **dict(zip(LESSONS, ("embeddings.choice.none", "embeddings.choice.base64", "embeddings.choice.retrieval",
+                                    "embeddings.choice.dimensions"), strict=True))}
+"""Each choice's words in the catalogue; the value sent to the handlers stays the English name."""
 SETTINGS = ("formats", "list_model", "native_model", "native_call", "prefix", "auth", "encoding", "dimensions", "task_type", "lesson", "extra_fields")
 
 
@@ -95,54 +100,54 @@ def build_embeddings_tab(ctx: TabContext) -> None:
     switch = gr.State(StopSwitch())
     with gr.Row():
         with gr.Column(scale=2):
-            query = gr.Textbox(label="Search query (optional)", placeholder="e.g. How do I bake bread?", elem_id="embeddings-query")
-            texts = gr.Textbox(label="Texts", lines=7, info=TEXTS_HELP, elem_id="embeddings-texts")
-            formats = gr.CheckboxGroup(list(FORMATS), value=defaults.formats, label="Formats (both: side by side)", elem_id="embeddings-formats")
+            query = gr.Textbox(label=t("embeddings.search_query_optional"), placeholder=t("embeddings.e_g_how_do"), elem_id="embeddings-query")
+            texts = gr.Textbox(label=t("embeddings.texts"), lines=7, info=t("embeddings.texts_help"), elem_id="embeddings-texts")
+            formats = gr.CheckboxGroup([(t(CHOICE_KEYS[name]), name) for name in FORMATS], value=defaults.formats, label=t("embeddings.formats_both_side_by"), elem_id="embeddings-formats")
             with gr.Row():
-                list_model = gr.Dropdown(list(LIST_MODELS), value=defaults.list_model, allow_custom_value=True, label="List format model", elem_id="embeddings-list-model",
+                list_model = gr.Dropdown(list(LIST_MODELS), value=defaults.list_model, allow_custom_value=True, label=t("embeddings.list_format_model"), elem_id="embeddings-list-model",
                                          min_width=260)  # room for "text-embedding-3-small" beside the arrow; the row wraps when narrow
-                native_model = gr.Dropdown(list(NATIVE_MODELS), value=defaults.native_model, allow_custom_value=True, label="Native format model", elem_id="embeddings-native-model",
+                native_model = gr.Dropdown(list(NATIVE_MODELS), value=defaults.native_model, allow_custom_value=True, label=t("embeddings.native_format_model"), elem_id="embeddings-native-model",
                                            min_width=260)
-            with gr.Accordion("Settings", open=False, elem_id="embeddings-settings"):
+            with gr.Accordion(t("embeddings.settings"), open=False, elem_id="embeddings-settings"):
                 with gr.Row():
-                    dimensions = gr.Number(None, label="Dimensions (empty = model default)", info=default_sizes_note(), elem_id="embeddings-dimensions")
-                    encoding = gr.Radio(["float", "base64"], value=defaults.encoding, label="List format: encoding_format",
-                                        info="base64: the same numbers as float32 bytes", elem_id="embeddings-encoding")
-                task_type = gr.Dropdown([NO_TASK, *TASK_TYPES], value=NO_TASK, label="Native format: taskType", info="What the vectors are for", elem_id="embeddings-task")
+                    dimensions = gr.Number(None, label=t("embeddings.dimensions_empty_model_default"), info=default_sizes_note(), elem_id="embeddings-dimensions")
+                    encoding = gr.Radio(["float", "base64"], value=defaults.encoding, label=t("embeddings.list_format_encoding_format"),
+                                        info=t("embeddings.base64_the_same_numbers"), elem_id="embeddings-encoding")
+                task_type = gr.Dropdown([(t(CHOICE_KEYS[NO_TASK]), NO_TASK), *TASK_TYPES], value=NO_TASK, label=t("embeddings.native_format_tasktype"), info=t("embeddings.what_the_vectors_are"), elem_id="embeddings-task")
                 with gr.Row():
-                    native_call = gr.Radio(list(NATIVE_CALLS), value=defaults.native_call, label="Native format: calls", elem_id="embeddings-native-call")
-                    prefix = gr.Radio(["v1beta", "v1"], value=defaults.prefix, label="Native path prefix", elem_id="embeddings-prefix")
-                auth = gr.Radio(list(AUTH_CHOICES), value=defaults.auth, label="Native format: send the key as", elem_id="embeddings-auth")
+                    native_call = gr.Radio([(t(CHOICE_KEYS[name]), name) for name in NATIVE_CALLS], value=defaults.native_call, label=t("embeddings.native_format_calls"), elem_id="embeddings-native-call")
+                    prefix = gr.Radio(["v1beta", "v1"], value=defaults.prefix, label=t("embeddings.native_path_prefix"), elem_id="embeddings-prefix")
+                auth = gr.Radio(list(AUTH_CHOICES), value=defaults.auth, label=t("embeddings.native_format_send_the"), elem_id="embeddings-auth")
             with developer_section("embeddings"):
-                extra = gr.Code("", language="json", label="Extra fields (JSON object; sent in the list body or in each native request)",
+                extra = gr.Code("", language="json", label=t("embeddings.extra_fields_json_object"),
                                 interactive=True, elem_id="embeddings-extra")
-            lesson = gr.Radio(list(LESSONS), value="None", label="Compare and learn", info="Runs a second embedding to show one idea",
+            lesson = gr.Radio([(t(CHOICE_KEYS[name]), name) for name in LESSONS], value="None", label=t("embeddings.compare_and_learn"), info=t("embeddings.runs_a_second_embedding"),
                               elem_id="embeddings-lesson")
             with gr.Row():
-                run = gr.Button("Embed", variant="primary", elem_id="embeddings-run")
-                stop = gr.Button("Stop", variant="stop", elem_id="embeddings-stop")
+                run = gr.Button(t("embeddings.embed"), variant="primary", elem_id="embeddings-run")
+                stop = gr.Button(t("conversation.stop"), variant="stop", elem_id="embeddings-stop")
             examples = ExampleRow.build("embeddings", EXAMPLES)
             presets = PresetBar.build("embeddings")
             session_file = SessionFileBar.build("embeddings")
             error = error_banner("embeddings")
             notice = notice_banner("embeddings")
         with gr.Column(scale=3):
-            summary = gr.Markdown("Type a few texts and press **Embed**: you will see how close their meanings are.", elem_id="embeddings-summary")
+            summary = gr.Markdown(t("embeddings.type_a_few_texts"), elem_id="embeddings-summary")
             with gr.Tabs():
-                with gr.Tab("Similarity", elem_id="embeddings-tab-heatmap"):
+                with gr.Tab(t("embeddings.similarity"), elem_id="embeddings-tab-heatmap"):
                     heatmap = gr.HTML(elem_id="embeddings-heatmap")
-                with gr.Tab("Map", elem_id="embeddings-tab-map"):
-                    scatter = gr.HTML("<p>Embed a few texts to see them on a map.</p>", elem_id="embeddings-map")
-                with gr.Tab("Search", elem_id="embeddings-tab-search"):
-                    search = gr.HTML("<p>Type a search query to rank the texts by meaning.</p>", elem_id="embeddings-search")
-                with gr.Tab("Vectors", elem_id="embeddings-tab-vectors"):
+                with gr.Tab(t("embeddings.map"), elem_id="embeddings-tab-map"):
+                    scatter = gr.HTML(t("embeddings.p_embed_a_few"), elem_id="embeddings-map")
+                with gr.Tab(t("embeddings.search"), elem_id="embeddings-tab-search"):
+                    search = gr.HTML(t("embeddings.p_type_a_search"), elem_id="embeddings-search")
+                with gr.Tab(t("embeddings.vectors"), elem_id="embeddings-tab-vectors"):
                     table = gr.Dataframe(headers=["#", "text", "dimension", "length", "first values"], interactive=False, wrap=True, elem_id="embeddings-table")
-                    files = gr.File(label="Download: CSV, .npy, and vectors.tsv + metadata.tsv (for embedding projectors)", file_count="multiple",
+                    files = gr.File(label=t("embeddings.download_csv_npy_and"), file_count="multiple",
                                     interactive=False, elem_id="embeddings-files")
-                    text_exports = gr.Button("Also write the CSV and vectors.tsv (a few seconds for thousands of texts)", size="sm",
+                    text_exports = gr.Button(t("embeddings.also_write_the_csv"), size="sm",
                                              visible=False, elem_id="embeddings-text-exports")
-                with gr.Tab("Lesson", elem_id="embeddings-tab-lesson"):
-                    lesson_view = gr.HTML("<p>Pick a comparison under “Compare and learn”.</p>", elem_id="embeddings-lesson-view")
+                with gr.Tab(t("embeddings.lesson"), elem_id="embeddings-tab-lesson"):
+                    lesson_view = gr.HTML(t("embeddings.p_pick_a_comparison"), elem_id="embeddings-lesson-view")
     inspector = Inspector.build("embeddings")
 
     form_inputs = [texts, query, formats, list_model, native_model, native_call, prefix, auth, encoding, dimensions, task_type, lesson, extra]
@@ -161,11 +166,11 @@ def build_embeddings_tab(ctx: TabContext) -> None:
 
     def on_stop(switch: StopSwitch) -> Any:
         switch.press()
-        return banner_update(STOPPED)
+        return banner_update(say("embeddings.stopped"))
 
     async def on_run(switch: StopSwitch, url: str, key: str, *values: Any, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
         def report(done: int, total: int) -> None:
-            progress((done, total), desc="Embedding", unit="texts")
+            progress((done, total), desc=say("embeddings.progress"), unit=say("embeddings.progress_unit"))
 
         form = EmbeddingsForm(*values)
         stopped, view = await unless_stopped(embed_texts(ctx.client, ctx.defaults, url, key, form, report), switch.event)
@@ -175,8 +180,8 @@ def build_embeddings_tab(ctx: TabContext) -> None:
             return (banner_update(view.error), *(gr.skip(),) * 8, *Inspector.values(view.exchange))
         has_text = any(path.endswith(".csv") for path in view.files)
         return (banner_update(view.error), view.summary, view.heatmap, view.map,
-                view.search or "<p>Type a search query to rank the texts by meaning.</p>", view.table, view.files, gr.update(visible=not has_text),
-                view.lesson or "<p>Pick a comparison under “Compare and learn”.</p>", *Inspector.values(view.exchange))
+                view.search or t("embeddings.p_type_a_search"), view.table, view.files, gr.update(visible=not has_text),
+                view.lesson or t("embeddings.p_pick_a_comparison"), *Inspector.values(view.exchange))
 
     def on_text_exports(paths: list[str] | None) -> tuple[Any, ...]:
         try:

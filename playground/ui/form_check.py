@@ -14,6 +14,7 @@ import gradio as gr
 
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.validation import data_problems
+from playground.ui.i18n import say
 
 RequestCheck = Callable[[dict[str, Any], list[dict[str, Any]]], None]
 """(form values by field name, the conversation that would be sent) -> None; raises
@@ -40,12 +41,12 @@ def _number_problem(label: str, value: Any, component: Any) -> str | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return f"{label}: {value!r} is not a number"
+        return say("check.not_number", label=label, value=repr(value))
     if not math.isfinite(value):
-        return f"{label}: {value} is not a number that can be sent"
+        return say("check.not_finite", label=label, value=value)
     low, high = getattr(component, "minimum", None), getattr(component, "maximum", None)
     if isinstance(component, gr.Slider) and ((low is not None and value < low) or (high is not None and value > high)):
-        return f"{label}: {value} is outside {low}–{high}"
+        return say("check.outside", label=label, value=value, low=low, high=high)
     return None
 
 
@@ -55,23 +56,23 @@ def value_problem(label: str, component: Any, value: Any, choices: Any = None, c
     if isinstance(component, (gr.Number, gr.Slider)):
         return _number_problem(label, value, component)
     if isinstance(component, gr.Checkbox):
-        return None if isinstance(value, bool) else f"{label}: must be true or false (got {value!r})"
+        return None if isinstance(value, bool) else say("check.not_bool", label=label, value=repr(value))
     if isinstance(component, (gr.Dropdown, gr.Radio, gr.CheckboxGroup)):
         allowed = _choice_values(choices if choices is not None else component.choices)
         many = isinstance(component, gr.CheckboxGroup) or getattr(component, "multiselect", False)
         items = value if many and isinstance(value, list) else [value]
         if many and not isinstance(value, list):
-            return f"{label}: must be a list of choices (got {value!r})"
+            return say("check.not_list", label=label, value=repr(value))
         if (isinstance(component, gr.Dropdown) and component.allow_custom_value) or not check_choices:
             bad = [item for item in items if item is not None and not isinstance(item, (str, int, float))]
-            return f"{label}: {bad[0]!r} is not a value this field takes" if bad else None
+            return say("check.bad_value", label=label, value=repr(bad[0])) if bad else None
         bad = [item for item in items if item not in allowed and not (item in (None, "") and not many)]
         if bad:
             shown = ", ".join(repr(choice) for choice in allowed[:12])
-            return f"{label}: {bad[0]!r} is not one of the choices ({shown})"
+            return say("check.not_a_choice", label=label, value=repr(bad[0]), choices=shown)
         return None
     if isinstance(component, (gr.Textbox, gr.Code, gr.Markdown)):
-        return None if value is None or isinstance(value, str) else f"{label}: must be text (got {value!r})"
+        return None if value is None or isinstance(value, str) else say("check.not_text", label=label, value=repr(value))
     return None
 
 
@@ -111,7 +112,7 @@ def check_whole(fields: dict[str, Any], values: dict[str, Any], sent: list[dict[
     except GatewayError:
         raise
     except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError) as exc:
-        raise RequestValidationError([f"the values do not make a request this tab can send ({type(exc).__name__})"]) from None
+        raise RequestValidationError([say("check.no_request", kind=type(exc).__name__)]) from None
 
 
 def turn_check(make_adapter: Callable[[dict[str, Any]], Any]) -> RequestCheck:
@@ -125,7 +126,7 @@ def turn_check(make_adapter: Callable[[dict[str, Any]], Any]) -> RequestCheck:
     return check
 
 
-def unchanged_problems(given: dict[str, Any], arrived: dict[str, Any], why: str) -> list[str]:
+def unchanged_problems(given: dict[str, Any], arrived: dict[str, Any], model: Any) -> list[str]:
     """Fields whose value would change on the way to the screen (a form that resets a value that
     does not fit): each is named with the value given and the one it would become."""
     problems = []
@@ -133,5 +134,5 @@ def unchanged_problems(given: dict[str, Any], arrived: dict[str, Any], why: str)
         after, _ = _unwrap(arrived.get(name, value))
         if after is _SKIP or after == value or (value not in (None, "") and str(after) == str(value)):
             continue
-        problems.append(f"{name}: {value!r} cannot be used {why} (it would become {after!r}); nothing was changed")
+        problems.append(say("check.would_change", name=name, value=repr(value), model=repr(model), after=repr(after)))
     return problems

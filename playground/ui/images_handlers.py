@@ -33,6 +33,7 @@ from playground.client.images import (
 from playground.client.media import image_data_url, named_copies
 from playground.client.transport import Exchange
 from playground.ui.connection import ServerDefaults, resolve_connection
+from playground.ui.i18n import say
 from playground.ui.forms import parse_json_field
 from playground.ui.images_view import NOT_SET
 from playground.ui.render import error_text, plain
@@ -161,8 +162,8 @@ class Outcome:
     generation: Generation | None = None
 
 
-STOPPED = ("**Stopped** — the answer is no longer awaited. The gateway may still finish (and bill) this generation; "
-           "nothing of it is shown or saved.")
+STOPPED = "images.stopped"
+"""The catalogue key of the note shown when Stop is pressed."""
 
 
 def begin(session: ImagesSession) -> None:
@@ -203,7 +204,7 @@ async def _run(client: GatewayClient, defaults: ServerDefaults, session: ImagesS
     except GatewayError as error:
         return Outcome(error_text(error), exchange=error.exchange)
     if stopped or answer is None:
-        return Outcome(notice=STOPPED)
+        return Outcome(notice=say(STOPPED))
     generation.result, generation.exchange = answer
     generation.thumbnail = await asyncio.to_thread(_thumbnail, generation.result.images[0].path)
     generation.downloads = await asyncio.to_thread(named_copies, [image.path for image in generation.result.images], generation.prompt)

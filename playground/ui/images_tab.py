@@ -8,6 +8,8 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.i18n import say, t
+
 from playground.client.catalog import IMAGE_MODELS
 from playground.client.curl_import import CurlRequest
 from playground.client.images import MAX_IMAGES_PER_CALL
@@ -45,15 +47,14 @@ from playground.ui.session_file import SessionFileBar
 from playground.ui.widgets import Inspector, banner_update, error_banner, notice_banner
 
 GENERATE_CONCURRENCY = 16
-PROMPT_HELP = "Describe the picture you want. The built-in demo refuses prompts with the word “forbidden”, to show a refusal."
 EXAMPLES = [
-    Example("Make a 16:9 image", "A wide picture: the table under the gallery checks it really is 16:9.",
+    Example(t("images.make_a_16_9"), t("images.a_wide_picture_the"),
             {"prompt": "A lighthouse on a cliff at dusk, wide cinematic shot", "ratio": "16:9", "n": 1, "tier": "1K"}),
-    Example("Four variations", "Four pictures from one prompt (n = 4), each a different take.",
+    Example(t("images.four_variations"), t("images.four_pictures_from_one"),
             {"prompt": "A cosy reading corner with a cat", "ratio": "1:1", "n": 4, "tier": "1K"}),
-    Example("Turn a photo into a watercolour", "Generate, click the picture, then press **Refine**: source and watercolour side by side.",
+    Example(t("images.turn_a_photo_into"), t("images.generate_click_the_picture"),
             {"prompt": "A photo of a harbour town at sunrise", "ratio": "3:2", "n": 1, "instruction": "Turn it into a watercolour"}),
-    Example("See a refused prompt", "The demo refuses prompts with the word “forbidden”: the gateway's reason shows in red.",
+    Example(t("images.see_a_refused_prompt"), t("images.the_demo_refuses_prompts"),
             {"prompt": "A forbidden temple in the jungle", "ratio": "1:1", "n": 1}),
 ]
 
@@ -61,61 +62,61 @@ EXAMPLES = [
 def _status(generation: Generation) -> str:
     result, exchange = generation.result, generation.exchange
     count = len(result.images) if result else 0
-    took = f" in {exchange.finished_at:.1f} s" if exchange is not None and exchange.finished_at is not None else ""
-    what = "refined" if generation.kind == "refine" else "generated"
-    return f"✓ #{generation.number}: {count} image{'s' if count != 1 else ''} {what}{took} · {generation.asked.get('model', '')}"
+    took = say("images.status_took", seconds=f"{exchange.finished_at:.1f}") if exchange is not None and exchange.finished_at is not None else ""
+    what = say("images.refined" if generation.kind == "refine" else "images.generated")
+    return say("images.status", number=generation.number, count=count, what=what, took=took, model=generation.asked.get("model", ""))
 
 
 def build_images_tab(ctx: TabContext) -> None:
     session = gr.State(ImagesSession())
     with gr.Row():
         with gr.Column(scale=2):
-            prompt = gr.Textbox(label="Prompt", lines=3, info=PROMPT_HELP, elem_id="images-prompt")
+            prompt = gr.Textbox(label=t("common.prompt"), lines=3, info=t("images.prompt_help"), elem_id="images-prompt")
             with gr.Row():
-                run = gr.Button("Generate", variant="primary", elem_id="images-generate")
-                stop_button = gr.Button("Stop", variant="stop", elem_id="images-stop")
+                run = gr.Button(t("images.generate"), variant="primary", elem_id="images-generate")
+                stop_button = gr.Button(t("conversation.stop"), variant="stop", elem_id="images-stop")
             status = gr.Markdown(elem_id="images-status", elem_classes=["metrics-line"])
             error = error_banner("images")  # under the button the eye is on, above the fold
             notice = notice_banner("images")
-            model = gr.Dropdown(list(IMAGE_MODELS), value=IMAGE_MODELS[0], label="Model", allow_custom_value=True, elem_id="images-model")
+            model = gr.Dropdown(list(IMAGE_MODELS), value=IMAGE_MODELS[0], label=t("chat.model"), allow_custom_value=True, elem_id="images-model")
             with gr.Row(equal_height=True):
-                ratio = gr.Dropdown([NOT_SET, *RATIOS], value="1:1", label="Aspect ratio (size, W:H)", allow_custom_value=True,
+                ratio = gr.Dropdown([NOT_SET, *RATIOS], value="1:1", label=t("images.aspect_ratio_size_w"), allow_custom_value=True,
                                     elem_id="images-ratio", scale=1)
                 preview = gr.HTML(ratio_preview_html("1:1", "1K"), elem_id="images-ratio-preview", scale=1)
             with gr.Row():
-                tier = gr.Dropdown([NOT_SET, "1K", "2K", "3K"], value="1K", label="Size tier (image_size)", elem_id="images-tier")
-                n = gr.Slider(1, MAX_IMAGES_PER_CALL, value=1, step=1, label="Number of images (n)", elem_id="images-n")
+                tier = gr.Dropdown([NOT_SET, "1K", "2K", "3K"], value="1K", label=t("images.size_tier_image_size"), elem_id="images-tier")
+                n = gr.Slider(1, MAX_IMAGES_PER_CALL, value=1, step=1, label=t("images.number_of_images_n"), elem_id="images-n")
             with gr.Row():
-                quality = gr.Dropdown([NOT_SET, "auto", "low", "medium", "high"], value=NOT_SET, label="Quality", allow_custom_value=True,
+                quality = gr.Dropdown([NOT_SET, "auto", "low", "medium", "high"], value=NOT_SET, label=t("images.quality"), allow_custom_value=True,
                                       elem_id="images-quality")
-                mime_type = gr.Dropdown([NOT_SET, "image/png", "image/jpeg", "image/webp"], value="image/png", label="Output type (mime_type)",
+                mime_type = gr.Dropdown([NOT_SET, "image/png", "image/jpeg", "image/webp"], value="image/png", label=t("images.output_type_mime_type"),
                                         allow_custom_value=True, elem_id="images-mime")
-            with gr.Accordion("More parameters", open=False):
-                modalities = gr.Dropdown([NOT_SET, "image", "text,image"], value=NOT_SET, label="response_modalities",
+            with gr.Accordion(t("common.more_parameters"), open=False):
+                modalities = gr.Dropdown([NOT_SET, "image", "text,image"], value=NOT_SET, label=t("images.response_modalities"),
                                          allow_custom_value=True, elem_id="images-modalities")
-                gr.Markdown("`response_format` is always `b64_json`: the only output this family offers.")
+                gr.Markdown(t("images.response_format_is_always"))
             with developer_section("images"):
-                extra = gr.Code("", language="json", label="Extra fields (JSON object sent with the request; a contents list here is the turns)",
+                extra = gr.Code("", language="json", label=t("images.extra_fields_json_object"),
                                 interactive=True, elem_id="images-extra")
-            references = gr.File(file_count="multiple", file_types=["image"], label="Reference images (image-to-image, up to 4)",
+            references = gr.File(file_count="multiple", file_types=["image"], label=t("images.reference_images_image_to"),
                                  elem_id="images-references")
             examples = ExampleRow.build("images", EXAMPLES)
             presets = PresetBar.build("images")
             session_file = SessionFileBar.build("images")
         with gr.Column(scale=3):
-            gallery = gr.Gallery(label="Results (click one for the full size; it is also the image Refine starts from)", columns=2,
+            gallery = gr.Gallery(label=t("images.results_click_one_for"), columns=2,
                                  height=440, object_fit="contain", elem_id="images-gallery")
-            downloads = gr.File(label="Download the original files", file_count="multiple", interactive=False, elem_id="images-downloads")
+            downloads = gr.File(label=t("images.download_the_original_files"), file_count="multiple", interactive=False, elem_id="images-downloads")
             delivered = gr.HTML(delivered_html(None), elem_id="images-delivered")
             with gr.Group(), gr.Row(equal_height=True):
-                picked = gr.Image(label="Picked image", type="filepath", interactive=False, height=140, elem_id="images-picked")
+                picked = gr.Image(label=t("images.picked_image"), type="filepath", interactive=False, height=140, elem_id="images-picked")
                 with gr.Column(scale=2):
-                    instruction = gr.Textbox(label="Refine: what to change in the picked image", lines=2, elem_id="images-refine-instruction")
-                    refine_button = gr.Button("Refine", elem_id="images-refine")
+                    instruction = gr.Textbox(label=t("images.refine_what_to_change"), lines=2, elem_id="images-refine-instruction")
+                    refine_button = gr.Button(t("images.refine"), elem_id="images-refine")
             with gr.Row(visible=False, elem_id="images-refine-compare") as compare:
-                before = gr.Image(label="Source", type="filepath", interactive=False, elem_id="images-refine-source")
-                after = gr.Image(label="Result", type="filepath", interactive=False, elem_id="images-refine-result")
-            history = gr.Gallery(label="This session's generations (click one to bring it back)", columns=6, height=170,
+                before = gr.Image(label=t("images.source"), type="filepath", interactive=False, elem_id="images-refine-source")
+                after = gr.Image(label=t("images.result"), type="filepath", interactive=False, elem_id="images-refine-result")
+            history = gr.Gallery(label=t("images.this_session_s_generations"), columns=6, height=170,
                                  allow_preview=False, object_fit="cover", fit_columns=False, elem_id="images-history")
     inspector = Inspector.build("images")
 
@@ -154,20 +155,20 @@ def build_images_tab(ctx: TabContext) -> None:
 
     def on_stop(state: ImagesSession) -> tuple[Any, ...]:
         stop(state)
-        return banner_update(STOPPED), ""
+        return banner_update(say(STOPPED)), ""
 
     async def on_generate(state: ImagesSession, url: str, key: str, text: str, model_id: str, ratio_text: str, tier_text: str, count: float,
                           quality_text: str, mime: str, modes: str, extra_text: str, files: list[str] | None,
                           progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
         form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, files, extra_text)
-        progress(0.1, desc=f"Asking the gateway for {int(count or 1)} image(s)")
+        progress(0.1, desc=say("images.progress_generate", count=int(count or 1)))
         return finished(state, await generate(ctx.client, ctx.defaults, state, url, key, form))
 
     async def on_refine(state: ImagesSession, url: str, key: str, change: str, text: str, model_id: str, ratio_text: str, tier_text: str,
                         count: float, quality_text: str, mime: str, modes: str, extra_text: str,
                         progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
         form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, extra_fields=extra_text)
-        progress(0.1, desc="Asking the gateway to refine the picked image")
+        progress(0.1, desc=say("images.progress_refine"))
         return finished(state, await refine(ctx.client, ctx.defaults, state, url, key, form, change))
 
     def on_select(state: ImagesSession, evt: gr.SelectData) -> Any:

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 import gradio as gr
 
-from playground.ui.i18n import t
+from playground.ui.i18n import say, t
 from playground.ui.presets import preset_names
 from playground.ui.render import plain
 
@@ -78,10 +78,10 @@ class LinkOpener:
         params = {name: value for name, value in params.items() if not name.startswith("__")}
         if not params:
             return gr.skip(), gr.update(visible=False), untouched
-        ignored = [f"`{plain(name[:40])}` (not a setting a link can hold)" for name in params if name not in KNOWN_PARAMETERS]
+        ignored = [say("link.unknown_parameter", name=plain(name[:40])) for name in params if name not in KNOWN_PARAMETERS]
         tab = params.get("tab", "chat")
         if tab not in self.fields:
-            ignored.append(f"tab `{plain(tab[:40])}` (no such tab)")
+            ignored.append(say("link.unknown_tab", name=plain(tab[:40])))
             return gr.skip(), _notice(ignored), untouched
         chosen: dict[int, Any] = {}
         fields = self.fields[tab]
@@ -92,7 +92,7 @@ class LinkOpener:
             if component is not None and model in allowed:
                 chosen[id(component)] = model
             else:
-                ignored.append(f"model `{plain(model[:60])}` (not a model of this tab)")
+                ignored.append(say("link.unknown_model", name=plain(model[:60])))
         preset = params.get("preset")
         if preset is not None:
             component = fields.get("preset")
@@ -101,7 +101,7 @@ class LinkOpener:
             if component is not None and preset in (built_in if built_in is not None else saved):
                 chosen[id(component)] = preset if built_in is not None else gr.update(choices=saved, value=preset)
             else:
-                ignored.append(f"preset `{plain(preset[:60])}` (no preset of that name here)")
+                ignored.append(say("link.unknown_preset", name=plain(preset[:60])))
         text = params.get("q")
         if text is not None:
             component = fields.get("text")
@@ -109,7 +109,7 @@ class LinkOpener:
             if component is not None and cleaned is not None:
                 chosen[id(component)] = {"text": cleaned, "files": []} if LINKS[tab].draft else cleaned
             else:
-                ignored.append("`q` (too long or with control characters)")
+                ignored.append(say("link.bad_text"))
         values = [chosen.get(id(component), gr.skip()) for component in self.outputs]
         return gr.Tabs(selected=tab), _notice(ignored), values
 
@@ -126,7 +126,7 @@ class LinkOpener:
 def _notice(ignored: list[str]) -> Any:
     if not ignored:
         return gr.update(visible=False)
-    return gr.update(visible=True, value="⚠️ **This link asked for something this page does not have, so it was ignored:** " + "; ".join(ignored) + ".")
+    return gr.update(visible=True, value=say("link.ignored", items="; ".join(ignored)))
 
 
 def link_for(tab: str, model: str | None, text: str | None, preset: str | None) -> str:

@@ -16,6 +16,7 @@ from playground.client.native import NativeRequest, NativeStream
 from playground.client.results import TextResult, ToolCall
 from playground.client.transport import Connection, Exchange
 from playground.ui.forms import optional_positive, whole, parse_extensions, parse_json_field
+from playground.ui.i18n import say
 from playground.ui.render import plain
 
 AUTH_CHOICES = {"Authorization: Bearer": "bearer", "x-svc-api-key header": "header", "key= in the URL": "query"}
@@ -141,7 +142,7 @@ def output_images_for(model: str | None, current: bool) -> bool:
 def grounding_note(result: TextResult | None) -> str:
     """The search queries a grounded answer used (its sources are links in the chat)."""
     queries = (result.grounding or {}).get("webSearchQueries") if result is not None else None
-    return "Grounded on a web search for: " + "; ".join(f"“{plain(str(q))}”" for q in queries) if queries else ""
+    return say("native.grounded") + "; ".join(f"“{plain(str(q))}”" for q in queries) if queries else ""
 
 
 CONFIG_CONTROLS = {"temperature", "topP", "topK", "maxOutputTokens", "thinkingConfig", "responseModalities"}

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import gradio as gr
+
+from playground.ui.i18n import t
 from gradio.context import LocalContext
 
 from playground.client.batch.cost import COLUMNS, Price, PriceError, cost, format_of_url, model_of, money, table_from_csv, table_from_rows, table_rows
@@ -88,13 +90,12 @@ class PriceEditor:
 
     @classmethod
     def build(cls, prefix: str, saved: gr.BrowserState) -> PriceEditor:
-        with gr.Accordion("Prices (per 1M tokens; kept in this browser)", open=False, elem_id=f"{prefix}-prices"):
-            gr.Markdown("Cost = input × input price + cached input × cached price + output × output price. Empty by default: "
-                        "a model without a price shows “—”, never $0. Applies to every tab's metrics line, Compare and Batch.")
+        with gr.Accordion(t("prices.prices_per_1m_tokens"), open=False, elem_id=f"{prefix}-prices"):
+            gr.Markdown(t("prices.cost_input_input_price"))
             table = gr.Dataframe(headers=HEADERS, column_count=4, type="array", interactive=True, row_count=3,
                                  datatype=["str", "number", "number", "number"], elem_id=f"{prefix}-prices-table")
             with gr.Row():
-                upload = gr.File(label=f"Import CSV ({', '.join(COLUMNS)})", file_types=[".csv"], type="filepath", elem_id=f"{prefix}-prices-csv")
+                upload = gr.File(label=t("prices.import") + f" ({', '.join(COLUMNS)})", file_types=[".csv"], type="filepath", elem_id=f"{prefix}-prices-csv")
             status = gr.Markdown(elem_id=f"{prefix}-prices-status")
         return cls(table, upload, status, saved)
 

@@ -10,12 +10,13 @@ from playground.client.errors import GatewayError
 from playground.client.results import TextResult
 from playground.client.transport import Exchange
 from playground.ui.codegen import shorten_long_strings
+from playground.ui.i18n import EN, say
 from playground.ui.shown_files import shown_paths
 
 THINKING_TITLE = "Thinking"
-FINISH_WORDS = {"SAFETY": "stopped by the safety filters", "MAX_TOKENS": "reached the output token limit",
-                "length": "reached the output token limit", "max_output_tokens": "reached the output token limit",
-                "RECITATION": "stopped because it recited a source", "PROHIBITED_CONTENT": "stopped: prohibited content"}
+FINISH_WORDS = {"SAFETY": "finish.SAFETY", "MAX_TOKENS": "finish.MAX_TOKENS", "length": "finish.MAX_TOKENS",
+                "max_output_tokens": "finish.MAX_TOKENS", "RECITATION": "finish.RECITATION", "PROHIBITED_CONTENT": "finish.PROHIBITED_CONTENT"}
+"""Finish reasons explained in words: the catalogue key of each."""
 TOOL_CALL_TITLE = "🛠 Tool call: {name}"
 
 
@@ -60,7 +61,7 @@ def result_messages(result: TextResult, done: bool) -> list[dict[str, Any]]:
     links = [f"[{plain(source['title'][:120])}]({source['url']})" for source in result.sources
              if source["url"].startswith(("https://", "http://")) and not any(c in source["url"] for c in " ()<>")]
     if links:
-        messages.append({"role": "assistant", "content": "Sources: " + " · ".join(dict.fromkeys(links))})
+        messages.append({"role": "assistant", "content": say("answer.sources") + " · ".join(dict.fromkeys(links))})
     for call in result.tool_calls:
         messages.append(
             {
@@ -96,43 +97,54 @@ def error_text(error: BaseException) -> str:
     """What a person reads in the error banner: our heading, then the message as plain text
     (it may quote the gateway, whose words are never rendered)."""
     if isinstance(error, GatewayError):
-        return f"**{error.title}** — {plain(error.user_message)}"
-    return "**Something went wrong on our side** — the conversation is kept; try again."
+        return f"**{error_heading(error)}** — {plain(error.user_message)}"
+    return say("error.ours")
+
+
+def error_heading(error: GatewayError) -> str:
+    """The error's heading in the visitor's language: the catalogue's words for the class that
+    wrote the heading (`error.<Class>`), else the heading as the client wrote it."""
+    owner = next((cls for cls in type(error).__mro__ if "title" in vars(cls)), type(error))
+    key = f"error.{owner.__name__}"
+    if key in EN and error.title == vars(owner)["title"]:
+        return say(key)
+    return error.title
 
 
 def metrics_text(result: TextResult, exchange: Exchange | None) -> str:
     parts = []
     if not result.streamed:
         total = result.finished_at if result.finished_at is not None else (exchange.finished_at if exchange else None)
-        parts.append(f"total {total * 1000:.0f} ms (not streamed: no token timing)" if total is not None else "not streamed")
+        parts.append(say("metrics.total", ms=f"{total * 1000:.0f}") if total is not None else say("metrics.not_streamed"))
     elif result.first_token_at is not None:
-        parts.append(f"first token {result.first_token_at * 1000:.0f} ms")
+        parts.append(say("metrics.first_token", ms=f"{result.first_token_at * 1000:.0f}"))
     rate = result.tokens_per_second()
     if rate is not None:
-        parts.append(f"{rate:.1f} tokens/s")
+        parts.append(say("metrics.rate", rate=f"{rate:.1f}"))
     usage = result.usage
     if usage:
-        tokens = f"tokens in {usage.input_tokens if usage.input_tokens is not None else '?'} / out {usage.output_tokens if usage.output_tokens is not None else '?'}"
+        known = {name: "?" if value is None else value for name, value in (("input", usage.input_tokens), ("output", usage.output_tokens))}
+        tokens = say("metrics.tokens", **known)
         if usage.reasoning_tokens:
-            tokens += f" (reasoning {usage.reasoning_tokens})"
+            tokens += say("metrics.reasoning", count=usage.reasoning_tokens)
         if usage.cache_creation_tokens:
-            tokens += f", cache write {usage.cache_creation_tokens}"
+            tokens += say("metrics.cache_write", count=usage.cache_creation_tokens)
         if usage.cached_tokens:
-            tokens += f", cache read {usage.cached_tokens}"
+            tokens += say("metrics.cache_read", count=usage.cached_tokens)
         parts.append(tokens)
     if result.finish_reason:
-        explained = FINISH_WORDS.get(result.finish_reason, "")
-        parts.append(f"finish: {result.finish_reason}" + (f" ({explained})" if explained else ""))
+        explained = say(FINISH_WORDS[result.finish_reason]) if result.finish_reason in FINISH_WORDS else ""
+        parts.append(say("metrics.finish", reason=result.finish_reason) + (f" ({explained})" if explained else ""))
     if usage and usage.reasoning_tokens and not result.reasoning and result.streamed:
-        parts.append("reasoning was counted but not returned")
+        parts.append(say("metrics.reasoning_hidden"))
     from playground.ui.prices import cost_text  # the price table is per browser session
 
     if cost := cost_text(result, exchange):
         parts.append(cost)
     if exchange is not None and exchange.attempts > 1:
-        parts.append(f"{exchange.attempts} attempts")
+        parts.append(say("metrics.attempts", count=exchange.attempts))
     if not result.complete:
-        parts.append("incomplete")
+        parts.append(say("metrics.incomplete"))
     return " · ".join(parts)
 
 

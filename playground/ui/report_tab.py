@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import gradio as gr
+
+from playground.ui.i18n import say, t
 import pandas as pd
 
 from playground.client.errors import GatewayError
@@ -31,49 +33,48 @@ FORMAT_CHOICES = [(FORMAT_LABELS[f], f) for f in FORMATS]
 
 def build_report_tab(ctx: TabContext) -> None:
     session = gr.State(handlers.ReportSession())
-    gr.Markdown("Check a whole gateway in one click: what works per model and format, how fast, and where it breaks the spec. "
-                "Hover a cell for its reason; click it to open its calls.")
+    gr.Markdown(t("report.check_a_whole_gateway"))
     with gr.Row():
-        depth = gr.Radio([("Quick", "quick"), ("Thorough (every model, thinking variants, video)", "thorough")], value="quick",
-                         label="Depth", elem_id="report-depth")
-        concurrency = gr.Slider(1, MAX_CONCURRENCY, value=4, step=1, label="probes at once", elem_id="report-concurrency")
-        budget = gr.Number(2.0, label="time-to-first-token budget (s)", elem_id="report-ttft-budget")
-    formats = gr.CheckboxGroup(FORMAT_CHOICES, value=list(QUICK_FORMATS), label="Formats", elem_id="report-formats")
+        depth = gr.Radio([(t("report.quick"), "quick"), (t("report.thorough"), "thorough")], value="quick",
+                         label=t("report.depth"), elem_id="report-depth")
+        concurrency = gr.Slider(1, MAX_CONCURRENCY, value=4, step=1, label=t("report.probes_at_once"), elem_id="report-concurrency")
+        budget = gr.Number(2.0, label=t("report.time_to_first_token"), elem_id="report-ttft-budget")
+    formats = gr.CheckboxGroup(FORMAT_CHOICES, value=list(QUICK_FORMATS), label=t("report.formats"), elem_id="report-formats")
     with gr.Row():
         models = gr.Dropdown(handlers.model_choices(), value=handlers.default_models(False), multiselect=True,
-                             label="Models (format · model)", elem_id="report-models", scale=5)
-        refresh = gr.Button("Add the gateway's models", size="sm", elem_id="report-refresh-models", scale=1)
-    checks = gr.CheckboxGroup(CHECK_CHOICES, value=list(QUICK_CHECKS), label="Checks", elem_id="report-checks")
+                             label=t("report.models_format_model"), elem_id="report-models", scale=5)
+        refresh = gr.Button(t("report.add_the_gateway_s"), size="sm", elem_id="report-refresh-models", scale=1)
+    checks = gr.CheckboxGroup(CHECK_CHOICES, value=list(QUICK_CHECKS), label=t("report.checks"), elem_id="report-checks")
     with gr.Row():
-        run_button = gr.Button("Run report", variant="primary", elem_id="report-run")
-        stop_button = gr.Button("Stop", variant="stop", elem_id="report-stop")
+        run_button = gr.Button(t("report.run_report"), variant="primary", elem_id="report-run")
+        stop_button = gr.Button(t("conversation.stop"), variant="stop", elem_id="report-stop")
     error = error_banner("report")
     summary = gr.Markdown(elem_id="report-summary")
     diff = gr.Markdown(elem_id="report-diff")
-    matrix = gr.HTML("<p>Run a report to see the matrix.</p>", js_on_load=MATRIX_JS, elem_id="report-matrix")
-    with gr.Accordion("A cell's calls", open=False, elem_id="report-cell-panel") as cell_panel:
-        cell = gr.Dropdown([], label="Cell", elem_id="report-cell")
+    matrix = gr.HTML(t("report.p_run_a_report"), js_on_load=MATRIX_JS, elem_id="report-matrix")
+    with gr.Accordion(t("report.a_cell_s_calls"), open=False, elem_id="report-cell-panel") as cell_panel:
+        cell = gr.Dropdown([], label=t("report.cell"), elem_id="report-cell")
         verdict = gr.Markdown(elem_id="report-cell-verdict")
         inspector = Inspector.build("report")
-        call = gr.Dropdown([], label="Call of this cell", elem_id="report-call")
-    with gr.Accordion("Latency", open=False, elem_id="report-latency-panel"):
+        call = gr.Dropdown([], label=t("report.call_of_this_cell"), elem_id="report-call")
+    with gr.Accordion(t("report.latency"), open=False, elem_id="report-latency-panel"):
         latency = gr.Markdown(elem_id="report-latency")
-    with gr.Accordion("Load run (local mode only)", open=False, elem_id="report-load-panel"):
+    with gr.Accordion(t("report.load_run_local_mode"), open=False, elem_id="report-load-panel"):
         if ctx.defaults.hosted:
             gr.Markdown(HOSTED_REFUSAL, elem_id="report-load-refused")
         with gr.Row():
-            load_format = gr.Dropdown([(FORMAT_LABELS[f], f) for f in TEXT_FORMATS], value="chat", label="format", elem_id="report-load-format")
-            load_model = gr.Textbox("gx-2.5-flash", label="model", elem_id="report-load-model")
-            load_max = gr.Slider(1, 64, value=8, step=1, label="highest concurrency", elem_id="report-load-max")
-            load_stop = gr.Number(50, label="stop above this error rate (%)", elem_id="report-load-stop-rate")
-        load_button = gr.Button("Start the load run", interactive=not ctx.defaults.hosted, elem_id="report-load-run")
+            load_format = gr.Dropdown([(FORMAT_LABELS[f], f) for f in TEXT_FORMATS], value="chat", label=t("report.format"), elem_id="report-load-format")
+            load_model = gr.Textbox("gx-2.5-flash", label=t("common.model"), elem_id="report-load-model")
+            load_max = gr.Slider(1, 64, value=8, step=1, label=t("report.highest_concurrency"), elem_id="report-load-max")
+            load_stop = gr.Number(50, label=t("report.stop_above_this_error"), elem_id="report-load-stop-rate")
+        load_button = gr.Button(t("report.start_the_load_run"), interactive=not ctx.defaults.hosted, elem_id="report-load-run")
         with gr.Row():
             ttft_plot = gr.LinePlot(x="concurrency", y="ms", color="series", title="TTFT vs concurrency", elem_id="report-load-ttft")
             rate_plot = gr.LinePlot(x="concurrency", y="tokens/s", color="series", title="tokens/s vs concurrency", elem_id="report-load-rate")
         load_errors = gr.Markdown(elem_id="report-load-errors")
     with gr.Row():
-        downloads = gr.File(label="Downloads (JSON, Markdown, HTML)", file_count="multiple", interactive=False, elem_id="report-downloads")
-        saved = gr.File(label="Load a saved report (JSON) to compare the next run with", file_types=[".json"], elem_id="report-load-file")
+        downloads = gr.File(label=t("report.downloads_json_markdown_html"), file_count="multiple", interactive=False, elem_id="report-downloads")
+        saved = gr.File(label=t("report.load_a_saved_report"), file_types=[".json"], elem_id="report-load-file")
 
     def finished_outputs(state: handlers.ReportSession) -> tuple[Any, ...]:
         report = state.report
@@ -100,8 +101,8 @@ def build_report_tab(ctx: TabContext) -> None:
             scope = handlers.build_scope(chosen_formats, chosen_models, chosen_checks, value == "thorough", seconds)
             async for run_state in handlers.run(ctx.client, ctx.defaults, url, key, state, scope, int(cap)):
                 current = run_state.current()
-                progress((run_state.done, run_state.total), desc=f"{run_state.done}/{run_state.total} checks" + (f" · {current}" if current else ""))
-                line = f"{run_state.done} of {run_state.total} checks done" + (f" · running: {current}" if current else "")
+                progress((run_state.done, run_state.total), desc=say("report.progress", done=run_state.done, total=run_state.total) + (f" · {current}" if current else ""))
+                line = say("report.done", done=run_state.done, total=run_state.total) + (say("report.running", current=current) if current else "")
                 yield banner_update(""), views.summary_markdown(run_state.report, line), views.matrix_html(run_state.report)
         except GatewayError as problem:
             yield banner_update(error_text(problem)), gr.skip(), gr.skip()

@@ -19,6 +19,7 @@ from playground.client.responses import ResponsesRequest, ResponsesStream
 from playground.client.results import TextResult, ToolCall
 from playground.client.transport import Connection, Exchange
 from playground.ui.forms import optional_positive, parse_extensions, parse_json_field
+from playground.ui.i18n import say
 
 TOOL_FORMATS = ("spec (nested under function)", "flat (as the openai SDK sends)")
 CHOICES = ("auto", "none")
@@ -153,10 +154,10 @@ def chain_status(messages: list[dict[str, Any]], chain: bool) -> str:
     """The line under the conversation that says how the next turn is sent."""
     previous, _ = chained_from(messages)
     if not chain:
-        return "Next turn: the whole conversation is sent again (stateless)."
+        return say("responses.chain_stateless")
     if previous is None:
-        return "Next turn: starts a new chain (nothing to continue yet)."
-    return f"Next turn: continues from response `{previous}` (only the new turn is sent). Press Clear to start fresh."
+        return say("responses.chain_new")
+    return say("responses.chain_continues", previous=previous)
 
 
 def responses_form_values(body: Any) -> dict[str, Any]:

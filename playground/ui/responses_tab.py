@@ -50,7 +50,7 @@ def build_responses_tab(ctx: TabContext) -> None:
         with gr.Column(scale=3):
             panel = ConversationPanel.build("responses", t("responses.placeholder"),
                                             file_types=["image", ".pdf", ".txt", ".md", ".csv", ".json"])
-            status = gr.Markdown(chain_status([], False), elem_id="responses-chain-status", elem_classes=["metrics-line"])
+            status = gr.Markdown(t("responses.chain_stateless"), elem_id="responses-chain-status", elem_classes=["metrics-line"])
             examples = ExampleRow.build("responses", EXAMPLES)
         with gr.Column(scale=2):
             model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label=t("chat.model"), allow_custom_value=True, elem_id="responses-model")

@@ -74,7 +74,7 @@ class SessionFileBar:
                 if problems:
                     raise RequestValidationError(problems)
                 values, extra = arrival.arrive(values)
-                changed = unchanged_problems(loaded.form, values, f"with the model {values.get('model', '')!r}")
+                changed = unchanged_problems(loaded.form, values, values.get("model", ""))
                 if changed:
                     raise RequestValidationError(changed)
             check_whole(fields, values, loaded.session.messages, check)

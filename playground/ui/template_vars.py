@@ -11,6 +11,8 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.i18n import t
+
 from playground.client.batch.template import TemplateError, parse
 from playground.client.errors import RequestValidationError
 
@@ -86,9 +88,9 @@ class VariablesPanel:
 
     @classmethod
     def build(cls, prefix: str) -> VariablesPanel:
-        with gr.Accordion("Variables", open=True, visible=False, elem_id=f"{prefix}-variables") as group:
+        with gr.Accordion(t("batch_vars.variables"), open=True, visible=False, elem_id=f"{prefix}-variables") as group:
             table = gr.Dataframe(headers=HEADERS, column_count=2, type="array", interactive=True, static_columns=[0],
-                                 elem_id=f"{prefix}-variables-table", label="{{name}} placeholders in your message and system prompt")
+                                 elem_id=f"{prefix}-variables-table", label=t("batch_vars.name_placeholders_in_your"))
         return cls(group, table)
 
     def watch(self, draft: gr.MultimodalTextbox, system: Any | None = None, session: Any | None = None) -> None:

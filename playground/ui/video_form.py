@@ -21,6 +21,7 @@ from playground.client.video_catalog import (
     video_model,
 )
 from playground.client.video_requests import VideoInput, build_video_request, vidd_text
+from playground.ui.i18n import say
 
 DEFAULT_MODEL = VIDEO_MODELS[0].id
 TRI_STATE = ("not set", "true", "false")
@@ -157,7 +158,7 @@ def flags_preview(form: VideoForm) -> str:
     try:
         return vidd_text(form.to_input(read_images=False))
     except RequestValidationError as error:
-        return "Fix first: " + "; ".join(error.problems)
+        return say("video.fix_first") + "; ".join(error.problems)
 
 
 @dataclass(frozen=True)
@@ -220,7 +221,7 @@ def mode_fields(mode_label: str | None) -> dict[str, bool]:
 def model_notes(model_id: str) -> str:
     model = video_model(model_id)
     if model is None:
-        return "Unknown model."
+        return say("video.unknown_model")
     modes = ", ".join(m.value for m in model.modes)
-    audio = " · with audio" if model.audio else ""
+    audio = say("video.with_audio") if model.audio else ""
     return f"**{model.id}** ({model.family}) · {modes}{audio}. {model.notes}"

@@ -8,6 +8,8 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.i18n import t
+
 from playground.client.curl_import import CurlRequest
 from playground.client.errors import RequestValidationError
 from playground.client.video_catalog import video_model_ids
@@ -49,15 +51,14 @@ from playground.ui.video_import import video_form_values
 from playground.ui.widgets import Inspector, banner_update, error_banner
 
 EXAMPLES = [
-    Example("A 4-second video", "A short text-to-video job: watch its progress bar, then play it here.",
+    Example(t("video.a_4_second_video"), t("video.a_short_text_to"),
             {"prompt": "A paper boat drifting down a rainy street, close-up", "duration": 4}),
-    Example("See a job fail", "The demo refuses prompts with the word “forbidden”: the board shows the gateway's reason.",
+    Example(t("video.see_a_job_fail"), t("video.the_demo_refuses_prompts"),
             {"prompt": "A forbidden scene", "duration": 4}),
 ]
 JOBS_STORAGE_KEY = "gateway-playground-video-jobs"
 SUBMIT_CONCURRENCY = 16
 WATCH_CONCURRENCY = 64
-PROMPT_HELP = "Describe the video you want. With reference images, name them in the text as [图1], [图2], … in order."
 
 
 def _inspect_pick(board: VideoBoard) -> tuple[Any, Any]:
@@ -84,42 +85,42 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
     arrived = gr.State(None)
     with gr.Row():
         with gr.Column(scale=2):
-            model = gr.Dropdown(video_model_ids(), value=DEFAULT_MODEL, label="Model", elem_id="video-model")
+            model = gr.Dropdown(video_model_ids(), value=DEFAULT_MODEL, label=t("chat.model"), elem_id="video-model")
             notes = gr.Markdown(model_notes(DEFAULT_MODEL), elem_id="video-model-notes")
-            mode = gr.Radio(list(start["mode"].choices or ()), value=start["mode"].value, label="Mode", elem_id="video-mode")
-            prompt = gr.Textbox(label="Prompt", lines=3, info=PROMPT_HELP, elem_id="video-prompt")
+            mode = gr.Radio(list(start["mode"].choices or ()), value=start["mode"].value, label=t("video.mode"), elem_id="video-mode")
+            prompt = gr.Textbox(label=t("common.prompt"), lines=3, info=t("video.prompt_help"), elem_id="video-prompt")
             first_frame = uploaded_image(label="First frame / input image", visible=False, elem_id="video-first-frame")
             last_frame = uploaded_image(label="Last frame", visible=False, elem_id="video-last-frame")
-            references = gr.File(file_count="multiple", file_types=["image"], label="Reference images ([图1], [图2], … in order)", visible=False, elem_id="video-references")
-            remix = gr.Textbox(label="remix_from_video_id (video_…)", visible=False, elem_id="video-remix")
+            references = gr.File(file_count="multiple", file_types=["image"], label=t("video.reference_images_1_2"), visible=False, elem_id="video-references")
+            remix = gr.Textbox(label=t("video.remix_from_video_id"), visible=False, elem_id="video-remix")
             with gr.Row():
                 # Their choices follow the model; a change event can still carry the previous model's
                 # value, so Gradio must not refuse it: the video request models check every value.
-                duration = gr.Dropdown(list(start["duration"].choices or ()), value=start["duration"].value, label="Duration (s)",
+                duration = gr.Dropdown(list(start["duration"].choices or ()), value=start["duration"].value, label=t("video.duration_s"),
                                        allow_custom_value=True, elem_id="video-duration")
-                resolution = gr.Dropdown([], label="Resolution", visible=False, allow_custom_value=True, elem_id="video-resolution")
-                ratio = gr.Dropdown([], label="Aspect ratio", visible=False, allow_custom_value=True, elem_id="video-ratio")
-                size = gr.Dropdown(list(start["size"].choices or ()), value=start["size"].value, label="Size", allow_custom_value=True, elem_id="video-size")
-            with gr.Accordion("More parameters", open=False, elem_id="video-more"):
+                resolution = gr.Dropdown([], label=t("video.resolution"), visible=False, allow_custom_value=True, elem_id="video-resolution")
+                ratio = gr.Dropdown([], label=t("video.aspect_ratio"), visible=False, allow_custom_value=True, elem_id="video-ratio")
+                size = gr.Dropdown(list(start["size"].choices or ()), value=start["size"].value, label=t("video.size"), allow_custom_value=True, elem_id="video-size")
+            with gr.Accordion(t("common.more_parameters"), open=False, elem_id="video-more"):
                 with gr.Row():
-                    fps = gr.Number(None, label="fps", visible=False, elem_id="video-fps")
-                    seed = gr.Number(None, label="seed (empty = random)", visible=False, elem_id="video-seed")
-                    frames = gr.Number(None, label="frames (25 + 4n, 29-289)", visible=False, elem_id="video-frames")
-                    count = gr.Number(1, label="videos per call (1-4)", visible=False, elem_id="video-count")
+                    fps = gr.Number(None, label=t("video.fps"), visible=False, elem_id="video-fps")
+                    seed = gr.Number(None, label=t("video.seed_empty_random"), visible=False, elem_id="video-seed")
+                    frames = gr.Number(None, label=t("video.frames_25_4n_29"), visible=False, elem_id="video-frames")
+                    count = gr.Number(1, label=t("video.videos_per_call_1"), visible=False, elem_id="video-count")
                 with gr.Row():
-                    person = gr.Dropdown(["", "allow_all", "allow_adult", "dont_allow"], value="", label="person generation", visible=False, elem_id="video-person")
-                    watermark = gr.Dropdown(["not set", "true", "false"], value="not set", label="watermark (--wm)", visible=False, elem_id="video-watermark")
-                    camera_fixed = gr.Dropdown(["not set", "true", "false"], value="not set", label="camera fixed (--cf)", visible=False, elem_id="video-camera-fixed")
+                    person = gr.Dropdown(["", "allow_all", "allow_adult", "dont_allow"], value="", label=t("video.person_generation"), visible=False, elem_id="video-person")
+                    watermark = gr.Dropdown(["not set", "true", "false"], value="not set", label=t("video.watermark_wm"), visible=False, elem_id="video-watermark")
+                    camera_fixed = gr.Dropdown(["not set", "true", "false"], value="not set", label=t("video.camera_fixed_cf"), visible=False, elem_id="video-camera-fixed")
                 with gr.Row():
-                    smart_rewrite = gr.Checkbox(False, label="smart_rewrite", visible=False, elem_id="video-smart-rewrite")
-                    generate_audio = gr.Checkbox(False, label="generate_audio", visible=False, elem_id="video-generate-audio")
-                    return_last_frame = gr.Checkbox(False, label="return_last_frame", visible=False, elem_id="video-return-last-frame")
-                audio_url = gr.Textbox(label="audio_url (https://…)", visible=False, elem_id="video-audio-url")
-                callback_url = gr.Textbox(label="metadata.callback_url (POSTed when the task ends)", visible=False, elem_id="video-callback-url")
+                    smart_rewrite = gr.Checkbox(False, label=t("video.smart_rewrite"), visible=False, elem_id="video-smart-rewrite")
+                    generate_audio = gr.Checkbox(False, label=t("video.generate_audio"), visible=False, elem_id="video-generate-audio")
+                    return_last_frame = gr.Checkbox(False, label=t("video.return_last_frame"), visible=False, elem_id="video-return-last-frame")
+                audio_url = gr.Textbox(label=t("video.audio_url_https"), visible=False, elem_id="video-audio-url")
+                callback_url = gr.Textbox(label=t("video.metadata_callback_url_posted"), visible=False, elem_id="video-callback-url")
             with developer_section("video", VIDEO_MARKERS):
-                gr.Markdown("For vidD models, the text sent in `metadata.content` (the prompt with its `--flags`) shows above the Generate button.")
-            flags = gr.Textbox(label="Text sent in metadata.content (flags built from the fields above)", interactive=False, visible=False, elem_id="video-flags")
-            submit = gr.Button("Generate video", variant="primary", elem_id="video-submit")
+                gr.Markdown(t("video.for_vidd_models_the"))
+            flags = gr.Textbox(label=t("video.text_sent_in_metadata"), interactive=False, visible=False, elem_id="video-flags")
+            submit = gr.Button(t("video.generate_video"), variant="primary", elem_id="video-submit")
             examples = ExampleRow.build("video", EXAMPLES, note="An example sets the prompt and the duration; the model and its settings stay as you chose.")
             presets = PresetBar.build("video")
             session_file = SessionFileBar.build("video")
@@ -127,17 +128,17 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
         with gr.Column(scale=3):
             board_view = gr.HTML(board_html(VideoBoard()), elem_id="video-board")
             with gr.Row():
-                cancel_pick = gr.Dropdown([], label="Running job", scale=3, elem_id="video-cancel-pick")
-                cancel = gr.Button("Stop watching (the job keeps running at the gateway)", scale=1, elem_id="video-cancel")
+                cancel_pick = gr.Dropdown([], label=t("video.running_job"), scale=3, elem_id="video-cancel-pick")
+                cancel = gr.Button(t("video.stop_watching_the_job"), scale=1, elem_id="video-cancel")
             with gr.Row():
-                resume_id = gr.Textbox(label="Resume a task by id", placeholder="paste a task_id", scale=3, elem_id="video-resume-id")
-                resume = gr.Button("Resume", scale=1, elem_id="video-resume")
-                clear = gr.Button("Clear board", scale=1, size="sm", elem_id="video-clear")
-            player = gr.Video(label="Latest video", interactive=False, autoplay=True, height=360, elem_id="video-player")
-            gallery = gr.Gallery(label="Finished videos (select one to play it above)", columns=4, height=220, object_fit="contain", elem_id="video-gallery")
+                resume_id = gr.Textbox(label=t("video.resume_a_task_by"), placeholder=t("video.paste_a_task_id"), scale=3, elem_id="video-resume-id")
+                resume = gr.Button(t("common.resume"), scale=1, elem_id="video-resume")
+                clear = gr.Button(t("video.clear_board"), scale=1, size="sm", elem_id="video-clear")
+            player = gr.Video(label=t("video.latest_video"), interactive=False, autoplay=True, height=360, elem_id="video-player")
+            gallery = gr.Gallery(label=t("video.finished_videos_select_one"), columns=4, height=220, object_fit="contain", elem_id="video-gallery")
     with gr.Row():
-        inspect_job = gr.Dropdown([], label="Inspect the calls of job", scale=3, elem_id="video-inspect-job")
-        inspect_call = gr.Radio(list(CALLS), value="submit", label="Call", scale=2, elem_id="video-inspect-call")
+        inspect_job = gr.Dropdown([], label=t("video.inspect_the_calls_of"), scale=3, elem_id="video-inspect-job")
+        inspect_call = gr.Radio(list(CALLS), value="submit", label=t("video.call"), scale=2, elem_id="video-inspect-call")
     inspector = Inspector.build("video")
 
     form_inputs = [model, mode, prompt, first_frame, last_frame, references, remix, duration, resolution, ratio, size, fps, seed,
@@ -253,7 +254,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
     def from_curl(request: CurlRequest) -> list[Any]:
         given = video_form_values(request.body)
         values, marker = arrive(given)
-        changed = unchanged_problems({k: v for k, v in given.items() if v not in (None, "")}, values, f"with the model {given.get('model')!r}")
+        changed = unchanged_problems({k: v for k, v in given.items() if v not in (None, "")}, values, given.get("model"))
         if changed:
             raise RequestValidationError(changed)
         return [values[name] for name in FIELD_NAMES] + marker

@@ -9,7 +9,7 @@ import gradio as gr
 
 from playground.client.transport import Exchange
 from playground.ui.codegen import curl_snippet, python_snippet
-from playground.ui.i18n import t
+from playground.ui.i18n import say, t
 from playground.ui.render import inspector_request, inspector_response
 from playground.ui.timeline import timeline_html
 
@@ -70,5 +70,5 @@ class Inspector:
         """Values for `components`; skipped (left as they are) when there is no new exchange."""
         if exchange is None:
             return (gr.skip(),) * 5
-        return (inspector_request(exchange), inspector_response(exchange), timeline_html(exchange) or "<p>Not streamed.</p>",
+        return (inspector_request(exchange), inspector_response(exchange), timeline_html(exchange) or say("inspector.not_streamed"),
                 curl_snippet(exchange), python_snippet(exchange))

@@ -1,5 +1,6 @@
 """The interface in Simplified Chinese, in Chromium: chosen by the browser's language, or by the
-header's switch (remembered); gateway answers stay as they arrive."""
+header's switch (remembered); every tab's labels and the texts handlers build (notes, the metrics
+line, the link notice) follow it; gateway answers stay as they arrive."""
 
 from __future__ import annotations
 
@@ -8,21 +9,38 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from playground.ui.i18n import ZH
+from playground.ui.i18n import EN, ZH
 
 from tests.e2e.conftest import RunningApp
+from tests.e2e.pages import open_tab
 
 BOT = "#chat-chatbot .message.bot"
+TABS = [
+    # (tab name key, a component that is only on that tab, a catalogue key its label or text shows)
+    ("tab.responses", "#responses-chain", "responses.chain"),
+    ("tab.messages", "#messages-max-tokens", "messages.max_tokens"),
+    ("tab.native", "#native-output-images", "native.images"),
+    ("tab.embeddings", "#embeddings-run", "embeddings.embed"),
+    ("tab.images", "#images-generate", "images.generate"),
+    ("tab.compare", "#compare-send", "compare.send_to_every_column"),
+    ("tab.batch", "#batch-run", "batch.run"),
+    ("tab.video", "#video-submit", "video.generate_video"),
+    ("tab.report", "#report-run", "report.run_report"),
+]
+
+
+def chinese(browser: Browser, url: str) -> Iterator[Page]:
+    context = browser.new_context(locale="zh-CN", viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("#chat-input textarea")
+    yield page
+    context.close()
 
 
 @pytest.fixture
 def chinese_page(browser: Browser, app_server: RunningApp) -> Iterator[Page]:
-    context = browser.new_context(locale="zh-CN", viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    page.goto(app_server.url)
-    page.wait_for_selector("#chat-input textarea")
-    yield page
-    context.close()
+    yield from chinese(browser, app_server.url)
 
 
 def test_a_chinese_browser_gets_the_chat_tab_in_chinese(chinese_page: Page) -> None:
@@ -34,9 +52,43 @@ def test_a_chinese_browser_gets_the_chat_tab_in_chinese(chinese_page: Page) -> N
     expect(page.locator("#chat-retry")).to_have_text("重试")
     expect(page.locator("#chat-inspector")).to_contain_text("检查器与代码")
     expect(page.locator("#chat-input textarea")).to_have_attribute("placeholder", ZH["conversation.idle"])
+    page.click("#chat-retry")  # nothing to retry: a note built by the handler
+    expect(page.locator("#chat-notice")).to_have_text(ZH["note.nothing_to_retry"], timeout=10_000)
     page.click("#chat-example-0")
     page.locator("#chat-input textarea").press("Enter")
     expect(page.locator(BOT).last).to_contain_text("A piano.", timeout=20_000)  # the gateway's answer, as it arrived
+    expect(page.locator("#chat-metrics")).to_contain_text("首个 token", timeout=20_000)  # the metrics line
+    expect(page.locator("#chat-metrics")).not_to_contain_text("first token")
+
+
+def test_every_tab_shows_its_labels_in_chinese(chinese_page: Page) -> None:
+    page = chinese_page
+    page.click("#tour-close")
+    for tab, component, key in TABS:
+        open_tab(page, ZH[tab], component)
+        expect(page.locator(component)).to_contain_text(ZH[key], timeout=10_000)
+        expect(page.locator(component)).not_to_contain_text(EN[key])
+    open_tab(page, ZH["tab.embeddings"], "#embeddings-formats")  # choices and an info line with values after the words
+    expect(page.locator("#embeddings-formats")).to_contain_text(ZH["embeddings.choice.list"])
+    page.locator("#embeddings-settings").get_by_text(ZH["embeddings.settings"]).click()
+    expect(page.locator("#embeddings-dimensions")).to_contain_text(ZH["embeddings.sizes_note"], timeout=10_000)
+
+
+def test_embeddings_notes_and_summary_are_in_chinese(chinese_page: Page) -> None:
+    page = chinese_page
+    page.click("#tour-close")
+    open_tab(page, ZH["tab.embeddings"], "#embeddings-stop")
+    page.click("#embeddings-stop")
+    expect(page.locator("#embeddings-notice")).to_contain_text("已停止", timeout=10_000)
+    page.click("#embeddings-example-0")
+    page.click("#embeddings-run")  # the summary the handler writes after the vectors arrive
+    expect(page.locator("#embeddings-summary")).to_contain_text("个向量 × 每个", timeout=20_000)
+
+
+def test_a_link_with_unknown_parts_is_explained_in_chinese(browser: Browser, app_server: RunningApp) -> None:
+    for page in chinese(browser, app_server.url + "/?tab=chat&colour=red"):
+        expect(page.locator("#link-notice")).to_contain_text("这个链接要求的内容本页没有", timeout=10_000)
+        expect(page.locator("#link-notice")).to_contain_text("colour")
 
 
 def test_the_header_switch_changes_the_language_and_is_remembered(page: Page) -> None:
@@ -44,8 +96,12 @@ def test_the_header_switch_changes_the_language_and_is_remembered(page: Page) ->
     expect(page.locator("#chat-stop")).to_have_text("Stop")
     page.locator("#language-switch").get_by_label("中文").check()
     expect(page.locator("#chat-stop")).to_have_text("停止", timeout=10_000)
+    page.click("#chat-retry")  # an English browser, switched: the handler's note follows the switch
+    expect(page.locator("#chat-notice")).to_have_text(ZH["note.nothing_to_retry"], timeout=10_000)
     page.reload()
     page.wait_for_selector("#chat-input textarea")
     expect(page.locator("#chat-stop")).to_have_text("停止", timeout=10_000)
     page.locator("#language-switch").get_by_label("English").check()
     expect(page.locator("#chat-stop")).to_have_text("Stop", timeout=10_000)
+    page.click("#chat-retry")
+    expect(page.locator("#chat-notice")).to_have_text(EN["note.nothing_to_retry"], timeout=10_000)

@@ -12,6 +12,7 @@ from playground.demo_gateway.server import RunningGateway
 from playground.ui import conversation
 from playground.ui.chat_handlers import ChatAdapter, ChatForm
 from playground.ui.connection import ServerDefaults
+from playground.ui.i18n import english
 from playground.ui.conversation import REPLYING, Session, begin_edit, begin_send, delete_turn, run_turn, send_message, send_tool_result
 from playground.ui.render import flatten_text
 from tests.conftest import DEMO_KEY
@@ -81,7 +82,7 @@ async def test_tool_round_turns_delete_as_one(client: GatewayClient, defaults: S
 def test_a_second_send_waits_for_the_reply_on_its_way() -> None:
     session = Session(replying=True)
     view = begin_send(ChatAdapter(None, ChatForm(model="gx-2.5-flash")), "next question", [{"role": "user", "content": "kept"}], session)  # type: ignore[arg-type]
-    assert REPLYING.split(":")[0][1:] in view.notice and not view.error and view.history == [{"role": "user", "content": "kept"}] and not view.clear_draft
+    assert view.notice == english(REPLYING) and not view.error and view.history == [{"role": "user", "content": "kept"}] and not view.clear_draft
 
 
 async def test_a_failed_call_is_what_the_inspector_shows(client: GatewayClient, defaults: ServerDefaults) -> None:

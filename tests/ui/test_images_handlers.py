@@ -16,6 +16,7 @@ from PIL import Image
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.media import media_directory
+from playground.ui.i18n import english
 from playground.ui.shown_files import new_file
 from playground.client.images import GeneratedImage, ImagesResult
 from playground.demo_gateway.server import RunningGateway
@@ -147,13 +148,13 @@ async def test_stop_gives_up_waiting_inside_the_call(ui_client: GatewayClient, d
     await asyncio.sleep(0.3)  # the request is on its way; the gateway stays silent for 3 s, the client waits 1 s
     stop(session)
     outcome = await running
-    assert outcome.notice == STOPPED and not outcome.error and outcome.generation is None
+    assert outcome.notice == english(STOPPED) and not outcome.error and outcome.generation is None
     assert time.monotonic() - started < 0.9, "stopped before the read timeout could end it"
     assert session.history == [] and session.shown is None
     begin(session)
     stop(session)  # Stop between the click and the queued event: nothing is sent
     early = await generate(ui_client, defaults, session, "", "", ImageForm("never sent"))
-    assert early.notice == STOPPED and early.exchange is None
+    assert early.notice == english(STOPPED) and early.exchange is None
     begin(session)
     after = await generate(ui_client, defaults, session, "", "", ImageForm("a pond"))
     assert not after.error and after.generation is not None and after.generation.number == 1
