@@ -14,10 +14,10 @@ from playground.client.batch.plan import ColumnSettings, Plan, PlanError
 from playground.client.errors import RequestValidationError
 from playground.ui.column_picker import slots
 from playground.ui.forms import whole
+from playground.ui.i18n import t
 from playground.ui.render import plain
 
-SAME = "same as all columns"
-STREAM_CHOICES = [(SAME, ""), ("on", "on"), ("off", "off")]
+STREAM_CHOICES = [(t("batch_col.same"), ""), (t("batch_col.on"), "on"), (t("batch_col.off"), "off")]
 PER_COLUMN = 3  # temperature, max tokens, stream
 
 
@@ -135,7 +135,7 @@ class ColumnSettingsInputs:
     def add(self, index: int) -> None:
         """One column's boxes (call inside the column's layout, under its pickers)."""
         self.components += [
-            gr.Textbox("", label="temperature (empty = same as all columns)", elem_id=f"{self.prefix}-col-temperature-{index}"),
-            gr.Textbox("", label="max output tokens (empty = same as all columns)", elem_id=f"{self.prefix}-col-max-tokens-{index}"),
-            gr.Dropdown(STREAM_CHOICES, value="", label="stream", elem_id=f"{self.prefix}-col-stream-{index}"),
+            gr.Textbox("", label=t("batch_col.temperature"), elem_id=f"{self.prefix}-col-temperature-{index}"),
+            gr.Textbox("", label=t("batch_col.max_tokens"), elem_id=f"{self.prefix}-col-max-tokens-{index}"),
+            gr.Dropdown(STREAM_CHOICES, value="", label=t("batch_col.stream"), elem_id=f"{self.prefix}-col-stream-{index}"),
         ]
