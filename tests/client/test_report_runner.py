@@ -5,6 +5,7 @@ else does; no retries; a crashing probe stays in its cell; Stop keeps what finis
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
 from contextlib import aclosing
 from pathlib import Path
@@ -89,7 +90,8 @@ async def test_quirks_fail_the_matching_cells_and_nothing_else(report_client: Ga
     assert failed[("chat", "qwen-plus", "stream")].tag == "no-done"
     assert failed[("chat", "gpt-4o-mini", "plain")].reason == "streamed answer: no usage was reported"
     assert failed[("chat", "gpt-4o-mini", "thinking")].reason == "the reasoning was not counted in usage"
-    assert failed[("native", "gx-2.5-flash", "ttft")].reason.startswith("the first token took 0.6")
+    took = re.fullmatch(r"the first token took (\d+\.\d\d) s", failed[("native", "gx-2.5-flash", "ttft")].reason)
+    assert took and float(took[1]) >= 0.6, "the quirk holds the first token back 0.6 s (more on a loaded machine)"
     assert failed[("chat", "qwen-plus", "json_schema")].reason == "the answer is not JSON"
     assert failed[("messages", "cl-sonnet-4-5-20250929", "system")].reason == "the answer ignores the system prompt"
     assert "here, answering with" in failed[("chat", "qwen-plus", "json_schema")].arrived

@@ -110,7 +110,7 @@ def test_stop_gives_up_waiting_and_a_refused_prompt_is_explained(page: Page) -> 
     page.click("#images-generate")
     expect(page.locator("#images-status")).to_contain_text("Waiting for the gateway")
     tracker = page.locator("#images-gallery [data-testid=status-tracker]")
-    expect(tracker.locator(".progress-level")).to_contain_text("Asking the gateway for 1 image(s)")
+    expect(tracker.locator(".progress-level")).to_contain_text("Asking the gateway for 1 image")
     page.click("#images-stop")
     expect(tracker).to_have_class(re.compile(r"\bhide\b"), timeout=5_000)  # the event ended (the client would wait 10 s)
     expect(page.locator("#images-notice")).to_contain_text("Stopped")
