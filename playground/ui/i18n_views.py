@@ -18,6 +18,7 @@ EN_VIEWS: dict[str, str] = {
     "cmp.type_first": "type a message first",
     "cmp.no_model": "every column's model is empty: pick a format and type a model in at least one column (or choose a preset)",
     "cmp.pick_two": "<p>Pick two columns that ran.</p>",
+    "cmp.image": "Image (optional)", "vform.first_frame": "First frame / input image", "vform.last_frame": "Last frame",
     # Video board (video_board.py, video_handlers.py)
     "vboard.state.submitted": "Submitted", "vboard.state.queued": "Queued", "vboard.state.in_progress": "In progress",
     "vboard.state.succeeded": "Done", "vboard.state.failed": "Failed", "vboard.state.cancelled": "Polling stopped",
@@ -139,6 +140,7 @@ ZH_VIEWS: dict[str, str] = {
     "cmp.type_first": "请先输入一条消息",
     "cmp.no_model": "每一列的模型都是空的：至少在一列中选一种格式并输入一个模型（或选择一个预设）",
     "cmp.pick_two": "<p>请选两列已经运行过的列。</p>",
+    "cmp.image": "图片（可选）", "vform.first_frame": "首帧 / 输入图片", "vform.last_frame": "尾帧",
     "vboard.state.submitted": "已提交", "vboard.state.queued": "排队中", "vboard.state.in_progress": "生成中",
     "vboard.state.succeeded": "完成", "vboard.state.failed": "失败", "vboard.state.cancelled": "已停止查看",
     "vboard.state.error": "出错", "vboard.state.resuming": "正在查看……", "vboard.state.saving": "正在保存……",

@@ -89,8 +89,8 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
             notes = gr.Markdown(model_notes(DEFAULT_MODEL), elem_id="video-model-notes")
             mode = gr.Radio(list(start["mode"].choices or ()), value=start["mode"].value, label=t("video.mode"), elem_id="video-mode")
             prompt = gr.Textbox(label=t("common.prompt"), lines=3, info=t("video.prompt_help"), elem_id="video-prompt")
-            first_frame = uploaded_image(label="First frame / input image", visible=False, elem_id="video-first-frame")
-            last_frame = uploaded_image(label="Last frame", visible=False, elem_id="video-last-frame")
+            first_frame = uploaded_image(label=t("vform.first_frame"), visible=False, elem_id="video-first-frame")
+            last_frame = uploaded_image(label=t("vform.last_frame"), visible=False, elem_id="video-last-frame")
             references = gr.File(file_count="multiple", file_types=["image"], label=t("video.reference_images_1_2"), visible=False, elem_id="video-references")
             remix = gr.Textbox(label=t("video.remix_from_video_id"), visible=False, elem_id="video-remix")
             with gr.Row():
