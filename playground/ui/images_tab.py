@@ -37,6 +37,7 @@ from playground.ui.images_view import (
     NOT_SET,
     RATIOS,
     delivered_html,
+    images_word,
     gallery_items,
     history_items,
     nothing_delivered_html,
@@ -64,12 +65,8 @@ def _status(generation: Generation) -> str:
     count = len(result.images) if result else 0
     took = say("images.status_took", seconds=f"{exchange.finished_at:.1f}") if exchange is not None and exchange.finished_at is not None else ""
     what = say("images.refined" if generation.kind == "refine" else "images.generated")
-    return say("images.status", number=generation.number, count=count, images=_images(count), what=what, took=took,
+    return say("images.status", number=generation.number, count=count, images=images_word(count), what=what, took=took,
                model=generation.asked.get("model", ""))
-
-
-def _images(count: int) -> str:
-    return say("images.one" if count == 1 else "images.many")
 
 
 def build_images_tab(ctx: TabContext) -> None:
@@ -112,7 +109,7 @@ def build_images_tab(ctx: TabContext) -> None:
             gallery = gr.Gallery(label=t("images.results_click_one_for"), columns=2,
                                  height=440, object_fit="contain", elem_id="images-gallery")
             downloads = gr.File(label=t("images.download_the_original_files"), file_count="multiple", interactive=False, elem_id="images-downloads")
-            delivered = gr.HTML(delivered_html(None), elem_id="images-delivered")
+            delivered = gr.HTML(t("imgview.empty"), elem_id="images-delivered")
             with gr.Group(), gr.Row(equal_height=True):
                 picked = gr.Image(label=t("images.picked_image"), type="filepath", interactive=False, height=140, elem_id="images-picked")
                 with gr.Column(scale=2):
@@ -166,7 +163,7 @@ def build_images_tab(ctx: TabContext) -> None:
                           quality_text: str, mime: str, modes: str, extra_text: str, files: list[str] | None,
                           progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
         form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, files, extra_text)
-        progress(0.1, desc=say("images.progress_generate", count=int(count or 1), images=_images(int(count or 1))))
+        progress(0.1, desc=say("images.progress_generate", count=int(count or 1), images=images_word(int(count or 1))))
         return finished(state, await generate(ctx.client, ctx.defaults, state, url, key, form))
 
     async def on_refine(state: ImagesSession, url: str, key: str, change: str, text: str, model_id: str, ratio_text: str, tier_text: str,
