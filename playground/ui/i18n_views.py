@@ -83,6 +83,7 @@ VIEWS: dict[str, tuple[str, str]] = {
     "imgview.image_n": ("image {number}", "图片 {number}"),
     "imgview.default_ratio": ("default ratio", "默认比例"),
     "imgview.default_size": ("default size", "默认尺寸"),
+    "imgview.not_set": ("(not set)", "（不设置）"),
     "imgview.refine": ("refine: ", "修改："),
     # Report (report_views.py, report_handlers.py, report_tab.py); rep.check.* / rep.format.* name the client's checks and formats
     "rep.counts": ("✓ {passed} passed · ✗ {failed} failed · — {unsupported} not supported by the format · ○ {skipped} skipped · {seconds} s", "✓ 通过 {passed} 项 · ✗ 失败 {failed} 项 · — 格式不支持 {unsupported} 项 · ○ 跳过 {skipped} 项 · {seconds} 秒"),

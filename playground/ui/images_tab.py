@@ -69,6 +69,10 @@ def _status(generation: Generation) -> str:
                model=generation.asked.get("model", ""))
 
 
+NOT_SHOWN = (t("imgview.not_set"), NOT_SET)
+"""The "not set" choice of the Images dropdowns: its value is the one the handlers read, its words the catalogue's."""
+
+
 def build_images_tab(ctx: TabContext) -> None:
     session = gr.State(ImagesSession())
     with gr.Row():
@@ -82,19 +86,19 @@ def build_images_tab(ctx: TabContext) -> None:
             notice = notice_banner("images")
             model = gr.Dropdown(list(IMAGE_MODELS), value=IMAGE_MODELS[0], label=t("chat.model"), allow_custom_value=True, elem_id="images-model")
             with gr.Row(equal_height=True):
-                ratio = gr.Dropdown([NOT_SET, *RATIOS], value="1:1", label=t("images.aspect_ratio_size_w"), allow_custom_value=True,
+                ratio = gr.Dropdown([NOT_SHOWN, *RATIOS], value="1:1", label=t("images.aspect_ratio_size_w"), allow_custom_value=True,
                                     elem_id="images-ratio", scale=1)
                 preview = gr.HTML(ratio_preview_html("1:1", "1K"), elem_id="images-ratio-preview", scale=1)
             with gr.Row():
-                tier = gr.Dropdown([NOT_SET, "1K", "2K", "3K"], value="1K", label=t("images.size_tier_image_size"), elem_id="images-tier")
+                tier = gr.Dropdown([NOT_SHOWN, "1K", "2K", "3K"], value="1K", label=t("images.size_tier_image_size"), elem_id="images-tier")
                 n = gr.Slider(1, MAX_IMAGES_PER_CALL, value=1, step=1, label=t("images.number_of_images_n"), elem_id="images-n")
             with gr.Row():
-                quality = gr.Dropdown([NOT_SET, "auto", "low", "medium", "high"], value=NOT_SET, label=t("images.quality"), allow_custom_value=True,
+                quality = gr.Dropdown([NOT_SHOWN, "auto", "low", "medium", "high"], value=NOT_SET, label=t("images.quality"), allow_custom_value=True,
                                       elem_id="images-quality")
-                mime_type = gr.Dropdown([NOT_SET, "image/png", "image/jpeg", "image/webp"], value="image/png", label=t("images.output_type_mime_type"),
+                mime_type = gr.Dropdown([NOT_SHOWN, "image/png", "image/jpeg", "image/webp"], value="image/png", label=t("images.output_type_mime_type"),
                                         allow_custom_value=True, elem_id="images-mime")
             with gr.Accordion(t("common.more_parameters"), open=False):
-                modalities = gr.Dropdown([NOT_SET, "image", "text,image"], value=NOT_SET, label=t("images.response_modalities"),
+                modalities = gr.Dropdown([NOT_SHOWN, "image", "text,image"], value=NOT_SET, label=t("images.response_modalities"),
                                          allow_custom_value=True, elem_id="images-modalities")
                 gr.Markdown(t("images.response_format_is_always"))
             with developer_section("images"):

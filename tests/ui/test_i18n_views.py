@@ -181,6 +181,10 @@ def test_client_choices_keep_their_values_and_are_named_by_the_catalogue() -> No
     assert list(LESSONS) == ["None", "float vs base64", "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT", "Full vs reduced dimensions"]
     assert all(key in i18n.EN for key in LESSONS.values() if key)
     assert all(f"vboard.call.{call}" in i18n.EN for call in CALLS)
+    from playground.ui.images_tab import NOT_SHOWN
+    from playground.ui.images_view import NOT_SET
+
+    assert _values_and_keys([NOT_SHOWN], "imgview.") == ([NOT_SET], ["imgview.not_set"])
 
 
 def test_summary_phrases_are_the_clients_in_english() -> None:
