@@ -16,7 +16,7 @@ from playground.client.batch.call import exchange_from_dict
 from playground.client.batch.dataset import Dataset, read_file, read_paste
 from playground.client.batch.elo import Vote
 from playground.client.batch.exports import write_exports
-from playground.client.batch.graders import KINDS, GraderError, GraderSpec
+from playground.client.batch.graders import GraderError, GraderSpec
 from playground.client.batch.plan import Plan, PlanError
 from playground.client.batch.report import leaderboard, leaderboard_markdown
 from playground.client.batch.runner import Progress
@@ -29,11 +29,11 @@ from playground.client.transport import Connection, Exchange
 from playground.ui.batch_runs import BatchRuns
 from playground.ui.batch_columns import columns_with_settings, temperature_of
 from playground.ui.forms import optional_positive, whole
+from playground.ui.i18n import say
 from playground.ui.prices import PRICES
 from playground.ui.render import plain
 
 GRADER_SLOTS = 6
-KIND_CHOICES = [("(none)", "")] + [(label, kind) for kind, label in KINDS.items()]
 WATCH_INTERVAL_S = 0.4
 MAX_SESSION_BYTES = 20_000_000
 
@@ -54,7 +54,7 @@ def load_dataset(path: str | None, paste: str, system: str, user: str, max_rows:
 
 def dataset_status(dataset: Dataset) -> str:
     shown = ", ".join(f"`{plain(name)}`" for name in dataset.columns)
-    return f"✅ **{len(dataset.rows):,} row{'' if len(dataset.rows) == 1 else 's'}** from {dataset.source} · columns: {shown}"
+    return say("bview.rows", count=f"{len(dataset.rows):,}", source=dataset.source, columns=shown)
 
 
 def template_check(system: str, user: str, dataset: Dataset | None) -> str:
@@ -64,10 +64,10 @@ def template_check(system: str, user: str, dataset: Dataset | None) -> str:
     except TemplateError as error:
         return f"⚠️ {plain(str(error))}"
     if not used:
-        return "No `{{variables}}` in the prompt: every row sends the same text (use repeats to see the spread)."
-    found = "Variables: " + ", ".join(f"`{{{{{plain(name)}}}}}`" for name in used)
+        return say("bview.no_variables")
+    found = say("bview.variables", names=", ".join(f"`{{{{{plain(name)}}}}}`" for name in used))
     if dataset is None:
-        return found + " · add a data set with these columns."
+        return found + say("bview.add_dataset")
     problems = check_variables(used, dataset.columns)
     return found + ("" if not problems else " · ⚠️ " + plain("; ".join(problems)))
 
@@ -85,9 +85,9 @@ def graders_from(values: list[Any]) -> list[GraderSpec]:
                                          "maximum": whole("max length", high) if high else None})
             specs.append(spec)
         except RequestValidationError as error:
-            problems.append(f"grader {slot // 5 + 1}: {'; '.join(error.problems)}")
+            problems.append(say("bview.grader_problem", number=slot // 5 + 1, problem="; ".join(error.problems)))
         except (GraderError, ValueError, TypeError) as error:
-            problems.append(f"grader {slot // 5 + 1}: {error}")
+            problems.append(say("bview.grader_problem", number=slot // 5 + 1, problem=error))
     if problems:
         raise PlanError(problems)
     return specs
@@ -144,7 +144,7 @@ def run_problem(runs: BatchRuns, run_id: str) -> str:
     task = runs.task(run_id)
     if task is None or not task.done() or task.cancelled() or task.exception() is None:
         return ""
-    return f"**The run stopped on an error on our side** — {plain(type(task.exception()).__name__)}; what finished is kept: press Resume."
+    return say("bview.run_error", error=plain(type(task.exception()).__name__))
 
 
 def start(runs: BatchRuns, client: GatewayClient, conn: Connection, plan: Plan) -> str:
@@ -162,8 +162,7 @@ def resume(runs: BatchRuns, client: GatewayClient, conn: Connection, run_id: str
 def leaderboard_text(plan: Plan, run: RunFile) -> str:
     if not run.cells:
         return ""
-    return "### Leaderboard\n\n" + leaderboard_markdown(plan, leaderboard(plan, run, PRICES.current()), plain) + \
-        "\n\n★ best of its row · pass rates count graded answers · cost “—” where a price or the usage is unknown"
+    return say("bview.leaderboard") + "\n\n" + leaderboard_markdown(plan, leaderboard(plan, run, PRICES.current()), plain) + "\n\n" + say("bview.legend")
 
 
 def cell_exchange(run: RunFile, key: str) -> tuple[Exchange | None, dict[str, Any]]:
@@ -191,14 +190,14 @@ def exports(plan: Plan, run: RunFile) -> list[str]:
 def read_session(path: str | None, max_rows: int) -> Plan:
     """A saved batch session file, checked whole (raises `PlanError`)."""
     if not path:
-        raise PlanError(["choose a session file"])
+        raise PlanError([say("bview.choose_session")])
     file = Path(path)
     if file.stat().st_size > MAX_SESSION_BYTES:
-        raise PlanError([f"the file is larger than {MAX_SESSION_BYTES // 1_000_000} MB"])
+        raise PlanError([say("bview.session_too_large", mb=MAX_SESSION_BYTES // 1_000_000)])
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as error:
-        raise PlanError([f"not a JSON file ({str(error)[:80]})"]) from None
+        raise PlanError([say("bview.not_json", error=str(error)[:80])]) from None
     return Plan.from_dict(data, max_rows)
 
 

@@ -8,10 +8,11 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import t
+from playground.ui.i18n import say, t
 from gradio.context import Context
 
 from playground.client.batch.dataset import DatasetError
+from playground.client.batch.graders import KINDS
 from playground.client.batch.plan import MAX_COLUMNS, MAX_REPEATS, PlanError
 from playground.client.batch.report import FILTERS
 from playground.client.batch.store import RUN_ID, cell_key, runs_directory
@@ -20,7 +21,7 @@ from playground.client.errors import GatewayError
 from playground.settings import Settings
 from playground.ui import batch_handlers as work
 from playground.ui.batch_columns import ColumnSettingsInputs, session_setting_values, used_text
-from playground.ui.batch_handlers import GRADER_SLOTS, KIND_CHOICES, BatchState
+from playground.ui.batch_handlers import GRADER_SLOTS, BatchState
 from playground.ui.batch_runs import BatchRuns
 from playground.ui.batch_views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
                                        preview_rows, progress_html, sort_choices)
@@ -32,6 +33,8 @@ from playground.ui.prompt_move import BatchTarget
 from playground.ui.render import error_text, plain
 from playground.ui.widgets import Inspector, banner_update, error_banner, notice_banner
 
+KIND_CHOICES = [(t("bgrader.none"), "")] + [(t(f"bgrader.{kind}"), kind) for kind in KINDS]
+"""The client's grader kinds, named through the catalogue; the values the handlers read are the kinds."""
 PRESETS = {
     "Two models through chat completions": [("chat", "gx-2.5-flash"), ("chat", "gpt-4.1")],
     "One model family through all four formats": [("chat", "gx-2.5-flash"), ("responses", "gx-2.5-flash"),
@@ -102,7 +105,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         rerun_errors = gr.Checkbox(False, label=t("batch.resume_also_resends_cells"), elem_id="batch-rerun-errors")
     error = error_banner("batch")
     notice = notice_banner("batch")
-    progress = gr.HTML(progress_html(None), elem_id="batch-progress")
+    progress = gr.HTML(t("bview.idle"), elem_id="batch-progress")
     board = gr.Markdown(elem_id="batch-leaderboard")
     with gr.Row():
         shown = gr.Radio(list(FILTERS), value=FILTERS[0], label=t("batch.show"), elem_id="batch-filter")
@@ -173,7 +176,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         try:
             dataset = work.load_dataset(path, pasted, system_text, user_text, settings.batch_max_rows)
         except (DatasetError, TemplateError, OSError) as problem:
-            return batch, f"⚠️ Not loaded: {plain(str(problem))}", gr.skip(), gr.skip()
+            return batch, say("bview.not_loaded", problem=plain(str(problem))), gr.skip(), gr.skip()
         batch.dataset = dataset
         return batch, work.dataset_status(dataset), preview_rows(dataset), work.template_check(system_text, user_text, dataset)
 
@@ -192,7 +195,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
             plan, warnings = plan_of(batch, values)
             conn = resolve_connection(ctx.defaults, url, key)
         except PlanError as problem:
-            return batch, banner_update("**Not started** — " + plain("; ".join(problem.problems))), banner_update(""), gr.skip()
+            return batch, banner_update(say("bview.not_started", problems=plain("; ".join(problem.problems)))), banner_update(""), gr.skip()
         except GatewayError as problem:
             return batch, banner_update(error_text(problem)), banner_update(""), gr.skip()
         batch.run_id = work.start(runs, ctx.client, conn, plan)
@@ -206,7 +209,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         except GatewayError as problem:
             return batch, banner_update(error_text(problem)), banner_update("")
         except (OSError, ValueError):
-            return batch, banner_update("**Nothing to resume** — run something first (the run file was not found)."), banner_update("")
+            return batch, banner_update(say("bview.nothing_to_resume")), banner_update("")
         return batch, banner_update(""), banner_update("")
 
     async def on_watch(batch: BatchState) -> Any:
@@ -255,7 +258,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
             column = 0
         exchange, detail = work.cell_exchange(run_file, cell_key(row, repeat, column))
         text = cell_markdown(plan, run_file, row, repeat, column, PRICES.current())
-        shown_exchange = Inspector.values(exchange) if exchange else Inspector.note("No request was sent for this cell.")
+        shown_exchange = Inspector.values(exchange) if exchange else Inspector.note(say("bview.no_request"))
         return (text, *shown_exchange, grader_exchanges_json(detail))
 
     table.select(on_select, state, [cell, *inspector.components, grader_exchange], queue=False)
@@ -264,13 +267,13 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         try:
             run_file, plan = runs.open(batch.run_id)
         except (OSError, ValueError):
-            return batch, "Run a batch first.", "", ""
+            return batch, say("bview.run_first"), "", ""
         pair = pick_pair(plan, run_file, int(a or 0), int(b or 0), work.rng_for(run_file))
         batch.pair = pair
         if pair is None:
-            return batch, "Pick two different columns that both answered some rows.", "", ""
+            return batch, say("bview.pick_columns"), "", ""
         values = plan.dataset.rows[pair["row"]]
-        prompt = f"**Row {pair['row'] + 1}** — " + plain("; ".join(f"{k}: {v[:200]}" for k, v in values.items()))
+        prompt = say("bview.pair_row", row=pair["row"] + 1, values=plain("; ".join(f"{k}: {v[:200]}" for k, v in values.items())))
         return (batch, prompt, run_file.cells[cell_key(pair["row"], pair["repeat"], pair["a"])].answer,
                 run_file.cells[cell_key(pair["row"], pair["repeat"], pair["b"])].answer)
 
@@ -279,12 +282,12 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
             try:
                 run_file, _ = runs.open(batch.run_id)
             except (OSError, ValueError):
-                return (batch, "Run a batch first.", gr.skip(), gr.skip(), gr.skip(), gr.skip())
+                return (batch, say("bview.run_first"), gr.skip(), gr.skip(), gr.skip(), gr.skip())
             if not work.vote(run_file, batch.pair, outcome):
-                return (batch, "Show a pair first.", gr.skip(), gr.skip(), gr.skip(), gr.skip())
+                return (batch, say("bview.show_pair"), gr.skip(), gr.skip(), gr.skip(), gr.skip())
             count = len(run_file.votes)
             following = on_pair(batch, a, b)
-            status = f"Vote recorded ({count} so far). The names stay hidden; the Elo ratings are in the leaderboard."
+            status = say("bview.voted", count=count)
             return (following[0], status, *following[1:], views(batch, filter_name, order)[1])
         return handler
 
@@ -296,8 +299,8 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         try:
             run_file, plan = runs.open(batch.run_id)
         except (OSError, ValueError):
-            return gr.skip(), "Run a batch first."
-        return work.exports(plan, run_file), f"Exported {len(run_file.cells):,} cells."
+            return gr.skip(), say("bview.run_first")
+        return work.exports(plan, run_file), say("bview.exported", count=f"{len(run_file.cells):,}")
 
     export.click(on_export, state, [files, session_status], queue=False)
 
@@ -306,10 +309,10 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
             plan = work.read_session(path, settings.batch_max_rows)
         except (PlanError, OSError) as problem:
             message = "; ".join(problem.problems) if isinstance(problem, PlanError) else str(problem)
-            return (batch, f"⚠️ Not loaded: {plain(message)}", *(gr.skip(),) * (len(form) + 3))
+            return (batch, say("bview.not_loaded", problem=plain(message)), *(gr.skip(),) * (len(form) + 3))
         batch.dataset = plan.dataset
         values = work.session_values(plan, MAX_COLUMNS)
-        return (batch, f"Loaded: {len(plan.dataset.rows):,} rows, {len(plan.columns)} column(s), {len(plan.graders)} grader(s). Press Run.",
+        return (batch, say("bview.loaded", rows=f"{len(plan.dataset.rows):,}", columns=len(plan.columns), graders=len(plan.graders)),
                 plan.system, plan.user, *values[:n_cols], plan.repeats, min(plan.concurrency, settings.batch_concurrency),
                 "" if plan.temperature is None else repr(plan.temperature), plan.max_tokens or 0, plan.stream, plan.cache, *values[n_cols:],
                 *session_setting_values(plan, MAX_COLUMNS), work.dataset_status(plan.dataset), preview_rows(plan.dataset),

@@ -15,6 +15,7 @@ from playground.client.batch.report import FILTERS, cell_cost, column_label, gri
 from playground.client.batch.runner import Progress
 from playground.client.batch.store import RunFile, cell_key
 from playground.ui.codegen import shorten_long_strings
+from playground.ui.i18n import EN, say
 from playground.ui.render import plain
 
 MAX_GRID_ROWS = 500
@@ -24,20 +25,21 @@ ANSWER_EXCERPT = 160
 def progress_html(progress: Progress | None, state: str = "") -> str:
     """A bar with rows done / total, ETA and errors so far (plain HTML, values escaped)."""
     if progress is None:
-        return '<div class="batch-progress idle">No run yet.</div>'
+        return say("bview.idle")
     share = progress.done / progress.total if progress.total else 0.0
     eta = progress.eta()
-    eta_text = f" · ETA {eta:,.0f} s" if eta is not None and progress.running else ""
+    eta_text = say("bview.eta", seconds=f"{eta:,.0f}") if eta is not None and progress.running else ""
     status = state or ("running" if progress.running else ("finished" if progress.done >= progress.total else "stopped"))
+    shown = say(f"bview.status.{status}") if f"bview.status.{status}" in EN else status
     return (f'<div class="batch-progress" data-done="{progress.done}" data-total="{progress.total}" data-status="{html.escape(status)}">'
             f'<div class="batch-progress-track" style="background:#e5e7eb;border-radius:6px;height:14px;overflow:hidden">'
             f'<div class="batch-progress-fill" style="width:{share * 100:.1f}%;background:#4f46e5;height:100%"></div></div>'
-            f'<p>{html.escape(status)}: <b>{progress.done:,} / {progress.total:,}</b> cells · errors {progress.errors:,}{eta_text}</p></div>')
+            f'<p>{say("bview.progress", status=html.escape(shown), done=f"{progress.done:,}", total=f"{progress.total:,}", errors=f"{progress.errors:,}", eta=eta_text)}</p></div>')
 
 
 def preview_rows(dataset: Dataset | None) -> dict[str, Any]:
     if dataset is None or not dataset.columns:
-        return {"headers": ["(no data set)"], "data": [[""]]}
+        return {"headers": [say("bview.no_dataset")], "data": [[""]]}
     return {"headers": dataset.columns, "data": [[value[:200] for value in row] for row in dataset.preview(10)] or [[""] * len(dataset.columns)]}
 
 
@@ -72,8 +74,8 @@ def grid(plan: Plan, run: RunFile, prices: dict[str, Price], shown: str = FILTER
                      (record.usage.get("output") or 0) + (record.usage.get("input") or 0) if record.usage else "",
                      money(cell_cost(plan, record, prices))]
         data.append(line)
-    note = f"{len(pairs):,} line(s) shown" + (f" (the first {MAX_GRID_ROWS:,}; filter or export for the rest)" if len(pairs) > MAX_GRID_ROWS else "")
-    note += " · click a column's answer to open its request, raw events and curl · ✓ pass ✗ fail · ♻ from the run's cache"
+    note = say("bview.lines", count=f"{len(pairs):,}") + (say("bview.first_lines", count=f"{MAX_GRID_ROWS:,}") if len(pairs) > MAX_GRID_ROWS else "")
+    note += say("bview.grid_help")
     return {"headers": headers, "data": data or [[""] * len(headers)]}, note
 
 
@@ -88,10 +90,10 @@ def column_of_grid_index(plan: Plan, index: int) -> int | None:
 
 def cell_markdown(plan: Plan, run: RunFile, row: int, repeat: int, column: int, prices: dict[str, Price]) -> str:
     record = run.cells.get(cell_key(row, repeat, column))
-    where = f"**Row {row + 1}, repeat {repeat + 1}, {plain(column_label(plan, column))}**"
+    where = say("bview.where", row=row + 1, repeat=repeat + 1, column=plain(column_label(plan, column)))
     if record is None:
-        return where + " — not run yet."
-    lines = [where + (" — answered from the run's cache (no request sent)" if record.cached else "")]
+        return where + say("bview.not_run")
+    lines = [where + (say("bview.from_cache") if record.cached else "")]
     if record.error:
         lines.append(f"⚠️ {plain(record.error)}")
     if record.answer:
@@ -100,7 +102,7 @@ def cell_markdown(plan: Plan, run: RunFile, row: int, repeat: int, column: int, 
         sign = "✓" if mark.get("passed") else ("✗" if mark.get("passed") is False else "·")
         lines.append(f"- {sign} {plain(spec.label)}: {plain(str(mark.get('detail', '')))}")
     if record.usage:
-        lines.append(f"tokens in {record.usage.get('input')} / out {record.usage.get('output')} · cost {money(cell_cost(plan, record, prices))}")
+        lines.append(say("bview.usage", input=record.usage.get("input"), output=record.usage.get("output"), cost=money(cell_cost(plan, record, prices))))
     return "\n\n".join(lines)
 
 

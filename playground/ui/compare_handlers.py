@@ -20,6 +20,7 @@ from playground.client.results import TextResult
 from playground.client.transport import Connection, Exchange
 from playground.ui.codegen import shorten_long_strings
 from playground.ui.connection import ServerDefaults, resolve_connection
+from playground.ui.i18n import say
 from playground.ui.prices import cost_text
 from playground.ui.render import error_text, plain, result_messages
 from playground.ui.shown_files import new_file
@@ -31,6 +32,13 @@ PRESETS: dict[str, list[tuple[str, str]]] = {
     "Three models through chat completions": [("chat", "gx-2.5-flash"), ("chat", "gpt-4.1"), ("chat", "cl-sonnet-4-5-20250929"), ("", "")],
 }
 SHARED = ("system prompt", "user message", "temperature", "max output tokens", "thinking", "stream")
+SHARED_KEYS = dict(zip(SHARED, ("cmp.shared.system", "cmp.shared.user", "cmp.shared.temperature", "cmp.shared.max_tokens",
+                                "cmp.shared.thinking", "cmp.shared.stream"), strict=True))
+"""The shared parameters' names are the client's mapping keys (and the JSON export's); shown through the catalogue."""
+ROW_KEYS = {"time to first token (ms)": "cmp.row.ttft", "tokens per second": "cmp.row.rate", "total time (ms)": "cmp.row.total",
+            "input tokens": "cmp.row.input", "output tokens": "cmp.row.output", "reasoning tokens": "cmp.row.reasoning",
+            "cached tokens": "cmp.row.cached"}
+"""The metrics rows' names are the JSON export's keys; the table shows them through the catalogue."""
 
 
 @dataclass
@@ -127,11 +135,11 @@ def metrics_table(runs: list[ColumnRun]) -> str:
         known = [v for v in values if v is not None]
         target = (min(known) if best == "low" else max(known)) if known and best and len(known) > 1 else None
         cells = [("★ " if v is not None and v == target else "") + _number(v, digits=1 if name == "tokens per second" else 0) for v in values]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines.append("| finish | " + " | ".join(plain(r.result.finish_reason or ("error" if r.error else "—")) for r in runs) + " |")
+        lines.append(f"| {say(ROW_KEYS[name])} | " + " | ".join(cells) + " |")
+    lines.append(f"| {say('cmp.row.finish')} | " + " | ".join(plain(r.result.finish_reason or (say("cmp.error") if r.error else "—")) for r in runs) + " |")
     costs = [cost_text(r.result, r.exchange).removeprefix("cost ") for r in runs]
     if any(costs):
-        lines.append("| cost | " + " | ".join(value or "—" for value in costs) + " |")
+        lines.append(f"| {say('cmp.row.cost')} | " + " | ".join(value or "—" for value in costs) + " |")
     return "\n".join(lines)
 
 
@@ -154,9 +162,9 @@ def mapping_table(runs: list[ColumnRun]) -> str:
     mapped = [run for run in runs if run.mapped is not None]
     if not mapped:
         return ""
-    lines = ["| shared parameter | " + " | ".join(plain(run.label) for run in mapped) + " |", "|---" * (len(mapped) + 1) + "|"]
+    lines = [f"| {say('cmp.shared_parameter')} | " + " | ".join(plain(run.label) for run in mapped) + " |", "|---" * (len(mapped) + 1) + "|"]
     for name in SHARED:
-        lines.append(f"| {name} | " + " | ".join(f"`{run.mapped.mapping.get(name, '—')}`" if not run.mapped.mapping.get(name, "").startswith("not sent")
+        lines.append(f"| {say(SHARED_KEYS[name])} | " + " | ".join(f"`{run.mapped.mapping.get(name, '—')}`" if not run.mapped.mapping.get(name, "").startswith("not sent")
                                                   else plain(run.mapped.mapping[name]) for run in mapped) + " |")  # type: ignore[union-attr]
     return "\n".join(lines)
 
@@ -181,10 +189,10 @@ def export_files(intent: Intent, runs: list[ColumnRun]) -> tuple[str, str]:
                         "error": run.error, "metrics": metrics, "mapping": run.mapped.mapping if run.mapped else {}})
     document = {"inputs": {k: v for k, v in intent.__dict__.items() if k != "image"} | {"image": bool(intent.image)}, "columns": columns}
     json_path = new_file("compare", "comparison.json", json.dumps(document, indent=2, ensure_ascii=False))
-    report = ["# Comparison", "", f"**System:** {intent.system or '—'}", "", f"**Message:** {intent.user}", "", "## Metrics", "",
-              metrics_table(runs), "", "## How each format carries the shared parameters", "", mapping_table(runs), ""]
+    report = [say("cmp.md.title"), "", say("cmp.md.system", system=intent.system or "—"), "", say("cmp.md.message", message=intent.user), "",
+              say("cmp.md.metrics"), "", metrics_table(runs), "", say("cmp.md.mapping"), "", mapping_table(runs), ""]
     for run in runs:
-        report += [f"## {run.label}", "", run.result.text or run.error or "(no answer)", ""]
+        report += [f"## {run.label}", "", run.result.text or run.error or say("cmp.md.no_answer"), ""]
     md_path = new_file("compare", "comparison.md", "\n".join(report))
     return json_path, md_path
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import t
+from playground.ui.i18n import say, t
 
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.intent import Intent
@@ -78,7 +78,7 @@ def build_compare_tab(ctx: TabContext) -> None:
             system = gr.Textbox(label=t("chat.system"), lines=1, elem_id="compare-system")
             user = gr.Textbox(label=t("compare.message"), lines=2, value="Explain in two sentences why the sky is blue.", elem_id="compare-message")
         with gr.Column(scale=2):
-            image = uploaded_image(label="Image (optional)", height=200, elem_id="compare-image")  # 120 px: the label covered the drop text
+            image = uploaded_image(label=t("cmp.image"), height=200, elem_id="compare-image")  # 120 px: the label covered the drop text
         with gr.Column(scale=2):
             temperature = gr.Slider(0, 2, value=0.7, step=0.05, label=t("compare.temperature"), elem_id="compare-temperature")
             max_tokens = gr.Number(0, label=t("common.max_output_tokens_0"), elem_id="compare-max-tokens")
@@ -121,12 +121,12 @@ def build_compare_tab(ctx: TabContext) -> None:
         compare_state.ready = False
         try:
             if not (message or "").strip():
-                raise RequestValidationError(["type a message first"])
-            broken = [name for name, text in (("message", message), ("system prompt", system_text or "")) if not is_utf8(text)]
+                raise RequestValidationError([say("cmp.type_first")])
+            broken = [say(key) for key, text in (("cmp.shared.user", message), ("cmp.shared.system", system_text or "")) if not is_utf8(text)]
             if broken:
                 raise RequestValidationError([f"{name}: {BROKEN_TEXT}" for name in broken])
             if not any(fmt and model.strip() for fmt, model in slots(values)):
-                raise RequestValidationError(["every column's model is empty: pick a format and type a model in at least one column (or choose a preset)"])
+                raise RequestValidationError([say("cmp.no_model")])
             picture = image_data_url(image_path) if image_path else None
             compare_state.intent = Intent(message, system_text or "", picture, temp, optional_positive(tokens, "max output tokens"), bool(think),
                                           whole("thinking budget", budget_tokens) or 2048, bool(streamed))
@@ -151,7 +151,7 @@ def build_compare_tab(ctx: TabContext) -> None:
         by_slot = []
         for fmt, model in columns:
             by_slot.append(next((r for r in runs if r.fmt == fmt and r.model == model.strip()), None) if fmt and model else None)
-        column_lines = [(metrics_text(r.result, r.exchange) + (" · error" if r.error else "")) if r else "" for r in by_slot]
+        column_lines = [(metrics_text(r.result, r.exchange) + (" · " + say("cmp.error") if r.error else "")) if r else "" for r in by_slot]
         files = export_files(intent, runs)
         return (*column_lines, metrics_table(runs), mapping_table(runs), *[request_json(r) if r else "" for r in by_slot],
                 diff_of(runs, by_slot, first, second), *files)
@@ -159,7 +159,7 @@ def build_compare_tab(ctx: TabContext) -> None:
     def diff_of(runs: list[ColumnRun], by_slot: list[ColumnRun | None], first: int, second: int) -> str:
         a, b = by_slot[int(first) - 1], by_slot[int(second) - 1]
         if a is None or b is None:
-            return "<p>Pick two columns that ran.</p>"
+            return say("cmp.pick_two")
         return word_diff(a.result.text, b.result.text)
 
     async def on_end(compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:

@@ -44,12 +44,9 @@ NATIVE_FORMAT = "Native format (:embedContent)"
 FORMATS = (LIST_FORMAT, NATIVE_FORMAT)
 NATIVE_CALLS = {"Batch (:batchEmbedContents)": True, "One call per text (:embedContent)": False}
 NO_TASK = "(none)"
-LESSONS = {
-    "None": "",
-    "float vs base64": "The same vectors, sent as JSON numbers or as base64 bytes: compare the bytes on the wire.",
-    "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT": "The query embedded as a question and the documents as documents, against no task type: see the scores move.",
-    "Full vs reduced dimensions": "The same texts at the model's full size and at the size you chose (256 if none): see how the ranking moves.",
-}
+LESSONS = {"None": "", "float vs base64": "lesson.base64_about", "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT": "lesson.retrieval_about",
+           "Full vs reduced dimensions": "lesson.dimensions_about"}
+"""Each lesson choice (the value the form and session files hold) and the catalogue key of what it shows; "None" runs none."""
 SINGLE_CALL_LIMIT = 100
 REDUCED_DEFAULT = 256
 
@@ -145,8 +142,7 @@ def _runner(client: GatewayClient, conn: Connection, form: EmbeddingsForm, progr
             return await client.embeddings.embed_list(conn, texts, form.list_model, encoding or form.encoding, chosen_size, progress, extra)
         batch = NATIVE_CALLS.get(form.native_call, True)
         if not batch and len(texts) > SINGLE_CALL_LIMIT:
-            raise RequestValidationError([(f"one call per text is for up to {SINGLE_CALL_LIMIT} texts ({len(texts):,} given); choose Batch, "
-                                           f"which sends {NATIVE_BATCH_SIZE} texts per call")])
+            raise RequestValidationError([say("lesson.single_limit", limit=SINGLE_CALL_LIMIT, count=f"{len(texts):,}", batch=NATIVE_BATCH_SIZE)])
         native = conn.with_auth(AUTH_CHOICES.get(form.auth, "bearer"))
         return await client.embeddings.embed_native(native, texts, form.native_model, batch=batch, prefix=form.prefix,
                                                     task_type=chosen_task, dimensions=chosen_size, progress=progress, extra=extra)
@@ -177,22 +173,19 @@ async def _lesson(form: EmbeddingsForm, runner: Any, first: Embedded) -> str:
         second = await runner(LIST_FORMAT, texts, encoding=other)
         mine = await runner(LIST_FORMAT, texts) if first.label != LIST_FORMAT else first.result
         gap = float(np.abs(mine.vectors - second.vectors).max()) if mine.vectors.shape == second.vectors.shape else float("nan")
-        rows = "".join(f"<tr><td>{name}</td><td>{r.wire_bytes:,}</td><td>{r.seconds * 1000:,.0f} ms</td></tr>"
+        rows = "".join(f"<tr><td>{name}</td><td>{r.wire_bytes:,}</td><td>{say('lesson.ms', ms=f'{r.seconds * 1000:,.0f}')}</td></tr>"
                        for name, r in ((form.encoding, mine), (other, second)))
-        return (f"<table class='emb-lesson'><tr><th>encoding</th><th>bytes on the wire</th><th>time</th></tr>{rows}</table>"
-                f"<p>Largest difference between the two sets of vectors: <b>{gap:.2g}</b> (the same numbers). base64 sends each "
-                "number as 4 bytes of float32; JSON writes it as text.</p>")
+        return f"<table class='emb-lesson'>{say('lesson.encoding_head')}{rows}</table><p>{say('lesson.base64_result', gap=f'{gap:.2g}')}</p>"
     if not query:
-        return "<p>This lesson needs a search query: type one above the documents.</p>"
+        return say("lesson.needs_query")
     if lesson == "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT":
         plain_run = await runner(NATIVE_FORMAT, texts, task_type=None)
         asked = await runner(NATIVE_FORMAT, [query], task_type="RETRIEVAL_QUERY")
         documents = await runner(NATIVE_FORMAT, docs, task_type="RETRIEVAL_DOCUMENT")
         before = ranking(plain_run.vectors[0], plain_run.vectors[1:])
         after = ranking(asked.vectors[0], documents.vectors)
-        return side_by_side(ranking_html(query, docs, before, "No task type"), ranking_html(query, docs, after, "RETRIEVAL_QUERY / RETRIEVAL_DOCUMENT")) + (
-            f"<p>{moves(before, after)} of {len(docs)} documents changed place. A query-type embedding leaves out what "
-            "makes it a question, so it lands nearer the documents that answer it.</p>")
+        return side_by_side(ranking_html(query, docs, before, say("lesson.no_task")), ranking_html(query, docs, after, "RETRIEVAL_QUERY / RETRIEVAL_DOCUMENT")) + (
+            f"<p>{say('lesson.moved', moved=moves(before, after), total=len(docs))}{say('lesson.retrieval_result')}</p>")
     if lesson == "Full vs reduced dimensions":
         fmt = first.label
         reduced_size = optional_positive(form.dimensions, "Dimensions") or REDUCED_DEFAULT
@@ -201,9 +194,10 @@ async def _lesson(form: EmbeddingsForm, runner: Any, first: Embedded) -> str:
         before = ranking(full.vectors[0], full.vectors[1:])
         after = ranking(reduced.vectors[0], reduced.vectors[1:])
         norms = np.linalg.norm(reduced.vectors, axis=1)
-        return side_by_side(ranking_html(query, docs, before, f"{full.dimension} numbers"), ranking_html(query, docs, after, f"{reduced.dimension} numbers")) + (
-            f"<p>{moves(before, after)} of {len(docs)} documents changed place. The shorter vectors have lengths "
-            f"{norms.min():.3f}–{norms.max():.3f}: they are scaled to length 1 before comparing.</p>")
+        return side_by_side(ranking_html(query, docs, before, say("lesson.numbers", count=full.dimension)),
+                            ranking_html(query, docs, after, say("lesson.numbers", count=reduced.dimension))) + (
+            f"<p>{say('lesson.moved', moved=moves(before, after), total=len(docs))}"
+            f"{say('lesson.dimensions_result', low=f'{norms.min():.3f}', high=f'{norms.max():.3f}')}</p>")
     return ""
 
 
@@ -215,9 +209,9 @@ async def embed_texts(client: GatewayClient, defaults: ServerDefaults, url: str,
         conn = resolve_connection(defaults, url, key)
         texts = form.all_texts()
         if not texts:
-            raise RequestValidationError(["type some texts to embed, one per line"])
+            raise RequestValidationError([say("lesson.no_texts")])
         if not form.formats:
-            raise RequestValidationError(["choose at least one format: list or native"])
+            raise RequestValidationError([say("lesson.no_format")])
         runner = _runner(client, conn, form, progress)
         runs = [Embedded(fmt, await runner(fmt, texts)) for fmt in FORMATS if fmt in form.formats]
     except GatewayError as error:
@@ -234,7 +228,7 @@ async def embed_texts(client: GatewayClient, defaults: ServerDefaults, url: str,
     view.files = export_files(texts, first.result.vectors, "embeddings", as_text=len(texts) <= TEXT_EXPORT_LIMIT)
     if LESSONS.get(form.lesson):
         try:
-            view.lesson = await _lesson(form, runner, first)
+            view.lesson = f"<p class='emb-lesson-about'>{say(LESSONS[form.lesson])}</p>" + await _lesson(form, runner, first)
         except GatewayError as error:
             view.error, view.exchange = error_text(error), error.exchange or view.exchange
     return view

@@ -20,6 +20,7 @@ from gradio.i18n import I18nData
 from playground.ui.i18n_notes import EN_NOTES, ZH_NOTES
 from playground.ui.i18n_tabs import EN_TABS
 from playground.ui.i18n_tabs_zh import ZH_TABS
+from playground.ui.i18n_views import EN_VIEWS, ZH_VIEWS
 from playground.ui.i18n_zh import ZH
 from playground.ui.language import LANGUAGE_COOKIE, is_chinese
 
@@ -213,7 +214,7 @@ gateway, type its address and key in the connection panel at the top.""",
 }
 
 
-for _part_en, _part_zh in ((EN_TABS, ZH_TABS), (EN_NOTES, ZH_NOTES)):
+for _part_en, _part_zh in ((EN_TABS, ZH_TABS), (EN_NOTES, ZH_NOTES), (EN_VIEWS, ZH_VIEWS)):
     assert not (_part_en.keys() & EN.keys()), f"keys given twice: {sorted(_part_en.keys() & EN.keys())}"
     EN.update(_part_en)
     ZH.update(_part_zh)

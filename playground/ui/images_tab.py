@@ -37,6 +37,7 @@ from playground.ui.images_view import (
     NOT_SET,
     RATIOS,
     delivered_html,
+    images_word,
     gallery_items,
     history_items,
     nothing_delivered_html,
@@ -64,12 +65,12 @@ def _status(generation: Generation) -> str:
     count = len(result.images) if result else 0
     took = say("images.status_took", seconds=f"{exchange.finished_at:.1f}") if exchange is not None and exchange.finished_at is not None else ""
     what = say("images.refined" if generation.kind == "refine" else "images.generated")
-    return say("images.status", number=generation.number, count=count, images=_images(count), what=what, took=took,
+    return say("images.status", number=generation.number, count=count, images=images_word(count), what=what, took=took,
                model=generation.asked.get("model", ""))
 
 
-def _images(count: int) -> str:
-    return say("images.one" if count == 1 else "images.many")
+NOT_SHOWN = (t("imgview.not_set"), NOT_SET)
+"""The "not set" choice of the Images dropdowns: its value is the one the handlers read, its words the catalogue's."""
 
 
 def build_images_tab(ctx: TabContext) -> None:
@@ -85,19 +86,19 @@ def build_images_tab(ctx: TabContext) -> None:
             notice = notice_banner("images")
             model = gr.Dropdown(list(IMAGE_MODELS), value=IMAGE_MODELS[0], label=t("chat.model"), allow_custom_value=True, elem_id="images-model")
             with gr.Row(equal_height=True):
-                ratio = gr.Dropdown([NOT_SET, *RATIOS], value="1:1", label=t("images.aspect_ratio_size_w"), allow_custom_value=True,
+                ratio = gr.Dropdown([NOT_SHOWN, *RATIOS], value="1:1", label=t("images.aspect_ratio_size_w"), allow_custom_value=True,
                                     elem_id="images-ratio", scale=1)
                 preview = gr.HTML(ratio_preview_html("1:1", "1K"), elem_id="images-ratio-preview", scale=1)
             with gr.Row():
-                tier = gr.Dropdown([NOT_SET, "1K", "2K", "3K"], value="1K", label=t("images.size_tier_image_size"), elem_id="images-tier")
+                tier = gr.Dropdown([NOT_SHOWN, "1K", "2K", "3K"], value="1K", label=t("images.size_tier_image_size"), elem_id="images-tier")
                 n = gr.Slider(1, MAX_IMAGES_PER_CALL, value=1, step=1, label=t("images.number_of_images_n"), elem_id="images-n")
             with gr.Row():
-                quality = gr.Dropdown([NOT_SET, "auto", "low", "medium", "high"], value=NOT_SET, label=t("images.quality"), allow_custom_value=True,
+                quality = gr.Dropdown([NOT_SHOWN, "auto", "low", "medium", "high"], value=NOT_SET, label=t("images.quality"), allow_custom_value=True,
                                       elem_id="images-quality")
-                mime_type = gr.Dropdown([NOT_SET, "image/png", "image/jpeg", "image/webp"], value="image/png", label=t("images.output_type_mime_type"),
+                mime_type = gr.Dropdown([NOT_SHOWN, "image/png", "image/jpeg", "image/webp"], value="image/png", label=t("images.output_type_mime_type"),
                                         allow_custom_value=True, elem_id="images-mime")
             with gr.Accordion(t("common.more_parameters"), open=False):
-                modalities = gr.Dropdown([NOT_SET, "image", "text,image"], value=NOT_SET, label=t("images.response_modalities"),
+                modalities = gr.Dropdown([NOT_SHOWN, "image", "text,image"], value=NOT_SET, label=t("images.response_modalities"),
                                          allow_custom_value=True, elem_id="images-modalities")
                 gr.Markdown(t("images.response_format_is_always"))
             with developer_section("images"):
@@ -112,7 +113,7 @@ def build_images_tab(ctx: TabContext) -> None:
             gallery = gr.Gallery(label=t("images.results_click_one_for"), columns=2,
                                  height=440, object_fit="contain", elem_id="images-gallery")
             downloads = gr.File(label=t("images.download_the_original_files"), file_count="multiple", interactive=False, elem_id="images-downloads")
-            delivered = gr.HTML(delivered_html(None), elem_id="images-delivered")
+            delivered = gr.HTML(t("imgview.empty"), elem_id="images-delivered")
             with gr.Group(), gr.Row(equal_height=True):
                 picked = gr.Image(label=t("images.picked_image"), type="filepath", interactive=False, height=140, elem_id="images-picked")
                 with gr.Column(scale=2):
@@ -166,7 +167,7 @@ def build_images_tab(ctx: TabContext) -> None:
                           quality_text: str, mime: str, modes: str, extra_text: str, files: list[str] | None,
                           progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
         form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, files, extra_text)
-        progress(0.1, desc=say("images.progress_generate", count=int(count or 1), images=_images(int(count or 1))))
+        progress(0.1, desc=say("images.progress_generate", count=int(count or 1), images=images_word(int(count or 1))))
         return finished(state, await generate(ctx.client, ctx.defaults, state, url, key, form))
 
     async def on_refine(state: ImagesSession, url: str, key: str, change: str, text: str, model_id: str, ratio_text: str, tier_text: str,

@@ -9,6 +9,7 @@ import math
 from typing import TYPE_CHECKING
 
 from playground.client.images import TIER_PIXELS, GeneratedImage, parse_ratio
+from playground.ui.i18n import say
 from playground.ui.shown_files import shown_path
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ def ratio_preview_html(ratio_text: str | None, tier: str | None) -> str:
     """A box drawn at the chosen aspect ratio, with the pixel size the tier suggests."""
     ratio = parse_ratio(ratio_text)
     if ratio is None:
-        label = "the gateway's default shape" if ratio_text in (None, "", NOT_SET) else "not a W:H ratio"
+        label = say("imgview.default_shape") if ratio_text in (None, "", NOT_SET) else say("imgview.not_ratio")
         return f'<div class="ratio-preview"><div class="ratio-box ratio-unknown">?</div><span>{html.escape(label)}</span></div>'
     w, h = ratio
     scale = PREVIEW_BOX / max(w, h)
@@ -38,7 +39,7 @@ def ratio_preview_html(ratio_text: str | None, tier: str | None) -> str:
     pixels = ""
     if tier in TIER_PIXELS:
         px_w, px_h = expected_pixels(ratio, tier)  # type: ignore[arg-type]
-        pixels = f" · about {px_w}×{px_h} px at {tier}"
+        pixels = say("imgview.about", width=px_w, height=px_h, tier=tier)
     return (f'<div class="ratio-preview" data-ratio="{w}:{h}"><div class="ratio-box" style="width:{width}px;height:{height}px">'
             f"{w}:{h}</div><span>{w}:{h}{pixels}</span></div>")
 
@@ -56,10 +57,14 @@ def human_bytes(size: int) -> str:
     return f"{value:.1f} {BYTE_UNITS[unit]}"
 
 
+def images_word(count: int) -> str:
+    """The catalogue's word for `count` images ("image" or "images"; the Chinese measure word either way)."""
+    return say("images.one" if count == 1 else "images.many")
+
+
 def nothing_delivered_html() -> str:
     """The results panel after a request that delivered nothing: no stale table stays."""
-    return ('<p class="images-delivered-empty images-delivered-failed">This request delivered no image (the reason is in red under '
-            "Generate). Earlier results are in this session's history below: click one to bring it back.</p>")
+    return say("imgview.nothing")
 
 
 def ratio_name(width: int, height: int) -> str:
@@ -94,23 +99,29 @@ def image_checks(image: GeneratedImage, generation: Generation) -> list[str]:
     ratio = parse_ratio(asked.get("size"))
     if ratio is not None:
         ok = ratio_honoured(image, ratio)
-        marks.append(_mark(ok, f"ratio {ratio[0]}:{ratio[1]}" if ok else f"asked {ratio[0]}:{ratio[1]}, got {ratio_name(image.width, image.height)}"))
+        asked_ratio = f"{ratio[0]}:{ratio[1]}"
+        marks.append(_mark(ok, say("imgview.ratio", ratio=asked_ratio) if ok else
+                           say("imgview.asked_got", asked=asked_ratio, got=ratio_name(image.width, image.height))))
     tier = asked.get("image_size")
     if tier in TIER_PIXELS:
-        marks.append(_mark(tier_honoured(image, tier), f"size {tier}" if tier_honoured(image, tier) else f"asked {tier}, got {max(image.width, image.height)} px long side"))
+        long_side = say("imgview.long_side", pixels=max(image.width, image.height))
+        marks.append(_mark(tier_honoured(image, tier), say("imgview.size", tier=tier) if tier_honoured(image, tier) else
+                           say("imgview.asked_got", asked=tier, got=long_side)))
     mime = asked.get("mime_type")
     if mime:
-        marks.append(_mark(image.mime_type == mime, f"type {mime}" if image.mime_type == mime else f"asked {mime}, got {image.mime_type}"))
+        marks.append(_mark(image.mime_type == mime, say("imgview.type", mime=mime) if image.mime_type == mime else
+                           say("imgview.asked_got", asked=mime, got=image.mime_type)))
     return marks
 
 
 def delivered_html(generation: Generation | None) -> str:
     """Per image: pixels, ratio, type, bytes, how it arrived; against what was asked."""
     if generation is None or generation.result is None:
-        return '<p class="images-delivered-empty">Generate an image to see what the gateway delivered against what was asked.</p>'
+        return say("imgview.empty")
     images, asked = generation.result.images, generation.asked
     wanted = int(asked.get("n") or 1)
-    count = _mark(len(images) == wanted, f"{len(images)} of {wanted} image{'s' if wanted != 1 else ''}" + ("" if "n" in asked else " (n not sent: 1 expected)"))
+    count = _mark(len(images) == wanted, say("imgview.count", delivered=len(images), wanted=wanted, images=images_word(wanted)) +
+                  ("" if "n" in asked else say("imgview.n_not_sent")))
     asked_text = " · ".join(html.escape(f"{name} {asked[name]}") for name in ("size", "image_size", "n", "mime_type", "quality") if name in asked)
     rows = []
     for number, image in enumerate(images, start=1):
@@ -119,8 +130,9 @@ def delivered_html(generation: Generation | None) -> str:
             f"<td>{image.width}×{image.height}</td><td>{html.escape(ratio_name(image.width, image.height))}</td>"
             f"<td>{html.escape(image.mime_type)}</td><td>{human_bytes(image.size)}</td><td>{html.escape(image.delivered_as)}</td>"
             f'<td>{" ".join(image_checks(image, generation)) or "—"}</td></tr>')
-    return (f'<div class="images-delivered"><p>Asked: {asked_text or "the gateway defaults"} — delivered: {count}</p>'
-            "<table><thead><tr><th>#</th><th>pixels</th><th>ratio</th><th>type</th><th>size</th><th>as</th><th>vs asked</th></tr></thead>"
+    heads = "".join(f"<th>{say(f'imgview.th.{name}')}</th>" for name in ("pixels", "ratio", "type", "size", "as", "vs_asked"))
+    return (f'<div class="images-delivered"><p>{say("imgview.asked", asked=asked_text or say("imgview.defaults"), count=count)}</p>'
+            f"<table><thead><tr><th>#</th>{heads}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></div>")
 
 
@@ -128,13 +140,13 @@ def gallery_items(generation: Generation | None) -> list[tuple[str, str]]:
     """(path, caption) per image: the revised prompt when the gateway gave one."""
     if generation is None or generation.result is None:
         return []
-    return [(path, image.revised_prompt or f"image {number}") for number, image in enumerate(generation.result.images, start=1)
+    return [(path, image.revised_prompt or say("imgview.image_n", number=number)) for number, image in enumerate(generation.result.images, start=1)
             if (path := shown_path(image.path)) is not None]
 
 
 def settings_line(generation: Generation) -> str:
     asked = generation.asked
-    parts = [asked.get("size") or "default ratio", asked.get("image_size") or "default size", f"×{asked.get('n', 1)}"]
+    parts = [asked.get("size") or say("imgview.default_ratio"), asked.get("image_size") or say("imgview.default_size"), f"×{asked.get('n', 1)}"]
     return " · ".join(str(part) for part in parts)
 
 
@@ -145,7 +157,7 @@ def history_items(history: list[Generation]) -> list[tuple[str, str]]:
         if generation.result is None or not generation.result.images:
             continue
         prompt = generation.prompt if len(generation.prompt) <= 60 else generation.prompt[:59] + "…"
-        kind = "refine: " if generation.kind == "refine" else ""
+        kind = say("imgview.refine") if generation.kind == "refine" else ""
         path = shown_path(generation.thumbnail or generation.result.images[0].path)
         if path is None:
             continue

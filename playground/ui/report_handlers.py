@@ -15,6 +15,7 @@ from playground.client.report.latency import load_run
 from playground.client.report.model import CHECKS_BY_ID, FORMATS, FORMAT_LABELS, TEXT_FORMATS, LoadRun, Report, Scope, catalog_models
 from playground.client.report.runner import RunState, run_report
 from playground.ui.connection import ServerDefaults, resolve_connection
+from playground.ui.i18n import say
 
 SEPARATOR = " · "
 
@@ -62,18 +63,18 @@ def build_scope(formats: list[str], models: list[str], checks: list[str], thorou
         label, _, model = value.partition(SEPARATOR)
         fmt = labels.get(label)
         if fmt is None or not model.strip():
-            raise RequestValidationError([f"models: {value!r} is not 'format · model'"])
+            raise RequestValidationError([say("rep.bad_model", value=repr(value))])
         if fmt in (formats or []):
             chosen.setdefault(fmt, []).append(model.strip())
     unknown = [c for c in checks or [] if c not in CHECKS_BY_ID]
     if unknown:
-        raise RequestValidationError([f"checks: unknown {', '.join(unknown)}"])
+        raise RequestValidationError([say("rep.unknown_checks", checks=", ".join(unknown))])
     if not chosen:
-        raise RequestValidationError(["pick at least one format and one of its models"])
+        raise RequestValidationError([say("rep.pick_model")])
     if not checks:
-        raise RequestValidationError(["pick at least one check"])
+        raise RequestValidationError([say("rep.pick_check")])
     if budget is None or not 0 < float(budget) <= 120:
-        raise RequestValidationError(["time-to-first-token budget: a number of seconds from 0.1 to 120"])
+        raise RequestValidationError([say("rep.budget")])
     return Scope(chosen, tuple(checks), bool(thorough), float(budget))
 
 
@@ -90,14 +91,14 @@ async def run(client: GatewayClient, defaults: ServerDefaults, url: str, key: st
 def load_saved(path: str | None) -> Report:
     """A report file the visitor uploaded, read and checked whole before anything changes."""
     if not path:
-        raise document.ReportFileError("Choose a report file first.")
+        raise document.ReportFileError(say("rep.choose_file"))
     file = Path(path)
     try:
         if file.stat().st_size > document.MAX_FILE_BYTES:
-            raise document.ReportFileError(f"The file is larger than {document.MAX_FILE_BYTES / 1e6:.0f} MB.")
+            raise document.ReportFileError(say("rep.file_too_large", mb=f"{document.MAX_FILE_BYTES / 1e6:.0f}"))
         text = file.read_bytes()
     except OSError:
-        raise document.ReportFileError("The uploaded file is no longer on the server; upload it again.") from None
+        raise document.ReportFileError(say("rep.file_gone")) from None
     return document.loads(text)
 
 
@@ -108,9 +109,9 @@ async def run_load(client: GatewayClient, defaults: ServerDefaults, url: str, ke
 
         raise LoadRunRefused(HOSTED_REFUSAL)
     if not (model or "").strip():
-        raise RequestValidationError(["load run: choose a model"])
+        raise RequestValidationError([say("rep.load_model")])
     if not 1 <= int(max_concurrency or 0) <= 64:
-        raise RequestValidationError(["load run: the highest concurrency must be from 1 to 64"])
+        raise RequestValidationError([say("rep.load_concurrency")])
     conn = resolve_connection(defaults, url, key)
     if session.report is None:
         session.report = Report(conn.base_url, Scope({}, ()))
@@ -121,4 +122,4 @@ async def run_load(client: GatewayClient, defaults: ServerDefaults, url: str, ke
 
 
 def safe_message(error: BaseException) -> str:
-    return error.message if isinstance(error, GatewayError) else "Something went wrong on our side; try again."
+    return error.message if isinstance(error, GatewayError) else say("rep.ours")

@@ -14,7 +14,7 @@ import pandas as pd
 from playground.client.errors import GatewayError
 from playground.client.report import document
 from playground.client.report.latency import HOSTED_REFUSAL
-from playground.client.report.model import CHECKS, FORMAT_LABELS, FORMATS, QUICK_CHECKS, QUICK_FORMATS, TEXT_FORMATS
+from playground.client.report.model import CHECKS, FORMATS, QUICK_CHECKS, QUICK_FORMATS, TEXT_FORMATS
 from playground.client.report.runner import MAX_CONCURRENCY, mark_stopped
 from playground.ui import report_handlers as handlers
 from playground.ui import report_views as views
@@ -27,8 +27,9 @@ MATRIX_JS = """element.addEventListener('click', (e) => {
   const cell = e.target.closest('[data-cell]');
   if (cell) { trigger('click', {cell: cell.dataset.cell}); }
 });"""
-CHECK_CHOICES = [(c.label, c.id) for c in CHECKS]
-FORMAT_CHOICES = [(FORMAT_LABELS[f], f) for f in FORMATS]
+CHECK_CHOICES = [(t(f"rep.check.{c.id}"), c.id) for c in CHECKS]
+"""The client's checks, named through the catalogue; the values the handlers read are the check ids."""
+FORMAT_CHOICES = [(t(f"rep.format.{f}"), f) for f in FORMATS]
 
 
 def build_report_tab(ctx: TabContext) -> None:
@@ -63,7 +64,7 @@ def build_report_tab(ctx: TabContext) -> None:
         if ctx.defaults.hosted:
             gr.Markdown(HOSTED_REFUSAL, elem_id="report-load-refused")
         with gr.Row():
-            load_format = gr.Dropdown([(FORMAT_LABELS[f], f) for f in TEXT_FORMATS], value="chat", label=t("report.format"), elem_id="report-load-format")
+            load_format = gr.Dropdown([(t(f"rep.format.{f}"), f) for f in TEXT_FORMATS], value="chat", label=t("report.format"), elem_id="report-load-format")
             load_model = gr.Textbox("gx-2.5-flash", label=t("common.model"), elem_id="report-load-model")
             load_max = gr.Slider(1, 64, value=8, step=1, label=t("report.highest_concurrency"), elem_id="report-load-max")
             load_stop = gr.Number(50, label=t("report.stop_above_this_error"), elem_id="report-load-stop-rate")
@@ -150,7 +151,7 @@ def build_report_tab(ctx: TabContext) -> None:
         except GatewayError as problem:
             return (banner_update(error_text(problem)),) + (gr.skip(),) * 6
         state.baseline, state.report = loaded, loaded
-        note = f"Loaded the report of {views.plain(loaded.gateway)}; the next run is compared with it."
+        note = say("rep.loaded", gateway=views.plain(loaded.gateway))
         return (banner_update(""), views.summary_markdown(loaded, note), views.matrix_html(loaded), views.latency_markdown(loaded),
                 "", gr.update(choices=views.cell_choices(loaded), value=None), gr.skip())
 

@@ -16,6 +16,7 @@ from playground.client.report import document
 from playground.client.report.latency import latency_rows
 from playground.client.report.model import CHECKS, CHECKS_BY_ID, FORMAT_LABELS, TEXT_FORMATS, CheckResult, Report
 from playground.ui.codegen import curl_snippet
+from playground.ui.i18n import say
 from playground.ui.render import inspector_request, inspector_response, plain
 
 SYMBOLS = {"pass": "✓", "fail": "✗", "unsupported": "—", "skipped": "○"}
@@ -32,13 +33,36 @@ STYLE = """
 """
 
 
+def check_label(check: str) -> str:
+    """A check's name in the visitor's language (the client's ids; its words are the English)."""
+    return say(f"rep.check.{check}")
+
+
+def format_label(fmt: str) -> str:
+    return say(f"rep.format.{fmt}") if fmt in FORMAT_LABELS else fmt
+
+
+def status_word(status: str) -> str:
+    return say(f"rep.status.{status}")
+
+
+def summary_line(report: Report) -> str:
+    """The client's summary line, in the visitor's language."""
+    phrases = {name: say(f"rep.summary.{name}") for name in document.SUMMARY_PHRASES}
+    return document.summary_line(report, phrases, check_label, say("rep.summary.join"), say("rep.summary.end"))
+
+
+def cell_name(result: CheckResult) -> str:
+    """"format · model · check" of a cell, as shown."""
+    return f"{format_label(result.format)} · {result.model} · {check_label(result.check)}"
+
+
 def cell_id(result: CheckResult) -> str:
     return "|".join(result.key)
 
 
 def _tooltip(result: CheckResult) -> str:
-    check = CHECKS_BY_ID[result.check]
-    text = f"{check.label} — {result.status}: {result.reason}"
+    text = f"{check_label(result.check)} — {status_word(result.status)}: {result.reason}"
     if result.status == "fail" and result.expected:
         text += f"\nexpected: {result.expected}\narrived: {result.arrived}"
     return html.escape(text[:600], quote=True)
@@ -53,7 +77,7 @@ def _table(results: list[CheckResult], clickable: bool) -> str:
     rows: dict[tuple[str, str], dict[str, CheckResult]] = {}
     for result in results:
         rows.setdefault((result.format, result.model), {})[result.check] = result
-    head = "".join(f'<th class="col" title="{html.escape(c.meaning, quote=True)}">{html.escape(c.label)}</th>' for c in columns)
+    head = "".join(f'<th class="col" title="{html.escape(c.meaning, quote=True)}">{html.escape(check_label(c.id))}</th>' for c in columns)
     lines = [f'<table class="report-matrix"><tr><th class="row">format · model</th>{head}</tr>']
     for (fmt, model), cells in rows.items():
         tds = []
@@ -64,7 +88,7 @@ def _table(results: list[CheckResult], clickable: bool) -> str:
                 continue
             target = f' data-cell="{html.escape(cell_id(result), quote=True)}"' if clickable and result.exchanges else ""
             tds.append(f'<td class="{result.status}" title="{_tooltip(result)}"{target}>{SYMBOLS[result.status]}</td>')
-        label = f"{FORMAT_LABELS.get(fmt, fmt)} · {model}"
+        label = f"{format_label(fmt)} · {model}"
         lines.append(f'<tr><th class="row">{html.escape(label)}</th>{"".join(tds)}</tr>')
     return "\n".join(lines) + "</table>"
 
@@ -72,7 +96,7 @@ def _table(results: list[CheckResult], clickable: bool) -> str:
 def matrix_html(report: Report | None, clickable: bool = True) -> str:
     """One table per kind of format (text, embeddings, images, video); each cell's reason in its tooltip."""
     if report is None or not report.results:
-        return "<p>Run a report to see the matrix.</p>"
+        return say("report.p_run_a_report")
     tables = []
     for _name, formats in GROUPS:
         results = [r for r in report.results if r.format in formats]
@@ -85,9 +109,10 @@ def summary_markdown(report: Report | None, progress: str = "") -> str:
     if report is None:
         return progress
     counts = report.counts()
-    line = plain(document.summary_line(report))
-    return (f"**{line}**\n\n✓ {counts['pass']} passed · ✗ {counts['fail']} failed · — {counts['unsupported']} not supported by the format · "
-            f"○ {counts['skipped']} skipped · {report.wall_s:.1f} s" + (f"\n\n{progress}" if progress else ""))
+    line = plain(summary_line(report))
+    tally = say("rep.counts", passed=counts["pass"], failed=counts["fail"], unsupported=counts["unsupported"], skipped=counts["skipped"],
+                seconds=f"{report.wall_s:.1f}")
+    return f"**{line}**\n\n{tally}" + (f"\n\n{progress}" if progress else "")
 
 
 def _ms(value: float | None) -> str:
@@ -101,10 +126,10 @@ def _rate(value: float | None) -> str:
 def latency_markdown(report: Report | None) -> str:
     rows = latency_rows(report) if report is not None else []
     if not rows:
-        return "No streamed probes yet."
-    lines = ["| format · model | streams | TTFT p50 (ms) | TTFT p95 (ms) | tokens/s p50 | tokens/s p95 |", "|---|---|---|---|---|---|"]
+        return say("rep.no_streams")
+    lines = [say("rep.latency_head"), "|---|---|---|---|---|---|"]
     for row in rows:
-        lines.append(f"| {plain(FORMAT_LABELS.get(row['format'], row['format']))} · {plain(row['model'])} | {row['streams']} | {_ms(row['ttft_p50_s'])} | "
+        lines.append(f"| {plain(format_label(row['format']))} · {plain(row['model'])} | {row['streams']} | {_ms(row['ttft_p50_s'])} | "
                      f"{_ms(row['ttft_p95_s'])} | {_rate(row['tokens_per_s_p50'])} | {_rate(row['tokens_per_s_p95'])} |")
     return "\n".join(lines)
 
@@ -118,17 +143,17 @@ def find_cell(report: Report | None, key: str) -> CheckResult | None:
 def cell_choices(report: Report | None) -> list[tuple[str, str]]:
     if report is None:
         return []
-    return [(f"{SYMBOLS[r.status]} {FORMAT_LABELS.get(r.format, r.format)} · {r.model} · {CHECKS_BY_ID[r.check].label}", cell_id(r))
+    return [(f"{SYMBOLS[r.status]} {cell_name(r)}", cell_id(r))
             for r in report.results if r.exchanges]
 
 
 def cell_verdict(result: CheckResult) -> str:
     check = CHECKS_BY_ID[result.check]
-    lines = [f"**{plain(FORMAT_LABELS.get(result.format, result.format))} · {plain(result.model)} · {plain(check.label)}: {result.status}** — {plain(result.reason)}",
-             "", f"*Rule:* {plain(check.meaning)}"]
+    lines = [f"**{plain(format_label(result.format))} · {plain(result.model)} · {plain(check_label(check.id))}: {status_word(result.status)}** — {plain(result.reason)}",
+             "", say("rep.rule", rule=plain(check.meaning))]
     if result.expected or result.arrived:
-        lines += ["", f"*Expected:* {plain(result.expected)}", "", f"*Arrived:* {plain(result.arrived)}"]
-    lines += ["", f"{len(result.exchanges)} call(s), {result.seconds * 1000:.0f} ms"]
+        lines += ["", say("rep.expected", text=plain(result.expected)), "", say("rep.arrived", text=plain(result.arrived))]
+    lines += ["", say("rep.calls", count=len(result.exchanges), ms=f"{result.seconds * 1000:.0f}")]
     return "\n".join(lines)
 
 
@@ -136,24 +161,24 @@ def diff_markdown(changes: document.ReportDiff | None) -> str:
     if changes is None:
         return ""
     if changes.empty:
-        return "**Since the loaded report:** nothing changed."
+        return say("rep.unchanged")
 
     def names(results: list[CheckResult]) -> str:
-        return ", ".join(plain(f"{FORMAT_LABELS.get(r.format, r.format)} · {r.model} · {CHECKS_BY_ID[r.check].label}") for r in results) or "none"
+        return ", ".join(plain(cell_name(r)) for r in results) or say("rep.none")
 
-    return (f"**Since the loaded report:** newly failing ({len(changes.newly_failing)}): {names(changes.newly_failing)}\n\n"
-            f"newly passing ({len(changes.newly_passing)}): {names(changes.newly_passing)}\n\n"
-            f"new cells: {len(changes.new_cells)} · cells no longer run: {len(changes.gone_cells)}")
+    return say("rep.changes", failing=len(changes.newly_failing), failing_names=names(changes.newly_failing),
+               passing=len(changes.newly_passing), passing_names=names(changes.newly_passing), new=len(changes.new_cells),
+               gone=len(changes.gone_cells))
 
 
 def markdown_report(report: Report) -> str:
-    lines = [f"# Gateway report: {report.gateway}", "", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(report.created)), "",
-             f"**{document.summary_line(report)}**", "", "| format | model | check | status | reason |", "|---|---|---|---|---|"]
+    lines = ["# " + say("rep.doc.title", gateway=report.gateway), "", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(report.created)), "",
+             f"**{summary_line(report)}**", "", say("rep.doc.table_head"), "|---|---|---|---|---|"]
     for r in report.results:
         reason = r.reason.replace("|", "\\|").replace("\n", " ")
-        lines.append(f"| {FORMAT_LABELS.get(r.format, r.format)} | {r.model} | {CHECKS_BY_ID[r.check].label} | {r.status} | {reason} |")
-    lines += ["", "## Latency", "", latency_markdown(report), "", "## What each check means", ""]
-    lines += [f"- **{c.label}**: {c.meaning}" for c in CHECKS]
+        lines.append(f"| {format_label(r.format)} | {r.model} | {check_label(r.check)} | {status_word(r.status)} | {reason} |")
+    lines += ["", "## " + say("rep.doc.latency"), "", latency_markdown(report), "", "## " + say("rep.doc.meanings"), ""]
+    lines += [f"- **{check_label(c.id)}**: {c.meaning}" for c in CHECKS]
     return "\n".join(lines) + "\n"
 
 
@@ -163,18 +188,20 @@ def html_report(report: Report) -> str:
     for result in report.results:
         if result.status != "fail":
             continue
-        calls = "".join(f"<h4>call {i + 1}</h4><pre>{html.escape(inspector_request(e))}</pre><pre>{html.escape(inspector_response(e)[:20000])}</pre>"
+        calls = "".join(f"<h4>{say('rep.doc.call', number=i + 1)}</h4><pre>{html.escape(inspector_request(e))}</pre><pre>{html.escape(inspector_response(e)[:20000])}</pre>"
                         f"<pre>{html.escape(curl_snippet(e))}</pre>" for i, e in enumerate(result.exchanges))
-        title = f"{FORMAT_LABELS.get(result.format, result.format)} · {result.model} · {CHECKS_BY_ID[result.check].label}"
-        details.append(f"<details><summary>{html.escape(title)}: {html.escape(result.reason)}</summary><p>expected: {html.escape(result.expected)}"
-                       f"<br>arrived: {html.escape(result.arrived)}</p>{calls}</details>")
-    meanings = "".join(f"<li><b>{html.escape(c.label)}</b>: {html.escape(c.meaning)}</li>" for c in CHECKS)
+        details.append(f"<details><summary>{html.escape(cell_name(result))}: {html.escape(result.reason)}</summary>"
+                       f"<p>{html.escape(say('rep.doc.expected', text=result.expected))}<br>{html.escape(say('rep.doc.arrived', text=result.arrived))}</p>"
+                       f"{calls}</details>")
+    meanings = "".join(f"<li><b>{html.escape(check_label(c.id))}</b>: {html.escape(c.meaning)}</li>" for c in CHECKS)
     latency = latency_markdown(report).replace("|---", "")
-    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Gateway report</title><style>body{{font:14px system-ui,sans-serif;margin:2em}}"
+    words = {name: html.escape(say(f"rep.doc.{name}")) for name in ("page_title", "latency", "failing", "meanings")}
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{words['page_title']}</title><style>body{{font:14px system-ui,sans-serif;margin:2em}}"
             f"pre{{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap}}</style></head><body>"
-            f"<h1 id='report-title'>Gateway report: {html.escape(report.gateway)}</h1><p id='report-summary-line'><b>{html.escape(document.summary_line(report))}</b></p>"
-            f"{matrix_html(report, clickable=False)}<h2>Latency</h2><pre>{html.escape(latency)}</pre>"
-            f"<h2>Failing checks</h2>{''.join(details) or '<p>none</p>'}<h2>What each check means</h2><ul>{meanings}</ul></body></html>")
+            f"<h1 id='report-title'>{html.escape(say('rep.doc.title', gateway=report.gateway))}</h1>"
+            f"<p id='report-summary-line'><b>{html.escape(summary_line(report))}</b></p>"
+            f"{matrix_html(report, clickable=False)}<h2>{words['latency']}</h2><pre>{html.escape(latency)}</pre>"
+            f"<h2>{words['failing']}</h2>{''.join(details) or '<p>' + say('rep.none') + '</p>'}<h2>{words['meanings']}</h2><ul>{meanings}</ul></body></html>")
 
 
 def report_files_dir() -> Path:
@@ -197,7 +224,7 @@ def load_plot_rows(report: Report | None) -> tuple[list[dict[str, Any]], list[di
     if report is None or report.load is None or not report.load.steps:
         return [], [], ""
     ttft, rate = [], []
-    lines = ["| concurrency | requests | 429 | 5xx | cut stream | timeout | other | error rate |", "|---|---|---|---|---|---|---|---|"]
+    lines = [say("rep.load_head"), "|---|---|---|---|---|---|---|---|"]
     for step in report.load.steps:
         for name, value in (("TTFT p50", step.ttft_p50_s), ("TTFT p95", step.ttft_p95_s)):
             if value is not None:

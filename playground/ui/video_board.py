@@ -15,16 +15,19 @@ from typing import Any
 
 from playground.client.transport import Connection, Exchange
 from playground.client.video import PollUpdate
+from playground.ui.i18n import EN, say
 from playground.ui.shown_files import shown_path
 
 MAX_JOBS = 20
-STATE_LABELS = {
-    "submitted": "Submitted", "queued": "Queued", "in_progress": "In progress", "succeeded": "Done",
-    "failed": "Failed", "cancelled": "Polling stopped", "error": "Error", "resuming": "Checking…", "saving": "Saving…",
-}
 ACTIVE_STATES = frozenset({"submitted", "queued", "in_progress", "resuming", "saving"})
 CALLS = ("submit", "latest poll", "download")
-"""The calls of a job the inspector can show, each kept separately."""
+"""The calls of a job the inspector can show, each kept separately (shown as `vboard.call.<call>`)."""
+
+
+def state_label(state: str) -> str:
+    """A job state in the visitor's language (an unknown state from the gateway as it came)."""
+    key = f"vboard.state.{state}"
+    return say(key) if key in EN else state
 
 
 @dataclass
@@ -51,16 +54,16 @@ class VideoJob:
 
     def apply(self, update: PollUpdate) -> None:
         if update.error is not None:
-            self.message = f"Poll {update.polls} failed ({update.failed_polls} in a row), retrying: {update.error.message}"
+            self.message = say("vboard.poll_failed", polls=update.polls, failed=update.failed_polls, error=update.error.message)
             return
         task = update.task
         if task is None:
             return
         self.progress = task.progress
         if task.status == "failed":
-            self.end("failed", f"{task.error_message} (code {task.error_code})")
+            self.end("failed", say("vboard.failed", message=task.error_message, code=task.error_code))
         elif task.status == "succeeded":
-            self.state, self.progress, self.message = "saving", 100.0, "The gateway finished the video; saving it…"
+            self.state, self.progress, self.message = "saving", 100.0, say("vboard.saving")
             self.finished_at = self.finished_at or time.time()
         else:
             self.state, self.message = task.status, ""
@@ -129,16 +132,16 @@ def _bar(job: VideoJob) -> str:
 
 def _duration(seconds: float) -> str:
     minutes, secs = divmod(int(seconds), 60)
-    return f"{minutes} min {secs:02d} s" if minutes else f"{secs} s"
+    return say("vboard.minutes", minutes=minutes, seconds=f"{secs:02d}") if minutes else say("vboard.seconds", seconds=secs)
 
 
 def board_html(board: VideoBoard, now: float | None = None) -> str:
     now = time.time() if now is None else now
     if not board.jobs:
-        return '<div class="video-board-empty">No video jobs yet. Submit one, or paste a task id under “Resume”.</div>'
-    rows = []
+        return say("vboard.empty")
+    rows, no_prompt = [], f"<em>{say('vboard.no_prompt')}</em>"
     for job in reversed(list(board.jobs.values())):
-        label = STATE_LABELS.get(job.state, job.state)
+        label = state_label(job.state)
         percent = f" · {job.progress:.0f}%" if job.progress is not None and job.active and job.state != "saving" else ""
         message = f'<div class="video-job-message">{html.escape(job.message)}</div>' if job.message else ""
         rows.append(
@@ -146,7 +149,7 @@ def board_html(board: VideoBoard, now: float | None = None) -> str:
             f'<div class="video-job-head"><span class="video-job-state">{label}{percent}</span>'
             f' · <span class="video-job-elapsed">{_duration(job.elapsed(now))}</span>'
             f' · <code>{html.escape(job.model)}</code> · <code class="video-job-id">{html.escape(job.task_id)}</code></div>'
-            f'<div class="video-job-prompt">{html.escape(job.prompt[:200]) or "<em>(no prompt)</em>"}</div>'
+            f'<div class="video-job-prompt">{html.escape(job.prompt[:200]) or no_prompt}</div>'
             f"{_bar(job)}{message}</div>"
         )
     return '<div class="video-board">' + "".join(rows) + "</div>"
@@ -158,7 +161,7 @@ def gallery_items(board: VideoBoard) -> list[tuple[str, str]]:
 
 def job_choices(board: VideoBoard) -> list[tuple[str, str]]:
     """(label, task id) of every job, newest first, for the inspector's job picker."""
-    return [(f"{job.task_id} · {job.model} · {STATE_LABELS.get(job.state, job.state)}", job.task_id) for job in reversed(list(board.jobs.values()))]
+    return [(f"{job.task_id} · {job.model} · {state_label(job.state)}", job.task_id) for job in reversed(list(board.jobs.values()))]
 
 
 def job_call(board: VideoBoard, pick: tuple[str, str] | None) -> Exchange | None:

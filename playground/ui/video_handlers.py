@@ -19,6 +19,7 @@ from playground.client.transport import Connection, Exchange
 from playground.client.video import VideoTask, check_task_id
 from playground.client.video_requests import build_video_request
 from playground.ui.connection import ServerDefaults, resolve_connection
+from playground.ui.i18n import say
 from playground.ui.render import error_text
 from playground.ui.video_board import VideoBoard, VideoJob
 from playground.ui.video_form import VideoForm
@@ -66,8 +67,7 @@ async def submit_job(client: GatewayClient, defaults: ServerDefaults, board: Vid
         boards = list(conn.quota.job_holders.values())
     running = sum(len(held.active()) for held in boards)
     if running >= defaults.video_jobs_per_session:
-        return Outcome(error_text(LimitError(f"You already have {running} video jobs running (from this page or this address), the most "
-                                             "this server allows (PLAYGROUND_VIDEO_JOBS_PER_SESSION); wait for one to finish or cancel one.")))
+        return Outcome(error_text(LimitError(say("vboard.too_many", running=running))))
     try:
         spec = form.to_input()
         task, exchange = await client.video.submit(conn, build_video_request(spec))
@@ -93,9 +93,9 @@ def resume_job(defaults: ServerDefaults, board: VideoBoard, url: str, key: str, 
 def cancel_job(board: VideoBoard, task_id: str | None) -> Outcome:
     job = board.jobs.get(task_id or "")
     if job is None or not job.active:
-        return Outcome("Nothing to cancel: pick a job that is still running." if board.active() else "")
+        return Outcome(say("vboard.nothing_to_cancel") if board.active() else "")
     job.cancel.set()
-    job.end("cancelled", "Polling stopped; the job may still finish on the gateway. Paste its id under Resume to check again.")
+    job.end("cancelled", say("vboard.polling_stopped"))
     return Outcome()
 
 

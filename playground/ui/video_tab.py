@@ -89,8 +89,8 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
             notes = gr.Markdown(model_notes(DEFAULT_MODEL), elem_id="video-model-notes")
             mode = gr.Radio(list(start["mode"].choices or ()), value=start["mode"].value, label=t("video.mode"), elem_id="video-mode")
             prompt = gr.Textbox(label=t("common.prompt"), lines=3, info=t("video.prompt_help"), elem_id="video-prompt")
-            first_frame = uploaded_image(label="First frame / input image", visible=False, elem_id="video-first-frame")
-            last_frame = uploaded_image(label="Last frame", visible=False, elem_id="video-last-frame")
+            first_frame = uploaded_image(label=t("vform.first_frame"), visible=False, elem_id="video-first-frame")
+            last_frame = uploaded_image(label=t("vform.last_frame"), visible=False, elem_id="video-last-frame")
             references = gr.File(file_count="multiple", file_types=["image"], label=t("video.reference_images_1_2"), visible=False, elem_id="video-references")
             remix = gr.Textbox(label=t("video.remix_from_video_id"), visible=False, elem_id="video-remix")
             with gr.Row():
@@ -126,7 +126,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
             session_file = SessionFileBar.build("video")
             error = error_banner("video")
         with gr.Column(scale=3):
-            board_view = gr.HTML(board_html(VideoBoard()), elem_id="video-board")
+            board_view = gr.HTML(t("vboard.empty"), elem_id="video-board")
             with gr.Row():
                 cancel_pick = gr.Dropdown([], label=t("video.running_job"), scale=3, elem_id="video-cancel-pick")
                 cancel = gr.Button(t("video.stop_watching_the_job"), scale=1, elem_id="video-cancel")
@@ -138,7 +138,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
             gallery = gr.Gallery(label=t("video.finished_videos_select_one"), columns=4, height=220, object_fit="contain", elem_id="video-gallery")
     with gr.Row():
         inspect_job = gr.Dropdown([], label=t("video.inspect_the_calls_of"), scale=3, elem_id="video-inspect-job")
-        inspect_call = gr.Radio(list(CALLS), value="submit", label=t("video.call"), scale=2, elem_id="video-inspect-call")
+        inspect_call = gr.Radio([(t(f"vboard.call.{call}"), call) for call in CALLS], value="submit", label=t("video.call"), scale=2, elem_id="video-inspect-call")
     inspector = Inspector.build("video")
 
     form_inputs = [model, mode, prompt, first_frame, last_frame, references, remix, duration, resolution, ratio, size, fps, seed,

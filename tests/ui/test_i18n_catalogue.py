@@ -19,6 +19,8 @@ SHOWN_VALUE = {"Button", "Markdown", "HTML", "UploadButton"}
 """Components whose value is text the interface writes (a Textbox's or Dropdown's value is data)."""
 TEXT_FIRST_ARG = {"Accordion", "Tab", "Checkbox"} | SHOWN_VALUE
 """Components whose first positional argument is a label or shown text."""
+WRAPPED_COMPONENTS = {"uploaded_image"}
+"""Our functions that make a `gr.*` component and pass its label through."""
 
 
 def module_path(name: str) -> Path:
@@ -49,7 +51,7 @@ def written_outside(tree: ast.Module) -> list[str]:
         func = node.func
         gradio = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "gr"
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-        if gradio:
+        if gradio or name in WRAPPED_COMPONENTS:
             texts = [kw.value for kw in node.keywords if kw.arg in TEXT_KEYWORDS or (kw.arg == "value" and name in SHOWN_VALUE)]
             if name in TEXT_FIRST_ARG and node.args:
                 texts.append(node.args[0])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from playground.client.errors import GatewayError
@@ -150,11 +151,17 @@ TAG_PHRASES = {
 }
 
 
-def summary_line(report: Report) -> str:
-    """"41 of 48 checks passed; streams of X end without [DONE]; ..." (unsupported cells not counted)."""
+SUMMARY_PHRASES = {"passed": "{passed} of {judged} checks passed", **TAG_PHRASES, "also": "also failing: {checks}",
+                   "skipped": "{count} skipped", "stopped": "the run was stopped"}
+
+
+def summary_parts(report: Report) -> list[tuple[str, dict[str, Any]]]:
+    """The summary line's parts as (phrase name, values): a `SUMMARY_PHRASES` name (a tag of
+    `TAG_PHRASES` among them) and what fills it. "also" carries the failing checks' ids, so a
+    caller can name them in its own words."""
     judged = [r for r in report.results if r.status in (PASS, FAIL)]
     passed = sum(r.status == PASS for r in judged)
-    parts = [f"{passed} of {len(judged)} checks passed"]
+    parts: list[tuple[str, dict[str, Any]]] = [("passed", {"passed": passed, "judged": len(judged)})]
     failed = [r for r in judged if r.status == FAIL]
     by_tag: dict[str, list[str]] = {}
     for result in failed:
@@ -164,16 +171,30 @@ def summary_line(report: Report) -> str:
             if label not in by_tag[result.tag]:
                 by_tag[result.tag].append(label)
     for tag, labels in by_tag.items():
-        parts.append(TAG_PHRASES[tag].format(models=", ".join(labels), count=len(labels)))
-    other = {CHECKS_BY_ID[r.check].label for r in failed if r.tag not in TAG_PHRASES}
+        parts.append((tag, {"models": ", ".join(labels), "count": len(labels)}))
+    other = {r.check for r in failed if r.tag not in TAG_PHRASES}
     if other:
-        parts.append("also failing: " + ", ".join(sorted(other)))
+        parts.append(("also", {"checks": sorted(other, key=lambda check: CHECKS_BY_ID[check].label)}))
     skipped = sum(r.status == "skipped" for r in report.results)
     if skipped:
-        parts.append(f"{skipped} skipped")
+        parts.append(("skipped", {"count": skipped}))
     if report.stopped:
-        parts.append("the run was stopped")
-    return "; ".join(parts) + "."
+        parts.append(("stopped", {}))
+    return parts
+
+
+def summary_line(report: Report, phrases: Mapping[str, str] = SUMMARY_PHRASES, check_label: Callable[[str], str] | None = None,
+                 join: str = "; ", end: str = ".") -> str:
+    """"41 of 48 checks passed; streams of X end without [DONE]; ..." (unsupported cells not counted).
+    A caller writing another language passes its own `phrases` (same names and places), check
+    names, separator and full stop."""
+    label = check_label or (lambda check: CHECKS_BY_ID[check].label)
+    shown = []
+    for name, values in summary_parts(report):
+        if name == "also":
+            values = {"checks": ", ".join(label(check) for check in values["checks"])}
+        shown.append(phrases[name].format(**values))
+    return join.join(shown) + end
 
 
 @dataclass
