@@ -147,7 +147,7 @@ def build_compare_tab(ctx: TabContext) -> None:
     def finished(compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
         runs, intent, columns = compare_state.runs, compare_state.intent, slots(values)
         if intent is None or not runs:
-            return (gr.skip(),) * (COLUMNS * 2 + 6)
+            return (gr.skip(),) * len(ends)
         by_slot = []
         for fmt, model in columns:
             by_slot.append(next((r for r in runs if r.fmt == fmt and r.model == model.strip()), None) if fmt and model else None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,8 +14,11 @@ from playground.client.gateway import GatewayClient
 from playground.client.intent import FORMATS, Intent, to_request
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.compare_handlers import PRESETS, compare, export_files, metrics_table, word_diff
+from playground.settings import Settings
+from playground.ui.app import build_app
 from playground.ui.connection import ServerDefaults
 from tests.conftest import DEMO_KEY
+from tests.ui.page_model import PageModel
 
 IMAGE = "data:image/png;base64,iVBORw0KGgo="
 MODELS = {"chat": "gx-2.5-flash", "responses": "gx-2.5-flash", "messages": "cl-sonnet-4-5-20250929", "native": "gx-2.5-flash"}
@@ -99,3 +103,16 @@ def test_word_diff_and_export(tmp_path: Path) -> None:
     assert "<del>is</del>" in shown and "<ins>looks</ins>" in shown and "<ins>today</ins>" in shown and "<b>" not in shown
     json_path, md_path = export_files(Intent("hi"), [])
     assert json.loads(Path(json_path).read_text())["inputs"]["user"] == "hi" and Path(md_path).read_text().startswith("# Comparison")
+
+
+@pytest.mark.parametrize("button", ["compare-send", "compare-stop"])
+async def test_a_refused_send_or_a_stop_before_any_run_writes_exactly_the_tab_outputs(button: str, gateway: RunningGateway, tmp_path: Any) -> None:
+    """The end step of a send that was refused (or a Stop with nothing run) skips every output it
+    has, no more: the page model fails on a wrong count, as Gradio warns and drops the extra."""
+    page = PageModel(build_app(Settings(read_timeout=10, data_dir=tmp_path), ServerDefaults(gateway.url, DEMO_KEY, demo=True)))
+    page.set(page.component("compare-message"), "   ")
+    before = page.get(page.component("compare-metrics-0"))
+    await page.click(button)
+    assert page.get(page.component("compare-metrics-0")) == before
+    if button == "compare-send":
+        assert "type a message first" in page.get(page.component("compare-error")), page.get(page.component("compare-error"))
