@@ -54,7 +54,8 @@ def load_dataset(path: str | None, paste: str, system: str, user: str, max_rows:
 
 def dataset_status(dataset: Dataset) -> str:
     shown = ", ".join(f"`{plain(name)}`" for name in dataset.columns)
-    return say("bview.rows", count=f"{len(dataset.rows):,}", source=dataset.source, columns=shown)
+    rows = say("bview.row_one" if len(dataset.rows) == 1 else "bview.row_many")
+    return say("bview.rows", count=f"{len(dataset.rows):,}", rows=rows, source=dataset.source, columns=shown)
 
 
 def template_check(system: str, user: str, dataset: Dataset | None) -> str:
