@@ -150,19 +150,25 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
             return message, gr.update(choices=ids)
 
         def restore(stored: dict[str, Any] | None) -> tuple[Any, Any, Any]:
+            """The connection this browser saved. With nothing saved the boxes are left alone: this
+            answer can arrive after a visitor has already typed a base URL, which must stay."""
             stored = stored or {}
             remembered = bool(stored.get("remember"))
+            if not stored.get("url") and not remembered:
+                return gr.skip(), gr.skip(), gr.skip()
             return stored.get("url", ""), stored.get("key", "") if remembered else "", remembered
 
         def store(url: str, key: str, keep_key: bool) -> dict[str, Any]:
             return {"url": url or "", "key": key if keep_key else "", "remember": keep_key}
 
-        test.click(refresh_models, [url_box, key_box], [status, chat_model], concurrency_limit=None)
         url_box.change(lambda url: badge_text(defaults, url), url_box, badge, queue=False)
         blocks.load(lambda url: badge_text(defaults, url), url_box, badge, queue=False)  # in the visitor's language
         gr.on([url_box.change, key_box.change, remember.change], store, [url_box, key_box, remember], saved, queue=False)
         connection_restored = blocks.load(restore, saved, [url_box, key_box, remember], queue=False)
-        connection_restored.then(refresh_models, [url_box, key_box], [status, chat_model])
+        first_refresh = connection_restored.then(refresh_models, [url_box, key_box], [status, chat_model])
+        # A Test pressed while the page's first model list is still on its way wins: that answer
+        # (for the URL the page loaded with) must not overwrite the status of the URL just tested.
+        test.click(refresh_models, [url_box, key_box], [status, chat_model], concurrency_limit=None, cancels=[first_refresh])
         restore_video_jobs(connection_restored)
     keep_api_private(blocks)
     return blocks

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from playground.client import catalog
@@ -9,8 +11,11 @@ from playground.client.errors import AuthenticationError
 from playground.client.gateway import GatewayClient
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
+from playground.settings import Settings
+from playground.ui.app import build_app
 from playground.ui.connection import ServerDefaults, test_connection as check_connection
 from tests.conftest import DEMO_KEY
+from tests.ui.page_model import PageModel
 
 
 async def test_gateway_with_a_model_list_counts_what_the_picker_shows(client: GatewayClient, gateway: RunningGateway) -> None:
@@ -63,3 +68,26 @@ def test_a_base_url_with_a_version_inside_its_path_is_left_alone() -> None:
     assert resolve_connection(defaults, "https://gw.example/v1/proxy", "k").base_url == "https://gw.example/v1/proxy"
     assert resolve_connection(defaults, "https://v1.example", "k").base_url == "https://v1.example"
     assert "Drop the trailing" not in badge_text(defaults, "https://gw.example/api")
+
+
+def _restore_step(page: PageModel) -> Any:
+    return next(fn for fn in page.app.fns.values() if fn.name == "restore" and fn.outputs and fn.outputs[0].elem_id == "connection-url")
+
+
+async def test_a_base_url_typed_while_the_page_loads_is_kept_and_its_test_wins(tmp_path: Any) -> None:
+    """The page's load answer (the connection saved in this browser) and its first model list can
+    arrive after a visitor typed a base URL and pressed Test: with nothing saved the boxes are
+    left alone, and Test cancels the first model list so its status is the one shown."""
+    page = PageModel(build_app(Settings(data_dir=tmp_path), ServerDefaults("http://127.0.0.1:9", DEMO_KEY, demo=True)))
+    url_box = page.component("connection-url")
+    page.set(url_box, "https://typed.example")
+    restore = _restore_step(page)
+    page._write(restore, restore.fn({"url": "", "key": "", "remember": False}))
+    assert page.get(url_box) == "https://typed.example"
+    page._write(restore, restore.fn({"url": "https://saved.example", "key": "sk-kept", "remember": True}))
+    assert page.get(url_box) == "https://saved.example" and page.get(page.component("connection-key")) == "sk-kept"
+
+    first_list = next(fn for fn in page.app.fns.values() if fn.trigger_after == restore._id and fn.name == "refresh_models")
+    test_button = page.component("connection-test")
+    cancels = [fn.cancels for fn in page.app.fns.values() if (test_button._id, "click") in fn.targets and fn.is_cancel_function]
+    assert [first_list._id] in cancels
