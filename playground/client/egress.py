@@ -52,10 +52,10 @@ def refusal(address: str) -> str | None:
         if embedded is not None:
             inner = refusal(str(embedded))
             return f"an IPv6 form of {inner}" if inner else None
-    for kind, flag in (("unspecified", ip.is_unspecified), ("loopback", ip.is_loopback), ("link-local", ip.is_link_local),
-                       ("multicast", ip.is_multicast), ("reserved", ip.is_reserved)):
+    for kind, flag in (("an unspecified address", ip.is_unspecified), ("a loopback address", ip.is_loopback),
+                       ("a link-local address", ip.is_link_local), ("a multicast address", ip.is_multicast), ("a reserved address", ip.is_reserved)):
         if flag:
-            return f"a {kind} address"
+            return kind
     if isinstance(ip, ipaddress.IPv6Address) and ip in ipaddress.ip_network("fc00::/7"):
         return "a unique-local address"
     if ip.is_private:
@@ -131,7 +131,7 @@ async def host_problem(url: str, guard: EgressGuard | None, resolver: Resolver =
     parts = urlsplit(url)
     host = (parts.hostname or "").strip("[]")
     if parts.scheme not in ("http", "https") or not host:
-        return "is not an http(s) address"
+        return "the address is not an http(s) address"
     port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
         async with asyncio.timeout(timeout):

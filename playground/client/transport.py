@@ -293,7 +293,7 @@ class Transport:
                     attempt += 1
                     continue
                 exchange.finish("connection error")
-                detail = conn.redact(str(exc)) or type(exc).__name__
+                detail = conn.redact(str(exc)).rstrip(".") or type(exc).__name__
                 raise _with(APIConnectionError(f"Could not reach the gateway at {conn.base_url}: {detail}."), exchange) from None
             exchange.first_byte_at = exchange.elapsed()
             exchange.status = response.status_code

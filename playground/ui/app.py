@@ -83,7 +83,7 @@ def configure_queue(blocks: gr.Blocks) -> gr.Blocks:
 def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClient | None = None) -> gr.Blocks:
     apply_gradio_fixes()
     client = client or make_client(settings, defaults)
-    key_hint = "Using the key configured on the server" if defaults.server_key else "Your gateway API key"
+    key_hint = t("connection.key_on_server" if defaults.server_key else "connection.key_yours")
     with gr.Blocks(title="Gateway Playground") as blocks:
         guide = Guide()
         with gr.Row(elem_id="header"):

@@ -12,6 +12,7 @@ import gradio as gr
 
 from playground.client.batch.plan import ColumnSettings, Plan, PlanError
 from playground.client.errors import RequestValidationError
+from playground.ui.client_words import word
 from playground.ui.column_picker import slots
 from playground.ui.forms import whole
 from playground.ui.i18n import t
@@ -107,14 +108,14 @@ def used_text(column_values: list[Any], setting_values: list[Any], temperature: 
         shared_m = "" if tokens in (None, "", 0) else _text(tokens)
         parts = [_which("temperature", own_t, _text(temperature), "not set"), _which("max output tokens", own_m, shared_m, "not set"),
                  _which("stream", own_s, "on" if stream else "off", "")]
-        lines.append(f"- **Column {index + 1}** ({plain(model.strip())}): " + " · ".join(parts))
-    return "**What each column sends**\n\n" + "\n".join(lines) if lines else ""
+        lines.append(word(f"- **Column {index + 1}** ({plain(model.strip())}): " + " · ".join(parts)))
+    return word("**What each column sends**\n\n" + "\n".join(lines)) if lines else ""
 
 
 def _which(name: str, own: str, shared: str, empty: str) -> str:
     if own:
-        return f"{name} {plain(own)} (its own)"
-    return f"{name} {plain(shared) if shared else empty} (all columns)"
+        return word(f"{name} {plain(own)} (its own)")
+    return word(f"{name} {plain(shared) if shared else empty} (all columns)")
 
 
 def session_setting_values(plan: Plan, count: int) -> list[Any]:

@@ -28,8 +28,9 @@ from playground.client.media import media_directory
 from playground.client.transport import Connection, Exchange
 from playground.ui.batch_runs import BatchRuns
 from playground.ui.batch_columns import columns_with_settings, temperature_of
+from playground.ui.client_words import word, word_list
 from playground.ui.forms import optional_positive, whole
-from playground.ui.i18n import say
+from playground.ui.i18n import EN, say
 from playground.ui.prices import PRICES
 from playground.ui.render import plain
 
@@ -63,7 +64,7 @@ def template_check(system: str, user: str, dataset: Dataset | None) -> str:
     try:
         used = variables_of([system, user])
     except TemplateError as error:
-        return f"⚠️ {plain(str(error))}"
+        return f"⚠️ {plain(word(str(error)))}"
     if not used:
         return say("bview.no_variables")
     found = say("bview.variables", names=", ".join(f"`{{{{{plain(name)}}}}}`" for name in used))
@@ -86,9 +87,9 @@ def graders_from(values: list[Any]) -> list[GraderSpec]:
                                          "maximum": whole("max length", high) if high else None})
             specs.append(spec)
         except RequestValidationError as error:
-            problems.append(say("bview.grader_problem", number=slot // 5 + 1, problem="; ".join(error.problems)))
+            problems.append(say("bview.grader_problem", number=slot // 5 + 1, problem=word_list(error.problems)))
         except (GraderError, ValueError, TypeError) as error:
-            problems.append(say("bview.grader_problem", number=slot // 5 + 1, problem=error))
+            problems.append(say("bview.grader_problem", number=slot // 5 + 1, problem=word(str(error))))
     if problems:
         raise PlanError(problems)
     return specs
@@ -160,10 +161,21 @@ def resume(runs: BatchRuns, client: GatewayClient, conn: Connection, run_id: str
     return plan
 
 
+def leaderboard_heading(name: str) -> str:
+    """A leaderboard column's heading in the visitor's language (the client names them in English)."""
+    if f"bview.head.{name}" in EN:
+        return say(f"bview.head.{name}")
+    if name.startswith("pass: "):
+        return say("bview.head.pass", grader=name.removeprefix("pass: "))
+    if name.startswith("TTFT ") and name.endswith(" ms"):
+        return say("bview.head.ttft", which=name.removeprefix("TTFT ").removesuffix(" ms"))
+    return word(name)
+
+
 def leaderboard_text(plan: Plan, run: RunFile) -> str:
     if not run.cells:
         return ""
-    return say("bview.leaderboard") + "\n\n" + leaderboard_markdown(plan, leaderboard(plan, run, PRICES.current()), plain) + "\n\n" + say("bview.legend")
+    return say("bview.leaderboard") + "\n\n" + leaderboard_markdown(plan, leaderboard(plan, run, PRICES.current()), plain, leaderboard_heading) + "\n\n" + say("bview.legend")
 
 
 def cell_exchange(run: RunFile, key: str) -> tuple[Exchange | None, dict[str, Any]]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import say, t
+from playground.ui.i18n import choices, say, t
 from gradio.context import Context
 
 from playground.client.batch.dataset import DatasetError
@@ -25,6 +25,7 @@ from playground.ui.batch_handlers import GRADER_SLOTS, BatchState
 from playground.ui.batch_runs import BatchRuns
 from playground.ui.batch_views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
                                        preview_rows, progress_html, sort_choices)
+from playground.ui.client_words import word, word_list
 from playground.ui.column_picker import ColumnPicker, model_ids
 from playground.ui.connection import resolve_connection
 from playground.ui.context import TabContext
@@ -108,8 +109,8 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
     progress = gr.HTML(t("bview.idle"), elem_id="batch-progress")
     board = gr.Markdown(elem_id="batch-leaderboard")
     with gr.Row():
-        shown = gr.Radio(list(FILTERS), value=FILTERS[0], label=t("batch.show"), elem_id="batch-filter")
-        sort = gr.Dropdown(["row"], value="row", label=t("batch.sort_by"), elem_id="batch-sort")
+        shown = gr.Radio(choices(FILTERS), value=FILTERS[0], label=t("batch.show"), elem_id="batch-filter")
+        sort = gr.Dropdown([(t("bview.sort.row"), "row")], value="row", label=t("batch.sort_by"), elem_id="batch-sort")
     grid_note = gr.Markdown(elem_id="batch-grid-note")
     table = gr.Dataframe(interactive=False, wrap=True, max_height=520, elem_id="batch-grid", show_search="filter")
     cell = gr.Markdown(elem_id="batch-cell")
@@ -167,7 +168,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         value, note = grid(plan, run_file, PRICES.current(), filter_name, order)
         labels = [(f"C{i + 1} {model}", i) for i, (_, model) in enumerate(plan.columns)]
         return (progress_html(runner.progress if runner else work.progress_of(run_file, plan)), work.leaderboard_text(plan, run_file),
-                value, note, gr.update(choices=sort_choices(plan), value=order if order in sort_choices(plan) else "row"),
+                value, note, gr.update(choices=sort_choices(plan), value=order if order in {value for _, value in sort_choices(plan)} else "row"),
                 gr.update(choices=labels, value=0), gr.update(choices=labels, value=1 if len(labels) > 1 else 0))
 
     view_outputs = [progress, board, table, grid_note, sort, left, right]
@@ -176,7 +177,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         try:
             dataset = work.load_dataset(path, pasted, system_text, user_text, settings.batch_max_rows)
         except (DatasetError, TemplateError, OSError) as problem:
-            return batch, say("bview.not_loaded", problem=plain(str(problem))), gr.skip(), gr.skip()
+            return batch, say("bview.not_loaded", problem=plain(word(str(problem)))), gr.skip(), gr.skip()
         batch.dataset = dataset
         return batch, work.dataset_status(dataset), preview_rows(dataset), work.template_check(system_text, user_text, dataset)
 
@@ -195,11 +196,11 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
             plan, warnings = plan_of(batch, values)
             conn = resolve_connection(ctx.defaults, url, key)
         except PlanError as problem:
-            return batch, banner_update(say("bview.not_started", problems=plain("; ".join(problem.problems)))), banner_update(""), gr.skip()
+            return batch, banner_update(say("bview.not_started", problems=plain(word_list(problem.problems)))), banner_update(""), gr.skip()
         except GatewayError as problem:
             return batch, banner_update(error_text(problem)), banner_update(""), gr.skip()
         batch.run_id = work.start(runs, ctx.client, conn, plan)
-        note = "⚠️ " + plain("; ".join(warnings)) if warnings else ""
+        note = "⚠️ " + plain(word_list(warnings)) if warnings else ""
         return batch, banner_update(""), banner_update(note), {"run_id": batch.run_id}
 
     async def on_resume(batch: BatchState, again: bool, url: str, key: str) -> tuple[Any, ...]:
@@ -308,7 +309,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         try:
             plan = work.read_session(path, settings.batch_max_rows)
         except (PlanError, OSError) as problem:
-            message = "; ".join(problem.problems) if isinstance(problem, PlanError) else str(problem)
+            message = word_list(problem.problems) if isinstance(problem, PlanError) else word(str(problem))
             return (batch, say("bview.not_loaded", problem=plain(message)), *(gr.skip(),) * (len(form) + 3))
         batch.dataset = plan.dataset
         values = work.session_values(plan, MAX_COLUMNS)

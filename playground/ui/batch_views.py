@@ -43,20 +43,20 @@ def preview_rows(dataset: Dataset | None) -> dict[str, Any]:
     return {"headers": dataset.columns, "data": [[value[:200] for value in row] for row in dataset.preview(10)] or [[""] * len(dataset.columns)]}
 
 
-def sort_choices(plan: Plan | None) -> list[str]:
-    choices = ["row"]
+def sort_choices(plan: Plan | None) -> list[tuple[str, str]]:
+    """(label in the visitor's language, value the grid sorts by) for each order the grid offers."""
+    choices = [(say("bview.sort.row"), "row")]
     for index in range(len(plan.columns) if plan else 0):
-        choices += [f"C{index + 1} ttft", f"C{index + 1} tokens", f"C{index + 1} passes"]
+        choices += [(say(f"bview.sort.{by}", column=index + 1), f"C{index + 1} {by}") for by in ("ttft", "tokens", "passes")]
     return choices
 
 
 def grid(plan: Plan, run: RunFile, prices: dict[str, Price], shown: str = FILTERS[0], sort: str = "row") -> tuple[dict[str, Any], str]:
     """(Dataframe value, a note) for the results grid: per column the marks and an answer excerpt,
     TTFT, tokens and cost; the first two cells of a line say which row and repeat it is."""
-    headers = ["row", "repeat", *plan.dataset.columns[:2]]
+    headers = [say("bview.grid.row"), say("bview.grid.repeat"), *plan.dataset.columns[:2]]
     for index in range(len(plan.columns)):
-        name = column_label(plan, index)
-        headers += [name, f"C{index + 1} TTFT ms", f"C{index + 1} tokens", f"C{index + 1} cost"]
+        headers += [column_label(plan, index), *(say(f"bview.grid.{what}", column=index + 1) for what in ("ttft", "tokens", "cost"))]
     pairs = grid_keys(plan, run, shown, sort)
     data = []
     for row, repeat in pairs[:MAX_GRID_ROWS]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import t
+from playground.ui.i18n import choices, t
 
 from playground.client import catalog
 from playground.client.intent import FORMAT_LABELS, FORMATS
@@ -45,7 +45,7 @@ class ColumnPicker:
     def start(cls, prefix: str, presets: Presets) -> ColumnPicker:
         """The preset radio; add columns with `column` where the tab lays them out."""
         picker = cls(prefix, presets)
-        picker.preset = gr.Radio([*presets, (t("batch_columns.custom"), CUSTOM)], value=next(iter(presets)), label=t("batch_columns.columns"), elem_id=f"{prefix}-preset")
+        picker.preset = gr.Radio([*choices(presets), (t("batch_columns.custom"), CUSTOM)], value=next(iter(presets)), label=t("batch_columns.columns"), elem_id=f"{prefix}-preset")
         return picker
 
     def column(self, index: int) -> tuple[gr.Dropdown, gr.Dropdown]:

@@ -20,6 +20,7 @@ from playground.client.results import TextResult
 from playground.client.transport import Connection, Exchange
 from playground.ui.codegen import shorten_long_strings
 from playground.ui.connection import ServerDefaults, resolve_connection
+from playground.ui.client_words import word
 from playground.ui.i18n import say
 from playground.ui.prices import cost_text
 from playground.ui.render import error_text, plain, result_messages
@@ -165,7 +166,7 @@ def mapping_table(runs: list[ColumnRun]) -> str:
     lines = [f"| {say('cmp.shared_parameter')} | " + " | ".join(plain(run.label) for run in mapped) + " |", "|---" * (len(mapped) + 1) + "|"]
     for name in SHARED:
         lines.append(f"| {say(SHARED_KEYS[name])} | " + " | ".join(f"`{run.mapped.mapping.get(name, '—')}`" if not run.mapped.mapping.get(name, "").startswith("not sent")
-                                                  else plain(run.mapped.mapping[name]) for run in mapped) + " |")  # type: ignore[union-attr]
+                                                  else plain(word(run.mapped.mapping[name])) for run in mapped) + " |")  # type: ignore[union-attr]
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ from playground.ui.chatbot import Chatbot
 from playground.ui import conversation
 from playground.client.errors import GatewayError
 from playground.ui.branches import BranchBar
+from playground.ui.client_words import word
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, TurnAdapter, View, describe_pending
 from playground.ui.i18n import english, say, t
@@ -141,7 +142,7 @@ class ConversationPanel:
                 banner_update(view.notice),
                 gr.skip() if view.aside else view.metrics if (view.done or view.metrics) else "",
                 gr.update(visible=view.pending_tool is not None),
-                describe_pending(view.pending_tool),
+                word(describe_pending(view.pending_tool)),
             )
 
         def view_outputs(view: View, clears: str, adapter: TurnAdapter | None) -> tuple[Any, ...]:

@@ -156,6 +156,11 @@ def moves(before: list[tuple[int, float]], after: list[tuple[int, float]]) -> in
     return sum(1 for (a, _), (b, _) in zip(before, after) if a != b)
 
 
+def vector_headers() -> list[str]:
+    """The vector table's headings in the visitor's language (in the order of `vector_rows`)."""
+    return ["#", *(say(f"embeddings.head.{name}") for name in ("text", "dimension", "length", "first"))]
+
+
 def vector_rows(texts: list[str], vectors: np.ndarray, preview: int = 4) -> list[list[object]]:
     """Per text: number, text, dimension, length (L2 norm) and the first values."""
     norms = np.linalg.norm(vectors, axis=1)

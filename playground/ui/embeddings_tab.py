@@ -17,7 +17,7 @@ from playground.client.embeddings import LIST_MODELS, NATIVE_MODELS, TASK_TYPES
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import FormImport
-from playground.ui.embedding_views import add_text_exports
+from playground.ui.embedding_views import add_text_exports, vector_headers
 from playground.ui.embeddings_handlers import (
     CONTROLLED,
     FORMATS,
@@ -141,7 +141,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
                 with gr.Tab(t("embeddings.search"), elem_id="embeddings-tab-search"):
                     search = gr.HTML(t("embeddings.p_type_a_search"), elem_id="embeddings-search")
                 with gr.Tab(t("embeddings.vectors"), elem_id="embeddings-tab-vectors"):
-                    table = gr.Dataframe(headers=["#", "text", "dimension", "length", "first values"], interactive=False, wrap=True, elem_id="embeddings-table")
+                    table = gr.Dataframe(headers=vector_headers(), interactive=False, wrap=True, elem_id="embeddings-table")
                     files = gr.File(label=t("embeddings.download_csv_npy_and"), file_count="multiple",
                                     interactive=False, elem_id="embeddings-files")
                     text_exports = gr.Button(t("embeddings.also_write_the_csv"), size="sm",
@@ -180,7 +180,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
             return (banner_update(view.error), *(gr.skip(),) * 8, *Inspector.values(view.exchange))
         has_text = any(path.endswith(".csv") for path in view.files)
         return (banner_update(view.error), view.summary, view.heatmap, view.map,
-                view.search or t("embeddings.p_type_a_search"), view.table, view.files, gr.update(visible=not has_text),
+                view.search or t("embeddings.p_type_a_search"), {"headers": vector_headers(), "data": view.table}, view.files, gr.update(visible=not has_text),
                 view.lesson or t("embeddings.p_pick_a_comparison"), *Inspector.values(view.exchange))
 
     def on_text_exports(paths: list[str] | None) -> tuple[Any, ...]:

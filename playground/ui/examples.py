@@ -10,6 +10,8 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.i18n import t
+
 
 @dataclass(frozen=True)
 class Example:
@@ -19,7 +21,8 @@ class Example:
     """Field name -> value; a conversation input takes `{"text": ..., "files": []}`."""
 
 
-RESETS = "An example sets what it needs; every other setting goes back to the tab's default."
+RESETS = "examples.resets"
+"""The catalogue key of the note under a row of examples."""
 
 
 def initial_value(component: Any) -> Any:
@@ -45,7 +48,7 @@ class ExampleRow:
                 with gr.Column(min_width=150, elem_classes=["example-card"]):
                     buttons.append(gr.Button(example.label, size="sm", elem_id=f"{prefix}-example-{index}"))
                     gr.Markdown(example.explains, elem_classes=["example-explains"])
-        gr.Markdown(note, elem_id=f"{prefix}-examples-note", elem_classes=["example-explains"])
+        gr.Markdown(t(note), elem_id=f"{prefix}-examples-note", elem_classes=["example-explains"])
         return cls(examples, buttons)
 
     def wire(self, fields: dict[str, Any], keep: tuple[str, ...] = ()) -> None:

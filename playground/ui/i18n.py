@@ -11,6 +11,7 @@ outside this catalogue (a test checks them).
 from __future__ import annotations
 
 from http.cookies import SimpleCookie
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import gradio as gr
@@ -20,7 +21,7 @@ from gradio.i18n import I18nData
 from playground.ui.i18n_notes import EN_NOTES, ZH_NOTES
 from playground.ui.i18n_tabs import EN_TABS
 from playground.ui.i18n_tabs_zh import ZH_TABS
-from playground.ui.i18n_views import EN_VIEWS, ZH_VIEWS
+from playground.ui.i18n_views import CHOICE_KEYS, EN_VIEWS, ZH_VIEWS
 from playground.ui.i18n_zh import ZH
 from playground.ui.language import LANGUAGE_COOKIE, is_chinese
 
@@ -236,6 +237,14 @@ def t(key: str) -> I18nData:
     if key not in EN:
         raise KeyError(f"no interface text {key!r} in playground/ui/i18n.py")
     return I18N(key)
+
+
+def choices(values: Iterable[Any], label: Callable[[str], Any] | None = None) -> list[Any]:
+    """A Radio's or Dropdown's choices whose values the code reads back: a value with a catalogue
+    word (`i18n_views.CHOICE_KEYS`) becomes (that word, the value); any other stays as it is. The
+    word is `t` (translated in the browser) for the layout; an event's update passes `say`."""
+    word = label or t
+    return [(word(CHOICE_KEYS[value]), value) if isinstance(value, str) and value in CHOICE_KEYS else value for value in values]
 
 
 def english(key: str) -> str:

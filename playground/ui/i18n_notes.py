@@ -4,6 +4,9 @@ the `{name}` places and picks the visitor's language. `i18n.py` merges them into
 
 from __future__ import annotations
 
+from playground.client.report.latency import HOSTED_REFUSAL
+from playground.ui.i18n_client_report import ZH as REPORT_ZH
+
 EN_NOTES: dict[str, str] = {
     # error headings (render.error_text), by the client's error class
     "error.GatewayError": "Something went wrong",
@@ -30,6 +33,14 @@ EN_NOTES: dict[str, str] = {
     "error.BlockedAddressError": "This address is not allowed here",
     "error.LimitError": "A limit of this server was reached",
     "error.ours": "**Something went wrong on our side** — the conversation is kept; try again.",
+    "examples.resets": "An example sets what it needs; every other setting goes back to the tab's default.",
+    "examples.resets_native": "An example sets what it needs; every other setting goes back to the tab's default (how the key is sent stays).",
+    "examples.resets_video": "An example sets the prompt and the duration; the model and its settings stay as you chose.",
+    "connection.key_on_server": "Using the key configured on the server",
+    "connection.key_yours": "Your gateway API key",
+    "report.load_hosted": HOSTED_REFUSAL,
+    "report.plot_ttft": "TTFT vs concurrency",
+    "report.plot_rate": "tokens/s vs concurrency",
     # the connection badge and test (connection.py)
     "connection.hosted_mode": "🌐 **Hosted mode** — a public app: only gateways on public addresses, with per-session limits. ",
     "connection.local_mode": "💻 **Local mode** — any gateway your machine can reach, localhost included. ",
@@ -156,6 +167,14 @@ ZH_NOTES: dict[str, str] = {
     "error.BlockedAddressError": "这里不允许使用这个地址",
     "error.LimitError": "达到了本服务器的某项限制",
     "error.ours": "**我们这边出了问题** —— 对话已保留；请再试一次。",
+    "examples.resets": "示例只设置它需要的内容；其他设置都恢复为本标签页的默认值。",
+    "examples.resets_native": "示例只设置它需要的内容；其他设置都恢复为本标签页的默认值（密钥的发送方式保持不变）。",
+    "examples.resets_video": "示例设置提示词和时长；模型及其设置保持你的选择。",
+    "connection.key_on_server": "正在使用服务器上配置的密钥",
+    "connection.key_yours": "你的网关 API 密钥",
+    "report.load_hosted": REPORT_ZH[HOSTED_REFUSAL],
+    "report.plot_ttft": "首个 token 用时与并发数",
+    "report.plot_rate": "每秒 tokens 与并发数",
     "connection.hosted_mode": "🌐 **公开部署模式** —— 一个公开的应用：只能连接公网地址上的网关，每个会话有用量限制。",
     "connection.local_mode": "💻 **本地模式** —— 可以连接你的电脑能访问到的任何网关，包括 localhost。",
     "connection.demo_gateway": ("🧪 **演示网关** —— 内置且离线：示例问题有写好的回答，其他问题得到一段简短的生成回复；"

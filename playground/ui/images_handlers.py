@@ -32,6 +32,7 @@ from playground.client.images import (
 )
 from playground.client.media import image_data_url, named_copies
 from playground.client.transport import Exchange
+from playground.ui.client_words import word
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.i18n import say
 from playground.ui.forms import parse_json_field
@@ -190,7 +191,7 @@ def _thumbnail(path: Path) -> Path:
 def problems_notice(result: ImagesResult) -> str:
     if not result.problems:
         return ""
-    return "**Some images of the answer could not be used** — " + plain("; ".join(result.problems)) + ". The others are shown."
+    return word("**Some images of the answer could not be used** — " + plain("; ".join(result.problems)) + ". The others are shown.")
 
 
 async def _run(client: GatewayClient, defaults: ServerDefaults, session: ImagesSession, url: str, key: str,

@@ -8,6 +8,7 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.client_words import word
 from playground.ui.i18n import say, t
 
 from playground.client.catalog import IMAGE_MODELS
@@ -157,7 +158,7 @@ def build_images_tab(ctx: TabContext) -> None:
 
     def working(state: ImagesSession) -> tuple[Any, ...]:
         begin(state)
-        return banner_update(""), banner_update(""), "⏳ Waiting for the gateway… (Stop gives up waiting)"
+        return banner_update(""), banner_update(""), word("⏳ Waiting for the gateway… (Stop gives up waiting)")
 
     def on_stop(state: ImagesSession) -> tuple[Any, ...]:
         stop(state)

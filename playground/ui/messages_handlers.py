@@ -20,6 +20,7 @@ from playground.client.transport import Connection, Exchange
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.conversation import Session
 from playground.ui.forms import optional_positive, whole, parse_extensions, parse_json_field
+from playground.ui.client_words import word
 from playground.ui.render import plain
 
 COUNT_DEBOUNCE_S = 0.4
@@ -225,19 +226,19 @@ async def count_draft_tokens(
         adapter = MessagesAdapter(client, form)
         pending = [adapter.user_message(text, [image_data_url(p) for p in paths if p])] if (text.strip() or paths) else []
         if not session.messages and not pending:
-            return "Token count: type a message to see how many input tokens it will cost."
+            return word("Token count: type a message to see how many input tokens it will cost.")
         request = form.request(session.messages + pending)
         tokens, _ = await client.messages.count_tokens(resolve_connection(defaults, url, key), request)
     except GatewayError as error:
-        return f"Token count unavailable: {plain(error.message)}"
-    return f"**{tokens:,}** input tokens in the request Send would make now (count_tokens; not billed)."
+        return word(f"Token count unavailable: {plain(error.message)}")
+    return word(f"**{tokens:,}** input tokens in the request Send would make now (count_tokens; not billed).")
 
 
 def cache_report(model: str, usage_log: list[Usage]) -> str:
     """Creation vs read tokens for the last requests, with the saving the spec states."""
     if not usage_log:
-        return "Send a message with a cache breakpoint, then send again to see a cache read."
-    rows = ["| # | uncached input | cache creation | cache read | output | input cost vs. no cache |", "|---|---|---|---|---|---|"]
+        return word("Send a message with a cache breakpoint, then send again to see a cache read.")
+    rows = [word("| # | uncached input | cache creation | cache read | output | input cost vs. no cache |"), "|---|---|---|---|---|---|"]
     for number, usage in list(enumerate(usage_log, 1))[-6:]:
         uncached, created, read = usage.input_tokens or 0, usage.cache_creation_tokens or 0, usage.cached_tokens or 0
         total = uncached + created + read
@@ -255,4 +256,4 @@ def cache_report(model: str, usage_log: list[Usage]) -> str:
         note = f"Nothing was cached: the whole prompt is {total:,} tokens and {model} caches only prefixes of at least {minimum:,} tokens. Use 'Fill with a long document'."
     else:
         note = "Nothing was cached: mark a breakpoint (cache the system prompt or the last message); any change to the prefix invalidates the cache."
-    return "\n".join(rows) + "\n\n" + note
+    return "\n".join(rows) + "\n\n" + word(note)

@@ -10,6 +10,7 @@ import gradio as gr
 from playground.client import catalog
 from playground.client.curl_import import CurlRequest
 from playground.client.errors import GatewayError
+from playground.ui.client_words import word
 from playground.ui.context import TabContext
 from playground.ui.conversation import Session, TurnAdapter, View
 from playground.ui.conversation_panel import ConversationPanel
@@ -114,7 +115,7 @@ def build_messages_tab(ctx: TabContext) -> None:
         try:  # counted as Send would send it: the placeholders filled
             draft, filled = fill_draft(draft, table), fill_form(form, form_inputs.index(system), table)
         except GatewayError:
-            return "Token count: fill in the Variables panel to see how many input tokens it will cost."
+            return word("Token count: fill in the Variables panel to see how many input tokens it will cost.")
         return await count_draft_tokens(ctx.client, ctx.defaults, draft, session, url, key, MessagesForm(*filled))
 
     assert panel.variables is not None

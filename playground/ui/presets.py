@@ -12,6 +12,7 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.client_words import word
 from playground.ui.i18n import t
 
 STORAGE_KEY = "gateway-playground-presets"
@@ -43,22 +44,22 @@ def save_preset(store: Any, tab: str, name: str, values: dict[str, Any]) -> tupl
     """(new store, message). Keeps only plain values; refuses an empty or over-long name."""
     name = (name or "").strip()
     if not name:
-        return store, "Type a name for the preset first."
+        return store, word("Type a name for the preset first.")
     if len(name) > MAX_NAME:
-        return store, f"Preset names are at most {MAX_NAME} characters."
+        return store, word(f"Preset names are at most {MAX_NAME} characters.")
     presets = dict(_tab_presets(store, tab))
     if name not in presets and len(presets) >= MAX_PRESETS_PER_TAB:
-        return store, f"This tab already keeps {MAX_PRESETS_PER_TAB} presets; delete one first."
+        return store, word(f"This tab already keeps {MAX_PRESETS_PER_TAB} presets; delete one first.")
     presets[name] = {field: value for field, value in values.items() if _plain(value)}
     tabs = dict(store.get("tabs") or {}) if isinstance(store, dict) else {}
     tabs[tab] = presets
-    return {"tabs": tabs}, f"Saved “{name}” in this browser (settings only, never the key)."
+    return {"tabs": tabs}, word(f"Saved “{name}” in this browser (settings only, never the key).")
 
 
 def delete_preset(store: Any, tab: str, name: str | None) -> tuple[dict[str, Any], str]:
     presets = dict(_tab_presets(store, tab))
     if not name or name not in presets:
-        return store if isinstance(store, dict) else {"tabs": {}}, "Pick a preset to delete."
+        return store if isinstance(store, dict) else {"tabs": {}}, word("Pick a preset to delete.")
     del presets[name]
     tabs = dict(store.get("tabs") or {})
     tabs[tab] = presets

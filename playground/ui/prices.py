@@ -15,6 +15,7 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.client_words import word
 from playground.ui.i18n import t
 from gradio.context import LocalContext
 
@@ -109,9 +110,9 @@ class PriceEditor:
             try:
                 table = table_from_rows(rows if isinstance(rows, list) else [])
             except PriceError as error:
-                return f"⚠️ Prices not applied: {plain(str(error))}", gr.skip()
+                return word(f"⚠️ Prices not applied: {plain(str(error))}"), gr.skip()
             PRICES.set(table)
-            return (f"{len(table)} model price(s) in use." if table else "No prices: costs show as “—”."), {"rows": table_rows(table)}
+            return (word(f"{len(table)} model price(s) in use.") if table else word("No prices: costs show as “—”.")), {"rows": table_rows(table)}
 
         def imported(path: str | None) -> tuple[Any, Any, Any]:
             if not path:
@@ -122,9 +123,9 @@ class PriceEditor:
                     raise PriceError(f"the file is {len(data):,} bytes; at most {MAX_CSV_BYTES:,}")
                 table = table_from_csv(data.decode("utf-8"))
             except (PriceError, UnicodeDecodeError, OSError) as error:
-                return gr.skip(), f"⚠️ Not imported: {plain(str(error))}", gr.skip()
+                return gr.skip(), word(f"⚠️ Not imported: {plain(str(error))}"), gr.skip()
             PRICES.set(table)
-            return table_rows(table), f"Imported {len(table)} model price(s).", {"rows": table_rows(table)}
+            return table_rows(table), word(f"Imported {len(table)} model price(s)."), {"rows": table_rows(table)}
 
         blocks.load(restore, self.saved, self.table, queue=False)
         self.table.input(edited, self.table, [self.status, self.saved], queue=False)

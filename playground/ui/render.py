@@ -10,7 +10,8 @@ from playground.client.errors import GatewayError
 from playground.client.results import TextResult
 from playground.client.transport import Exchange
 from playground.ui.codegen import shorten_long_strings
-from playground.ui.i18n import EN, say
+from playground.ui.client_words import word
+from playground.ui.i18n import EN, say, visitor_language
 from playground.ui.shown_files import shown_paths
 
 THINKING_TITLE = "Thinking"
@@ -97,8 +98,13 @@ def error_text(error: BaseException) -> str:
     """What a person reads in the error banner: our heading, then the message as plain text
     (it may quote the gateway, whose words are never rendered)."""
     if isinstance(error, GatewayError):
-        return f"**{error_heading(error)}** — {plain(error.user_message)}"
+        return f"**{error_heading(error)}** — {plain(error_words(error))}"
     return say("error.ours")
+
+
+def error_words(error: GatewayError) -> str:
+    """The error's message and what to do, in the visitor's language (`client_words.word`)."""
+    return ("" if visitor_language() == "zh" else " ").join(part for part in (word(error.message), word(error.hint)) if part)
 
 
 def error_heading(error: GatewayError) -> str:
@@ -108,7 +114,7 @@ def error_heading(error: GatewayError) -> str:
     key = f"error.{owner.__name__}"
     if key in EN and error.title == vars(owner)["title"]:
         return say(key)
-    return error.title
+    return word(error.title)
 
 
 def metrics_text(result: TextResult, exchange: Exchange | None) -> str:

@@ -14,6 +14,7 @@ from playground.client.report import document
 from playground.client.report.latency import load_run
 from playground.client.report.model import CHECKS_BY_ID, FORMATS, FORMAT_LABELS, TEXT_FORMATS, LoadRun, Report, Scope, catalog_models
 from playground.client.report.runner import RunState, run_report
+from playground.ui.client_words import word
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.i18n import say
 
@@ -122,4 +123,4 @@ async def run_load(client: GatewayClient, defaults: ServerDefaults, url: str, ke
 
 
 def safe_message(error: BaseException) -> str:
-    return error.message if isinstance(error, GatewayError) else say("rep.ours")
+    return word(error.message) if isinstance(error, GatewayError) else say("rep.ours")

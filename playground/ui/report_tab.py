@@ -13,7 +13,6 @@ import pandas as pd
 
 from playground.client.errors import GatewayError
 from playground.client.report import document
-from playground.client.report.latency import HOSTED_REFUSAL
 from playground.client.report.model import CHECKS, FORMATS, QUICK_CHECKS, QUICK_FORMATS, TEXT_FORMATS
 from playground.client.report.runner import MAX_CONCURRENCY, mark_stopped
 from playground.ui import report_handlers as handlers
@@ -62,7 +61,7 @@ def build_report_tab(ctx: TabContext) -> None:
         latency = gr.Markdown(elem_id="report-latency")
     with gr.Accordion(t("report.load_run_local_mode"), open=False, elem_id="report-load-panel"):
         if ctx.defaults.hosted:
-            gr.Markdown(HOSTED_REFUSAL, elem_id="report-load-refused")
+            gr.Markdown(t("report.load_hosted"), elem_id="report-load-refused")
         with gr.Row():
             load_format = gr.Dropdown([(t(f"rep.format.{f}"), f) for f in TEXT_FORMATS], value="chat", label=t("report.format"), elem_id="report-load-format")
             load_model = gr.Textbox("gx-2.5-flash", label=t("common.model"), elem_id="report-load-model")
@@ -70,8 +69,8 @@ def build_report_tab(ctx: TabContext) -> None:
             load_stop = gr.Number(50, label=t("report.stop_above_this_error"), elem_id="report-load-stop-rate")
         load_button = gr.Button(t("report.start_the_load_run"), interactive=not ctx.defaults.hosted, elem_id="report-load-run")
         with gr.Row():
-            ttft_plot = gr.LinePlot(x="concurrency", y="ms", color="series", title="TTFT vs concurrency", elem_id="report-load-ttft")
-            rate_plot = gr.LinePlot(x="concurrency", y="tokens/s", color="series", title="tokens/s vs concurrency", elem_id="report-load-rate")
+            ttft_plot = gr.LinePlot(x="concurrency", y="ms", color="series", label=t("report.plot_ttft"), elem_id="report-load-ttft")
+            rate_plot = gr.LinePlot(x="concurrency", y="tokens/s", color="series", label=t("report.plot_rate"), elem_id="report-load-rate")
         load_errors = gr.Markdown(elem_id="report-load-errors")
     with gr.Row():
         downloads = gr.File(label=t("report.downloads_json_markdown_html"), file_count="multiple", interactive=False, elem_id="report-downloads")

@@ -15,6 +15,7 @@ from playground.client.media import media_directory
 from playground.client.report import document
 from playground.client.report.latency import latency_rows
 from playground.client.report.model import CHECKS, CHECKS_BY_ID, FORMAT_LABELS, TEXT_FORMATS, CheckResult, Report
+from playground.ui.client_words import word
 from playground.ui.codegen import curl_snippet
 from playground.ui.i18n import say
 from playground.ui.render import inspector_request, inspector_response, plain
@@ -62,9 +63,9 @@ def cell_id(result: CheckResult) -> str:
 
 
 def _tooltip(result: CheckResult) -> str:
-    text = f"{check_label(result.check)} — {status_word(result.status)}: {result.reason}"
+    text = f"{check_label(result.check)} — {status_word(result.status)}: {word(result.reason)}"
     if result.status == "fail" and result.expected:
-        text += f"\nexpected: {result.expected}\narrived: {result.arrived}"
+        text += "\n" + say("rep.doc.expected", text=word(result.expected)) + "\n" + say("rep.doc.arrived", text=word(result.arrived))
     return html.escape(text[:600], quote=True)
 
 
@@ -77,7 +78,7 @@ def _table(results: list[CheckResult], clickable: bool) -> str:
     rows: dict[tuple[str, str], dict[str, CheckResult]] = {}
     for result in results:
         rows.setdefault((result.format, result.model), {})[result.check] = result
-    head = "".join(f'<th class="col" title="{html.escape(c.meaning, quote=True)}">{html.escape(check_label(c.id))}</th>' for c in columns)
+    head = "".join(f'<th class="col" title="{html.escape(word(c.meaning), quote=True)}">{html.escape(check_label(c.id))}</th>' for c in columns)
     lines = [f'<table class="report-matrix"><tr><th class="row">format · model</th>{head}</tr>']
     for (fmt, model), cells in rows.items():
         tds = []
@@ -149,10 +150,10 @@ def cell_choices(report: Report | None) -> list[tuple[str, str]]:
 
 def cell_verdict(result: CheckResult) -> str:
     check = CHECKS_BY_ID[result.check]
-    lines = [f"**{plain(format_label(result.format))} · {plain(result.model)} · {plain(check_label(check.id))}: {status_word(result.status)}** — {plain(result.reason)}",
-             "", say("rep.rule", rule=plain(check.meaning))]
+    lines = [f"**{plain(format_label(result.format))} · {plain(result.model)} · {plain(check_label(check.id))}: {status_word(result.status)}** — {plain(word(result.reason))}",
+             "", say("rep.rule", rule=plain(word(check.meaning)))]
     if result.expected or result.arrived:
-        lines += ["", say("rep.expected", text=plain(result.expected)), "", say("rep.arrived", text=plain(result.arrived))]
+        lines += ["", say("rep.expected", text=plain(word(result.expected))), "", say("rep.arrived", text=plain(word(result.arrived)))]
     lines += ["", say("rep.calls", count=len(result.exchanges), ms=f"{result.seconds * 1000:.0f}")]
     return "\n".join(lines)
 
@@ -175,10 +176,10 @@ def markdown_report(report: Report) -> str:
     lines = ["# " + say("rep.doc.title", gateway=report.gateway), "", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(report.created)), "",
              f"**{summary_line(report)}**", "", say("rep.doc.table_head"), "|---|---|---|---|---|"]
     for r in report.results:
-        reason = r.reason.replace("|", "\\|").replace("\n", " ")
+        reason = word(r.reason).replace("|", "\\|").replace("\n", " ")
         lines.append(f"| {format_label(r.format)} | {r.model} | {check_label(r.check)} | {status_word(r.status)} | {reason} |")
     lines += ["", "## " + say("rep.doc.latency"), "", latency_markdown(report), "", "## " + say("rep.doc.meanings"), ""]
-    lines += [f"- **{check_label(c.id)}**: {c.meaning}" for c in CHECKS]
+    lines += [f"- **{check_label(c.id)}**: {word(c.meaning)}" for c in CHECKS]
     return "\n".join(lines) + "\n"
 
 
@@ -190,10 +191,10 @@ def html_report(report: Report) -> str:
             continue
         calls = "".join(f"<h4>{say('rep.doc.call', number=i + 1)}</h4><pre>{html.escape(inspector_request(e))}</pre><pre>{html.escape(inspector_response(e)[:20000])}</pre>"
                         f"<pre>{html.escape(curl_snippet(e))}</pre>" for i, e in enumerate(result.exchanges))
-        details.append(f"<details><summary>{html.escape(cell_name(result))}: {html.escape(result.reason)}</summary>"
-                       f"<p>{html.escape(say('rep.doc.expected', text=result.expected))}<br>{html.escape(say('rep.doc.arrived', text=result.arrived))}</p>"
+        details.append(f"<details><summary>{html.escape(cell_name(result))}: {html.escape(word(result.reason))}</summary>"
+                       f"<p>{html.escape(say('rep.doc.expected', text=word(result.expected)))}<br>{html.escape(say('rep.doc.arrived', text=word(result.arrived)))}</p>"
                        f"{calls}</details>")
-    meanings = "".join(f"<li><b>{html.escape(check_label(c.id))}</b>: {html.escape(c.meaning)}</li>" for c in CHECKS)
+    meanings = "".join(f"<li><b>{html.escape(check_label(c.id))}</b>: {html.escape(word(c.meaning))}</li>" for c in CHECKS)
     latency = latency_markdown(report).replace("|---", "")
     words = {name: html.escape(say(f"rep.doc.{name}")) for name in ("page_title", "latency", "failing", "meanings")}
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{words['page_title']}</title><style>body{{font:14px system-ui,sans-serif;margin:2em}}"
@@ -235,7 +236,7 @@ def load_plot_rows(report: Report | None) -> tuple[list[dict[str, Any]], list[di
         lines.append(f"| {step.concurrency} | {step.requests} | {e.get('429', 0)} | {e.get('5xx', 0)} | {e.get('cut stream', 0)} | "
                      f"{e.get('timeout', 0)} | {e.get('other', 0)} | {step.error_rate:.0%} |")
     if report.load.stopped_because:
-        lines.append(f"\n{plain(report.load.stopped_because)}")
+        lines.append(f"\n{plain(word(report.load.stopped_because))}")
     return ttft, rate, "\n".join(lines)
 
 

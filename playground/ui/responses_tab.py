@@ -17,7 +17,7 @@ from playground.ui.developer import developer_section
 from playground.ui.examples import Example, ExampleRow
 from playground.ui.form_check import turn_check
 from playground.ui.forms import named_fields
-from playground.ui.i18n import t
+from playground.ui.i18n import choices, t
 from playground.ui.presets import PresetBar
 from playground.ui.responses_handlers import TOOL_FORMATS, ResponsesAdapter, ResponsesForm, chain_status, responses_form_values
 from playground.ui.session_file import SessionFileBar
@@ -69,7 +69,7 @@ def build_responses_tab(ctx: TabContext) -> None:
                 max_tokens = gr.Number(0, label=t("responses.max_tokens"), elem_id="responses-max-tokens")
             with gr.Accordion(t("responses.tools_panel"), open=False):
                 tools = gr.Code("", language="json", label=t("responses.tools"), interactive=True, elem_id="responses-tools")
-                tool_format = gr.Radio(list(TOOL_FORMATS), value=TOOL_FORMATS[0], label=t("responses.tool_format"), elem_id="responses-tool-format")
+                tool_format = gr.Radio(choices(TOOL_FORMATS), value=TOOL_FORMATS[0], label=t("responses.tool_format"), elem_id="responses-tool-format")
                 tool_choice = gr.Dropdown(["auto", "none"], value="auto", allow_custom_value=True, label=t("chat.tool_choice"), elem_id="responses-tool-choice")
                 with gr.Row():
                     web_search = gr.Checkbox(False, label=t("responses.web_search"), elem_id="responses-web-search")

@@ -14,6 +14,7 @@ from typing import Any
 import gradio as gr
 
 from playground.client.errors import GatewayError, RequestValidationError
+from playground.ui.client_words import word
 from playground.ui.form_check import RequestCheck, check_whole, unchanged_problems, values_problems
 from playground.ui.i18n import t
 from playground.ui.render import error_text
@@ -62,7 +63,7 @@ class SessionFileBar:
             history, state = (values[0], values[1]) if conversation else (None, None)
             document = session_document(self.tab, dict(zip(names, values[len(conversation):])), history, state)
             path = new_file("sessions", f"{self.tab}-session.json", json.dumps(document, indent=2, ensure_ascii=False))
-            return gr.update(value=path, visible=True), "Saved: download the file to keep it."
+            return gr.update(value=path, visible=True), word("Saved: download the file to keep it.")
 
         def loaded_values(upload: Any, current: tuple[Any, ...]) -> tuple[str, list[Any]]:
             path = upload if isinstance(upload, str) else getattr(upload, "name", None) or (upload or {}).get("path")
@@ -78,7 +79,7 @@ class SessionFileBar:
                 if changed:
                     raise RequestValidationError(changed)
             check_whole(fields, values, loaded.session.messages, check)
-            status = "Loaded the saved session." + "".join(f" Note: {note}." for note in loaded.notes)
+            status = word("Loaded the saved session.") + "".join(word(f" Note: {note}.") for note in loaded.notes)
             shown = [values.get(name, gr.skip()) for name in names]
             return status, [*((loaded.history, loaded.session) if conversation else ()), *shown, *extra]
 
@@ -86,7 +87,7 @@ class SessionFileBar:
             try:
                 status, outputs = loaded_values(upload, current)
             except (GatewayError, OSError) as error:
-                shown = error_text(error) if isinstance(error, GatewayError) else "**Please check the request** — the file could not be read."
+                shown = error_text(error) if isinstance(error, GatewayError) else word("**Please check the request** — the file could not be read.")
                 return (shown, *(gr.skip(),) * (len(components) + len(conversation) + len(marker)))
             return (status, *outputs)
 

@@ -21,6 +21,7 @@ from playground.client.video_catalog import (
     video_model,
 )
 from playground.client.video_requests import VideoInput, build_video_request, vidd_text
+from playground.ui.client_words import word, word_list
 from playground.ui.i18n import say
 
 DEFAULT_MODEL = VIDEO_MODELS[0].id
@@ -158,7 +159,7 @@ def flags_preview(form: VideoForm) -> str:
     try:
         return vidd_text(form.to_input(read_images=False))
     except RequestValidationError as error:
-        return say("video.fix_first") + "; ".join(error.problems)
+        return say("video.fix_first") + word_list(error.problems)
 
 
 @dataclass(frozen=True)
@@ -224,4 +225,4 @@ def model_notes(model_id: str) -> str:
         return say("video.unknown_model")
     modes = ", ".join(m.value for m in model.modes)
     audio = say("video.with_audio") if model.audio else ""
-    return f"**{model.id}** ({model.family}) · {modes}{audio}. {model.notes}"
+    return f"**{model.id}** ({model.family}) · {modes}{audio}. {word(model.notes)}"

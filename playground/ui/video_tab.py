@@ -8,7 +8,8 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import t
+from playground.ui.client_words import word
+from playground.ui.i18n import choices, say, t
 
 from playground.client.curl_import import CurlRequest
 from playground.client.errors import RequestValidationError
@@ -87,7 +88,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
         with gr.Column(scale=2):
             model = gr.Dropdown(video_model_ids(), value=DEFAULT_MODEL, label=t("chat.model"), elem_id="video-model")
             notes = gr.Markdown(model_notes(DEFAULT_MODEL), elem_id="video-model-notes")
-            mode = gr.Radio(list(start["mode"].choices or ()), value=start["mode"].value, label=t("video.mode"), elem_id="video-mode")
+            mode = gr.Radio(choices(start["mode"].choices or ()), value=start["mode"].value, label=t("video.mode"), elem_id="video-mode")
             prompt = gr.Textbox(label=t("common.prompt"), lines=3, info=t("video.prompt_help"), elem_id="video-prompt")
             first_frame = uploaded_image(label=t("vform.first_frame"), visible=False, elem_id="video-first-frame")
             last_frame = uploaded_image(label=t("vform.last_frame"), visible=False, elem_id="video-last-frame")
@@ -121,7 +122,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
                 gr.Markdown(t("video.for_vidd_models_the"))
             flags = gr.Textbox(label=t("video.text_sent_in_metadata"), interactive=False, visible=False, elem_id="video-flags")
             submit = gr.Button(t("video.generate_video"), variant="primary", elem_id="video-submit")
-            examples = ExampleRow.build("video", EXAMPLES, note="An example sets the prompt and the duration; the model and its settings stay as you chose.")
+            examples = ExampleRow.build("video", EXAMPLES, note="examples.resets_video")
             presets = PresetBar.build("video")
             session_file = SessionFileBar.build("video")
             error = error_banner("video")
@@ -155,7 +156,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
         stays (what was typed), others go to its default. Without `current` the values are left alone."""
         states = model_fields(model_id)
         return [gr.update(visible=s.visible, **({"value": kept_value(s, current[n])} if current is not None else {}),
-                          **({"choices": list(s.choices)} if s.choices is not None else {}))
+                          **({"choices": choices(s.choices, say)} if s.choices is not None else {}))
                 for n, s in enumerate(states[name] for name in model_driven)]
 
     def on_model(model_id: str, arrived: str | None, *current: Any) -> tuple[Any, ...]:
@@ -177,7 +178,7 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
         state.inspecting = (task_id, call or "submit") if task_id else None
         exchange = job_call(state, state.inspecting)
         if exchange is None:
-            return Inspector.note(f"This job has no “{call}” call yet." if task_id else "Pick a job to see its calls.")
+            return Inspector.note(word(f"This job has no “{call}” call yet.") if task_id else word("Pick a job to see its calls."))
         return Inspector.values(exchange)
 
     def on_resume(state: VideoBoard, url: str, key: str, task_text: str) -> tuple[Any, ...]:

@@ -61,6 +61,21 @@ def test_a_chinese_browser_gets_the_chat_tab_in_chinese(chinese_page: Page) -> N
     expect(page.locator("#chat-metrics")).not_to_contain_text("first token")
 
 
+def test_a_value_that_cannot_be_sent_is_refused_in_chinese_with_the_field_named(chinese_page: Page) -> None:
+    page = chinese_page
+    page.click("#tour-close")
+    page.get_by_text(ZH["chat.parameters"], exact=True).first.click()
+    page.fill("#chat-max-tokens input", "1.5")
+    page.locator("#chat-max-tokens input").press("Tab")
+    page.fill("#chat-input textarea", "hello")
+    page.locator("#chat-input textarea").press("Enter")
+    banner = page.locator("#chat-error")
+    expect(banner).to_contain_text("请检查请求", timeout=10_000)  # the heading (catalogue)
+    expect(banner).to_contain_text("max_tokens：必须是整数（收到的是 1.5）")  # the problem (client_words), the field and the value as typed
+    expect(banner).not_to_contain_text("must be a whole number")
+    expect(page.locator("#chat-input textarea")).to_have_value("hello")  # nothing typed is lost
+
+
 def test_every_tab_shows_its_labels_in_chinese(chinese_page: Page) -> None:
     page = chinese_page
     page.click("#tour-close")

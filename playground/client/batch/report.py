@@ -5,6 +5,7 @@ of each marked) and the results grid (rows x columns, filtered and sorted)."""
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from playground.client.batch import elo
@@ -169,10 +170,11 @@ def leaderboard_rows(plan: Plan, stats: list[ColumnStats]) -> tuple[list[str], l
     return headers, rows
 
 
-def leaderboard_markdown(plan: Plan, stats: list[ColumnStats], escape: object = str) -> str:
+def leaderboard_markdown(plan: Plan, stats: list[ColumnStats], escape: object = str, heading: Callable[[str], str] = str) -> str:
+    """The leaderboard as a Markdown table; `heading` words each column's heading (the UI's language)."""
     headers, rows = leaderboard_rows(plan, stats)
     cell = escape if callable(escape) else str
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines = ["| " + " | ".join(heading(name) for name in headers) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(cell(value) for value in row) + " |" for row in rows]
     return "\n".join(lines)
 
