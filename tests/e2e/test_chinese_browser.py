@@ -63,10 +63,12 @@ def test_a_chinese_browser_gets_the_chat_tab_in_chinese(chinese_page: Page) -> N
 
 def test_a_value_that_cannot_be_sent_is_refused_in_chinese_with_the_field_named(chinese_page: Page) -> None:
     page = chinese_page
+    expect(page.locator("#tour-steps")).to_contain_text("两分钟导览", timeout=10_000)  # the page is in Chinese
     page.click("#tour-close")
     page.get_by_text(ZH["chat.parameters"], exact=True).first.click()
     page.fill("#chat-max-tokens input", "1.5")
     page.locator("#chat-max-tokens input").press("Tab")
+    expect(page.locator("#chat-max-tokens input")).to_have_value("1.5")
     page.fill("#chat-input textarea", "hello")
     page.locator("#chat-input textarea").press("Enter")
     banner = page.locator("#chat-error")
