@@ -25,6 +25,7 @@ from gradio.blocks import Block
 from gradio.state_holder import SessionState
 
 from playground.ui.chatbot import pass_text_through
+from playground.ui.gradio_build_cost import apply_build_cost_fixes
 
 _PATCHED = "_playground_keeps_ids"
 
@@ -125,3 +126,4 @@ def apply_gradio_fixes() -> None:
     fail_fast_without_matplotlib()
     pass_text_through()
     patient_launch_check()
+    apply_build_cost_fixes()

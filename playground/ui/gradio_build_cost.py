@@ -1,0 +1,117 @@
+"""Fixes to what Gradio 6.31 repeats while it builds the page and answers events (issue 25's
+start-up goal); measured by `bench.startup`, tested in tests/ui/test_gradio_build_cost.py.
+
+Signatures: Gradio reads `inspect.signature(cls.__init__)` for every component config it builds
+(`Block.get_config`, `recover_kwargs`, and per `gr.update` an event returns), and
+`inspect.getfullargspec(__init__)` for every component it constructs (`updateable`), also for
+each update inside an event. With this page's 700-odd components that was 10,000 signature
+computations at start-up, a fifth of the build's CPU. A function's signature does not change, so
+those two modules now read it once per function.
+
+Page configs: `Blocks.__exit__`, `queue()` and `launch()` each build the page config, and each
+then calls `App.create_app`, whose `setup_mcp_server` builds it again "because the config should
+include the fact that the MCP server is enabled", also when it is not: six builds of 1,456
+component configs (with pydantic JSON schemas) where the page is served with the last. With MCP
+off, the config just built is kept and only the two fields that can have changed since are set.
+
+Upload buttons: `UploadButton.api_info` generates a pydantic JSON schema on each of its three
+calls per config build (other components keep theirs); it is now generated once per kind.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import inspect
+import os
+import types
+from collections.abc import Callable
+from typing import Any
+
+from gradio import blocks as gradio_blocks
+from gradio import component_meta
+from gradio.components.upload_button import UploadButton
+from gradio.routes import API_PREFIX, App
+
+_PATCHED = "_playground_build_cost"
+REMEMBERED_FUNCTIONS = 4096
+
+
+class RememberingInspect(types.ModuleType):
+    """`inspect` whose `signature` and `getfullargspec` are computed once per function; every other
+    name is the real module's."""
+
+    def __init__(self) -> None:
+        super().__init__("inspect")
+        self.signature = _remembered(inspect.signature)
+        self.getfullargspec = _remembered(inspect.getfullargspec)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(inspect, name)
+
+
+def _remembered(read: Callable[..., Any]) -> Callable[..., Any]:
+    cached = functools.lru_cache(maxsize=REMEMBERED_FUNCTIONS)(read)
+
+    def remembered(target: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(target, types.FunctionType):  # plain functions only: a callable object may change
+            return cached(target, *args, **kwargs)
+        return read(target, *args, **kwargs)
+
+    return remembered
+
+
+def remember_signatures() -> None:
+    """Give Gradio's block and component modules the remembering `inspect` (idempotent)."""
+    for module in (gradio_blocks, component_meta):
+        if not isinstance(module.inspect, RememberingInspect):
+            module.inspect = RememberingInspect()  # type: ignore[attr-defined]
+
+
+def mcp_requested(mcp_server: bool | None) -> bool:
+    """What `App.setup_mcp_server` decides from its argument and `GRADIO_MCP_SERVER`."""
+    if mcp_server is None:
+        return os.environ.get("GRADIO_MCP_SERVER", "False").lower() == "true"
+    return bool(mcp_server)
+
+
+def one_page_config_per_build() -> None:
+    """With MCP off, `create_app` keeps the page config its caller has just built (idempotent)."""
+    setup = App.setup_mcp_server
+    if getattr(setup, _PATCHED, False):
+        return
+
+    def setup_mcp_server(blocks: Any, app_kwargs: dict[str, Any], mcp_server: bool | None = None) -> str:
+        config = getattr(blocks, "config", None)
+        if mcp_requested(mcp_server) or not config:
+            return setup(blocks, app_kwargs, mcp_server)
+        config["mcp_server"] = blocks.mcp_server
+        i18n = getattr(blocks, "i18n_instance", None)  # `launch` sets it after building the config
+        config["i18n_translations"] = getattr(i18n, "translations_dict", None) if i18n is not None else None
+        return API_PREFIX + "/mcp"
+
+    setattr(setup_mcp_server, _PATCHED, True)
+    App.setup_mcp_server = staticmethod(setup_mcp_server)  # type: ignore[method-assign]
+
+
+def remember_upload_button_schemas() -> None:
+    """`UploadButton.api_info` answers a copy of the schema it gave first for its kind (idempotent)."""
+    api_info = UploadButton.api_info
+    if getattr(api_info, _PATCHED, False):
+        return
+    schemas: dict[bool, dict[str, Any]] = {}
+
+    def remembered(self: UploadButton) -> dict[str, Any]:
+        single = self.file_count == "single"
+        if single not in schemas:
+            schemas[single] = api_info(self)
+        return copy.deepcopy(schemas[single])
+
+    setattr(remembered, _PATCHED, True)
+    UploadButton.api_info = remembered  # type: ignore[method-assign]
+
+
+def apply_build_cost_fixes() -> None:
+    remember_signatures()
+    one_page_config_per_build()
+    remember_upload_button_schemas()
