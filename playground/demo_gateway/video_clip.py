@@ -15,7 +15,6 @@ import tempfile
 import textwrap
 from functools import lru_cache
 
-import av
 from PIL import Image, ImageDraw, ImageFont
 
 FPS = 6
@@ -71,6 +70,8 @@ def _frames(width: int, height: int, prompt: str, seconds: float) -> list[Image.
 @lru_cache(maxsize=16)
 def render_clip(width: int, height: int, seconds: float, prompt: str) -> bytes:
     """An MP4 of `width` x `height` pixels that plays for `seconds`."""
+    import av  # noqa: PLC0415 - 0.1 s of the app's start-up, needed only when a demo video is made
+
     handle, path = tempfile.mkstemp(suffix=".mp4")
     os.close(handle)
     try:

@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import jsonschema
 import regex
 
 from playground.client.batch.template import TemplateError, fill
@@ -35,6 +34,12 @@ MAX_PATTERN_CHARS = 500
 MAX_REGEX_INPUT_CHARS = 200_000
 REGEX_TIMEOUT_S = 0.25
 PASS_SCORE = 4
+
+
+def _jsonschema() -> Any:
+    import jsonschema  # noqa: PLC0415 - 0.1 s of the app's start-up, needed only by schema graders
+
+    return jsonschema
 
 
 class GraderError(ValueError):
@@ -109,6 +114,7 @@ def check(spec: GraderSpec) -> None:
             raise GraderError(f"the regex does not compile: {error}") from None
     if spec.kind == "schema":
         schema = schema_of(spec)
+        jsonschema = _jsonschema()
         try:
             jsonschema.validators.validator_for(schema).check_schema(schema)
         except jsonschema.SchemaError as error:
@@ -183,7 +189,8 @@ def _grade(spec: GraderSpec, answer: str, row: Mapping[str, str]) -> Mark:
             return Mark(False, f"not JSON: {str(error)[:80]}")
         if spec.kind == "json":
             return Mark(True, "valid JSON")
-        errors = sorted(jsonschema.validators.validator_for(schema_of(spec))(schema_of(spec)).iter_errors(document), key=lambda e: list(e.path))
+        validator = _jsonschema().validators.validator_for(schema_of(spec))
+        errors = sorted(validator(schema_of(spec)).iter_errors(document), key=lambda e: list(e.path))
         if errors:
             where = "/".join(map(str, errors[0].path)) or "(root)"
             return Mark(False, f"{where}: {errors[0].message[:100]}")
