@@ -32,6 +32,7 @@ class Reply:
     total: float
     text: str
     messages: int
+    join: float | None = None  # seconds the queue-join request took (the streaming step's)
 
 
 @dataclass
@@ -104,9 +105,11 @@ async def stream_event(http: httpx.AsyncClient, url: str, fn_index: int, data: l
                        start: float | None = None) -> Reply:
     """Join the queue with `data` and follow the event to its end; the first output is the chatbot."""
     start = time.perf_counter() if start is None else start
+    asked = time.perf_counter()
     joined = await http.post(f"{url}/gradio_api/queue/join",
                              json={"data": data, "fn_index": fn_index, "session_hash": session_hash, "event_data": None, "trigger_id": None})
     joined.raise_for_status()
+    join = time.perf_counter() - asked
     event_id = joined.json()["event_id"]
     ttft: float | None = None
     seen = 0
@@ -130,4 +133,4 @@ async def stream_event(http: httpx.AsyncClient, url: str, fn_index: int, data: l
                     ttft = time.perf_counter() - start
             if kind in ("process_completed", "close_stream"):
                 break
-    return Reply(ttft, time.perf_counter() - start, json.dumps(values[0] if values else None, ensure_ascii=False), seen)
+    return Reply(ttft, time.perf_counter() - start, json.dumps(values[0] if values else None, ensure_ascii=False), seen, join)

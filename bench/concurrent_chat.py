@@ -4,8 +4,8 @@ unique token that must come back in its own reply.
 
     python -m bench.concurrent_chat [--sessions 50] [--video-jobs 0]
 
-Prints completed, lost and mixed-up replies, p50/p95 time to first visible token, p95 total time,
-and the app process's CPU seconds per reply.
+Prints completed, lost and mixed-up replies, p50/p95 time to first visible token, p50/p95 of the
+streaming step's queue-join request, p95 total time, and the app process's CPU seconds per reply.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ async def measure(app: AppProcess, sessions: int, video_jobs: int) -> dict[str, 
     done = [(token, r) for token, r in zip(tokens, replies) if isinstance(r, Reply) and r.ttft is not None]
     mixed = [token for token, r in done if token not in r.text or any(other in r.text for other in tokens if other != token)]
     return {"sessions": sessions, "completed": len(done), "lost": sessions - len(done), "mixed": len(mixed),
-            "ttft": [r.ttft for _, r in done], "total": [r.total for _, r in done], "cpu": cpu, "wall": wall,
+            "ttft": [r.ttft for _, r in done], "join": [r.join for _, r in done if r.join is not None], "total": [r.total for _, r in done], "cpu": cpu, "wall": wall,
             "updates": statistics.mean(r.messages for _, r in done) if done else 0, "watchers": watched}
 
 
@@ -167,9 +167,10 @@ def main() -> None:
     finally:
         app.stop()
     print(f"{args.sessions} concurrent chat sessions, {args.video_jobs} video jobs polling, token delay {args.token_delay * 1000:.0f} ms")
-    print(f"{'completed':>10}{'lost':>6}{'mixed':>7}{'TTFT p50 ms':>13}{'TTFT p95 ms':>13}{'total p95 s':>13}{'CPU s/reply':>13}{'updates/reply':>15}")
+    print(f"{'completed':>10}{'lost':>6}{'mixed':>7}{'TTFT p50 ms':>13}{'TTFT p95 ms':>13}{'join p50 ms':>13}{'join p95 ms':>13}{'total p95 s':>13}{'CPU s/reply':>13}{'updates/reply':>15}")
     print(f"{row['completed']:>10}{row['lost']:>6}{row['mixed']:>7}{statistics.median(row['ttft'] or [float('nan')]) * 1000:>13.0f}"
-          f"{percentile(row['ttft'], 0.95) * 1000:>13.0f}{percentile(row['total'], 0.95):>13.2f}"
+          f"{percentile(row['ttft'], 0.95) * 1000:>13.0f}{percentile(row['join'], 0.5) * 1000:>13.0f}"
+          f"{percentile(row['join'], 0.95) * 1000:>13.0f}{percentile(row['total'], 0.95):>13.2f}"
           f"{row['cpu'] / max(row['completed'], 1):>13.3f}{row['updates']:>15.1f}")
     if args.video_jobs:
         print(f"video watchers (the page's .then event after Submit) when the last reply ended: {row['watchers']}")

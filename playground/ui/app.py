@@ -27,6 +27,7 @@ from playground.ui.images_tab import build_images_tab
 from playground.ui.links import CopyLink, LinkOpener
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.native_tab import build_native_tab
+from playground.ui.page_compression import CompressedPage
 from playground.ui.presets import presets_state
 from playground.ui.responses_tab import build_responses_tab
 from playground.ui.render import error_text
@@ -53,7 +54,7 @@ def launch_options(settings: Settings | None = None) -> dict[str, Any]:
         "i18n": I18N,
         "max_file_size": f"{settings.max_upload_mb:g}mb",
         "state_session_capacity": settings.session_capacity,
-        "app_kwargs": {"middleware": [Middleware(PageGuard, hosted=settings.hosted)]},
+        "app_kwargs": {"middleware": [Middleware(CompressedPage), Middleware(PageGuard, hosted=settings.hosted)]},
     }
 
 
