@@ -9,10 +9,14 @@ nothing, and registers it again under that id with a full copy of its config and
 (`Blocks.preprocess_data` / `postprocess_data`). A chat input whose placeholder changes on every
 send thus added one entry per turn; the inspector's code views, one each holding the whole
 conversation's request. Giving the session's copy the key it is stored under ends that growth.
+
+Skips: Gradio answers each `gr.skip()` in an event's outputs by constructing a new component for
+the session, on every streamed update; an output that is skipped now costs nothing.
 """
 
 from __future__ import annotations
 
+import copy
 import datetime
 import importlib.util
 import sys
@@ -21,7 +25,7 @@ from typing import Any
 
 import gradio as gr
 from gradio import networking
-from gradio.blocks import Block
+from gradio.blocks import Block, BlockFunction, Blocks
 from gradio.state_holder import SessionState
 
 from playground.ui.chatbot import pass_text_through
@@ -96,6 +100,46 @@ def lazy_session_configs() -> None:
     SessionState.__init__ = __init__  # type: ignore[method-assign]
 
 
+SKIP = gr.skip()
+
+
+def is_skip(value: Any) -> bool:
+    return isinstance(value, dict) and value == SKIP
+
+
+def skipped_outputs_cost_nothing() -> None:
+    """`Blocks.postprocess_data` processes only the outputs an event did not skip, and answers a
+    skip as Gradio's frontend reads it, `{"__type__": "update"}` (idempotent).
+
+    Gradio 6.31 builds a new component (constructor, props, state entry) for every skipped output
+    of every update: with eight outputs skipped, a streamed update cost 2.2 ms of CPU instead of
+    0.8 ms. The session keeps the component it had, which is what a skip means."""
+    postprocess = Blocks.postprocess_data
+    if getattr(postprocess, _PATCHED, False):
+        return
+
+    async def postprocess_data(self: Blocks, block_fn: BlockFunction, predictions: Any, state: Any) -> Any:
+        outputs = block_fn.outputs
+        if (block_fn.batch or block_fn.is_validator_function or len(outputs) < 2 or not isinstance(predictions, (list, tuple))
+                or len(predictions) != len(outputs)):
+            return await postprocess(self, block_fn, predictions, state)
+        kept = [index for index, value in enumerate(predictions) if not is_skip(value)]
+        if len(kept) == len(outputs):
+            return await postprocess(self, block_fn, predictions, state)
+        answered: list[Any] = [dict(SKIP) for _ in outputs]
+        if kept:
+            some = copy.copy(block_fn)
+            some.outputs = [outputs[index] for index in kept]
+            values = [predictions[index] for index in kept]
+            done = await postprocess(self, some, values[0] if len(kept) == 1 else values, state)
+            for index, value in zip(kept, done, strict=True):
+                answered[index] = value
+        return answered
+
+    setattr(postprocess_data, _PATCHED, True)
+    Blocks.postprocess_data = postprocess_data  # type: ignore[method-assign]
+
+
 LAUNCH_CHECK_SECONDS = 30.0
 
 
@@ -123,6 +167,7 @@ def patient_launch_check() -> None:
 def apply_gradio_fixes() -> None:
     keep_session_component_ids()
     lazy_session_configs()
+    skipped_outputs_cost_nothing()
     fail_fast_without_matplotlib()
     pass_text_through()
     patient_launch_check()
