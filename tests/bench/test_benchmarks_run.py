@@ -25,6 +25,7 @@ SMALLEST = {
     "batch": ["--rows", "20", "--runs", "1"],
     "chat_history": ["--messages", "10,40", "--updates", "3"],
     "browser_trace": ["--turns", "1"],
+    "skipped_outputs": ["--updates", "20", "--runs", "1"],
 }
 
 
