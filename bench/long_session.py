@@ -60,8 +60,10 @@ async def heartbeat(http: httpx.AsyncClient, url: str, session: str) -> None:
             pass
 
 
-async def one_session(http: httpx.AsyncClient, url: str, begin: int, turns: int, app: AppProcess | None = None) -> list[tuple[float, float]]:
-    """Run `turns` turns; with `app`, each turn's (wall seconds, app CPU seconds)."""
+async def one_session(http: httpx.AsyncClient, url: str, begin: int, turns: int,
+                      app: AppProcess | None = None) -> tuple[list[tuple[float, float]], int]:
+    """Run `turns` turns; with `app`, each turn's (wall seconds, app CPU seconds); and the size of
+    the conversation as the page holds it (JSON bytes)."""
     session = uuid.uuid4().hex[:12]
     beating = asyncio.create_task(heartbeat(http, url, session))
     await run_direct(http, url, begin + 2, [None, *CHAT_FORM], session)
@@ -75,7 +77,7 @@ async def one_session(http: httpx.AsyncClient, url: str, begin: int, turns: int,
         assert reply.ttft is not None, "a turn got no reply"
         history = json.loads(reply.text)
     beating.cancel()
-    return times
+    return times, len(json.dumps(history, ensure_ascii=False).encode())
 
 
 def turn_rows(times: list[tuple[float, float]]) -> list[tuple[int, float, float]]:
@@ -87,14 +89,15 @@ def turn_rows(times: list[tuple[float, float]]) -> list[tuple[int, float, float]
     return rows
 
 
-async def measure(app: AppProcess, turns: int, sessions: int) -> tuple[list[tuple[str, float]], list[tuple[int, float, float]]]:
+async def measure(app: AppProcess, turns: int, sessions: int) -> tuple[list[tuple[str, float]], list[tuple[int, float, float]], int]:
     rows = []
     async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=64)) as http:
         config = (await http.get(f"{app.url}/config")).json()
         begin = chat_events(config["dependencies"], config["components"])[0]
         await one_session(http, app.url, begin, 1)
         rows.append(("start (after one warm-up turn)", rss_mb(app.process.pid)))
-        per_turn = turn_rows(await one_session(http, app.url, begin, turns, app))
+        times, history_bytes = await one_session(http, app.url, begin, turns, app)
+        per_turn = turn_rows(times)
         rows.append((f"after {turns} turns in one session", rss_mb(app.process.pid)))
         for batch in range(0, sessions, 20):
             await asyncio.gather(*(one_session(http, app.url, begin, 1) for _ in range(min(20, sessions - batch))))
@@ -105,7 +108,7 @@ async def measure(app: AppProcess, turns: int, sessions: int) -> tuple[list[tupl
             await asyncio.gather(*(one_session(http, app.url, begin, 1) for _ in range(min(20, sessions - batch))))
         await asyncio.sleep(8)
         rows.append((f"after {sessions} new sessions, closed", rss_mb(app.process.pid)))
-    return rows, per_turn
+    return rows, per_turn, history_bytes
 
 
 def main() -> None:
@@ -117,7 +120,7 @@ def main() -> None:
     app = start(token_delay=0.0)
     started = time.perf_counter()
     try:
-        rows, per_turn = asyncio.run(measure(app, args.turns, args.sessions))
+        rows, per_turn, history_bytes = asyncio.run(measure(app, args.turns, args.sessions))
     finally:
         app.stop()
     baseline = rows[0][1]
@@ -125,6 +128,8 @@ def main() -> None:
     print(f"{'moment':<36}{'RSS MB':>9}{'vs start':>10}")
     for moment, mb in rows:
         print(f"{moment:<36}{mb:>9.1f}{mb - baseline:>+10.1f}")
+    print(f"the long session's conversation: {history_bytes / 1024:.0f} KB as JSON; the process grew {(rows[1][1] - baseline) * 1024:.0f} KB "
+          "over its turns (goal: less than the conversation)")
     print(f"one turn of the long session, mean of 5 turns (baseline: turn {per_turn[0][0]}, same run; load {os.getloadavg()[0]:.1f})")
     print(f"{'turn':>6}{'wall ms':>10}{'app CPU ms':>12}{'CPU ratio':>11}")
     for turn, wall, cpu in per_turn:
