@@ -7,7 +7,8 @@ per message and part: 7 ms for 800 messages, README's Benchmarks), then dumps th
 A finished message does not change, so its processed form, models and dumped dicts, is kept under
 a key made of its exact JSON bytes (`orjson`) and the chatbot's reasoning tags; a message with
 anything but text parts (files, components), and the last message (the one a stream is growing),
-are processed every time, as before. The cache is shared, bounded in bytes, and evicts the
+are processed every time, as before. The cache is shared, bounded in bytes of memory (a message
+costs its key plus about 1.9 KB of models and dicts, measured with tracemalloc), and evicts the
 oldest first.
 
 A history of text only is returned already dumped, as `TextMessages` (a plain list to every
@@ -27,8 +28,9 @@ import orjson
 from gradio import processing_utils
 from gradio.components.chatbot import ChatbotDataMessages
 
-CACHE_BYTES = 8 * 1024 * 1024
+CACHE_BYTES = 16 * 1024 * 1024
 LARGEST_CACHED = 256 * 1024
+ENTRY_BYTES = 1900  # a cached message's models and dumped dicts beyond its key's length
 
 
 def _text_only(message: Any) -> bool:
@@ -57,7 +59,7 @@ class _Entry:
 
 
 class _Processed:
-    """Processed messages by key, at most `limit` bytes of keys."""
+    """Processed messages by key, at most about `limit` bytes of memory."""
 
     def __init__(self, limit: int) -> None:
         self.limit, self.size = limit, 0
@@ -76,10 +78,15 @@ class _Processed:
             if key in self.items:
                 return
             self.items[key] = value
-            self.size += len(key)
+            self.size += cost(key)
             while self.size > self.limit and self.items:
                 old, _ = self.items.popitem(last=False)
-                self.size -= len(old)
+                self.size -= cost(old)
+
+
+def cost(key: bytes) -> int:
+    """The memory a cached message holds: its key (about its JSON) and its processed form."""
+    return len(key) + ENTRY_BYTES
 
 
 PROCESSED = _Processed(CACHE_BYTES)

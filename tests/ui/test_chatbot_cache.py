@@ -3,12 +3,14 @@ chatbot sends, and a streamed update re-processes only the messages that changed
 
 from __future__ import annotations
 
+import gc
+import tracemalloc
 from pathlib import Path
 
 import gradio as gr
 from PIL import Image
 
-from playground.ui.chatbot import Chatbot, TextMessages
+from playground.ui.chatbot import Chatbot, TextMessages, _Entry, _Processed
 
 
 def dumped(processed: object) -> list:
@@ -103,3 +105,25 @@ def test_the_root_url_walk_passes_text_through_and_still_reaches_files(tmp_path:
     walked = processing_utils.add_root_url([text, [{"content": [{"file": dict(file_part)}]}]], "http://h", None)
     assert walked[0] is text, "a text-only history was walked"
     assert walked[1][0]["content"][0]["file"]["url"] == "http://h/gradio_api/file=x.png"
+
+
+def test_the_cache_holds_about_its_limit_in_memory_not_in_key_bytes() -> None:
+    """A short message's key is ~100 bytes but its processed form ~1.9 KB: a bound counting keys
+    alone held 19x its limit (160 MB at the old 8 MB limit with short chat messages)."""
+    limit = 1_000_000
+    cache = _Processed(limit)
+    bot = Chatbot(render=False)
+    messages = [{"role": "user" if i % 2 else "assistant", "content": [{"type": "text", "text": f"word {i} " * 8}]} for i in range(3000)]
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for message in messages:
+            key = bot._text_key(message)
+            cache.put(key, _Entry(gr.Chatbot._postprocess(bot, message)))
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert 0 < len(cache.items) < len(messages), "the cache did not evict"
+    assert held < 1.5 * limit, f"a cache limited to {limit / 1e6:.1f} MB holds {held / 1e6:.1f} MB"
