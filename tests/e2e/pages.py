@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 
 from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 
 def open_tab(page: Page, name: str, ready_selector: str) -> None:
@@ -20,6 +22,21 @@ def open_tab(page: Page, name: str, ready_selector: str) -> None:
         more.first.click()
         page.locator(".overflow-dropdown button", has_text=name).filter(visible=True).first.click()
     page.wait_for_selector(ready_selector)
+
+
+def open_accordion(page: Page, label: str, inside: str, timeout_ms: int = 60_000) -> None:
+    """Open the accordion called `label` until `inside` shows, as a person does: a click that the
+    page lost while it was still applying its first updates (seen on a loaded machine) is made
+    again once the panel has had time to open."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        page.get_by_text(label, exact=True).first.click()
+        try:
+            page.locator(inside).wait_for(state="visible", timeout=10_000)
+            return
+        except PlaywrightTimeoutError:
+            if time.monotonic() > deadline:
+                raise
 
 
 def settle(page: Page, action: Callable[[], object], timeout_ms: int = 20_000) -> None:

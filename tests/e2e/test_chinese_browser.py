@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from playground.ui.i18n import EN, ZH
 
 from tests.e2e.conftest import RunningApp
-from tests.e2e.pages import open_tab
+from tests.e2e.pages import open_accordion, open_tab
 
 BOT = "#chat-chatbot .message.bot"
 TABS = [
@@ -65,7 +65,7 @@ def test_a_value_that_cannot_be_sent_is_refused_in_chinese_with_the_field_named(
     page = chinese_page
     expect(page.locator("#tour-steps")).to_contain_text("两分钟导览", timeout=10_000)  # the page is in Chinese
     page.click("#tour-close")
-    page.get_by_text(ZH["chat.parameters"], exact=True).first.click()
+    open_accordion(page, ZH["chat.parameters"], "#chat-max-tokens input")
     page.fill("#chat-max-tokens input", "1.5")
     page.locator("#chat-max-tokens input").press("Tab")
     expect(page.locator("#chat-max-tokens input")).to_have_value("1.5")

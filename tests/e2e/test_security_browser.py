@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import choose_session_file, import_curl, open_tab
+from tests.e2e.pages import choose_session_file, import_curl, open_accordion, open_tab
 
 pytestmark = pytest.mark.browser
 
@@ -65,7 +65,7 @@ def test_a_text_file_named_png_on_the_compare_image_is_explained(page: Page, tmp
 
 
 def test_a_curl_import_with_a_wrong_type_is_refused_and_changes_nothing(page: Page) -> None:
-    page.get_by_text("Parameters", exact=True).first.click()
+    open_accordion(page, "Parameters", "#chat-max-tokens input")
     before = page.locator("#chat-max-tokens input").input_value()
     command = """curl https://gw.example/v1/chat/completions -H "Authorization: Bearer sk-never-used-5150" \\
       -d '{"model": "gx-2.5-pro", "max_tokens": "many", "messages": [{"role": "user", "content": "hi"}]}'"""
