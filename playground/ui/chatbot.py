@@ -58,6 +58,11 @@ class _Entry:
         self.dumps = [model.model_dump() for model in models] if models is not None else []
 
 
+def cost(key: bytes) -> int:
+    """The memory a cached message holds: its key (about its JSON) and its processed form."""
+    return len(key) + ENTRY_BYTES
+
+
 class _Processed:
     """Processed messages by key, at most about `limit` bytes of memory."""
 
@@ -82,11 +87,6 @@ class _Processed:
             while self.size > self.limit and self.items:
                 old, _ = self.items.popitem(last=False)
                 self.size -= cost(old)
-
-
-def cost(key: bytes) -> int:
-    """The memory a cached message holds: its key (about its JSON) and its processed form."""
-    return len(key) + ENTRY_BYTES
 
 
 PROCESSED = _Processed(CACHE_BYTES)

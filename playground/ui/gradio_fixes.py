@@ -1,6 +1,6 @@
-"""Fixes to Gradio 6.31's per-session cost, applied once when the app is built
-(`apply_gradio_fixes`); each is measured in README's Benchmarks and tested in
-tests/ui/test_session_growth.py.
+"""Fixes to Gradio 6.31's per-session and per-update cost, applied once when the app is built
+(`apply_gradio_fixes`, which also applies `gradio_build_cost`'s); each is measured in
+docs/benchmarks.md and tested in tests/ui/test_session_growth.py and test_skipped_outputs.py.
 
 Ids: Gradio answers `gr.update(...)` (and `gr.skip()`) by building a new component for the session
 and storing it under the original component's key, but the new component keeps its own fresh

@@ -9,7 +9,6 @@ import base64
 import io
 import json
 
-
 from playground.client.intent import Intent
 from playground.client.results import TextResult
 from playground.client.report.probe import Fail, Probe, Skip, excerpt, usage_problem
