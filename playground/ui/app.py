@@ -39,6 +39,10 @@ ASSETS = Path(__file__).resolve().parents[2] / "assets"
 BROWSER_STORAGE_KEY = "gateway-playground-connection"
 QUEUE_MAX_SIZE = 256
 DEFAULT_CONCURRENCY = 16
+EVENTS_AT_ONCE = QUEUE_MAX_SIZE
+"""Gradio runs at most `max_threads` queued events at a time (40 by default), async ones too: the
+41st streaming reply waited for one of the first 40 to end. Replies wait on the gateway, not on a
+core, so every event the queue admits may run; sync handlers stay bounded by `DEFAULT_CONCURRENCY`."""
 
 
 def launch_options(settings: Settings | None = None) -> dict[str, Any]:
@@ -48,6 +52,7 @@ def launch_options(settings: Settings | None = None) -> dict[str, Any]:
         "theme": gr.themes.Soft(primary_hue="indigo"),
         "css_paths": [ASSETS / "style.css"],
         "run_history": False,
+        "max_threads": EVENTS_AT_ONCE,
         "footer_links": ["gradio", "settings"],  # no "Use via API": the app has no public API (keep_api_private)
         "favicon_path": str(ASSETS / "logo.svg"),
         "js": (ASSETS / "keys.js").read_text(encoding="utf-8"),

@@ -12,6 +12,9 @@ conversation's request. Giving the session's copy the key it is stored under end
 
 Skips: Gradio answers each `gr.skip()` in an event's outputs by constructing a new component for
 the session, on every streamed update; an output that is skipped now costs nothing.
+
+Threads: Gradio runs every input's `preprocess` and every output's `postprocess` in a worker thread,
+per event and per streamed update; for components that only reshape data, they now run inline.
 """
 
 from __future__ import annotations
@@ -21,9 +24,13 @@ import datetime
 import importlib.util
 import sys
 import time
+import types
+from collections.abc import Callable
 from typing import Any
 
+import anyio
 import gradio as gr
+from gradio import blocks as gradio_blocks
 from gradio import networking
 from gradio.blocks import Block, BlockFunction, Blocks
 from gradio.state_holder import SessionState
@@ -141,6 +148,40 @@ def skipped_outputs_cost_nothing() -> None:
     Blocks.postprocess_data = postprocess_data  # type: ignore[method-assign]
 
 
+DATA_ONLY_COMPONENTS = (gr.Textbox, gr.Number, gr.Slider, gr.Checkbox, gr.CheckboxGroup, gr.Dropdown, gr.Radio, gr.Markdown,
+                        gr.HTML, gr.Code, gr.JSON, gr.Chatbot, gr.MultimodalTextbox, gr.Button, gr.Label)
+"""Components whose `preprocess`/`postprocess` reshape values in pure Python: no file, image or
+table work that would be worth a thread (Image, Gallery, File, Video, Audio, Dataframe keep it)."""
+
+
+def runs_inline(func: Callable[..., Any]) -> bool:
+    return getattr(func, "__name__", "") in ("preprocess", "postprocess") and isinstance(getattr(func, "__self__", None),
+                                                                                         DATA_ONLY_COMPONENTS)
+
+
+async def run_sync(func: Callable[..., Any], *args: Any, **options: Any) -> Any:
+    """`anyio.to_thread.run_sync` as `gradio.blocks` calls it, inline for a data-only component's processing."""
+    if runs_inline(func):
+        return func(*args)
+    return await anyio.to_thread.run_sync(func, *args, **options)
+
+
+def process_data_inline() -> None:
+    """A data-only component's pre/postprocess runs on the event loop instead of a worker thread
+    (idempotent).
+
+    Gradio 6.31 hands each input's `preprocess` and each output's `postprocess` to a worker thread,
+    per event and per streamed update: a send's thirteen form inputs made thirteen thread round
+    trips (queue, wake-up, GIL hand-over, loop wake-up), each costing more than the work it carried,
+    which holds the GIL either way. The user's own sync handlers still run in threads."""
+    if isinstance(gradio_blocks.anyio, types.ModuleType) and getattr(gradio_blocks.anyio, _PATCHED, False):
+        return
+    view = types.ModuleType("anyio")
+    view.__dict__.update({"__getattr__": lambda name: getattr(anyio, name), _PATCHED: True,
+                          "to_thread": types.SimpleNamespace(run_sync=run_sync)})
+    gradio_blocks.anyio = view  # type: ignore[attr-defined]
+
+
 LAUNCH_CHECK_SECONDS = 30.0
 
 
@@ -169,6 +210,7 @@ def apply_gradio_fixes() -> None:
     keep_session_component_ids()
     lazy_session_configs()
     skipped_outputs_cost_nothing()
+    process_data_inline()
     fail_fast_without_matplotlib()
     pass_text_through()
     patient_launch_check()

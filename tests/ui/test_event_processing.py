@@ -1,0 +1,78 @@
+"""What an event costs Gradio's queue (issue 25): a data-only component's processing takes no
+thread round trip, and the queue runs every admitted reply at once (Gradio's default ran 40)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import anyio
+import gradio as gr
+import httpx
+import numpy as np
+import pytest
+from gradio.state_holder import SessionState
+
+from bench.app_queue import CHAT_FORM, chat_chain, chat_events, run_direct, start_app
+from playground.ui.chatbot import Chatbot
+from playground.ui.gradio_fixes import process_data_inline
+
+
+@pytest.fixture
+def thread_hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the functions Gradio hands to a worker thread."""
+    hops: list[str] = []
+    run_sync = anyio.to_thread.run_sync
+
+    async def counted(func, *args, **options):  # type: ignore[no-untyped-def]
+        hops.append(f"{type(getattr(func, '__self__', None)).__name__}.{func.__name__}")
+        return await run_sync(func, *args, **options)
+
+    monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
+    return hops
+
+
+async def test_data_only_components_are_processed_without_a_thread(thread_hops: list[str]) -> None:
+    process_data_inline()
+    with gr.Blocks() as blocks:
+        inputs = [gr.Textbox(), gr.Slider(0, 2), gr.Checkbox(), gr.Dropdown(["a", "b"]), gr.MultimodalTextbox(), Chatbot()]
+        outputs = [Chatbot(), gr.Markdown(), gr.Textbox()]
+        gr.Button().click(lambda *values: None, inputs, outputs)
+    event = next(iter(blocks.fns.values()))
+    session = SessionState(blocks)
+    history = [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]
+    values = await blocks.preprocess_data(event, ["typed", 0.7, True, "b", {"text": "draft", "files": []}, history], session)
+    assert values[:5] == ["typed", 0.7, True, "b", {"text": "draft", "files": []}]
+    assert values[5][0]["content"] == [{"text": "hi", "type": "text"}]
+    shown = await blocks.postprocess_data(event, [[{"role": "assistant", "content": "hello"}], "**note**", "done"], session)
+    assert shown[0][0]["content"] == [{"type": "text", "text": "hello"}] and shown[1:] == ["**note**", "done"]
+    assert thread_hops == []
+
+
+async def test_an_image_is_still_processed_in_a_thread(thread_hops: list[str]) -> None:
+    process_data_inline()
+    with gr.Blocks() as blocks:
+        gr.Button().click(lambda: None, None, gr.Image())
+    shown = await blocks.postprocess_data(next(iter(blocks.fns.values())), np.zeros((4, 4, 3), dtype=np.uint8), SessionState(blocks))
+    assert shown[0]["path"]
+    assert thread_hops == ["Image.postprocess"]
+
+
+async def test_more_replies_than_gradios_default_stream_at_once() -> None:
+    """45 replies of about three seconds each, sent together: every one shows its first token
+    before any of them ends (with Gradio's 40 the last five waited for the first to finish)."""
+    app = start_app(token_delay=0.3)
+    try:
+        async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=200)) as http:
+            config = (await http.get(f"{app.url}/config")).json()
+            begin = chat_events(config["dependencies"], config["components"])[0]
+            sessions = [uuid.uuid4().hex[:12] for _ in range(45)]
+            for session in sessions:  # the page's load builds each session's state
+                await run_direct(http, app.url, begin + 2, [None, *CHAT_FORM], session)
+            replies = await asyncio.gather(*(chat_chain(http, app.url, begin, f"Please repeat {session}", session) for session in sessions))
+    finally:
+        app.stop()
+    assert all(reply.ttft is not None for reply in replies)
+    first_end = min(reply.total for reply in replies)
+    late = [reply.ttft for reply in replies if reply.ttft > first_end]  # type: ignore[operator]
+    assert not late, f"{len(late)} replies began only after the first of them had ended ({first_end:.1f} s)"
