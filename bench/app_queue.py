@@ -32,7 +32,8 @@ class Reply:
     total: float
     text: str
     messages: int
-    join: float | None = None  # seconds the queue-join request took (the streaming step's)
+    join: float | None = None  # seconds the queue-join request took
+    outputs: list[Any] | None = None  # every output's value at the end
 
 
 @dataclass
@@ -48,11 +49,29 @@ class RunningApp:
         self.gateway.stop()
 
 
-def chat_events(dependencies: list[dict[str, Any]], components: list[dict[str, Any]], prefix: str = "chat") -> tuple[int, int, int]:
-    """(begin, stream, end) event ids of a text tab's send: the input's submit and its two `.then` steps."""
-    component = next(c["id"] for c in components if c.get("props", {}).get("elem_id") == f"{prefix}-input")
-    begin = next(d["id"] for d in dependencies if [component, "submit"] in [list(t) for t in d.get("targets", [])])
-    return begin, begin + 1, begin + 2
+@dataclass(frozen=True)
+class ChatEvents:
+    """A text tab's events as the page calls them: `send` (the input's submit: checks, shows the
+    message and streams the reply, one queued event) and `stop` (outside the queue, cheap)."""
+
+    send: int
+    stop: int
+
+
+def chat_events(dependencies: list[dict[str, Any]], components: list[dict[str, Any]], prefix: str = "chat") -> ChatEvents:
+    def event(elem_id: str, trigger: str) -> int:
+        component = next(c["id"] for c in components if c.get("props", {}).get("elem_id") == elem_id)
+        return next(d["id"] for d in dependencies if [component, trigger] in [list(t) for t in d.get("targets", [])])
+
+    return ChatEvents(event(f"{prefix}-input", "submit"), event(f"{prefix}-stop", "click"))
+
+
+async def open_session(http: httpx.AsyncClient, url: str, events: ChatEvents) -> str:
+    """A session as a page load makes it (Gradio builds its per-session state at its first event:
+    here a Stop with nothing running, which changes nothing)."""
+    session_hash = uuid.uuid4().hex[:12]
+    await run_direct(http, url, events.stop, [[], None], session_hash)
+    return session_hash
 
 
 def start_app(token_delay: float = 0.03) -> RunningApp:
@@ -80,17 +99,12 @@ async def chat_once(http: httpx.AsyncClient, app: RunningApp, text: str, session
     return await chat_chain(http, app.url, app.send_index, text, session_hash or uuid.uuid4().hex[:12], history)
 
 
-async def chat_chain(http: httpx.AsyncClient, url: str, begin: int, text: str, session_hash: str,
+async def chat_chain(http: httpx.AsyncClient, url: str, send: int, text: str, session_hash: str,
                      history: list[Any] | None = None) -> Reply:
-    """The three events of a send (begin, stream, end), as the browser runs them."""
-    start = time.perf_counter()
+    """A send as the browser makes it: one queued event that shows the message and streams the reply."""
     no_variables = {"headers": ["variable", "value"], "data": [], "metadata": None}
     tail = [*CHAT_FORM, no_variables, "", ""]  # the form, the Variables table, base URL and key
-    shown = await run_direct(http, url, begin, [{"text": text, "files": []}, history or [], None, *tail], session_hash)
-    reply = await stream_event(http, url, begin + 1, [None, *tail], session_hash, start)
-    await run_direct(http, url, begin + 2, [None, *CHAT_FORM], session_hash)
-    reply.total = time.perf_counter() - start
-    return reply
+    return await stream_event(http, url, send, [{"text": text, "files": []}, history or [], None, *tail], session_hash)
 
 
 async def run_direct(http: httpx.AsyncClient, url: str, fn_index: int, data: list[Any], session_hash: str) -> list[Any]:
@@ -133,4 +147,4 @@ async def stream_event(http: httpx.AsyncClient, url: str, fn_index: int, data: l
                     ttft = time.perf_counter() - start
             if kind in ("process_completed", "close_stream"):
                 break
-    return Reply(ttft, time.perf_counter() - start, json.dumps(values[0] if values else None, ensure_ascii=False), seen, join)
+    return Reply(ttft, time.perf_counter() - start, json.dumps(values[0] if values else None, ensure_ascii=False), seen, join, values)

@@ -24,7 +24,7 @@ from typing import Any
 
 import httpx
 
-from bench.app_queue import CHAT_FORM, Reply, chat_chain, chat_events, run_direct, stream_event
+from bench.app_queue import ChatEvents, Reply, chat_chain, chat_events, open_session, stream_event
 from bench.header import print_footer, print_header
 from playground.demo_gateway.server import free_port
 
@@ -66,15 +66,8 @@ def find_event(config: dict[str, Any], elem_id: str, trigger: str) -> int:
     return next(d["id"] for d in config["dependencies"] if [component, trigger] in [list(t) for t in d.get("targets", [])])
 
 
-async def open_session(http: httpx.AsyncClient, url: str, begin: int) -> str:
-    """A session as a page load makes it (Gradio builds its per-session state then, not at the first send)."""
-    session_hash = uuid.uuid4().hex[:12]
-    await run_direct(http, url, begin + 2, [None, *CHAT_FORM], session_hash)
-    return session_hash
-
-
-async def one_session(http: httpx.AsyncClient, url: str, begin: int, token: str, session_hash: str) -> Reply:
-    return await chat_chain(http, url, begin, f"Please repeat {token}", session_hash)
+async def one_session(http: httpx.AsyncClient, url: str, events: ChatEvents, token: str, session_hash: str) -> Reply:
+    return await chat_chain(http, url, events.send, f"Please repeat {token}", session_hash)
 
 
 @dataclass
@@ -136,13 +129,13 @@ async def measure(app: AppProcess, sessions: int, video_jobs: int) -> dict[str, 
     limits = httpx.Limits(max_connections=sessions * 2 + video_jobs * 2 + 10)
     async with httpx.AsyncClient(timeout=120, limits=limits) as http:
         config = (await http.get(f"{app.url}/config")).json()
-        fn_index = chat_events(config["dependencies"], config["components"])[0]
-        await one_session(http, app.url, fn_index, "warmup", await open_session(http, app.url, fn_index))
+        events = chat_events(config["dependencies"], config["components"])
+        await one_session(http, app.url, events, "warmup", await open_session(http, app.url, events))
         watchers = await submit_videos(http, app.url, config, video_jobs)
         tokens = [f"tok{uuid.uuid4().hex[:10]}" for _ in range(sessions)]
-        hashes = [await open_session(http, app.url, fn_index) for _ in tokens]
+        hashes = [await open_session(http, app.url, events) for _ in tokens]
         cpu_before, start = app.cpu_seconds(), time.perf_counter()
-        replies = await asyncio.gather(*(one_session(http, app.url, fn_index, token, session) for token, session in zip(tokens, hashes)),
+        replies = await asyncio.gather(*(one_session(http, app.url, events, token, session) for token, session in zip(tokens, hashes)),
                                        return_exceptions=True)
         wall, cpu = time.perf_counter() - start, app.cpu_seconds() - cpu_before
         watched = watchers.summary()

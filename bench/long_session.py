@@ -19,13 +19,12 @@ import asyncio
 import os
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from bench.app_queue import CHAT_FORM, chat_chain, chat_events, run_direct
+from bench.app_queue import ChatEvents, chat_chain, chat_events, open_session
 from bench.concurrent_chat import AppProcess
 from bench.header import print_footer, print_header
 from playground.demo_gateway.server import free_port
@@ -60,18 +59,17 @@ async def heartbeat(http: httpx.AsyncClient, url: str, session: str) -> None:
             pass
 
 
-async def one_session(http: httpx.AsyncClient, url: str, begin: int, turns: int,
+async def one_session(http: httpx.AsyncClient, url: str, events: ChatEvents, turns: int,
                       app: AppProcess | None = None) -> tuple[list[tuple[float, float]], int]:
     """Run `turns` turns; with `app`, each turn's (wall seconds, app CPU seconds); and the size of
     the conversation as the page holds it (JSON bytes)."""
-    session = uuid.uuid4().hex[:12]
+    session = await open_session(http, url, events)
     beating = asyncio.create_task(heartbeat(http, url, session))
-    await run_direct(http, url, begin + 2, [None, *CHAT_FORM], session)
     history: list[Any] = []
     times = []
     for turn in range(turns):
         cpu, started = app.cpu_seconds() if app else 0.0, time.perf_counter()
-        reply = await chat_chain(http, url, begin, f"turn {turn}", session, history)
+        reply = await chat_chain(http, url, events.send, f"turn {turn}", session, history)
         if app:
             times.append((time.perf_counter() - started, app.cpu_seconds() - cpu))
         assert reply.ttft is not None, "a turn got no reply"
@@ -93,19 +91,19 @@ async def measure(app: AppProcess, turns: int, sessions: int) -> tuple[list[tupl
     rows = []
     async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=64)) as http:
         config = (await http.get(f"{app.url}/config")).json()
-        begin = chat_events(config["dependencies"], config["components"])[0]
-        await one_session(http, app.url, begin, 1)
+        events = chat_events(config["dependencies"], config["components"])
+        await one_session(http, app.url, events, 1)
         rows.append(("start (after one warm-up turn)", rss_mb(app.process.pid)))
-        times, history_bytes = await one_session(http, app.url, begin, turns, app)
+        times, history_bytes = await one_session(http, app.url, events, turns, app)
         per_turn = turn_rows(times)
         rows.append((f"after {turns} turns in one session", rss_mb(app.process.pid)))
         for batch in range(0, sessions, 20):
-            await asyncio.gather(*(one_session(http, app.url, begin, 1) for _ in range(min(20, sessions - batch))))
+            await asyncio.gather(*(one_session(http, app.url, events, 1) for _ in range(min(20, sessions - batch))))
         rows.append((f"after {sessions} more sessions", rss_mb(app.process.pid)))
         await asyncio.sleep(8)  # closed sessions' state is dropped after its time to live
         rows.append(("after those sessions closed", rss_mb(app.process.pid)))
         for batch in range(0, sessions, 20):  # memory given back to Python is reused, not grown
-            await asyncio.gather(*(one_session(http, app.url, begin, 1) for _ in range(min(20, sessions - batch))))
+            await asyncio.gather(*(one_session(http, app.url, events, 1) for _ in range(min(20, sessions - batch))))
         await asyncio.sleep(8)
         rows.append((f"after {sessions} new sessions, closed", rss_mb(app.process.pid)))
     return rows, per_turn, history_bytes

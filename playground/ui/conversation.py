@@ -37,15 +37,13 @@ REPLYING = "note.replying"
 class Session:
     """The conversation as sent to the gateway (no system prompt), plus unanswered tool calls.
 
-    `live` is the reply being received (so Stop can show its metrics and call), `outcome` the
-    last view of a turn (the end-of-turn update renders it), `ready` whether a begun turn is to
-    be sent, `replying` whether a reply is arriving now (a second send waits for it)."""
+    `live` is the reply being received (so Stop can show its metrics and call), `ready` whether a
+    begun turn is to be sent, `replying` whether a reply is arriving now (a second send waits for it)."""
 
     messages: list[dict[str, Any]] = field(default_factory=list)
     pending: list[ToolCall] = field(default_factory=list)
     usage_log: list[Usage] = field(default_factory=list)
     live: tuple[TextResult, Exchange | None] | None = field(default=None, repr=False)
-    outcome: View | None = field(default=None, repr=False)
     ready: bool = False
     replying: bool = False
     stop: asyncio.Event | None = field(default=None, repr=False)

@@ -4,7 +4,8 @@ Stop/Retry/Clear, metrics and inspector, wired to `conversation`'s handlers."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,8 @@ from playground.ui.template_vars import VariablesPanel, fill_draft, fill_form, t
 from playground.ui.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
 
 AdapterFactory = Callable[..., TurnAdapter]
+Begun = tuple[View, str, "tuple[TurnAdapter, str, str] | None"]
+"""What an action's begin step decided: the screen, which box it clears, and (adapter, base URL, key) to send with."""
 STOP_SETTLE_S = 3.0
 IDLE_PLACEHOLDER = t("conversation.idle")
 REPLYING_PLACEHOLDER = t("conversation.replying")
@@ -103,17 +106,18 @@ class ConversationPanel:
         placeholders filled from the Variables panel, like the message, before any request;
         with `prompts`, "Send to Batch" moves both templates and the values to the Batch tab.
 
-        Each action runs as three events: begin (checks, shows the user's message, clears the
-        input, all outputs), stream (the reply; its only output is the chatbot, so an update
-        costs Gradio one component), end (banners, metrics, tool panel, inspector). Every other
-        output in a streaming event would cost a full component update per yield, even skipped."""
+        Each action (send, tool result, retry, edit) is one streaming event: its first update
+        checks, shows the user's message and clears the input; then the reply streams into the
+        chatbot with every other output skipped (a skip costs nothing, `gradio_fixes`); the last
+        update carries banners, metrics, tool panel, inspector and extras. One event instead of
+        three saves two requests and two rounds of input processing per send (issue 25)."""
         extra_outputs = extra_outputs or []
         self.branches.wire(self.chatbot, self.session, self.notice, self.error, banner_update)
-        # The begin step leaves the inspector and the tab's extras alone (nothing has been sent yet):
-        # a component that one event updates and another gives a plain value is registered anew in
-        # Gradio's session state each time, with its whole value (260 KB a turn in a long chat).
+        # The first update leaves the inspector and the tab's extras alone: nothing has been sent yet.
         begins = [self.session, self.draft, self.tool_result, self.error, self.notice, self.metrics, self.tool_panel, self.tool_label]
         ends = [*begins, *inspector.components, *extra_outputs]
+        not_yet = (gr.skip(),) * (len(ends) - len(begins))
+        streaming = (gr.skip(),) * len(ends)
         assert self.variables is not None
         self.variables.watch(self.draft, system, self.session)
         if prompts is not None and system is not None and self.to_batch is not None:
@@ -149,86 +153,87 @@ class ConversationPanel:
             return (*begin_outputs(view, clears), *Inspector.values(view.exchange),
                     *(extra(view, adapter) if extra else (gr.skip(),) * len(extra_outputs)))
 
-        def begun(view: View, clears: str, values: tuple[Any, ...]) -> tuple[Any, ...]:
+        def begun(view: View, clears: str) -> tuple[Any, ...]:
             shown = gr.skip() if view.aside else shown_history(view.history)  # a note leaves a reply that is arriving alone
             if view.session.ready:
                 view.session.shown = list(view.history)
-            return (shown, *begin_outputs(view, clears))
+            return (shown, *begin_outputs(view, clears), *not_yet)
 
-        def refused(error: GatewayError, history: Any, state: Session, values: tuple[Any, ...]) -> tuple[Any, ...]:
+        def refused(error: GatewayError, history: Any, state: Session) -> Begun:
             state.ready = False
-            return begun(View(list(history or []), state, error=error_text(error), done=True), "none", values)
+            return View(list(history or []), state, error=error_text(error), done=True), "none", None
 
-        async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+        async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> Begun:
             await after_stop(state)
             typed = text_of(draft)
             try:
-                draft, adapter = fill_draft(draft, values[n_form]), split(values)[0]
+                draft, target = fill_draft(draft, values[n_form]), split(values)
             except GatewayError as error:
-                return refused(error, history, state, values)
+                return refused(error, history, state)
             state.typed = typed if typed.strip() else state.typed
-            return begun(conversation.begin_send(adapter, draft, history, state), "draft", values)
+            return conversation.begin_send(target[0], draft, history, state), "draft", target
 
-        async def on_tool(text: str, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+        async def on_tool(text: str, history: Any, state: Session, *values: Any) -> Begun:
             await after_stop(state)
             try:
-                adapter = split(values)[0]
+                target = split(values)
             except GatewayError as error:
-                return refused(error, history, state, values)
-            return begun(conversation.begin_tool_result(adapter, text, history, state), "tool", values)
+                return refused(error, history, state)
+            return conversation.begin_tool_result(target[0], text, history, state), "tool", target
 
-        async def on_retry(history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+        async def on_retry(history: Any, state: Session, *values: Any) -> Begun:
             await after_stop(state)
             try:
-                split(values)
+                target = split(values)
             except GatewayError as error:
-                return refused(error, history, state, values)
-            return begun(conversation.begin_retry(history, state), "draft", values)
+                return refused(error, history, state)
+            return conversation.begin_retry(history, state), "draft", target
 
-        async def on_edit(evt: gr.EditData, history: Any, state: Session, *values: Any) -> tuple[Any, ...]:
+        async def on_edit(evt: gr.EditData, history: Any, state: Session, *values: Any) -> Begun:
             await after_stop(state)
             index = evt.index if isinstance(evt.index, int) else evt.index[0]
             text = flatten_text(evt.value)
             try:
-                adapter = split(values)[0]
+                target = split(values)
             except GatewayError as error:
-                return refused(error, history, state, values)
-            return begun(conversation.begin_edit(adapter, history, state, index, text), "none", values)
+                return refused(error, history, state)
+            return conversation.begin_edit(target[0], history, state, index, text), "none", target
 
-        async def on_stream(state: Session, *values: Any) -> Any:
-            # No chatbot input: the begin step kept what it showed in `state.shown` (the page would
-            # upload, and Gradio validate, the whole history a second time per turn).
-            if not state.ready or state.shown is None:  # nothing to send: the begin step showed why. A generator
-                yield gr.skip()  # that yields nothing would set the chatbot to None (a blank conversation)
-                return
-            state.ready, state.replying, state.stop = False, True, asyncio.Event()
-            try:  # checked by the begin step; a variable emptied since then is refused here, nothing sent
-                adapter, url, key = split(values)
-            except GatewayError:
-                state.replying = False
-                yield gr.skip()
-                return
-            base = state.shown = list(state.shown)
-            turn = conversation.run_turn(adapter, defaults, url, key, base, state)
-            try:
-                async for view in conversation.until_stopped(turn, state.stop):
-                    if view.done:
-                        state.outcome = view
-                    yield view.history
-            finally:
-                state.replying = False
-
-        async def on_end(state: Session, *form: Any) -> tuple[Any, ...]:
-            view, state.outcome = state.outcome, None
-            if view is None:  # nothing was sent (the begin step already said why)
-                return (gr.skip(),) * len(ends)
-            return view_outputs(view, "none", adapter_for(*form))
+        def action(begin: Callable[..., Awaitable[Begun]]) -> Callable[..., AsyncIterator[tuple[Any, ...]]]:
+            """One event per action: the begin step's screen, then the reply drawn below it; the
+            last update carries banners, metrics, inspector and extras. Stopped, the event ends
+            without it: Stop draws the screen."""
+            @functools.wraps(begin)
+            async def run(*args: Any) -> AsyncIterator[tuple[Any, ...]]:
+                view, clears, target = await begin(*args)
+                first = begun(view, clears)
+                state = view.session
+                if not state.ready or target is None:
+                    yield first
+                    return
+                adapter, url, key = target
+                stop = asyncio.Event()
+                state.ready, state.replying, state.stop = False, True, stop
+                base = state.shown = list(state.shown or [])
+                outcome = None
+                try:
+                    yield first
+                    async for view in conversation.until_stopped(conversation.run_turn(adapter, defaults, url, key, base, state), stop):
+                        if view.done:
+                            outcome = view
+                        else:
+                            yield (view.history, *streaming)
+                finally:
+                    state.replying = False
+                if outcome is not None and not stop.is_set():
+                    yield (outcome.history, *view_outputs(outcome, "none", adapter))
+            return run
 
         async def on_stop(history: Any, state: Session) -> tuple[Any, ...]:
             if not (state.ready or state.replying):  # nothing is running: Stop changes nothing
                 return (gr.skip(),) * (5 + len(inspector.components))
             was_replying = state.replying
-            state.ready, state.outcome = False, None
+            state.ready = False
             if state.stop is not None:
                 state.stop.set()
             await after_stop(state)  # the stopped reply is recorded: show it exactly as it is kept to be sent
@@ -239,19 +244,13 @@ class ConversationPanel:
             hidden = banner_update("")  # a note about the running reply (or an older error) is over now
             return (shown, gr.update(placeholder=IDLE_PLACEHOLDER), hidden, hidden, metrics, *Inspector.values(exchange))
 
-        def chain(trigger: Any, begin: Callable[..., Any], inputs: list[Any]) -> None:
-            first = trigger(begin, inputs, [self.chatbot, *begins], queue=False)
-            streaming = first.then(on_stream, [self.session, *tail], self.chatbot, concurrency_limit=None,
-                                   show_progress="hidden")
-            streaming.then(on_end, [self.session, *form_inputs], ends, queue=False)
-
         for trigger, begin, inputs in (
             (self.draft.submit, on_send, [self.draft, self.chatbot, self.session, *tail]),
             (self.tool_send.click, on_tool, [self.tool_result, self.chatbot, self.session, *tail]),
             (self.retry.click, on_retry, [self.chatbot, self.session, *tail]),
             (self.chatbot.edit, on_edit, [self.chatbot, self.session, *tail]),
-        ):
-            chain(trigger, begin, inputs)
+        ):  # "multiple": a second send while a reply streams is answered with a note, not ignored
+            trigger(action(begin), inputs, [self.chatbot, *ends], concurrency_limit=None, show_progress="hidden", trigger_mode="multiple")
         self.stop.click(on_stop, [self.chatbot, self.session],
                         [self.chatbot, self.draft, self.error, self.notice, self.metrics, *inspector.components], queue=False)
         cleared_outputs = [self.chatbot, *ends]

@@ -1,10 +1,11 @@
-"""What an event costs Gradio's queue (issue 25): a data-only component's processing takes no
-thread round trip, and the queue runs every admitted reply at once (Gradio's default ran 40)."""
+"""What an event costs Gradio's queue (issue 25): a send is one event, a data-only component's
+processing takes no thread round trip, and the queue runs every admitted reply at once (Gradio's
+default ran 40)."""
 
 from __future__ import annotations
 
 import asyncio
-import uuid
+import json
 
 import anyio
 import gradio as gr
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 from gradio.state_holder import SessionState
 
-from bench.app_queue import CHAT_FORM, chat_chain, chat_events, run_direct, start_app
+from bench.app_queue import chat_chain, chat_events, open_session, start_app
 from playground.ui.chatbot import Chatbot
 from playground.ui.gradio_fixes import process_data_inline
 
@@ -65,14 +66,31 @@ async def test_more_replies_than_gradios_default_stream_at_once() -> None:
     try:
         async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=200)) as http:
             config = (await http.get(f"{app.url}/config")).json()
-            begin = chat_events(config["dependencies"], config["components"])[0]
-            sessions = [uuid.uuid4().hex[:12] for _ in range(45)]
-            for session in sessions:  # the page's load builds each session's state
-                await run_direct(http, app.url, begin + 2, [None, *CHAT_FORM], session)
-            replies = await asyncio.gather(*(chat_chain(http, app.url, begin, f"Please repeat {session}", session) for session in sessions))
+            events = chat_events(config["dependencies"], config["components"])
+            sessions = [await open_session(http, app.url, events) for _ in range(45)]
+            replies = await asyncio.gather(*(chat_chain(http, app.url, events.send, f"Please repeat {session}", session) for session in sessions))
     finally:
         app.stop()
     assert all(reply.ttft is not None for reply in replies)
     first_end = min(reply.total for reply in replies)
     late = [reply.ttft for reply in replies if reply.ttft > first_end]  # type: ignore[operator]
     assert not late, f"{len(late)} replies began only after the first of them had ended ({first_end:.1f} s)"
+
+
+async def test_a_send_is_one_event_that_ends_with_the_metrics_and_the_inspector() -> None:
+    app = start_app(token_delay=0.0)
+    try:
+        async with httpx.AsyncClient(timeout=60) as http:
+            config = (await http.get(f"{app.url}/config")).json()
+            events = chat_events(config["dependencies"], config["components"])
+            reply = await chat_chain(http, app.url, events.send, "Please repeat tokone", await open_session(http, app.url, events))
+    finally:
+        app.stop()
+    send = next(d for d in config["dependencies"] if d["id"] == events.send)
+    assert not [d for d in config["dependencies"] if d.get("trigger_after") == events.send], "a send starts follow-up events"
+    shown = {c["id"]: c.get("props", {}).get("elem_id") for c in config["components"]}
+    final = dict(zip((shown[i] for i in send["outputs"]), reply.outputs or []))
+    assert "tokone" in json.dumps(final["chat-chatbot"])
+    assert "tok" in json.dumps(final["chat-metrics"]), f"no metrics in the send's last update: {final['chat-metrics']!r}"
+    assert "tokone" in json.dumps([value for elem_id, value in final.items() if elem_id and elem_id.startswith("chat-inspector")]), \
+        "the inspector did not get the request"

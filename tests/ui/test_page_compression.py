@@ -36,8 +36,8 @@ async def test_a_chat_reply_streams_to_a_browser_that_accepts_gzip() -> None:
     try:
         async with httpx.AsyncClient(timeout=60, headers={"accept-encoding": "gzip"}) as http:
             config = (await http.get(f"{app.url}/config")).json()
-            begin = chat_events(config["dependencies"], config["components"])[0]
-            reply = await chat_chain(http, app.url, begin, "Please repeat tokgzip42", uuid.uuid4().hex[:12])
+            send = chat_events(config["dependencies"], config["components"]).send
+            reply = await chat_chain(http, app.url, send, "Please repeat tokgzip42", uuid.uuid4().hex[:12])
         assert reply.ttft is not None and "tokgzip42" in reply.text
     finally:
         app.stop()

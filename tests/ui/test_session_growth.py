@@ -11,7 +11,7 @@ import gradio as gr
 import httpx
 from gradio.state_holder import SessionState
 
-from bench.app_queue import CHAT_FORM, chat_chain, chat_events, run_direct, start_app
+from bench.app_queue import chat_chain, chat_events, open_session, run_direct, start_app
 from playground.demo_gateway.server import free_port
 from playground.settings import Settings
 from playground.ui.app import build_app
@@ -54,13 +54,12 @@ async def test_chat_turns_grow_the_session_by_about_their_history() -> None:
     try:
         async with httpx.AsyncClient(timeout=60) as http:
             config = (await http.get(f"{app.url}/config")).json()
-            begin = chat_events(config["dependencies"], config["components"])[0]
-            session = uuid.uuid4().hex[:12]
-            await run_direct(http, app.url, begin + 2, [None, *CHAT_FORM], session)
+            events = chat_events(config["dependencies"], config["components"])
+            session = await open_session(http, app.url, events)
             history: list = []
             entries = []
             for turn in range(12):
-                reply = await chat_chain(http, app.url, begin, f"turn {turn}", session, history)
+                reply = await chat_chain(http, app.url, events.send, f"turn {turn}", session, history)
                 history = json.loads(reply.text)
                 entries.append(session_entries(app.blocks, session))
         assert "turn 11" in json.dumps(history), "the last turn is not in the chat"
