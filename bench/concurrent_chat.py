@@ -2,7 +2,7 @@
 app and its demo gateway in a process of their own, normal token delay), each message carrying a
 unique token that must come back in its own reply.
 
-    python -m bench.concurrent_chat [--sessions 50] [--video-jobs 0]
+    python -m bench.concurrent_chat [--sessions 50] [--video-jobs 0] [--gateway process|thread]
 
 Prints completed, lost and mixed-up replies, p50/p95 time to first visible token, p50/p95 of the
 streaming step's queue-join request, p95 total time, and the app process's CPU seconds per reply.
@@ -45,10 +45,12 @@ class AppProcess:
         self.process.wait(10)
 
 
-def start_app_process(token_delay: float) -> AppProcess:
+def start_app_process(token_delay: float, gateway: str = "process") -> AppProcess:
+    """The app as `bench.serve_app` runs it; `gateway`: the demo gateway in a process of its own (as
+    `app.py` runs it) or in a thread of the app's."""
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "bench.serve_app", "--port", str(port), "--token-delay", str(token_delay)],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**os.environ, "BENCH_GATEWAY": gateway})
     assert process.stdout is not None
     seen = []
     for line in process.stdout:  # anything the app prints before it is ready is passed over
@@ -152,14 +154,16 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--video-jobs", type=int, default=0)
     parser.add_argument("--token-delay", type=float, default=0.03)
+    parser.add_argument("--gateway", choices=["process", "thread"], default="process", help="where the demo gateway runs")
     args = parser.parse_args()
     print_header()
-    app = start_app_process(args.token_delay)
+    app = start_app_process(args.token_delay, args.gateway)
     try:
         row = asyncio.run(measure(app, args.sessions, args.video_jobs))
     finally:
         app.stop()
-    print(f"{args.sessions} concurrent chat sessions, {args.video_jobs} video jobs polling, token delay {args.token_delay * 1000:.0f} ms")
+    print(f"{args.sessions} concurrent chat sessions, {args.video_jobs} video jobs polling, token delay {args.token_delay * 1000:.0f} ms, "
+          f"demo gateway in a {args.gateway}")
     print(f"{'completed':>10}{'lost':>6}{'mixed':>7}{'TTFT p50 ms':>13}{'TTFT p95 ms':>13}{'join p50 ms':>13}{'join p95 ms':>13}{'total p95 s':>13}{'CPU s/reply':>13}{'updates/reply':>15}")
     print(f"{row['completed']:>10}{row['lost']:>6}{row['mixed']:>7}{statistics.median(row['ttft'] or [float('nan')]) * 1000:>13.0f}"
           f"{percentile(row['ttft'], 0.95) * 1000:>13.0f}{percentile(row['join'], 0.5) * 1000:>13.0f}"
