@@ -21,13 +21,15 @@ from playground.client.streaming import TextStream
 from playground.client.transport import Connection, Exchange
 from playground.client.validation import BROKEN_TEXT, is_utf8
 from playground.ui.connection import ServerDefaults, resolve_connection
-from playground.ui.forms import Throttle
+from playground.ui.forms import Pacing, Throttle
 from playground.ui.i18n import say
 from playground.ui.render import error_text, metrics_text, pretty_arguments, result_messages
 from playground.ui.shown_files import adopt_upload
 
 logger = logging.getLogger(__name__)
 STREAM_UPDATE_INTERVAL = 0.05
+PACING = Pacing(full_rate=20)
+"""Twenty replies at once update every 50 ms each; a hundred, every 250 ms each."""
 TOOL_RESULT_MARK = "🔧 Result of"
 REPLYING = "note.replying"
 """The catalogue key of the note for a click while a reply is on its way."""
@@ -142,13 +144,16 @@ async def run_turn(
             yield View(history, session, notice=notice, metrics=say("metrics.waiting"))
             result, exchange = await adapter.create(conn, request)
         else:
-            throttle = Throttle(STREAM_UPDATE_INTERVAL)
-            async with adapter.stream(conn, request) as stream:
-                exchange, result = stream.exchange, stream.result
-                session.live = (result, exchange)
-                async for _event in stream:
-                    if throttle.due():
-                        yield View(history + result_messages(result, done=False), session, notice=notice)
+            throttle, shown = Throttle(lambda: PACING.interval(STREAM_UPDATE_INTERVAL)), False
+            with PACING.streaming():
+                async with adapter.stream(conn, request) as stream:
+                    exchange, result = stream.exchange, stream.result
+                    session.live = (result, exchange)
+                    async for _event in stream:
+                        visible = bool(result.text or result.reasoning or result.tool_calls)
+                        if (visible and not shown) or throttle.due():  # the first words go out at once
+                            shown = shown or visible
+                            yield View(history + result_messages(result, done=False), session, notice=notice)
         record()
         yield View(history + result_messages(result, True), session, notice=notice, metrics=metrics_text(result, exchange),
                    exchange=exchange, done=True, result=result)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import fields
 from typing import Any
 
@@ -63,19 +64,41 @@ def optional_positive(value: float | int | None, label: str = "number") -> int |
 
 
 class Throttle:
-    """Says when a stream should push an update: at most every `interval` seconds."""
+    """Says when a stream should push an update: at most every `interval` seconds (a number, or a
+    function read at each call)."""
 
-    def __init__(self, interval: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, interval: float | Callable[[], float], clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._interval = interval
+        self._interval = interval if callable(interval) else (lambda: interval)
         self._last = float("-inf")
 
     def due(self) -> bool:
         now = self._clock()
-        if now - self._last >= self._interval:
+        if now - self._last >= self._interval():
             self._last = now
             return True
         return False
+
+
+class Pacing:
+    """Counts the replies streaming at once in this process. Up to `full_rate` of them each update
+    at the base interval; beyond that `interval` stretches in proportion, so the process pushes
+    about as many updates a second as at `full_rate` (a burst of replies is CPU-bound: issue 25)."""
+
+    def __init__(self, full_rate: int) -> None:
+        self.full_rate = full_rate
+        self.active = 0
+
+    @contextmanager
+    def streaming(self) -> Iterator[None]:
+        self.active += 1
+        try:
+            yield
+        finally:
+            self.active -= 1
+
+    def interval(self, base: float) -> float:
+        return base * max(1.0, self.active / self.full_rate)
 
 
 def named_fields(form_class: type, components: Sequence[Any]) -> dict[str, Any]:
