@@ -66,6 +66,12 @@ def chat_events(dependencies: list[dict[str, Any]], components: list[dict[str, A
     return ChatEvents(event(f"{prefix}-input", "submit"), event(f"{prefix}-stop", "click"))
 
 
+async def page_events(http: httpx.AsyncClient, url: str, prefix: str = "chat") -> tuple[dict[str, Any], ChatEvents]:
+    """The page config as the browser reads it, and the text tab's events in it."""
+    config = (await http.get(f"{url}/config")).json()
+    return config, chat_events(config["dependencies"], config["components"], prefix)
+
+
 async def open_session(http: httpx.AsyncClient, url: str, events: ChatEvents) -> str:
     """A session as a page load makes it (Gradio builds its per-session state at its first event:
     here a Stop with nothing running, which changes nothing)."""

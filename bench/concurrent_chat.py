@@ -24,7 +24,7 @@ from typing import Any
 
 import httpx
 
-from bench.app_queue import ChatEvents, Reply, chat_chain, chat_events, open_session, stream_event
+from bench.app_queue import ChatEvents, Reply, chat_chain, open_session, page_events, stream_event
 from bench.header import print_footer, print_header
 from playground.demo_gateway.server import free_port
 
@@ -130,8 +130,7 @@ def percentile(values: list[float], share: float) -> float:
 async def measure(app: AppProcess, sessions: int, video_jobs: int) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=sessions * 2 + video_jobs * 2 + 10)
     async with httpx.AsyncClient(timeout=120, limits=limits) as http:
-        config = (await http.get(f"{app.url}/config")).json()
-        events = chat_events(config["dependencies"], config["components"])
+        config, events = await page_events(http, app.url)
         await one_session(http, app.url, events, "warmup", await open_session(http, app.url, events))
         alone = await one_session(http, app.url, events, "alone", await open_session(http, app.url, events))
         watchers = await submit_videos(http, app.url, config, video_jobs)

@@ -24,7 +24,7 @@ from typing import Any
 
 import httpx
 
-from bench.app_queue import ChatEvents, chat_chain, chat_events, open_session
+from bench.app_queue import ChatEvents, chat_chain, open_session, page_events
 from bench.concurrent_chat import AppProcess
 from bench.header import print_footer, print_header
 from playground.demo_gateway.server import free_port
@@ -90,8 +90,7 @@ def turn_rows(times: list[tuple[float, float]]) -> list[tuple[int, float, float]
 async def measure(app: AppProcess, turns: int, sessions: int) -> tuple[list[tuple[str, float]], list[tuple[int, float, float]], int]:
     rows = []
     async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=64)) as http:
-        config = (await http.get(f"{app.url}/config")).json()
-        events = chat_events(config["dependencies"], config["components"])
+        events = (await page_events(http, app.url))[1]
         await one_session(http, app.url, events, 1)
         rows.append(("start (after one warm-up turn)", rss_mb(app.process.pid)))
         times, history_bytes = await one_session(http, app.url, events, turns, app)

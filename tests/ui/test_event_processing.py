@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from gradio.state_holder import SessionState
 
-from bench.app_queue import chat_chain, chat_events, open_session, start_app
+from bench.app_queue import chat_chain, open_session, page_events, start_app
 from playground.ui.chatbot import Chatbot
 from playground.ui.gradio_fixes import process_data_inline
 
@@ -65,8 +65,7 @@ async def test_more_replies_than_gradios_default_stream_at_once() -> None:
     app = start_app(token_delay=0.3)
     try:
         async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=200)) as http:
-            config = (await http.get(f"{app.url}/config")).json()
-            events = chat_events(config["dependencies"], config["components"])
+            events = (await page_events(http, app.url))[1]
             sessions = [await open_session(http, app.url, events) for _ in range(45)]
             replies = await asyncio.gather(*(chat_chain(http, app.url, events.send, f"Please repeat {session}", session) for session in sessions))
     finally:
@@ -81,8 +80,7 @@ async def test_a_send_is_one_event_that_ends_with_the_metrics_and_the_inspector(
     app = start_app(token_delay=0.0)
     try:
         async with httpx.AsyncClient(timeout=60) as http:
-            config = (await http.get(f"{app.url}/config")).json()
-            events = chat_events(config["dependencies"], config["components"])
+            config, events = await page_events(http, app.url)
             reply = await chat_chain(http, app.url, events.send, "Please repeat tokone", await open_session(http, app.url, events))
     finally:
         app.stop()

@@ -7,7 +7,7 @@ import uuid
 
 import httpx
 
-from bench.app_queue import chat_chain, chat_events, start_app
+from bench.app_queue import chat_chain, page_events, start_app
 from playground.ui.page_compression import page_route
 
 
@@ -35,8 +35,7 @@ async def test_a_chat_reply_streams_to_a_browser_that_accepts_gzip() -> None:
     app = start_app(token_delay=0.0)
     try:
         async with httpx.AsyncClient(timeout=60, headers={"accept-encoding": "gzip"}) as http:
-            config = (await http.get(f"{app.url}/config")).json()
-            send = chat_events(config["dependencies"], config["components"]).send
+            send = (await page_events(http, app.url))[1].send
             reply = await chat_chain(http, app.url, send, "Please repeat tokgzip42", uuid.uuid4().hex[:12])
         assert reply.ttft is not None and "tokgzip42" in reply.text
     finally:

@@ -11,7 +11,7 @@ import gradio as gr
 import httpx
 from gradio.state_holder import SessionState
 
-from bench.app_queue import chat_chain, chat_events, open_session, run_direct, start_app
+from bench.app_queue import chat_chain, open_session, page_events, run_direct, start_app
 from playground.demo_gateway.server import free_port
 from playground.settings import Settings
 from playground.ui.app import build_app
@@ -53,8 +53,7 @@ async def test_chat_turns_grow_the_session_by_about_their_history() -> None:
     app = start_app(token_delay=0.0)
     try:
         async with httpx.AsyncClient(timeout=60) as http:
-            config = (await http.get(f"{app.url}/config")).json()
-            events = chat_events(config["dependencies"], config["components"])
+            events = (await page_events(http, app.url))[1]
             session = await open_session(http, app.url, events)
             history: list = []
             entries = []
