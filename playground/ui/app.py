@@ -42,7 +42,8 @@ DEFAULT_CONCURRENCY = 16
 EVENTS_AT_ONCE = QUEUE_MAX_SIZE
 """Gradio runs at most `max_threads` queued events at a time (40 by default), async ones too: the
 41st streaming reply waited for one of the first 40 to end. Replies wait on the gateway, not on a
-core, so every event the queue admits may run; sync handlers stay bounded by `DEFAULT_CONCURRENCY`."""
+core, so every event the queue admits may run. Gradio's limit on threads for sync handlers becomes
+the same number; each sync handler stays bounded by `DEFAULT_CONCURRENCY` runs at once."""
 
 
 def launch_options(settings: Settings | None = None) -> dict[str, Any]:
