@@ -58,18 +58,20 @@ class ChatEvents:
     stop: int
 
 
-def chat_events(dependencies: list[dict[str, Any]], components: list[dict[str, Any]], prefix: str = "chat") -> ChatEvents:
-    def event(elem_id: str, trigger: str) -> int:
-        component = next(c["id"] for c in components if c.get("props", {}).get("elem_id") == elem_id)
-        return next(d["id"] for d in dependencies if [component, trigger] in [list(t) for t in d.get("targets", [])])
+def find_event(config: dict[str, Any], elem_id: str, trigger: str) -> int:
+    """The id of the event `trigger` of the component with `elem_id`, from the app's /config."""
+    component = next(c["id"] for c in config["components"] if c.get("props", {}).get("elem_id") == elem_id)
+    return next(d["id"] for d in config["dependencies"] if [component, trigger] in [list(t) for t in d.get("targets", [])])
 
-    return ChatEvents(event(f"{prefix}-input", "submit"), event(f"{prefix}-stop", "click"))
+
+def chat_events(config: dict[str, Any], prefix: str = "chat") -> ChatEvents:
+    return ChatEvents(find_event(config, f"{prefix}-input", "submit"), find_event(config, f"{prefix}-stop", "click"))
 
 
 async def page_events(http: httpx.AsyncClient, url: str, prefix: str = "chat") -> tuple[dict[str, Any], ChatEvents]:
     """The page config as the browser reads it, and the text tab's events in it."""
     config = (await http.get(f"{url}/config")).json()
-    return config, chat_events(config["dependencies"], config["components"], prefix)
+    return config, chat_events(config, prefix)
 
 
 async def open_session(http: httpx.AsyncClient, url: str, events: ChatEvents) -> str:

@@ -24,7 +24,7 @@ from typing import Any
 
 import httpx
 
-from bench.app_queue import ChatEvents, Reply, chat_chain, open_session, page_events, stream_event
+from bench.app_queue import ChatEvents, Reply, chat_chain, find_event, open_session, page_events, stream_event
 from bench.header import print_footer, print_header
 from playground.demo_gateway.server import free_port
 
@@ -60,12 +60,6 @@ def start_app_process(token_delay: float, gateway: str = "process") -> AppProces
     else:
         raise RuntimeError(f"the app did not start (exit code {process.wait(10)}; it printed: {' | '.join(seen)[-300:]})")
     return AppProcess(f"http://127.0.0.1:{port}", process)
-
-
-def find_event(config: dict[str, Any], elem_id: str, trigger: str) -> int:
-    """The id of the event `trigger` of the component with `elem_id`, from the app's /config."""
-    component = next(c["id"] for c in config["components"] if c.get("props", {}).get("elem_id") == elem_id)
-    return next(d["id"] for d in config["dependencies"] if [component, trigger] in [list(t) for t in d.get("targets", [])])
 
 
 async def one_session(http: httpx.AsyncClient, url: str, events: ChatEvents, token: str, session_hash: str) -> Reply:

@@ -31,6 +31,7 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import free_port, redact_access_log
 
 HOST = "127.0.0.1"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START_DEADLINE_S = 60.0
 PARENT_CHECK_S = 0.5
 NOT_SENT = ("clock", "callback_transport")
@@ -63,8 +64,12 @@ def serve(launch: dict[str, Any]) -> None:
 
 @dataclasses.dataclass
 class GatewayProcess:
-    url: str
+    port: int
     process: subprocess.Popen[bytes]
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
 
     @classmethod
     def start(cls, config: DemoConfig, hosted: bool = False, allowed_hosts: tuple[str, ...] = ()) -> GatewayProcess:
@@ -73,23 +78,21 @@ class GatewayProcess:
         port = free_port(HOST)
         sent = {field.name: getattr(config, field.name) for field in dataclasses.fields(config) if field.name not in NOT_SENT}
         launch = {"config": sent, "hosted": hosted, "allowed_hosts": list(allowed_hosts), "port": port, "parent": os.getpid()}
-        process = subprocess.Popen([sys.executable, "-m", "playground.demo_process"], stdin=subprocess.PIPE,
-                                   cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        process = subprocess.Popen([sys.executable, "-m", "playground.demo_process"], stdin=subprocess.PIPE, cwd=ROOT)
         assert process.stdin is not None
         process.stdin.write(json.dumps(launch).encode())
         process.stdin.close()
-        return cls(f"http://{HOST}:{port}", process)
+        return cls(port, process)
 
     def wait_ready(self, deadline_s: float = START_DEADLINE_S) -> None:
-        port = int(self.url.rsplit(":", 1)[1])
         deadline = time.monotonic() + deadline_s
         while True:
             try:
-                with socket.create_connection((HOST, port), timeout=1):
+                with socket.create_connection((HOST, self.port), timeout=1):
                     return
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the demo gateway did not start on {HOST}:{port} (exit code {self.process.poll()})") from None
+                    raise RuntimeError(f"the demo gateway did not start on {HOST}:{self.port} (exit code {self.process.poll()})") from None
                 time.sleep(0.05)
 
     def stop(self) -> None:

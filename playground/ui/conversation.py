@@ -150,9 +150,9 @@ async def run_turn(
                     exchange, result = stream.exchange, stream.result
                     session.live = (result, exchange)
                     async for _event in stream:
-                        visible = bool(result.text or result.reasoning or result.tool_calls)
-                        if (visible and not shown) or throttle.due():  # the first words go out at once
-                            shown = shown or visible
+                        first_words = not shown and bool(result.text or result.reasoning or result.tool_calls)
+                        if first_words or throttle.due():  # the first words go out at once
+                            shown = shown or first_words
                             yield View(history + result_messages(result, done=False), session, notice=notice)
         record()
         yield View(history + result_messages(result, True), session, notice=notice, metrics=metrics_text(result, exchange),

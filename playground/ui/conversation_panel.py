@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from playground.ui.template_vars import VariablesPanel, fill_draft, fill_form, t
 from playground.ui.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
 
 AdapterFactory = Callable[..., TurnAdapter]
-Begun = tuple[View, str, "tuple[TurnAdapter, str, str] | None"]
+Begun = tuple[View, str, tuple[TurnAdapter, str, str] | None]
 """What an action's begin step decided: the screen, which box it clears, and (adapter, base URL, key) to send with."""
 STOP_SETTLE_S = 3.0
 IDLE_PLACEHOLDER = t("conversation.idle")
@@ -163,49 +163,40 @@ class ConversationPanel:
             state.ready = False
             return View(list(history or []), state, error=error_text(error), done=True), "none", None
 
-        async def on_send(draft: Any, history: Any, state: Session, *values: Any) -> Begun:
-            await after_stop(state)
+        # The begin steps: each decides the screen and what to send; `action` waits for a stopped
+        # reply first and refuses (nothing sent) when the form or a variable cannot be sent.
+        def on_send(draft: Any, history: Any, state: Session, *values: Any) -> Begun:
             typed = text_of(draft)
-            try:
-                draft, target = fill_draft(draft, values[n_form]), split(values)
-            except GatewayError as error:
-                return refused(error, history, state)
+            draft, target = fill_draft(draft, values[n_form]), split(values)
             state.typed = typed if typed.strip() else state.typed
             return conversation.begin_send(target[0], draft, history, state), "draft", target
 
-        async def on_tool(text: str, history: Any, state: Session, *values: Any) -> Begun:
-            await after_stop(state)
-            try:
-                target = split(values)
-            except GatewayError as error:
-                return refused(error, history, state)
+        def on_tool(text: str, history: Any, state: Session, *values: Any) -> Begun:
+            target = split(values)
             return conversation.begin_tool_result(target[0], text, history, state), "tool", target
 
-        async def on_retry(history: Any, state: Session, *values: Any) -> Begun:
-            await after_stop(state)
-            try:
-                target = split(values)
-            except GatewayError as error:
-                return refused(error, history, state)
+        def on_retry(history: Any, state: Session, *values: Any) -> Begun:
+            target = split(values)
             return conversation.begin_retry(history, state), "draft", target
 
-        async def on_edit(evt: gr.EditData, history: Any, state: Session, *values: Any) -> Begun:
-            await after_stop(state)
+        def on_edit(evt: gr.EditData, history: Any, state: Session, *values: Any) -> Begun:
             index = evt.index if isinstance(evt.index, int) else evt.index[0]
-            text = flatten_text(evt.value)
-            try:
-                target = split(values)
-            except GatewayError as error:
-                return refused(error, history, state)
-            return conversation.begin_edit(target[0], history, state, index, text), "none", target
+            target = split(values)
+            return conversation.begin_edit(target[0], history, state, index, flatten_text(evt.value)), "none", target
 
-        def action(begin: Callable[..., Awaitable[Begun]]) -> Callable[..., AsyncIterator[tuple[Any, ...]]]:
+        def action(begin: Callable[..., Begun]) -> Callable[..., AsyncIterator[tuple[Any, ...]]]:
             """One event per action: the begin step's screen, then the reply drawn below it; the
             last update carries banners, metrics, inspector and extras. Stopped, the event ends
-            without it: Stop draws the screen."""
+            without it: Stop draws the screen. Every action's inputs end with the chatbot, the
+            session and `tail`."""
             @functools.wraps(begin)
             async def run(*args: Any) -> AsyncIterator[tuple[Any, ...]]:
-                view, clears, target = await begin(*args)
+                history, state = args[-len(tail) - 2], args[-len(tail) - 1]
+                await after_stop(state)
+                try:
+                    view, clears, target = begin(*args)
+                except GatewayError as error:
+                    view, clears, target = refused(error, history, state)
                 first = begun(view, clears)
                 state = view.session
                 if not state.ready or target is None:

@@ -174,7 +174,7 @@ def process_data_inline() -> None:
     per event and per streamed update: a send's thirteen form inputs made thirteen thread round
     trips (queue, wake-up, GIL hand-over, loop wake-up), each costing more than the work it carried,
     which holds the GIL either way. The user's own sync handlers still run in threads."""
-    if isinstance(gradio_blocks.anyio, types.ModuleType) and getattr(gradio_blocks.anyio, _PATCHED, False):
+    if getattr(gradio_blocks.anyio, _PATCHED, False):
         return
     view = types.ModuleType("anyio")
     view.__dict__.update({"__getattr__": lambda name: getattr(anyio, name), _PATCHED: True,
