@@ -123,15 +123,13 @@ async def run_direct(http: httpx.AsyncClient, url: str, fn_index: int, data: lis
     return answer.json()["data"]
 
 
-async def stream_event(http: httpx.AsyncClient, url: str, fn_index: int, data: list[Any], session_hash: str,
-                       start: float | None = None) -> Reply:
+async def stream_event(http: httpx.AsyncClient, url: str, fn_index: int, data: list[Any], session_hash: str) -> Reply:
     """Join the queue with `data` and follow the event to its end; the first output is the chatbot."""
-    start = time.perf_counter() if start is None else start
-    asked = time.perf_counter()
+    start = time.perf_counter()
     joined = await http.post(f"{url}/gradio_api/queue/join",
                              json={"data": data, "fn_index": fn_index, "session_hash": session_hash, "event_data": None, "trigger_id": None})
     joined.raise_for_status()
-    join = time.perf_counter() - asked
+    join = time.perf_counter() - start
     event_id = joined.json()["event_id"]
     ttft: float | None = None
     seen = 0
