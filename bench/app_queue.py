@@ -33,7 +33,8 @@ class Reply:
     text: str
     messages: int
     join: float | None = None  # seconds the queue-join request took
-    outputs: list[Any] | None = None  # every output's value at the end
+    outputs: list[Any] | None = None  # every output's value on the page at the end
+    closing: list[Any] | None = None  # the data of the event's closing message, as sent
 
 
 @dataclass
@@ -78,7 +79,7 @@ async def open_session(http: httpx.AsyncClient, url: str, events: ChatEvents) ->
     """A session as a page load makes it (Gradio builds its per-session state at its first event:
     here a Stop with nothing running, which changes nothing)."""
     session_hash = uuid.uuid4().hex[:12]
-    await run_direct(http, url, events.stop, [[], None], session_hash)
+    await run_direct(http, url, events.stop, [None], session_hash)
     return session_hash
 
 
@@ -101,18 +102,25 @@ def shows_reply(chatbot: Any) -> bool:
         for m in chatbot)
 
 
-async def chat_once(http: httpx.AsyncClient, app: RunningApp, text: str, session_hash: str | None = None,
-                    history: list[Any] | None = None) -> Reply:
+def shown_value(old: Any, new: Any) -> Any:
+    """An output's value on the page after an update: an update dict changes only what it carries
+    (a skip, `{"__type__": "update"}`, changes nothing)."""
+    if isinstance(new, dict) and new.get("__type__") == "update":
+        return new["value"] if "value" in new else old
+    return new
+
+
+async def chat_once(http: httpx.AsyncClient, app: RunningApp, text: str, session_hash: str | None = None) -> Reply:
     """Send one chat message as the browser does; time the first update that shows reply text."""
-    return await chat_chain(http, app.url, app.send_index, text, session_hash or uuid.uuid4().hex[:12], history)
+    return await chat_chain(http, app.url, app.send_index, text, session_hash or uuid.uuid4().hex[:12])
 
 
-async def chat_chain(http: httpx.AsyncClient, url: str, send: int, text: str, session_hash: str,
-                     history: list[Any] | None = None) -> Reply:
-    """A send as the browser makes it: one queued event that shows the message and streams the reply."""
+async def chat_chain(http: httpx.AsyncClient, url: str, send: int, text: str, session_hash: str) -> Reply:
+    """A send as the browser makes it: one queued event that shows the message and streams the
+    reply (the chat so far is the server's: the page does not upload it)."""
     no_variables = {"headers": ["variable", "value"], "data": [], "metadata": None}
     tail = [*CHAT_FORM, no_variables, "", ""]  # the form, the Variables table, base URL and key
-    return await stream_event(http, url, send, [{"text": text, "files": []}, history or [], None, *tail], session_hash)
+    return await stream_event(http, url, send, [{"text": text, "files": []}, None, *tail], session_hash)
 
 
 async def run_direct(http: httpx.AsyncClient, url: str, fn_index: int, data: list[Any], session_hash: str) -> list[Any]:
@@ -133,7 +141,9 @@ async def stream_event(http: httpx.AsyncClient, url: str, fn_index: int, data: l
     event_id = joined.json()["event_id"]
     ttft: float | None = None
     seen = 0
-    values: list[Any] | None = None
+    chunks: list[Any] | None = None  # the event's last chunk per output, as its diffs apply to
+    values: list[Any] | None = None  # what the page shows per output
+    closing: list[Any] | None = None
     async with http.stream("GET", f"{url}/gradio_api/queue/data", params={"session_hash": session_hash}) as stream:
         async for line in stream.aiter_lines():
             if not line.startswith("data:"):
@@ -145,12 +155,15 @@ async def stream_event(http: httpx.AsyncClient, url: str, fn_index: int, data: l
             if kind in ("process_generating", "process_completed"):
                 seen += 1
                 output = (message.get("output") or {}).get("data") or []
-                if values is None or kind == "process_completed":
-                    values = list(output)
+                if kind == "process_completed":
+                    closing = list(output)
+                if chunks is None or kind == "process_completed":
+                    chunks = list(output)
                 else:  # streamed updates after the first carry diffs of each output
-                    values = [apply_diff(old, diff) for old, diff in zip(values, output)]
+                    chunks = [apply_diff(old, diff) for old, diff in zip(chunks, output)]
+                values = [shown_value(old, new) for old, new in zip(values or [None] * len(chunks), chunks)]
                 if ttft is None and values and shows_reply(values[0]):
                     ttft = time.perf_counter() - start
             if kind in ("process_completed", "close_stream"):
                 break
-    return Reply(ttft, time.perf_counter() - start, json.dumps(values[0] if values else None, ensure_ascii=False), seen, join, values)
+    return Reply(ttft, time.perf_counter() - start, json.dumps(values[0] if values else None, ensure_ascii=False), seen, join, values, closing)

@@ -69,7 +69,7 @@ async def one_session(http: httpx.AsyncClient, url: str, events: ChatEvents, tur
     times = []
     for turn in range(turns):
         cpu, started = app.cpu_seconds() if app else 0.0, time.perf_counter()
-        reply = await chat_chain(http, url, events.send, f"turn {turn}", session, history)
+        reply = await chat_chain(http, url, events.send, f"turn {turn}", session)
         if app:
             times.append((time.perf_counter() - started, app.cpu_seconds() - cpu))
         assert reply.ttft is not None, "a turn got no reply"

@@ -112,11 +112,11 @@ class BranchBar:
             return index[0] if isinstance(index, (list, tuple)) else index
 
         def shown(view: View) -> tuple[Any, ...]:
-            return view.history, view.session, self.update(view.session), banner(view.notice), banner(view.error)
+            if not view.aside:  # a note leaves the chat (and a reply arriving in it) alone
+                view.session.shown = list(view.history)
+            return gr.skip() if view.aside else view.history, view.session, self.update(view.session), banner(view.notice), banner(view.error)
 
         chatbot.select(on_select, None, self.picked, queue=False)
         outputs = [chatbot, state, self.picker, notice, error]
-        self.button.click(lambda history, session, index: shown(branch_from(history, session, index)),
-                          [chatbot, state, self.picked], outputs, queue=False)
-        self.picker.input(lambda history, session, target: shown(switch_branch(history, session, target)),
-                          [chatbot, state, self.picker], outputs, queue=False)
+        self.button.click(lambda session, index: shown(branch_from(session.shown, session, index)), [state, self.picked], outputs, queue=False)
+        self.picker.input(lambda session, target: shown(switch_branch(session.shown, session, target)), [state, self.picker], outputs, queue=False)

@@ -50,9 +50,11 @@ class Session:
     replying: bool = False
     stop: asyncio.Event | None = field(default=None, repr=False)
     """Set by Stop: the reply being received ends at its next step (or at once while waiting)."""
-    shown: list[dict[str, Any]] | None = field(default=None, repr=False)
-    """What a begun turn showed: the reply is drawn below it (not below whatever the chatbot
-    holds when the streaming step starts, which a late update of an earlier reply may have changed)."""
+    shown: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    """What the chat shows, as the server last drew it (while a reply streams: what the turn
+    showed before it, the reply is drawn below it). Every event that draws the chatbot keeps it;
+    the actions read it instead of the page's copy, so a send does not upload the whole history
+    (issue 25) and a page cannot hand back a history the server did not draw."""
     branches: list[dict[str, Any]] = field(default_factory=list)
     """Other lines of this conversation (`ui.branches`): {"shown", "sent"} each; `branch` is the one on screen."""
     branch: int = 0

@@ -154,49 +154,50 @@ class ConversationPanel:
                     *(extra(view, adapter) if extra else (gr.skip(),) * len(extra_outputs)))
 
         def begun(view: View, clears: str) -> tuple[Any, ...]:
-            shown = gr.skip() if view.aside else shown_history(view.history)  # a note leaves a reply that is arriving alone
-            if view.session.ready:
-                view.session.shown = list(view.history)
-            return (shown, *begin_outputs(view, clears), *not_yet)
+            if view.aside:  # a note leaves the chat (and a reply arriving in it) alone
+                return (gr.skip(), *begin_outputs(view, clears), *not_yet)
+            view.session.shown = shown_history(view.history)
+            return (view.session.shown, *begin_outputs(view, clears), *not_yet)
 
-        def refused(error: GatewayError, history: Any, state: Session) -> Begun:
+        def refused(error: GatewayError, state: Session) -> Begun:
             state.ready = False
-            return View(list(history or []), state, error=error_text(error), done=True), "none", None
+            return View(list(state.shown), state, error=error_text(error), done=True), "none", None
 
-        # The begin steps: each decides the screen and what to send; `action` waits for a stopped
+        # The begin steps: each decides the screen and what to send, from the chat as the server
+        # drew it (`state.shown`; the page's copy is not an input); `action` waits for a stopped
         # reply first and refuses (nothing sent) when the form or a variable cannot be sent.
-        def on_send(draft: Any, history: Any, state: Session, *values: Any) -> Begun:
+        def on_send(draft: Any, state: Session, *values: Any) -> Begun:
             typed = text_of(draft)
             draft, target = fill_draft(draft, values[n_form]), split(values)
             state.typed = typed if typed.strip() else state.typed
-            return conversation.begin_send(target[0], draft, history, state), "draft", target
+            return conversation.begin_send(target[0], draft, state.shown, state), "draft", target
 
-        def on_tool(text: str, history: Any, state: Session, *values: Any) -> Begun:
+        def on_tool(text: str, state: Session, *values: Any) -> Begun:
             target = split(values)
-            return conversation.begin_tool_result(target[0], text, history, state), "tool", target
+            return conversation.begin_tool_result(target[0], text, state.shown, state), "tool", target
 
-        def on_retry(history: Any, state: Session, *values: Any) -> Begun:
+        def on_retry(state: Session, *values: Any) -> Begun:
             target = split(values)
-            return conversation.begin_retry(history, state), "draft", target
+            return conversation.begin_retry(state.shown, state), "draft", target
 
-        def on_edit(evt: gr.EditData, history: Any, state: Session, *values: Any) -> Begun:
+        def on_edit(evt: gr.EditData, state: Session, *values: Any) -> Begun:
             index = evt.index if isinstance(evt.index, int) else evt.index[0]
             target = split(values)
-            return conversation.begin_edit(target[0], history, state, index, flatten_text(evt.value)), "none", target
+            return conversation.begin_edit(target[0], state.shown, state, index, flatten_text(evt.value)), "none", target
 
         def action(begin: Callable[..., Begun]) -> Callable[..., AsyncIterator[tuple[Any, ...]]]:
             """One event per action: the begin step's screen, then the reply drawn below it; the
             last update carries banners, metrics, inspector and extras. Stopped, the event ends
-            without it: Stop draws the screen. Every action's inputs end with the chatbot, the
-            session and `tail`."""
+            without it: Stop draws the screen. Every action's inputs end with the session and
+            `tail`."""
             @functools.wraps(begin)
             async def run(*args: Any) -> AsyncIterator[tuple[Any, ...]]:
-                history, state = args[-len(tail) - 2], args[-len(tail) - 1]
+                state = args[-len(tail) - 1]
                 await after_stop(state)
                 try:
                     view, clears, target = begin(*args)
                 except GatewayError as error:
-                    view, clears, target = refused(error, history, state)
+                    view, clears, target = refused(error, state)
                 first = begun(view, clears)
                 state = view.session
                 if not state.ready or target is None:
@@ -205,7 +206,7 @@ class ConversationPanel:
                 adapter, url, key = target
                 stop = asyncio.Event()
                 state.ready, state.replying, state.stop = False, True, stop
-                base = state.shown = list(state.shown or [])
+                base = list(state.shown)
                 outcome = None
                 try:
                     yield first
@@ -216,11 +217,15 @@ class ConversationPanel:
                             yield (view.history, *streaming)
                 finally:
                     state.replying = False
-                if outcome is not None and not stop.is_set():
+                if outcome is not None and not stop.is_set():  # stopped, Stop draws the chat from `state.shown`
+                    state.shown = outcome.history
                     yield (outcome.history, *view_outputs(outcome, "none", adapter))
+                    # Gradio's closing message repeats each output's last value: after a last update
+                    # of skips it repeats nothing, not the whole chat (issue 25: O(history) per send)
+                    yield (gr.skip(), *streaming)
             return run
 
-        async def on_stop(history: Any, state: Session) -> tuple[Any, ...]:
+        async def on_stop(state: Session) -> tuple[Any, ...]:
             if not (state.ready or state.replying):  # nothing is running: Stop changes nothing
                 return (gr.skip(),) * (5 + len(inspector.components))
             was_replying = state.replying
@@ -228,21 +233,20 @@ class ConversationPanel:
             if state.stop is not None:
                 state.stop.set()
             await after_stop(state)  # the stopped reply is recorded: show it exactly as it is kept to be sent
-            kept = was_replying and not state.replying and state.shown is not None
-            shown = conversation.stopped(state.shown, state) if kept else settle_pending(history)  # type: ignore[arg-type]
+            shown = state.shown = conversation.stopped(state.shown, state) if was_replying else settle_pending(state.shown)
             result, exchange = state.live or (None, None)
             metrics = metrics_text(result, exchange) + " · " + say("metrics.stopped") if result is not None else say("metrics.stopped")
             hidden = banner_update("")  # a note about the running reply (or an older error) is over now
             return (shown, gr.update(placeholder=IDLE_PLACEHOLDER), hidden, hidden, metrics, *Inspector.values(exchange))
 
         for trigger, begin, inputs in (
-            (self.draft.submit, on_send, [self.draft, self.chatbot, self.session, *tail]),
-            (self.tool_send.click, on_tool, [self.tool_result, self.chatbot, self.session, *tail]),
-            (self.retry.click, on_retry, [self.chatbot, self.session, *tail]),
-            (self.chatbot.edit, on_edit, [self.chatbot, self.session, *tail]),
+            (self.draft.submit, on_send, [self.draft, self.session, *tail]),
+            (self.tool_send.click, on_tool, [self.tool_result, self.session, *tail]),
+            (self.retry.click, on_retry, [self.session, *tail]),
+            (self.chatbot.edit, on_edit, [self.session, *tail]),
         ):  # "multiple": a second send while a reply streams is answered with a note, not ignored
             trigger(action(begin), inputs, [self.chatbot, *ends], concurrency_limit=None, show_progress="hidden", trigger_mode="multiple")
-        self.stop.click(on_stop, [self.chatbot, self.session],
+        self.stop.click(on_stop, [self.session],
                         [self.chatbot, self.draft, self.error, self.notice, self.metrics, *inspector.components], queue=False)
         cleared_outputs = [self.chatbot, *ends]
         self.clear.click(lambda: (conversation.cleared().history, *view_outputs(conversation.cleared(), "both", None)), None,

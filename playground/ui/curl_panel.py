@@ -129,7 +129,7 @@ def conversation_from(messages: list[Any], skip_roles: tuple[str, ...] = ("syste
         draft = turns.pop()["content"]
     history = [{"role": "user" if m.get("role") == "user" else "assistant", "content": _text_of(m.get("content")) or f"({m.get('role')} turn)"}
                for m in turns]
-    return {"text": draft, "files": []}, history, Session(messages=[dict(m) for m in turns])
+    return {"text": draft, "files": []}, history, Session(messages=[dict(m) for m in turns], shown=list(history))
 
 
 @dataclass

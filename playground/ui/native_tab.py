@@ -118,7 +118,7 @@ def build_native_tab(ctx: TabContext) -> None:
         turns = [{"role": "assistant" if c.get("role") == "model" else "user",
                   "content": " ".join(p.get("text", "") for p in c.get("parts") or [] if isinstance(p, dict))} for c in contents if isinstance(c, dict)]
         draft, history, _ = conversation_from(turns)
-        session = Session(messages=[dict(c) for c in contents[: len(contents) - (1 if draft["text"] else 0)]])
+        session = Session(messages=[dict(c) for c in contents[: len(contents) - (1 if draft["text"] else 0)]], shown=list(history))
         return [*native_form_values(request.body, request.model, request.auth_style).values(), draft, history, session]
 
     ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,

@@ -211,7 +211,7 @@ def read_session(raw: bytes, tab: str, fields: list[str]) -> LoadedSession:
                                       "attachments inside it as data, so this file was refused and nothing changed"])
     branches, current = _branches_of(document.get("branches"))
     history, sent = _loaded_conversation(conversation, "conversation")
-    return LoadedSession(form, history, Session(messages=sent, branches=branches, branch=current), notes)
+    return LoadedSession(form, history, Session(messages=sent, shown=list(history), branches=branches, branch=current), notes)
 
 
 def _loaded_conversation(conversation: Any, where: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -92,3 +92,43 @@ async def test_a_send_is_one_event_that_ends_with_the_metrics_and_the_inspector(
     assert "tok" in json.dumps(final["chat-metrics"]), f"no metrics in the send's last update: {final['chat-metrics']!r}"
     assert "tokone" in json.dumps([value for elem_id, value in final.items() if elem_id and elem_id.startswith("chat-inspector")]), \
         "the inspector did not get the request"
+
+
+TEXT_TABS = ("chat", "responses", "messages", "native")
+
+
+def test_no_action_of_a_text_tab_uploads_its_chat() -> None:
+    """Send, tool result, retry, edit, Stop and the branch controls read the chat the server drew
+    (`Session.shown`): the page's copy of the whole history is not an input of any of them."""
+    from bench.app_queue import find_event
+    from playground.settings import Settings
+    from playground.ui.app import build_app
+    from playground.ui.connection import ServerDefaults
+
+    config = build_app(Settings(), ServerDefaults("http://127.0.0.1:9", "k", demo=True)).get_config_file()
+    ids = {c.get("props", {}).get("elem_id"): c["id"] for c in config["components"]}
+    for prefix in TEXT_TABS:
+        actions = [(f"{prefix}-input", "submit"), (f"{prefix}-tool-send", "click"), (f"{prefix}-retry", "click"),
+                   (f"{prefix}-chatbot", "edit"), (f"{prefix}-stop", "click"), (f"{prefix}-branch", "click"), (f"{prefix}-branches", "input")]
+        for elem_id, trigger in actions:
+            event = next(d for d in config["dependencies"] if d["id"] == find_event(config, elem_id, trigger))
+            assert ids[f"{prefix}-chatbot"] not in event["inputs"], f"{elem_id} {trigger} uploads the whole chat"
+
+
+async def test_a_send_ends_without_sending_the_whole_chat_again() -> None:
+    """Gradio's closing message of a streaming event repeats every output's last value: for a send
+    that was the whole chat once more per turn. It now carries skips; the page keeps what the last
+    update showed (the chat, with the reply)."""
+    app = start_app(token_delay=0.0)
+    try:
+        async with httpx.AsyncClient(timeout=60) as http:
+            events = (await page_events(http, app.url))[1]
+            session = await open_session(http, app.url, events)
+            for turn in range(20):
+                reply = await chat_chain(http, app.url, events.send, f"Please repeat turn{turn}x", session)
+    finally:
+        app.stop()
+    chat = json.loads(reply.text)
+    assert len(chat) == 40 and "turn19x" in json.dumps(chat[-1]) and "turn0x" in json.dumps(chat[0])
+    assert reply.closing is not None and all(value == {"__type__": "update"} for value in reply.closing), \
+        f"the closing message carries {len(json.dumps(reply.closing))} bytes"

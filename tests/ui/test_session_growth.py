@@ -58,7 +58,7 @@ async def test_chat_turns_grow_the_session_by_about_their_history() -> None:
             history: list = []
             entries = []
             for turn in range(12):
-                reply = await chat_chain(http, app.url, events.send, f"turn {turn}", session, history)
+                reply = await chat_chain(http, app.url, events.send, f"turn {turn}", session)
                 history = json.loads(reply.text)
                 entries.append(session_entries(app.blocks, session))
         assert "turn 11" in json.dumps(history), "the last turn is not in the chat"
