@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
-import pprint
+import re
 from typing import Any
+
+import orjson
 
 from playground.client.transport import Exchange
 
@@ -28,6 +30,25 @@ def shorten_long_strings(value: Any, limit: int = MAX_SHOWN_STRING) -> Any:
     if isinstance(value, list):
         return [shorten_long_strings(v, limit) for v in value]
     return value
+
+
+_JSON_WORD_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|true|false|null')
+_PYTHON_WORDS = {"true": "True", "false": "False", "null": "None"}
+
+
+def indented_json(value: Any) -> str:
+    """JSON data indented by two, non-ASCII kept (orjson: a request of a thousand messages is
+    shown on every turn, and `json.dumps` with an indent is its pure-Python encoder)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    except TypeError:  # what orjson does not take (keys that are not strings, integers past 64 bits)
+        return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def python_literal(value: Any) -> str:
+    """JSON data as a Python literal: indented JSON with `true`, `false` and `null` spelled the
+    Python way outside strings (JSON's string escapes mean the same in Python)."""
+    return _JSON_WORD_OR_STRING.sub(lambda match: _PYTHON_WORDS.get(match.group(), match.group()), indented_json(value))
 
 
 def code_body(exchange: Exchange) -> tuple[Any, str]:
@@ -84,7 +105,7 @@ def curl_snippet(exchange: Exchange) -> str:
 
 def python_snippet(exchange: Exchange) -> str:
     shown, note = code_body(exchange)
-    body = pprint.pformat(shown, sort_dicts=False, width=96)
+    body = python_literal(shown)
     header = _key_header(exchange)
     url = exchange.url.replace(KEY_QUERY_REDACTED, "key={key}")
     url_expr = f'f"{url}"' if url != exchange.url else f'"{url}"'

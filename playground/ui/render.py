@@ -9,7 +9,7 @@ from typing import Any
 from playground.client.errors import GatewayError
 from playground.client.results import TextResult
 from playground.client.transport import Exchange
-from playground.ui.codegen import shorten_long_strings
+from playground.ui.codegen import indented_json, shorten_long_strings
 from playground.ui.client_words import word
 from playground.ui.i18n import EN, say, visitor_language
 from playground.ui.shown_files import shown_paths
@@ -163,7 +163,7 @@ def inspector_request(exchange: Exchange | None) -> str:
         "headers": exchange.request_headers,
         "body": shorten_long_strings(exchange.request_body),
     }
-    return json.dumps(shown, indent=2, ensure_ascii=False)
+    return indented_json(shown)
 
 
 def inspector_response(exchange: Exchange | None) -> str:

@@ -174,7 +174,7 @@ def test_key_never_reaches_generated_code_or_inspector() -> None:
     assert image in curl_snippet(exchange) and image in python_snippet(exchange), "generated code carries the exact body"
     assert "$GATEWAY_API_KEY" in curl_snippet(exchange)
     compile(python_snippet(exchange), "snippet", "exec")
-    assert "'flag': True" in python_snippet(exchange)
+    assert '"flag": True' in python_snippet(exchange)
 
 
 def test_stop_settles_spinning_thinking_messages() -> None:

@@ -10,12 +10,13 @@ import sys
 from typing import Any
 
 import pytest
+from hypothesis import given, strategies as st
 
 from playground.client.exchange import Exchange
 from playground.client.gateway import GatewayClient
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.chat_handlers import ChatAdapter, ChatForm
-from playground.ui.codegen import curl_snippet, python_snippet
+from playground.ui.codegen import curl_snippet, python_literal, python_snippet
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation import Session, send_message
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm
@@ -119,3 +120,16 @@ async def test_a_failed_stream_is_exported_as_a_stream(client: GatewayClient, ga
     python, curl = python_snippet(exchange), curl_snippet(exchange)
     assert "httpx.stream(" in python and "httpx.request(" not in python
     assert curl.startswith("curl -sS -N ")
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+    | st.lists(st.sampled_from(['true', 'null', 'false', '"', '\\', '\\"', '\n', '\x00', 'é', 'x']), max_size=6).map(''.join),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=20)
+
+
+@given(JSON_VALUES)
+def test_the_python_body_is_the_request_body(value: Any) -> None:
+    """The generated Python carries the body as a literal that evaluates to it exactly, whatever
+    its strings hold (quotes, backslashes, control characters, the words true/false/null)."""
+    assert eval(python_literal(value)) == value  # noqa: S307 - the test evaluates what it generated
