@@ -32,7 +32,9 @@ def shorten_long_strings(value: Any, limit: int = MAX_SHOWN_STRING) -> Any:
     return value
 
 
-_JSON_WORD_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|true|false|null')
+_JSON_WORD_LINE = re.compile(r'^( *(?:"(?:[^"\\]|\\.)*": )?)(true|false|null)(,?)$', re.MULTILINE)
+"""A line of indented JSON whose value is a word: indentation, maybe a key, the word, maybe a comma
+(a string cannot hold such a line: its quotes are escaped and its line breaks are `\\n`)."""
 _PYTHON_WORDS = {"true": "True", "false": "False", "null": "None"}
 
 
@@ -48,7 +50,7 @@ def indented_json(value: Any) -> str:
 def python_literal(value: Any) -> str:
     """JSON data as a Python literal: indented JSON with `true`, `false` and `null` spelled the
     Python way outside strings (JSON's string escapes mean the same in Python)."""
-    return _JSON_WORD_OR_STRING.sub(lambda match: _PYTHON_WORDS.get(match.group(), match.group()), indented_json(value))
+    return _JSON_WORD_LINE.sub(lambda line: line[1] + _PYTHON_WORDS[line[2]] + line[3], indented_json(value))
 
 
 def code_body(exchange: Exchange) -> tuple[Any, str]:

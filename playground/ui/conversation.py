@@ -77,6 +77,8 @@ class View:
     result: TextResult | None = None
     aside: bool = False
     """Only a note: nothing was sent and nothing on screen changes (a harmless click)."""
+    request: Any = None
+    """The request a begun turn was checked with, sent as it is (not validated a second time)."""
 
     @property
     def pending_tool(self) -> ToolCall | None:
@@ -121,9 +123,11 @@ def _problem(history: list[dict[str, Any]], session: Session, message: str) -> V
 
 
 async def run_turn(
-    adapter: TurnAdapter, defaults: ServerDefaults, url: str, key: str, history: list[dict[str, Any]], session: Session
+    adapter: TurnAdapter, defaults: ServerDefaults, url: str, key: str, history: list[dict[str, Any]], session: Session,
+    request: Any = None,
 ) -> AsyncIterator[View]:
-    """Send `session.messages` and show the reply as it arrives. Never loses what is on screen."""
+    """Send `session.messages` (as `request` when the begin step built it) and show the reply as
+    it arrives. Never loses what is on screen."""
     result = TextResult()
     exchange: Exchange | None = None
     recorded = False
@@ -140,7 +144,7 @@ async def run_turn(
     session.live = None
     try:
         conn = resolve_connection(defaults, url, key)
-        request = adapter.build_request(session.messages)
+        request = request if request is not None else adapter.build_request(session.messages)
         notice = " ".join(request.advisories())
         if not request.stream:
             yield View(history, session, notice=notice, metrics=say("metrics.waiting"))
@@ -196,7 +200,7 @@ def begin_send(adapter: TurnAdapter, draft: dict[str, Any] | str | None, history
         attach = getattr(adapter, "attachments", None)  # adapters that take more than images say how
         urls = attach(paths) if attach else [image_data_url(p) for p in paths]
         message = adapter.user_message(text, urls)
-        adapter.build_request([*session.messages, message])
+        request = adapter.build_request([*session.messages, message])
         copies = [adopt_upload(p) for p in paths]
     except GatewayError as error:
         return View(history, session, error=error_text(error), done=True)
@@ -204,7 +208,7 @@ def begin_send(adapter: TurnAdapter, draft: dict[str, Any] | str | None, history
     shown: Any = text if not paths else ([{"type": "text", "text": text}] if text else []) + [{"path": p} for p in copies]
     history.append({"role": "user", "content": shown})
     session.ready = True
-    return View(history, session, clear_draft=True)
+    return View(history, session, clear_draft=True, request=request)
 
 
 async def send_message(
@@ -220,7 +224,7 @@ async def _begun(view: View, adapter: TurnAdapter, defaults: ServerDefaults, url
     yield view
     if view.session.ready:
         view.session.ready = False
-        async for later in run_turn(adapter, defaults, url, key, view.history, view.session):
+        async for later in run_turn(adapter, defaults, url, key, view.history, view.session, view.request):
             yield later
 
 
@@ -393,7 +397,7 @@ def begin_edit(adapter: TurnAdapter, history: list[dict[str, Any]] | None, sessi
     if view.done:  # refused (a problem in the form, or a note): the screen stays as it was
         return View(history, session, error=view.error, notice=view.notice, done=True)
     session.messages, session.pending, session.ready = edited.messages, [], True
-    return View(view.history, session)
+    return View(view.history, session, request=view.request)
 
 
 def describe_pending(call: ToolCall | None) -> str:

@@ -206,11 +206,11 @@ class ConversationPanel:
                 adapter, url, key = target
                 stop = asyncio.Event()
                 state.ready, state.replying, state.stop = False, True, stop
-                base = list(state.shown)
+                turn = conversation.run_turn(adapter, defaults, url, key, list(state.shown), state, view.request)
                 outcome = None
                 try:
                     yield first
-                    async for view in conversation.until_stopped(conversation.run_turn(adapter, defaults, url, key, base, state), stop):
+                    async for view in conversation.until_stopped(turn, stop):
                         if view.done:
                             outcome = view
                         else:

@@ -130,3 +130,17 @@ async def test_stop_ends_the_stream_from_inside_and_keeps_the_partial(client: Ga
         assert session.messages[-1]["role"] == "assistant" and session.messages[-1]["content"] and not session.live[0].complete  # type: ignore[index]
     finally:
         gateway.config.token_delay = 0.0
+
+
+async def test_a_send_checks_its_request_once_and_sends_what_was_checked(client: GatewayClient, defaults: ServerDefaults,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The begin step validates the request (a message that cannot be sent is refused before it is
+    shown); the turn sends that request instead of validating the whole conversation again."""
+    history, session = await converse(client, defaults, ["first"])
+    adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash"))
+    built = []
+    build = adapter.build_request
+    monkeypatch.setattr(adapter, "build_request", lambda messages: built.append(len(messages)) or build(messages))
+    final = [v async for v in send_message(adapter, defaults, "second", history, session, "", "")][-1]
+    assert built == [3], f"the request was validated for {built} messages"
+    assert [m["content"] for m in final.exchange.request_body["messages"] if m["role"] == "user"] == ["first", "second"]
