@@ -9,7 +9,10 @@ a key made of its exact JSON bytes (`orjson`) and the chatbot's reasoning tags; 
 anything but text parts (files, components), and the last message (the one a stream is growing),
 are processed every time, as before. The cache is shared, bounded in bytes of memory (a message
 costs its key plus about 1.9 KB of models and dicts, measured with tracemalloc), and evicts the
-oldest first.
+oldest first. In front of it each chatbot knows the message objects it has shown (the chat keeps
+them from update to update and turn to turn): such a message is found by identity, without
+serializing it or checking its format again, so an update of a long chat costs a lookup per
+message (issue 25: 800 messages, 1.8 ms an update before).
 
 A history of text only is returned already dumped, as `TextMessages` (a plain list to every
 reader), so Gradio does not dump it again; `pass_text_through` lets such a value skip Gradio's
@@ -90,12 +93,57 @@ class _Processed:
 
 
 PROCESSED = _Processed(CACHE_BYTES)
+KNOWN_BYTES = 4 * 1024 * 1024
+KNOWN_COST = 400  # a known message's dict and the memo's entry, beyond its JSON
+
+
+class _Known:
+    """Processed forms of message objects by identity. It holds the messages it knows (an id is
+    unique only while its object lives), at most about `limit` bytes of them by their JSON size: in
+    two generations, the one seen least recently dropped whole. A known message is text only and
+    has passed the format check; a shown message is never changed in place (the chat builds new
+    ones)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.size = limit, 0
+        self.young: dict[int, tuple[Any, _Entry, int]] = {}
+        self.old: dict[int, tuple[Any, _Entry, int]] = {}
+
+    def get(self, message: Any) -> _Entry | None:
+        known = self.young.get(id(message))
+        if known is None:
+            known = self.old.pop(id(message), None)
+            if known is None or known[0] is not message:
+                return None
+            self._keep(known)
+        return known[1] if known[0] is message else None
+
+    def put(self, message: Any, entry: _Entry, size: int) -> None:
+        self._keep((message, entry, size + KNOWN_COST))
+
+    def _keep(self, known: tuple[Any, _Entry, int]) -> None:
+        if self.size + known[2] > self.limit // 2:
+            self.old, self.young, self.size = self.young, {}, 0
+        self.young[id(known[0])] = known
+        self.size += known[2]
+
+
+KNOWN: dict[bytes, _Known] = {}
 
 
 class Chatbot(gr.Chatbot):
     """`gr.Chatbot` with remembered per-message postprocessing (same output, see the module doc)."""
 
     is_template = True  # the page renders it as Gradio's own chatbot
+
+    @property
+    def _known(self) -> _Known:
+        """The known messages of chatbots with this one's reasoning tags (which shape the processed form)."""
+        tags = orjson.dumps(self.reasoning_tags)
+        known = KNOWN.get(tags)
+        if known is None:
+            known = KNOWN.setdefault(tags, _Known(KNOWN_BYTES))
+        return known
 
     def _key(self, message: Any) -> bytes | None:
         return self._text_key(message) if _text_only(message) else None
@@ -116,32 +164,41 @@ class Chatbot(gr.Chatbot):
             PROCESSED.put(key, entry)
         return entry
 
-    def _postprocess(self, message: Any) -> Any:
+    def _finished(self, message: Any, known: _Entry | None) -> _Entry | None:
+        """A finished text message's processed form (remembered), or None if it is not text only."""
+        if known is not None:
+            return known
         key = self._key(message)
         if key is None:
-            return super()._postprocess(message)
-        models = self._entry(message, key).models
-        return list(models) if models is not None else None
+            return None
+        entry = self._entry(message, key)
+        self._known.put(message, entry, len(key))
+        return entry
 
     def postprocess(self, value: Any) -> Any:
         if value is None:
             return ChatbotDataMessages(root=[])
-        self._check_format(value)
-        if all(_text_only(message) for message in value):
-            return self._text_messages(value)
+        memo = self._known
+        known = [memo.get(message) for message in value[:-1]]
+        # the last message is the one a stream is growing: each of its versions is seen once
+        known.append(None)
+        fresh = [message for message, entry in zip(value, known) if entry is None]
+        self._check_format(fresh)
+        if all(_text_only(message) for message in fresh):
+            return self._text_messages(value, known)
         processed = []
         for index, message in enumerate(value):
-            # the last message is the one a stream is growing: each of its versions is seen once
-            messages = self._postprocess(message) if index < len(value) - 1 else super()._postprocess(message)
+            entry = self._finished(message, known[index]) if index < len(value) - 1 else None
+            messages = (list(entry.models) if entry.models is not None else None) if entry is not None else super()._postprocess(message)
             if messages is not None:
                 processed.extend(messages)
         return ChatbotDataMessages.model_construct(root=processed)
 
-    def _text_messages(self, value: list[Any]) -> TextMessages:
+    def _text_messages(self, value: list[Any], known: list[_Entry | None]) -> TextMessages:
         shown = TextMessages()
-        for message in value[:-1]:
-            key = self._text_key(message)
-            shown.extend(self._entry(message, key).dumps if key is not None else _Entry(super()._postprocess(message)).dumps)
+        for message, entry in zip(value[:-1], known):
+            entry = self._finished(message, entry)
+            shown.extend(entry.dumps if entry is not None else _Entry(super()._postprocess(message)).dumps)
         if value:
             shown.extend(_Entry(super()._postprocess(value[-1])).dumps)
         return shown

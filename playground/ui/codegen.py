@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import orjson
@@ -32,10 +31,10 @@ def shorten_long_strings(value: Any, limit: int = MAX_SHOWN_STRING) -> Any:
     return value
 
 
-_JSON_WORD_LINE = re.compile(r'^( *(?:"(?:[^"\\]|\\.)*": )?)(true|false|null)(,?)$', re.MULTILINE)
-"""A line of indented JSON whose value is a word: indentation, maybe a key, the word, maybe a comma
-(a string cannot hold such a line: its quotes are escaped and its line breaks are `\\n`)."""
 _PYTHON_WORDS = {"true": "True", "false": "False", "null": "None"}
+_WORD_ENDINGS = tuple((f"{word}{end}", f"{python}{end}") for word, python in _PYTHON_WORDS.items() for end in (",\n", "\n"))
+"""In indented JSON a word ends its line (maybe with a comma); a line that ends inside a string
+cannot exist (a string's line breaks are `\\n`), and a string value's line ends with its quote."""
 
 
 def indented_json(value: Any) -> str:
@@ -47,18 +46,30 @@ def indented_json(value: Any) -> str:
         return json.dumps(value, indent=2, ensure_ascii=False)
 
 
+def compact_json(value: Any) -> str:
+    """JSON data on one line, non-ASCII kept (orjson, as `indented_json`)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def python_literal(value: Any) -> str:
     """JSON data as a Python literal: indented JSON with `true`, `false` and `null` spelled the
     Python way outside strings (JSON's string escapes mean the same in Python)."""
-    return _JSON_WORD_LINE.sub(lambda line: line[1] + _PYTHON_WORDS[line[2]] + line[3], indented_json(value))
+    text = indented_json(value) + "\n"
+    for word, python in _WORD_ENDINGS:
+        text = text.replace(word, python)
+    return text[:-1]
 
 
-def code_body(exchange: Exchange) -> tuple[Any, str]:
-    """(body for generated code, a note when it had to be shortened)."""
-    size = len(json.dumps(exchange.request_body, ensure_ascii=False))
-    if size <= MAX_EXACT_BODY_CHARS:
-        return exchange.request_body, ""
-    return shorten_long_strings(exchange.request_body), f"body shortened for display: {size / 1e6:.1f} MB of data not shown"
+def code_body(exchange: Exchange) -> tuple[Any, str, str]:
+    """(body for generated code, the same as compact JSON, a note when it had to be shortened)."""
+    text = compact_json(exchange.request_body)
+    if len(text) <= MAX_EXACT_BODY_CHARS:
+        return exchange.request_body, text, ""
+    shown = shorten_long_strings(exchange.request_body)
+    return shown, compact_json(shown), f"body shortened for display: {len(text) / 1e6:.1f} MB of data not shown"
 
 
 def _extra_headers(exchange: Exchange) -> dict[str, str]:
@@ -94,9 +105,9 @@ def curl_snippet(exchange: Exchange) -> str:
     for name, value in _extra_headers(exchange).items():
         lines.append(f"  -H '{name}: {value}' \\")
     if exchange.request_body is not None:
-        shown, note = code_body(exchange)
+        _, text, note = code_body(exchange)
         lines.append("  -H 'Content-Type: application/json' \\")
-        body = json.dumps(shown, ensure_ascii=False).replace("'", "'\\''")
+        body = text.replace("'", "'\\''")
         lines.append(f"  -d '{body}'")
         if note:
             lines.insert(0, f"# {note}")
@@ -106,7 +117,7 @@ def curl_snippet(exchange: Exchange) -> str:
 
 
 def python_snippet(exchange: Exchange) -> str:
-    shown, note = code_body(exchange)
+    shown, _, note = code_body(exchange)
     body = python_literal(shown)
     header = _key_header(exchange)
     url = exchange.url.replace(KEY_QUERY_REDACTED, "key={key}")

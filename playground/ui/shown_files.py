@@ -100,17 +100,21 @@ def _shown_part(part: Any) -> Any:
 
 
 def shown_history(history: list[Any] | None) -> list[Any]:
-    """Chatbot messages with every file part checked by `shown_path` (others become a note)."""
+    """Chatbot messages with every file part checked by `shown_path` (others become a note). A
+    message with nothing to change is kept as the same object, so what remembers its processed
+    form by identity (`ui.chatbot`) finds it on the next turn."""
     checked = []
     for message in history or []:
         if not isinstance(message, dict):
             continue
         content = message.get("content")
         if isinstance(content, list):
-            content = [_shown_part(part) for part in content]
-        elif isinstance(content, dict):
-            content = _shown_part(content)
-        checked.append({**message, "content": content})
+            parts = [_shown_part(part) for part in content]
+            if any(new is not old for new, old in zip(parts, content)):
+                message = {**message, "content": parts}
+        elif isinstance(content, dict) and (part := _shown_part(content)) is not content:
+            message = {**message, "content": part}
+        checked.append(message)
     return checked
 
 

@@ -159,3 +159,14 @@ def test_results_from_a_gateway_reach_components_only_as_app_files() -> None:
     board = VideoBoard()
     board.jobs["t"] = VideoJob("t", "vidA-2", "p", 0.0, state="succeeded", video_path=SECRET)
     assert video_items(board) == []
+
+
+def test_a_history_without_files_keeps_its_message_objects(tmp_path: Path) -> None:
+    """The chat keeps what it showed as the same objects (the chatbot finds them by identity); a
+    message with a file part is a new, checked message."""
+    text = {"role": "user", "content": "hello"}
+    parts = {"role": "assistant", "content": [{"type": "text", "text": "hi"}]}
+    outside = {"role": "user", "content": [{"path": str(tmp_path / "secret.txt")}]}
+    checked = shown_history([text, parts, outside])
+    assert checked[0] is text and checked[1] is parts
+    assert checked[2] is not outside and checked[2]["content"][0]["type"] == "text"

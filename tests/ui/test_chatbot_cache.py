@@ -127,3 +127,38 @@ def test_the_cache_holds_about_its_limit_in_memory_not_in_key_bytes() -> None:
         tracemalloc.stop()
     assert 0 < len(cache.items) < len(messages), "the cache did not evict"
     assert held < 1.5 * limit, f"a cache limited to {limit / 1e6:.1f} MB holds {held / 1e6:.1f} MB"
+
+
+def test_a_message_shown_before_is_found_without_serializing_it_again(monkeypatch) -> None:
+    """The chat keeps its message objects from update to update: an update of a long chat costs a
+    lookup per finished message, not its JSON and its format check (issue 25)."""
+    chatbot = Chatbot(render=False)
+    shown = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"message {i}"} for i in range(200)]
+    first = list(chatbot.postprocess([*shown, {"role": "assistant", "content": "A reply"}]))
+    serialized: list[object] = []
+    checked: list[int] = []
+    key, check = Chatbot._text_key, gr.Chatbot._check_format
+    monkeypatch.setattr(Chatbot, "_text_key", lambda self, message: serialized.append(message["content"]) or key(self, message))
+    monkeypatch.setattr(Chatbot, "_check_format", staticmethod(lambda messages: checked.append(len(messages)) or check(messages)))
+    reply = {"role": "assistant", "content": "A reply, finished"}
+    again = chatbot.postprocess([*shown, reply, {"role": "user", "content": "next"}])
+    assert serialized == ["A reply, finished"], "messages shown before were serialized again"
+    assert checked == [2], "the format of messages shown before was checked again"
+    assert list(again)[:200] == first[:200]
+    equal_but_new = [dict(message) for message in shown]
+    assert list(chatbot.postprocess([*equal_but_new, reply])) == list(again)[:201], "an equal message that is a new object"
+    assert len(serialized) == 201, "a new object is found by its content, not by identity"
+
+
+def test_the_known_messages_hold_about_their_limit() -> None:
+    from playground.ui.chatbot import _Known
+
+    known = _Known(100_000)
+    entry = _Entry(None)
+    messages = [{"role": "user", "content": "x" * 100} for _ in range(2000)]
+    for message in messages:
+        known.put(message, entry, 120)
+    held = sum(size for _, _, size in [*known.young.values(), *known.old.values()])
+    assert held <= 100_000, f"{held} bytes held"
+    assert known.get(messages[-1]) is entry and known.get(messages[0]) is None
+    assert known.get({"role": "user", "content": "x" * 100}) is None, "an equal message that is another object is not known"

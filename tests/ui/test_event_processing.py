@@ -132,3 +132,22 @@ async def test_a_send_ends_without_sending_the_whole_chat_again() -> None:
     assert len(chat) == 40 and "turn19x" in json.dumps(chat[-1]) and "turn0x" in json.dumps(chat[0])
     assert reply.closing is not None and all(value == {"__type__": "update"} for value in reply.closing), \
         f"the closing message carries {len(json.dumps(reply.closing))} bytes"
+
+
+def test_an_output_message_is_written_as_before_without_copying_its_values() -> None:
+    """The queue's stream writes `orjson.dumps(message.model_dump(), default=str)`: the same bytes,
+    but the values (the whole chat in a send's first update) are no longer copied first."""
+    import orjson
+    from gradio.server_messages import ProcessCompletedMessage, ProcessGeneratingMessage
+
+    from playground.ui.gradio_fixes import output_messages_without_copies
+
+    chat = [{"role": "user", "content": [{"type": "text", "text": "héllo"}], "metadata": None, "options": []}]
+    output = {"data": [chat, {"__type__": "update", "visible": False}, 1.25, None, True, (1, 2), "text"], "is_generating": True}
+    messages = [ProcessGeneratingMessage(event_id="e1", output=output, success=True),
+                ProcessCompletedMessage(event_id="e1", output=output, success=False, title="t", avg_time=0.5)]
+    written = [orjson.dumps(message.model_dump(), default=str) for message in messages]
+    output_messages_without_copies()
+    assert [orjson.dumps(message.model_dump(), default=str) for message in messages] == written
+    assert all(message.model_dump()["output"]["data"][0] is chat for message in messages), "the values were copied"
+    assert messages[0].model_dump(exclude={"output"}) == {"msg": messages[0].msg, "event_id": "e1", "success": True, "time_limit": None}
