@@ -19,6 +19,7 @@ import asyncio
 import os
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -59,10 +60,23 @@ async def heartbeat(http: httpx.AsyncClient, url: str, session: str) -> None:
             pass
 
 
+def python_bytes(text: str) -> int:
+    """What JSON text costs as Python objects (dicts, lists, strings), measured with tracemalloc."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        value = json.loads(text)
+        held = tracemalloc.get_traced_memory()[0] - before
+        del value
+        return held
+    finally:
+        tracemalloc.stop()
+
+
 async def one_session(http: httpx.AsyncClient, url: str, events: ChatEvents, turns: int,
-                      app: AppProcess | None = None) -> tuple[list[tuple[float, float]], int]:
+                      app: AppProcess | None = None) -> tuple[list[tuple[float, float]], int, int]:
     """Run `turns` turns; with `app`, each turn's (wall seconds, app CPU seconds); and the size of
-    the conversation as the page holds it (JSON bytes)."""
+    the conversation as the page holds it, as JSON bytes and as Python objects."""
     session = await open_session(http, url, events)
     beating = asyncio.create_task(heartbeat(http, url, session))
     history: list[Any] = []
@@ -75,7 +89,8 @@ async def one_session(http: httpx.AsyncClient, url: str, events: ChatEvents, tur
         assert reply.ttft is not None, "a turn got no reply"
         history = json.loads(reply.text)
     beating.cancel()
-    return times, len(json.dumps(history, ensure_ascii=False).encode())
+    text = json.dumps(history, ensure_ascii=False)
+    return times, len(text.encode()), python_bytes(text)
 
 
 def turn_rows(times: list[tuple[float, float]]) -> list[tuple[int, float, float]]:
@@ -87,13 +102,13 @@ def turn_rows(times: list[tuple[float, float]]) -> list[tuple[int, float, float]
     return rows
 
 
-async def measure(app: AppProcess, turns: int, sessions: int) -> tuple[list[tuple[str, float]], list[tuple[int, float, float]], int]:
+async def measure(app: AppProcess, turns: int, sessions: int) -> tuple[list[tuple[str, float]], list[tuple[int, float, float]], tuple[int, int]]:
     rows = []
     async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=64)) as http:
         events = (await page_events(http, app.url))[1]
         await one_session(http, app.url, events, 1)
         rows.append(("start (after one warm-up turn)", rss_mb(app.process.pid)))
-        times, history_bytes = await one_session(http, app.url, events, turns, app)
+        times, json_bytes, object_bytes = await one_session(http, app.url, events, turns, app)
         per_turn = turn_rows(times)
         rows.append((f"after {turns} turns in one session", rss_mb(app.process.pid)))
         for batch in range(0, sessions, 20):
@@ -105,7 +120,7 @@ async def measure(app: AppProcess, turns: int, sessions: int) -> tuple[list[tupl
             await asyncio.gather(*(one_session(http, app.url, events, 1) for _ in range(min(20, sessions - batch))))
         await asyncio.sleep(8)
         rows.append((f"after {sessions} new sessions, closed", rss_mb(app.process.pid)))
-    return rows, per_turn, history_bytes
+    return rows, per_turn, (json_bytes, object_bytes)
 
 
 def main() -> None:
@@ -125,8 +140,9 @@ def main() -> None:
     print(f"{'moment':<36}{'RSS MB':>9}{'vs start':>10}")
     for moment, mb in rows:
         print(f"{moment:<36}{mb:>9.1f}{mb - baseline:>+10.1f}")
-    print(f"the long session's conversation: {history_bytes / 1024:.0f} KB as JSON; the process grew {(rows[1][1] - baseline) * 1024:.0f} KB "
-          "over its turns (goal: less than the conversation)")
+    json_bytes, object_bytes = history_bytes
+    print(f"the long session's conversation: {json_bytes / 1024:.0f} KB as JSON, {object_bytes / 1024:.0f} KB as Python objects; "
+          f"the process grew {(rows[1][1] - baseline) * 1024:.0f} KB over its turns (goal: less than the conversation)")
     print(f"one turn of the long session, mean of 5 turns (baseline: turn {per_turn[0][0]}, same run; load {os.getloadavg()[0]:.1f})")
     print(f"{'turn':>6}{'wall ms':>10}{'app CPU ms':>12}{'CPU ratio':>11}")
     for turn, wall, cpu in per_turn:
