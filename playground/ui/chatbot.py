@@ -4,20 +4,20 @@ remembered, so a streamed update costs the new text, not the whole history again
 Gradio 6.31 post-processes every message of the history on every streamed update (pydantic models
 per message and part: 7 ms for 800 messages, README's Benchmarks), then dumps the models to dicts
 (twice), walks the dicts for file URLs (`add_root_url`) and diffs them against the last update.
-A finished message does not change, so its processed form, models and dumped dicts, is kept under
+A finished message does not change, so its processed form, the dicts Gradio sends, is kept under
 a key made of its exact JSON bytes (`orjson`) and the chatbot's reasoning tags; a message with
 anything but text parts (files, components), and the last message (the one a stream is growing),
 are processed every time, as before. The cache is shared, bounded in bytes of memory (a message
-costs its key plus about 1.9 KB of models and dicts, measured with tracemalloc), and evicts the
-oldest first. In front of it each chatbot knows the message objects it has shown (the chat keeps
+costs its key plus about 0.6 KB of dicts, measured with tracemalloc; keeping Gradio's models too
+cost 1.7 KB), and evicts the oldest first. In front of it each chatbot knows the message objects it has shown (the chat keeps
 them from update to update and turn to turn): such a message is found by identity, without
 serializing it or checking its format again, so an update of a long chat costs a lookup per
 message (issue 25: 800 messages, 1.8 ms an update before).
 
-A history of text only is returned already dumped, as `TextMessages` (a plain list to every
-reader), so Gradio does not dump it again; `pass_text_through` lets such a value skip Gradio's
-file scans and root-URL walk (there are no files in it), and the diff finds the remembered
-messages identical at once.
+Every value is returned already dumped, so Gradio does not dump it again; a history of text only
+as `TextMessages` (a plain list to every reader), which `pass_text_through` lets skip Gradio's
+file scans and root-URL walk (there are no files in it); the diff finds the remembered messages
+identical at once.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from gradio.components.chatbot import ChatbotDataMessages
 
 CACHE_BYTES = 16 * 1024 * 1024
 LARGEST_CACHED = 256 * 1024
-ENTRY_BYTES = 1900  # a cached message's models and dumped dicts beyond its key's length
+ENTRY_BYTES = 650  # a cached message's dumped dicts beyond its key's length
 
 
 def _text_only(message: Any) -> bool:
@@ -52,12 +52,11 @@ class TextMessages(list):  # type: ignore[type-arg]
 
 
 class _Entry:
-    """One message's processed form: Gradio's models (None: the message shows nothing) and dumps."""
+    """One message's processed form: the dicts of Gradio's models (none: the message shows nothing)."""
 
-    __slots__ = ("models", "dumps")
+    __slots__ = ("dumps",)
 
     def __init__(self, models: list[Any] | None) -> None:
-        self.models = models
         self.dumps = [model.model_dump() for model in models] if models is not None else []
 
 
@@ -180,27 +179,13 @@ class Chatbot(gr.Chatbot):
             return ChatbotDataMessages(root=[])
         memo = self._known
         known = [memo.get(message) for message in value[:-1]]
-        # the last message is the one a stream is growing: each of its versions is seen once
-        known.append(None)
+        known.append(None)  # the last message is the one a stream is growing: each of its versions is seen once
         fresh = [message for message, entry in zip(value, known) if entry is None]
         self._check_format(fresh)
-        if all(_text_only(message) for message in fresh):
-            return self._text_messages(value, known)
-        processed = []
-        for index, message in enumerate(value):
-            entry = self._finished(message, known[index]) if index < len(value) - 1 else None
-            messages = (list(entry.models) if entry.models is not None else None) if entry is not None else super()._postprocess(message)
-            if messages is not None:
-                processed.extend(messages)
-        return ChatbotDataMessages.model_construct(root=processed)
-
-    def _text_messages(self, value: list[Any], known: list[_Entry | None]) -> TextMessages:
-        shown = TextMessages()
-        for message, entry in zip(value[:-1], known):
-            entry = self._finished(message, entry)
+        shown = TextMessages() if all(_text_only(message) for message in fresh) else []  # with files: Gradio scans it for them
+        for index, (message, entry) in enumerate(zip(value, known)):
+            entry = self._finished(message, entry) if index < len(value) - 1 else None
             shown.extend(entry.dumps if entry is not None else _Entry(super()._postprocess(message)).dumps)
-        if value:
-            shown.extend(_Entry(super()._postprocess(value[-1])).dumps)
         return shown
 
 
