@@ -73,3 +73,25 @@ def test_an_upload_button_schema_is_generated_once_and_each_caller_gets_its_own(
     first["title"] = "changed by a caller"
     assert [button.api_info()["title"] for _ in range(3)] == ["FileData"] * 3
     assert len(generated) <= 1
+
+
+def test_the_apps_built_before_launch_are_built_only_when_used() -> None:
+    """`Blocks.__exit__` and `queue()` each built a FastAPI app that `launch()` replaced unused; the
+    launched page is served by launch's own app, and an app read before launch still works."""
+    from gradio.routes import App
+
+    from playground.ui.gradio_build_cost import AppOnFirstUse
+
+    settings = Settings()
+    blocks = configure_queue(build_app(settings, ServerDefaults("http://127.0.0.1:9", "k", demo=True)))
+    assert isinstance(blocks.app, AppOnFirstUse) and blocks.app._app is None, "an app was built before launch"
+    port = free_port()
+    blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options(settings))
+    try:
+        assert isinstance(blocks.app, App), "launch did not build its own app"
+        assert httpx.get(f"http://127.0.0.1:{port}/config", timeout=30).status_code == 200
+    finally:
+        blocks.close()
+    with gr.Blocks() as unlaunched:
+        gr.Textbox()
+    assert unlaunched.app.get_blocks() is unlaunched, "an app read before launch is not the blocks' app"
