@@ -1,8 +1,14 @@
 """The browser's side of a long reply: a Chromium performance trace (CDP `Tracing`, the
 `devtools.timeline` category) while the Chat tab streams the demo gateway's long reply, in a fresh
-tab (the same-run baseline) and in a tab that has already had N turns.
+tab (the same-run baseline) and in a tab that has already had N turns and one video job.
 
-    python -m bench.browser_trace [--turns 20] [--token-delay 0.01]
+    python -m bench.browser_trace [--turns 20] [--token-delay 0.01] [--no-video-job]
+
+The used tab first has its N chat turns, then runs one video job as a person does (issue 25's
+"after 20 turns and a video job"): it opens the Video tab, clicks the first example (a 4-second
+text-to-video), presses Generate, waits until the finished video plays in the player, and goes
+back to the Chat tab for the traced reply. The demo gateway queues a video job for 1 s and renders
+it for 4 s here. `--no-video-job` leaves the job out (the tab has only its chat turns).
 
 Prints, per tab, the longest task on the page's main thread during the stream, the number of
 tasks over 50 ms, and the on-screen finish time (Enter to the last word shown, checked on every
@@ -18,13 +24,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import free_port, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.connection import ServerDefaults
+from playground.ui.video_tab import EXAMPLES as VIDEO_EXAMPLES
+from tests.e2e.pages import click_example, open_tab
 
 KEY = "bench-key"
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -33,6 +41,11 @@ LAST_WORD_COUNT = """(n) => {
   const bots = document.querySelectorAll('#chat-chatbot .message.bot');
   const last = bots[bots.length - 1];
   return !!last && (last.textContent.match(/demonstrate\\./g) || []).length >= n;
+}"""
+VIDEO_QUEUE_S, VIDEO_RUN_S = 1.0, 4.0  # the demo's video job: short, so the bench waits seconds for it
+VIDEO_PLAYING = """() => {
+  const v = document.querySelector('#video-player video');
+  return !!v && !v.paused && v.currentTime > 0 && v.readyState >= 2;
 }"""
 
 
@@ -63,6 +76,18 @@ def chat_turns(page: Page, turns: int) -> None:
         page.wait_for_function("() => !document.querySelector('#chat-input textarea').placeholder.includes('on its way')", timeout=300_000)
 
 
+def video_job(page: Page) -> None:
+    """Run one video job as a person does: the Video tab's first example, Generate, until the
+    finished video plays in the player (it autoplays); then back to the Chat tab."""
+    open_tab(page, "Video", "#video-prompt textarea")
+    click_example(page, "video", 0, VIDEO_EXAMPLES[0])
+    page.click("#video-submit")
+    job = page.locator("#video-board .video-job").first
+    expect(job).to_have_attribute("data-state", "succeeded", timeout=120_000)
+    page.wait_for_function(VIDEO_PLAYING, timeout=60_000)
+    open_tab(page, "Chat", "#chat-input textarea")
+
+
 def traced_long_reply(page: Page, tab: str) -> Row:
     """Stream the long reply with a performance trace running; the trace's main-thread tasks."""
     cdp = page.context.new_cdp_session(page)
@@ -90,8 +115,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=20)
     parser.add_argument("--token-delay", type=float, default=0.01)
+    parser.add_argument("--video-job", action=argparse.BooleanOptionalAction, default=True,
+                        help="the used tab also runs one video job before its traced reply (default: on)")
     args = parser.parse_args()
-    gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=args.token_delay))
+    gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=args.token_delay,
+                                         video_queue_seconds=VIDEO_QUEUE_S, video_run_seconds=VIDEO_RUN_S))
     blocks = configure_queue(build_app(Settings(), ServerDefaults(gateway.url, KEY, demo=True)))
     for attempt in range(3):  # on a loaded machine Gradio's own 3-second check of the page can fail
         port = free_port()
@@ -106,12 +134,15 @@ def main() -> None:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            for tab, turns in (("fresh tab (baseline)", 0), (f"after {args.turns} turns", args.turns)):
+            used = f"after {args.turns} turns" + (" + video" if args.video_job else "")
+            for tab, turns, video in (("fresh tab (baseline)", 0, False), (used, args.turns, args.video_job)):
                 context = browser.new_context(viewport={"width": 1400, "height": 1000})
                 page = context.new_page()
                 page.goto(f"http://127.0.0.1:{port}")
                 page.wait_for_selector("#chat-input textarea")
                 chat_turns(page, turns)
+                if video:
+                    video_job(page)
                 rows.append(traced_long_reply(page, tab))
                 context.close()
             browser.close()
@@ -120,9 +151,9 @@ def main() -> None:
         gateway.stop()
     base = rows[0]
     print(f"the Chat tab streaming the demo's long reply (token delay {args.token_delay * 1000:.0f} ms, load {os.getloadavg()[0]:.1f})")
-    print(f"{'tab':<22}{'words':>7}{'longest task ms':>17}{'tasks > 50 ms':>15}{'on screen s':>13}{'ratio':>8}")
+    print(f"{'tab':<26}{'words':>7}{'longest task ms':>17}{'tasks > 50 ms':>15}{'on screen s':>13}{'ratio':>8}")
     for row in rows:
-        print(f"{row.tab:<22}{row.words:>7}{row.longest_ms:>17.0f}{row.long_tasks:>15}{row.finish_s:>13.2f}{row.finish_s / base.finish_s:>8.2f}")
+        print(f"{row.tab:<26}{row.words:>7}{row.longest_ms:>17.0f}{row.long_tasks:>15}{row.finish_s:>13.2f}{row.finish_s / base.finish_s:>8.2f}")
 
 
 if __name__ == "__main__":

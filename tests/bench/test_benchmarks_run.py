@@ -24,7 +24,7 @@ SMALLEST = {
     "redaction": ["--events", "200", "--runs", "1"],
     "batch": ["--rows", "20", "--runs", "1"],
     "chat_history": ["--messages", "10,40", "--updates", "3"],
-    "browser_trace": ["--turns", "1"],
+    "browser_trace": ["--turns", "1", "--video-job"],
     "skipped_outputs": ["--updates", "20", "--runs", "1"],
 }
 
