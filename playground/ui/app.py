@@ -82,6 +82,21 @@ def keep_api_private(blocks: gr.Blocks) -> None:
         function.api_visibility = "private"
 
 
+def narrow_progress_targets(blocks: gr.Blocks) -> None:
+    """Each event shows its progress only where a person can see it last: on what a queued event
+    with visible progress changes, states excepted, and on the chatbots of any event (they draw
+    "typing" and "generating" from it). An event that skips the queue answers at once, so its
+    progress would only flicker. Gradio's page keeps a loading status for every component any
+    event has shown progress on, and on every streamed update walks its whole component tree once
+    for each of them: the quick events of one video job made a later reply's updates 1.5x slower
+    (issue 25, bench.browser_trace)."""
+    for function in blocks.fns.values():
+        shown = [block for block in function.outputs if isinstance(block, gr.Chatbot)
+                 or (function.queue and function.show_progress != "hidden" and not isinstance(block, (gr.State, gr.BrowserState)))]
+        if len(shown) < len(function.outputs):
+            function.show_progress_on = shown
+
+
 def configure_queue(blocks: gr.Blocks) -> gr.Blocks:
     """Async I/O handlers set `concurrency_limit=None`; everything else shares this default."""
     return blocks.queue(default_concurrency_limit=DEFAULT_CONCURRENCY, max_size=QUEUE_MAX_SIZE)
@@ -178,4 +193,5 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
         test.click(refresh_models, [url_box, key_box], [status, chat_model], concurrency_limit=None, cancels=[first_refresh])
         restore_video_jobs(connection_restored)
     keep_api_private(blocks)
+    narrow_progress_targets(blocks)
     return blocks

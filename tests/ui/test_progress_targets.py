@@ -1,0 +1,58 @@
+"""Events show progress only where a person can see it (issue 25): Gradio's page keeps a loading
+status for every component an event has shown progress on and walks its component tree for each of
+them on every streamed update, so a tab that had run a video job streamed replies 1.5x slower."""
+
+from __future__ import annotations
+
+import gradio as gr
+import pytest
+
+from playground.settings import Settings
+from playground.ui.app import build_app
+from playground.ui.connection import ServerDefaults
+
+
+@pytest.fixture(scope="module")
+def page() -> dict:
+    blocks = build_app(Settings(), ServerDefaults("http://127.0.0.1:9", "k", demo=True))
+    return {"blocks": blocks, "config": blocks.get_config_file()}
+
+
+def targets(config: dict, dependency: dict) -> list[int]:
+    return dependency["show_progress_on"] if dependency["show_progress_on"] is not None else dependency["outputs"]
+
+
+def by_elem_id(config: dict, elem_id: str) -> int:
+    return next(c["id"] for c in config["components"] if c.get("props", {}).get("elem_id") == elem_id)
+
+
+def event(config: dict, elem_id: str, trigger: str) -> dict:
+    component = by_elem_id(config, elem_id)
+    return next(d for d in config["dependencies"] if [component, trigger] in [list(t) for t in d["targets"]])
+
+
+def test_a_send_shows_progress_on_its_chatbot_only(page: dict) -> None:
+    config = page["config"]
+    for tab in ("chat", "responses", "messages", "native"):
+        send = event(config, f"{tab}-input", "submit")
+        assert len(send["outputs"]) > 10
+        assert targets(config, send) == [by_elem_id(config, f"{tab}-chatbot")], f"{tab}: the send's progress is not on its chatbot alone"
+
+
+def test_no_state_and_no_quick_event_carries_a_loading_status(page: dict) -> None:
+    config, blocks = page["config"], page["blocks"]
+    states = {block._id for block in blocks.blocks.values() if isinstance(block, (gr.State, gr.BrowserState))}
+    chatbots = {block._id for block in blocks.blocks.values() if isinstance(block, gr.Chatbot)}
+    for dependency in config["dependencies"]:
+        shown = set(targets(config, dependency))
+        assert not shown & states, f"event {dependency['id']} shows progress on a state"
+        if not dependency["queue"] or dependency["show_progress"] == "hidden":
+            assert shown <= chatbots, f"event {dependency['id']} (answers at once or hides progress) keeps loading statuses"
+
+
+def test_a_queued_generation_still_shows_its_progress(page: dict) -> None:
+    """Progress stays where it tells a person something: what a queued generation changes."""
+    config = page["config"]
+    generate = next(d for d in config["dependencies"] if d["queue"] and d["show_progress"] == "full"
+                    and by_elem_id(config, "images-gallery") in d["outputs"])
+    assert by_elem_id(config, "images-gallery") in targets(config, generate)
