@@ -18,6 +18,12 @@ per event and per streamed update; for components that only reshape data, they n
 
 Messages: the queue's event stream copies every output message with pydantic's `model_dump`
 before writing it as JSON; a message carrying values is now written without the copy.
+
+Updates in a stream: the page applies a streamed update's diffs to the very objects it handed on
+with the previous update; a diff between two `gr.update(...)` values deleted keys in place, so
+when updates arrived faster than the page used them, a later one emptied an earlier one before it
+was shown (an error banner vanished when the last update was followed at once by one of skips).
+Such a value is now sent whole when it changes.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ import anyio
 import gradio as gr
 from gradio import blocks as gradio_blocks
 from gradio import networking
+from gradio import utils as gradio_utils
 from gradio.blocks import Block, BlockFunction, Blocks
 from gradio.server_messages import ProcessCompletedMessage, ProcessGeneratingMessage
 from gradio.state_holder import SessionState
@@ -209,6 +216,28 @@ def output_messages_without_copies() -> None:
         message.model_dump = model_dump  # type: ignore[method-assign]
 
 
+def is_update(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("__type__") == "update"
+
+
+def updates_sent_whole() -> None:
+    """A streamed output whose value is or was an update is sent as a whole new value when it
+    changes (`[["replace", [], new]]`), never as edits of the previous one (idempotent); every
+    other value keeps Gradio's diff. The page replaces such a value instead of editing, in place,
+    the object an update it has not used yet still holds."""
+    diff = gradio_utils.diff
+    if getattr(diff, _PATCHED, False):
+        return
+
+    def whole_updates(old: Any, new: Any) -> list[Any]:
+        if is_update(old) or is_update(new):
+            return [] if old == new else [["replace", [], new]]
+        return diff(old, new)
+
+    setattr(whole_updates, _PATCHED, True)
+    gradio_utils.diff = whole_updates  # type: ignore[assignment]
+
+
 LAUNCH_CHECK_SECONDS = 30.0
 
 
@@ -239,6 +268,7 @@ def apply_gradio_fixes() -> None:
     skipped_outputs_cost_nothing()
     process_data_inline()
     output_messages_without_copies()
+    updates_sent_whole()
     fail_fast_without_matplotlib()
     pass_text_through()
     patient_launch_check()
