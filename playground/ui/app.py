@@ -83,7 +83,7 @@ def keep_api_private(blocks: gr.Blocks) -> None:
 
 
 def narrow_progress_targets(blocks: gr.Blocks) -> None:
-    """Each event shows its progress only where a person can see it last: on what a queued event
+    """Each event shows its progress only where a person can see it: on what a queued event
     with visible progress changes, states excepted, and on the chatbots of any event (they draw
     "typing" and "generating" from it). An event that skips the queue answers at once, so its
     progress would only flicker. Gradio's page keeps a loading status for every component any
@@ -91,9 +91,10 @@ def narrow_progress_targets(blocks: gr.Blocks) -> None:
     for each of them: the quick events of one video job made a later reply's updates 1.5x slower
     (issue 25, bench.browser_trace)."""
     for function in blocks.fns.values():
-        shown = [block for block in function.outputs if isinstance(block, gr.Chatbot)
+        asked = function.show_progress_on if function.show_progress_on is not None else function.outputs
+        shown = [block for block in asked if isinstance(block, gr.Chatbot)
                  or (function.queue and function.show_progress != "hidden" and not isinstance(block, (gr.State, gr.BrowserState)))]
-        if len(shown) < len(function.outputs):
+        if len(shown) < len(asked):
             function.show_progress_on = shown
 
 
