@@ -9,10 +9,10 @@ a key made of its exact JSON bytes (`orjson`) and the chatbot's reasoning tags; 
 anything but text parts (files, components), and the last message (the one a stream is growing),
 are processed every time, as before. The cache is shared, bounded in bytes of memory (a message
 costs its key plus about 0.6 KB of dicts, measured with tracemalloc; keeping Gradio's models too
-cost 1.7 KB), and evicts the oldest first. In front of it each chatbot knows the message objects it has shown (the chat keeps
-them from update to update and turn to turn): such a message is found by identity, without
-serializing it or checking its format again, so an update of a long chat costs a lookup per
-message (issue 25: 800 messages, 1.8 ms an update before).
+cost 1.7 KB), and evicts the oldest first. In front of it sit the message objects already shown
+(the chat keeps them from update to update and turn to turn): such a message is found by identity,
+without serializing it or checking its format again, so an update of a long chat costs a lookup
+per message (issue 25: 800 messages, 1.8 ms an update before).
 
 Every value is returned already dumped, so Gradio does not dump it again; a history of text only
 as `TextMessages` (a plain list to every reader), which `pass_text_through` lets skip Gradio's
@@ -112,10 +112,9 @@ class _Known:
         known = self.young.get(id(message))
         if known is None:
             known = self.old.pop(id(message), None)
-            if known is None or known[0] is not message:
-                return None
-            self._keep(known)
-        return known[1] if known[0] is message else None
+            if known is not None and known[0] is message:
+                self._keep(known)
+        return known[1] if known is not None and known[0] is message else None
 
     def put(self, message: Any, entry: _Entry, size: int) -> None:
         self._keep((message, entry, size + KNOWN_COST))
@@ -163,29 +162,32 @@ class Chatbot(gr.Chatbot):
             PROCESSED.put(key, entry)
         return entry
 
-    def _finished(self, message: Any, known: _Entry | None) -> _Entry | None:
-        """A finished text message's processed form (remembered), or None if it is not text only."""
-        if known is not None:
-            return known
+    def _finished(self, message: Any, memo: _Known) -> _Entry | None:
+        """A finished text message's processed form, remembered; None if it is not text only."""
         key = self._key(message)
         if key is None:
             return None
         entry = self._entry(message, key)
-        self._known.put(message, entry, len(key))
+        memo.put(message, entry, len(key))
         return entry
+
+    def _processed(self, message: Any) -> list[Any]:
+        return _Entry(super()._postprocess(message)).dumps
 
     def postprocess(self, value: Any) -> Any:
         if value is None:
             return ChatbotDataMessages(root=[])
         memo = self._known
-        known = [memo.get(message) for message in value[:-1]]
-        known.append(None)  # the last message is the one a stream is growing: each of its versions is seen once
-        fresh = [message for message, entry in zip(value, known) if entry is None]
+        finished, last = value[:-1], list(value[-1:])  # the last message is the one a stream is growing: each version is seen once
+        known = [memo.get(message) for message in finished]
+        fresh = [message for message, entry in zip(finished, known) if entry is None] + last
         self._check_format(fresh)
         shown = TextMessages() if all(_text_only(message) for message in fresh) else []  # with files: Gradio scans it for them
-        for index, (message, entry) in enumerate(zip(value, known)):
-            entry = self._finished(message, entry) if index < len(value) - 1 else None
-            shown.extend(entry.dumps if entry is not None else _Entry(super()._postprocess(message)).dumps)
+        for message, entry in zip(finished, known):
+            entry = entry or self._finished(message, memo)
+            shown.extend(entry.dumps if entry is not None else self._processed(message))
+        for message in last:
+            shown.extend(self._processed(message))
         return shown
 
 

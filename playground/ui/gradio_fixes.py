@@ -216,10 +216,6 @@ def output_messages_without_copies() -> None:
         message.model_dump = model_dump  # type: ignore[method-assign]
 
 
-def is_update(value: Any) -> bool:
-    return isinstance(value, dict) and value.get("__type__") == "update"
-
-
 def updates_sent_whole() -> None:
     """A streamed output whose value is or was an update is sent as a whole new value when it
     changes (`[["replace", [], new]]`), never as edits of the previous one (idempotent); every
@@ -230,7 +226,7 @@ def updates_sent_whole() -> None:
         return
 
     def whole_updates(old: Any, new: Any) -> list[Any]:
-        if is_update(old) or is_update(new):
+        if gradio_utils.is_prop_update(old) or gradio_utils.is_prop_update(new):
             return [] if old == new else [["replace", [], new]]
         return diff(old, new)
 
