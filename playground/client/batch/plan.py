@@ -4,6 +4,7 @@ and in the run file, and read back with the same checks."""
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,6 +13,7 @@ from playground.client.batch.dataset import Dataset
 from playground.client.batch.graders import GraderError, GraderSpec
 from playground.client.batch.template import TemplateError, check_variables, variables_of
 from playground.client.intent import FORMATS
+from playground.client.validation import is_utf8
 
 MAX_COLUMNS = 8
 MAX_REPEATS = 20
@@ -100,9 +102,32 @@ class Plan:
     def variables(self) -> list[str]:
         return variables_of([self.system, self.user])
 
+    def unsendable(self) -> str | None:
+        """The problem when the plan holds text that cannot be sent or saved (a lone surrogate:
+        UTF-8 cannot encode it), naming where; None when all of it can."""
+        try:
+            json.dumps(self.to_dict(), ensure_ascii=False).encode("utf-8")
+            return None
+        except UnicodeEncodeError:
+            pass
+        where = "a column or a grader"
+        if not is_utf8(self.system):
+            where = "the system prompt"
+        elif not is_utf8(self.user):
+            where = "the user prompt"
+        else:
+            broken = next((index for index, row in enumerate(self.dataset.rows, 1)
+                           if not all(is_utf8(name) and is_utf8(value) for name, value in row.items())), None)
+            if broken is not None or not all(is_utf8(name) for name in self.dataset.columns):
+                where = f"row {broken} of the data set" if broken is not None else "a column name of the data set"
+        return f"{where} holds a broken character (a lone surrogate, not valid UTF-8) that cannot be sent or saved; remove it"
+
     def problems(self, max_rows: int, max_concurrency: int) -> tuple[list[str], list[str]]:
         """(blocking problems, warnings) — e.g. a missing variable blocks, an unused column warns."""
         blocking, warnings = [], []
+        broken = self.unsendable()
+        if broken:
+            blocking.append(broken)
         if not self.user.strip():
             blocking.append("write the user prompt")
         try:
@@ -212,6 +237,9 @@ class Plan:
         plan = cls(text("user"), text("system"), dataset, [(f, m) for f, m in pairs], whole("repeats", 1, MAX_REPEATS, 1) or 1,
                    graders, temperature, whole("max_tokens", 1, 1_000_000, None), bool(flags["stream"]), bool(flags["cache"]),
                    whole("concurrency", 1, 64, 4) or 4, own)
+        broken = plan.unsendable()
+        if broken:
+            problems.append(broken)
         if problems:
             raise PlanError(problems)
         return plan

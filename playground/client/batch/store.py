@@ -136,10 +136,12 @@ class RunFile:
                 return
 
     def _append(self, item: dict[str, Any]) -> int:
+        # encoded before the file is opened: a fact that cannot be written (a lone surrogate) leaves no empty run file
+        line = json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
         if self._handle is None:
             self._handle = self.path.open("ab")
         offset = self._handle.tell()
-        self._handle.write(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
+        self._handle.write(line)
         self._handle.flush()
         return offset
 
