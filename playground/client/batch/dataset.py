@@ -1,25 +1,35 @@
 """Data sets for a batch run: pasted lines, CSV, JSONL and XLSX, read whole and checked before
 the screen changes. Columns are variables (an optional `expected` column feeds the graders);
-every refusal names the line (or row) and the reason."""
+every refusal names the line (or row) and the reason.
+
+Every reader is bounded before it parses and as it goes (`dataset_budget`): the file's size, rows
+read with blank rows counted, columns, a value's size, a JSONL value's nesting, time; a workbook
+also by its parts (`xlsx_archive`) and its declared and real extent (`xlsx_sheet`). Nothing that
+cannot be sent (a NUL, a lone surrogate) is kept."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import math
+import re
+from collections.abc import Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-MAX_VALUE_CHARS = 100_000
-MAX_COLUMNS = 64
+from playground.client.batch.dataset_budget import LIMITS, MAX_COLUMNS, MAX_VALUE_CHARS, Budget, DatasetError, Limits
+from playground.client.batch.xlsx_sheet import sheet_rows
+from playground.client.json_depth import deeper_than
+
+__all__ = ["FORMATS", "LIMITS", "MAX_COLUMNS", "MAX_VALUE_CHARS", "Dataset", "DatasetError", "Limits", "read_file", "read_paste"]
+
 FORMATS = (".csv", ".jsonl", ".xlsx")
-
-
-class DatasetError(ValueError):
-    def __init__(self, line: int | None, reason: str, unit: str = "line") -> None:
-        self.line, self.reason = line, reason
-        super().__init__(f"{unit} {line}: {reason}" if line is not None else reason)
+MAX_LINE_CHARS = MAX_COLUMNS * MAX_VALUE_CHARS
+"""A JSONL line: 64 values of 100,000 characters."""
+_UNSENDABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 @dataclass
@@ -35,17 +45,34 @@ class Dataset:
         return [[row.get(name, "") for name in self.columns] for row in self.rows[:count]]
 
 
+def _sendable(text: str, line: int | None, what: str, unit: str) -> None:
+    """Refuse text holding a NUL or a lone surrogate (it could not be sent, saved or shown)."""
+    bad = _UNSENDABLE.search(text)
+    if bad is None:
+        return
+    if bad.group() == "\x00":
+        raise DatasetError(line, f"{what} holds a NUL character (code 0), which cannot be sent; remove it", unit)
+    raise DatasetError(line, f"{what} holds a broken character (a lone surrogate, not valid UTF-8), which cannot be sent or shown; "
+                             "fix the text", unit)
+
+
+def _shown(text: str) -> str:
+    """`text` safe to put in a message (a lone surrogate written as its escape)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _cell(value: Any, line: int, name: str, unit: str = "line") -> str:
     if value is None:
         return ""
     if isinstance(value, str):
         text = value
-    elif isinstance(value, bool) or isinstance(value, (int, float)):
+    elif isinstance(value, (bool, int, float)):
         text = json.dumps(value)
     else:
         text = json.dumps(value, ensure_ascii=False)
     if len(text) > MAX_VALUE_CHARS:
         raise DatasetError(line, f"the value of {name!r} has {len(text):,} characters (at most {MAX_VALUE_CHARS:,})", unit)
+    _sendable(text, line, f"the value of {name!r}", unit)
     return text
 
 
@@ -58,16 +85,13 @@ def _header(names: list[Any], unit: str = "line") -> list[str]:
     for index, name in enumerate(columns):
         if not name:
             raise DatasetError(1, f"column {index + 1} has no name", unit)
+        _sendable(name, 1, f"the name of column {index + 1}", unit)
         if "{" in name or "}" in name or len(name) > 64:
             raise DatasetError(1, f"the column name {name[:40]!r} cannot be a variable (no braces, at most 64 characters)", unit)
     duplicate = next((name for name in columns if columns.count(name) > 1), None)
     if duplicate:
         raise DatasetError(1, f"the column {duplicate!r} appears twice", unit)
     return columns
-
-
-def _too_many(max_rows: int) -> str:
-    return f"more than {max_rows:,} rows (the limit for a run; setting PLAYGROUND_BATCH_MAX_ROWS)"
 
 
 def _text(data: bytes) -> str:
@@ -78,7 +102,18 @@ def _text(data: bytes) -> str:
         raise DatasetError(line, f"not UTF-8 text (byte {error.start + 1}); save the file as UTF-8") from None
 
 
-def read_csv(text: str, max_rows: int) -> Dataset:
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    """(number, line) split at line feeds only (a JSON string may hold U+2028 and the like)."""
+    start, number = 0, 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        number += 1
+        yield number, text[start:end]
+        start = end + 1
+
+
+def read_csv(text: str, budget: Budget) -> Dataset:
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         columns = _header(next(reader, []))
@@ -86,104 +121,151 @@ def read_csv(text: str, max_rows: int) -> Dataset:
         for values in reader:
             line = reader.line_num
             if not any(value.strip() for value in values):
+                budget.blank_rows(line)
                 continue
             if len(values) != len(columns):
                 raise DatasetError(line, f"{len(values)} fields, but the header has {len(columns)}")
-            if len(rows) == max_rows:
-                raise DatasetError(line, _too_many(max_rows))
+            budget.data_row(line)
             rows.append({name: _cell(value, line, name) for name, value in zip(columns, values)})
     except csv.Error as error:
         raise DatasetError(reader.line_num, f"not valid CSV ({error})") from None
     return Dataset(columns, rows, "CSV")
 
 
-def read_jsonl(text: str, max_rows: int) -> Dataset:
+def _no_constant(name: str) -> Any:
+    raise DatasetError(None, f"{name} is not a number a data set can hold (NaN and Infinity are refused, not read as text); "
+                             "put it in quotes if you mean the text")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise DatasetError(None, f"{text[:20]} is too large for a number (it would be Infinity); put it in quotes if you mean the text")
+    return number
+
+
+def _json_line(raw: str, line: int, limits: Limits) -> Any:
+    """One JSONL line parsed, its size and nesting checked first (raises `DatasetError`)."""
+    if len(raw) > MAX_LINE_CHARS:
+        raise DatasetError(line, f"the line has {len(raw):,} characters; at most {MAX_LINE_CHARS:,} ({MAX_COLUMNS} values of "
+                                 f"{MAX_VALUE_CHARS:,} characters)")
+    too_deep = f"the JSON is nested more than {limits.json_depth} levels deep (the limit for a data set)"
+    if deeper_than(raw, limits.json_depth):
+        raise DatasetError(line, too_deep)
+    try:
+        return json.loads(raw, parse_constant=_no_constant, parse_float=_finite)
+    except DatasetError as error:
+        raise DatasetError(line, error.reason) from None
+    except RecursionError:  # not reached: the nesting is checked above
+        raise DatasetError(line, too_deep) from None
+    except ValueError as error:
+        raise DatasetError(line, f"not valid JSON ({error.args[0] if error.args else error})") from None
+
+
+def read_jsonl(text: str, budget: Budget) -> Dataset:
     columns: list[str] = []
     rows: list[dict[str, str]] = []
-    for line, raw in enumerate(text.splitlines(), 1):
+    for line, raw in _lines(text):
         if not raw.strip():
+            budget.blank_rows(line)
             continue
-        try:
-            item = json.loads(raw)
-        except ValueError as error:
-            raise DatasetError(line, f"not valid JSON ({error.args[0] if error.args else error})") from None
+        item = _json_line(raw, line, budget.limits)
         if not isinstance(item, dict):
             raise DatasetError(line, f"each line must be a JSON object, not {type(item).__name__}")
         if not columns:
             columns = _header(list(item))
         elif list(item) != columns and set(item) != set(columns):
-            missing, extra = [c for c in columns if c not in item], [k for k in item if k not in columns]
+            missing, extra = [_shown(c) for c in columns if c not in item], [_shown(str(k)) for k in item if k not in columns]
             raise DatasetError(line, "the keys differ from the first line" + (f"; missing {', '.join(missing)}" if missing else "")
                                + (f"; extra {', '.join(map(str, extra))}" if extra else ""))
-        if len(rows) == max_rows:
-            raise DatasetError(line, _too_many(max_rows))
+        budget.data_row(line)
         rows.append({name: _cell(item[name], line, name) for name in columns})
     if not rows:
         raise DatasetError(None, "the file has no rows")
     return Dataset(columns, rows, "JSONL")
 
 
-def read_xlsx(path: Path, max_rows: int) -> Dataset:
-    from openpyxl import load_workbook
+def _row_values(cells: dict[int, Any]) -> list[Any]:
+    """A sheet row's values from column A to its last cell with a value."""
+    return [cells.get(column) for column in range(1, max(cells, default=0) + 1)]
 
-    try:
-        book = load_workbook(path, read_only=True, data_only=True)
-    except Exception as error:  # openpyxl raises many types for a broken file
-        raise DatasetError(None, f"not a readable XLSX workbook ({type(error).__name__})") from None
-    try:
-        sheet = book.worksheets[0]
-        values = sheet.iter_rows(values_only=True)
-        names = list(next(values, ()) or ())
-        while names and names[-1] is None:  # a sheet is as wide as its widest row
-            names.pop()
-        columns = _header(names, "row")
-        rows: list[dict[str, str]] = []
-        for number, cells in enumerate(values, 2):
-            cells = list(cells or ())
-            while cells and cells[-1] is None and len(cells) > len(columns):
-                cells.pop()
-            if all(cell is None or str(cell).strip() == "" for cell in cells):
+
+def read_xlsx(path: Path, budget: Budget) -> Dataset:
+    """The first worksheet: row 1 names the columns; missing and empty rows count as blank rows."""
+    columns: list[str] | None = None
+    rows: list[dict[str, str]] = []
+    previous = 0
+    with closing(sheet_rows(path, budget)) as sheet:
+        for number, cells in sheet:
+            if columns is None:
+                columns = _header(_row_values(cells) if number == 1 else [], "row")
+                previous = number
                 continue
-            if len(cells) > len(columns):
-                raise DatasetError(number, f"{len(cells)} cells, but the header has {len(columns)}", "row")
-            cells += [None] * (len(columns) - len(cells))
-            if len(rows) == max_rows:
-                raise DatasetError(number, _too_many(max_rows), "row")
-            rows.append({name: _cell(cell, number, name, "row") for name, cell in zip(columns, cells)})
-    finally:
-        book.close()
-    return Dataset(columns, rows, "XLSX")
+            if number > previous + 1:
+                budget.blank_rows(number, number - previous - 1)
+            previous = max(previous, number)
+            values = _row_values(cells)
+            if all(value is None or str(value).strip() == "" for value in values):
+                budget.blank_rows(number)
+                continue
+            if len(values) > len(columns):
+                raise DatasetError(number, f"{len(values)} cells, but the header has {len(columns)}", "row")
+            budget.data_row(number)
+            values += [None] * (len(columns) - len(values))
+            rows.append({name: _cell(value, number, name, "row") for name, value in zip(columns, values)})
+    if columns is None:
+        _header([], "row")
+    return Dataset(columns or [], rows, "XLSX")
 
 
-def read_paste(text: str, variables: list[str], max_rows: int) -> Dataset:
+def read_paste(text: str, variables: list[str], max_rows: int, limits: Limits = LIMITS) -> Dataset:
     """Pasted rows: one per line when the prompt has one variable; otherwise CSV with a header
     (or JSONL when the first line is a JSON object)."""
     stripped = (text or "").strip()
     if not stripped:
         raise DatasetError(None, "paste some rows first")
+    if len(stripped) > limits.file_bytes:
+        raise DatasetError(None, f"the pasted text has {len(stripped):,} characters; at most {limits.file_bytes:,}")
+    budget = Budget(max_rows, limits)
     if stripped.startswith("{"):
-        return read_jsonl(stripped, max_rows)
+        return read_jsonl(stripped, budget)
     if len(variables) == 1:
         name, rows = variables[0], []
-        for line, raw in enumerate(text.splitlines(), 1):
-            if raw.strip():
-                if len(rows) == max_rows:
-                    raise DatasetError(line, _too_many(max_rows))
-                rows.append({name: _cell(raw.strip(), line, name)})
+        for line, raw in _lines(text):
+            if not raw.strip():
+                budget.blank_rows(line)
+                continue
+            budget.data_row(line)
+            rows.append({name: _cell(raw.strip(), line, name)})
         return Dataset([name], rows, "pasted")
-    return read_csv(stripped, max_rows)
+    dataset = read_csv(stripped, budget)
+    if not dataset.rows:
+        raise DatasetError(None, "the pasted text has a header but no rows")
+    return dataset
 
 
-def read_file(path: str | Path, max_rows: int) -> Dataset:
-    """A CSV, JSONL or XLSX file by its extension (raises `DatasetError`)."""
+def _read_bytes(path: Path, budget: Budget) -> bytes:
+    with path.open("rb") as handle:
+        data = handle.read(budget.limits.file_bytes + 1)
+    budget.file_size(len(data))
+    return data
+
+
+def read_file(path: str | Path, max_rows: int, limits: Limits = LIMITS) -> Dataset:
+    """A CSV, JSONL or XLSX file by its extension (raises `DatasetError`, or `OSError` when it
+    cannot be read at all)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise DatasetError(None, f"upload a .csv, .jsonl or .xlsx file (got {suffix or 'no extension'})")
+    budget = Budget(max_rows, limits, "row" if suffix == ".xlsx" else "line")
+    budget.file_size(path.stat().st_size)
     if suffix == ".xlsx":
-        return read_xlsx(path, max_rows)
-    text = _text(path.read_bytes())
-    dataset = read_csv(text, max_rows) if suffix == ".csv" else read_jsonl(text, max_rows)
+        dataset = read_xlsx(path, budget)
+    else:
+        text = _text(_read_bytes(path, budget))
+        dataset = read_csv(text, budget) if suffix == ".csv" else read_jsonl(text, budget)
     if not dataset.rows:
         raise DatasetError(None, "the file has a header but no rows")
     return dataset
+
