@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.client.batch.call import exchange_from_dict
-from playground.client.batch.dataset import Dataset, read_file, read_paste
+from playground.client.batch.dataset import Dataset, read_file, read_in_worker, read_paste
 from playground.client.batch.elo import Vote
 from playground.client.batch.exports import write_exports
 from playground.client.batch.graders import GraderError, GraderSpec
@@ -46,11 +46,12 @@ class BatchState:
     pair: dict[str, Any] | None = None
 
 
-def load_dataset(path: str | None, paste: str, system: str, user: str, max_rows: int) -> Dataset:
-    """The uploaded file, or else the pasted rows (raises `DatasetError` or `TemplateError`)."""
+async def load_dataset(path: str | None, paste: str, system: str, user: str, max_rows: int) -> Dataset:
+    """The uploaded file, or else the pasted rows, read on the data-set readers' threads within
+    their budget (raises `DatasetError`, `TemplateError` or `OSError`)."""
     if path:
-        return read_file(path, max_rows)
-    return read_paste(paste, variables_of([system, user]), max_rows)
+        return await read_in_worker(read_file, path, max_rows)
+    return await read_in_worker(read_paste, paste, variables_of([system, user]), max_rows)
 
 
 def dataset_status(dataset: Dataset) -> str:

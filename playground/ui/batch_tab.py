@@ -173,9 +173,9 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
 
     view_outputs = [progress, board, table, grid_note, sort, left, right]
 
-    def on_data(batch: BatchState, path: str | None, pasted: str, system_text: str, user_text: str) -> tuple[Any, ...]:
+    async def on_data(batch: BatchState, path: str | None, pasted: str, system_text: str, user_text: str) -> tuple[Any, ...]:
         try:
-            dataset = work.load_dataset(path, pasted, system_text, user_text, settings.batch_max_rows)
+            dataset = await work.load_dataset(path, pasted, system_text, user_text, settings.batch_max_rows)
         except (DatasetError, TemplateError, OSError) as problem:
             return batch, say("bview.not_loaded", problem=plain(word(str(problem)))), gr.skip(), gr.skip()
         batch.dataset = dataset
@@ -188,7 +188,10 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
 
     ctx.prompts.register_batch(BatchTarget(to_chat, system, user, state, on_receive, [state, system, user, data_status, preview, check]))
     upload.upload(on_data, [state, upload, paste, system, user], [state, data_status, preview, check], queue=False)
-    use_paste.click(lambda b, p, s, u: on_data(b, None, p, s, u), [state, paste, system, user], [state, data_status, preview, check], queue=False)
+    async def on_paste(batch: BatchState, pasted: str, system_text: str, user_text: str) -> tuple[Any, ...]:
+        return await on_data(batch, None, pasted, system_text, user_text)
+
+    use_paste.click(on_paste, [state, paste, system, user], [state, data_status, preview, check], queue=False)
     gr.on([system.change, user.change], lambda b, s, u: work.template_check(s, u, b.dataset), [state, system, user], check, queue=False)
 
     async def on_run(batch: BatchState, url: str, key: str, *values: Any) -> tuple[Any, ...]:

@@ -5,18 +5,22 @@ every refusal names the line (or row) and the reason.
 Every reader is bounded before it parses and as it goes (`dataset_budget`): the file's size, rows
 read with blank rows counted, columns, a value's size, a JSONL value's nesting, time; a workbook
 also by its parts (`xlsx_archive`) and its declared and real extent (`xlsx_sheet`). Nothing that
-cannot be sent (a NUL, a lone surrogate) is kept."""
+cannot be sent (a NUL, a lone surrogate) is kept. `read_in_worker` runs a reader on one of two
+threads of its own, so a file never holds the event loop."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +28,14 @@ from playground.client.batch.dataset_budget import LIMITS, MAX_COLUMNS, MAX_VALU
 from playground.client.batch.xlsx_sheet import sheet_rows
 from playground.client.json_depth import deeper_than
 
-__all__ = ["FORMATS", "LIMITS", "MAX_COLUMNS", "MAX_VALUE_CHARS", "Dataset", "DatasetError", "Limits", "read_file", "read_paste"]
+__all__ = ["FORMATS", "LIMITS", "MAX_COLUMNS", "MAX_VALUE_CHARS", "Dataset", "DatasetError", "Limits", "read_file", "read_in_worker", "read_paste"]
 
 FORMATS = (".csv", ".jsonl", ".xlsx")
 MAX_LINE_CHARS = MAX_COLUMNS * MAX_VALUE_CHARS
 """A JSONL line: 64 values of 100,000 characters."""
 _UNSENDABLE = re.compile("[\x00\ud800-\udfff]")
+_READERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dataset-reader")
+"""Reading is CPU work: two at a time at most, each within its time budget."""
 
 
 @dataclass
@@ -269,3 +275,8 @@ def read_file(path: str | Path, max_rows: int, limits: Limits = LIMITS) -> Datas
         raise DatasetError(None, "the file has a header but no rows")
     return dataset
 
+
+async def read_in_worker(read: Callable[..., Dataset], *args: Any) -> Dataset:
+    """`read(*args)` (`read_file`, `read_paste`) on the readers' own threads, so the event loop
+    keeps answering while a file is parsed; each reading ends within its time budget."""
+    return await asyncio.get_running_loop().run_in_executor(_READERS, partial(read, *args))
