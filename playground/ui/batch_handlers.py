@@ -24,8 +24,10 @@ from playground.client.batch.store import RunFile
 from playground.client.batch.template import TemplateError, check_variables, variables_of
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
+from playground.client.json_depth import deeper_than
 from playground.client.media import media_directory
 from playground.client.transport import Connection, Exchange
+from playground.client.validation import MAX_DATA_DEPTH
 from playground.ui.batch_runs import BatchRuns
 from playground.ui.batch_columns import columns_with_settings, temperature_of
 from playground.ui.client_words import word, word_list
@@ -209,8 +211,14 @@ def read_session(path: str | None, max_rows: int) -> Plan:
     if file.stat().st_size > MAX_SESSION_BYTES:
         raise PlanError([say("bview.session_too_large", mb=MAX_SESSION_BYTES // 1_000_000)])
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as error:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise PlanError([say("bview.not_json", error=str(error)[:80])]) from None
+    if deeper_than(text, MAX_DATA_DEPTH):  # measured before json recurses into it
+        raise PlanError([say("bview.session_too_deep", depth=MAX_DATA_DEPTH)])
+    try:
+        data = json.loads(text)
+    except ValueError as error:
         raise PlanError([say("bview.not_json", error=str(error)[:80])]) from None
     return Plan.from_dict(data, max_rows)
 

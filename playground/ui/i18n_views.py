@@ -215,6 +215,7 @@ VIEWS: dict[str, tuple[str, str]] = {
     "bview.choose_session": ("choose a session file", "请选择一个会话文件"),
     "bview.session_too_large": ("the file is larger than {mb} MB", "文件大于 {mb} MB"),
     "bview.not_json": ("not a JSON file ({error})", "不是 JSON 文件（{error}）"),
+    "bview.session_too_deep": ("the file's JSON is nested more than {depth} levels deep", "文件中的 JSON 嵌套超过了 {depth} 层"),
     "bview.no_request": ("No request was sent for this cell.", "这一格没有发送请求。"),
     "bview.run_first": ("Run a batch first.", "请先运行一次批量测试。"),
     "bview.pick_columns": ("Pick two different columns that both answered some rows.", "请选两个不同的、都回答过一些行的列。"),

@@ -2,8 +2,8 @@
 Chinese) within seconds, through the readers and through the app's own upload handler: the
 1.5 KB workbook that held a core for 19 minutes, a 1 MB zip of a 1 GB sheet (26 s and 2.1 GB
 before), a file of blank rows, a JSONL line nested 100,000 deep (a RecursionError before), a
-lone surrogate kept in the session until Run failed with a 0-byte run file. The event loop keeps
-answering while a big data set is read."""
+lone surrogate kept in the session until Run failed with a 0-byte run file, a session file
+nested 100,000 deep. The event loop keeps answering while a big data set is read."""
 
 from __future__ import annotations
 
@@ -133,6 +133,15 @@ def test_a_data_set_that_cannot_be_written_is_refused_at_run_and_leaves_no_run_f
     assert "row 1 of the data set holds a broken character (a lone surrogate, not valid UTF-8)" in banner
     runs = data_dir / "batch-runs"
     assert not runs.exists() or not any(runs.iterdir()), "no run file, empty or not"
+
+
+def test_a_batch_session_file_nested_100000_deep_is_refused_in_words(page: tuple[gr.Blocks, Path], tmp_path: Path) -> None:
+    load = event(page[0], "on_load", input_with="batch-session-load")
+    path = _write(tmp_path, "session.json", '{"kind": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    result = load.fn(BatchState(), str(path))
+    assert "the file's JSON is nested more than 64 levels deep" in str(result[1])
+    with chinese():
+        assert "文件中的 JSON 嵌套超过了 64 层" in str(load.fn(BatchState(), str(path))[1])
 
 
 def test_the_event_loop_keeps_answering_while_a_big_data_set_is_read(page: tuple[gr.Blocks, Path], tmp_path: Path) -> None:
