@@ -172,12 +172,17 @@ def diff_markdown(changes: document.ReportDiff | None) -> str:
                gone=len(changes.gone_cells))
 
 
+def _md(text: str) -> str:
+    """Literal text on one line of the Markdown file: a gateway's address, model names and the
+    reasons that quote its answers never become HTML or markup in a Markdown viewer."""
+    return plain(" ".join(str(text).splitlines()))
+
+
 def markdown_report(report: Report) -> str:
-    lines = ["# " + say("rep.doc.title", gateway=report.gateway), "", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(report.created)), "",
-             f"**{summary_line(report)}**", "", say("rep.doc.table_head"), "|---|---|---|---|---|"]
+    lines = ["# " + say("rep.doc.title", gateway=_md(report.gateway)), "", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(report.created)), "",
+             f"**{_md(summary_line(report))}**", "", say("rep.doc.table_head"), "|---|---|---|---|---|"]
     for r in report.results:
-        reason = word(r.reason).replace("|", "\\|").replace("\n", " ")
-        lines.append(f"| {format_label(r.format)} | {r.model} | {check_label(r.check)} | {status_word(r.status)} | {reason} |")
+        lines.append(f"| {_md(format_label(r.format))} | {_md(r.model)} | {_md(check_label(r.check))} | {_md(status_word(r.status))} | {_md(word(r.reason))} |")
     lines += ["", "## " + say("rep.doc.latency"), "", latency_markdown(report), "", "## " + say("rep.doc.meanings"), ""]
     lines += [f"- **{check_label(c.id)}**: {word(c.meaning)}" for c in CHECKS]
     return "\n".join(lines) + "\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import html
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,10 @@ from playground.client.batch.store import RunFile
 
 MAX_HTML_ROWS = 2_000
 MAX_HTML_ANSWER = 600
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+"""Text a spreadsheet reads as a number and nothing else (`-5`, `+1.5`, `-2e3`): no formula in it."""
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#|~!])")
 
 
 def cell_dicts(plan: Plan, run: RunFile, prices: dict[str, Price]) -> Iterator[dict[str, Any]]:
@@ -42,8 +47,9 @@ def cell_dicts(plan: Plan, run: RunFile, prices: dict[str, Price]) -> Iterator[d
 
 
 def _safe_csv(value: Any) -> Any:
-    """Spreadsheet formula injection: a text cell starting with = + - @ is prefixed with '."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+    """Spreadsheet formula injection: a text cell starting with = + - @, a tab or a CR is prefixed
+    with ' unless it is a plain number (`-5` stays `-5`); numbers are written as they are."""
+    if isinstance(value, str) and value[:1] in FORMULA_STARTS and not PLAIN_NUMBER.fullmatch(value):
         return "'" + value
     return "" if value is None else value
 
@@ -68,7 +74,10 @@ def write_exports(folder: Path, plan: Plan, run: RunFile, prices: dict[str, Pric
 
 
 def _md_cell(value: str) -> str:
-    return value.replace("|", "\\|").replace("\n", " ")
+    """A value as literal text in a Markdown table cell: HTML escaped (a gateway's or a visitor's
+    `<script>` stays text in every Markdown viewer), Markdown marks escaped, one line."""
+    escaped = html.escape(" ".join(str(value).splitlines()), quote=False)
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", escaped)
 
 
 def html_report(plan: Plan, run: RunFile, prices: dict[str, Price]) -> str:

@@ -171,10 +171,12 @@ def leaderboard_rows(plan: Plan, stats: list[ColumnStats]) -> tuple[list[str], l
 
 
 def leaderboard_markdown(plan: Plan, stats: list[ColumnStats], escape: object = str, heading: Callable[[str], str] = str) -> str:
-    """The leaderboard as a Markdown table; `heading` words each column's heading (the UI's language)."""
+    """The leaderboard as a Markdown table; `heading` words each column's heading (the UI's language)
+    and `escape` makes every heading and value literal text (a grader's label and a model's name
+    are a visitor's or a gateway's words)."""
     headers, rows = leaderboard_rows(plan, stats)
     cell = escape if callable(escape) else str
-    lines = ["| " + " | ".join(heading(name) for name in headers) + " |", "|" + "---|" * len(headers)]
+    lines = ["| " + " | ".join(cell(heading(name)) for name in headers) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(cell(value) for value in row) + " |" for row in rows]
     return "\n".join(lines)
 
