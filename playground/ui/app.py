@@ -25,6 +25,7 @@ from playground.ui.guide import Guide
 from playground.ui.i18n import I18N, t
 from playground.ui.images_tab import build_images_tab
 from playground.ui.links import CopyLink, LinkOpener
+from playground.ui.long_links import LongLinks
 from playground.ui.messages_tab import build_messages_tab
 from playground.ui.native_tab import build_native_tab
 from playground.ui.page_compression import CompressedPage
@@ -60,7 +61,7 @@ def launch_options(settings: Settings | None = None) -> dict[str, Any]:
         "i18n": I18N,
         "max_file_size": f"{settings.max_upload_mb:g}mb",
         "state_session_capacity": settings.session_capacity,
-        "app_kwargs": {"middleware": [Middleware(CompressedPage), Middleware(PageGuard, hosted=settings.hosted)]},
+        "app_kwargs": {"middleware": [Middleware(LongLinks), Middleware(CompressedPage), Middleware(PageGuard, hosted=settings.hosted)]},
     }
 
 

@@ -2,7 +2,9 @@
 tab with the model picked, the preset applied and the message typed in (not sent).
 
 Values are checked as a whole before the screen changes: a tab, model, preset or parameter this
-page does not know is named in a notice and ignored. Each tab has a "Copy link" button that writes
+page does not know is named in a notice and ignored (the first `MAX_NAMED`, then how many more).
+A link too long to open arrives cut (`long_links`) and is said to be; text whose bytes were not
+valid UTF-8 (the browser turns each into U+FFFD) is said to be damaged. Each tab has a "Copy link" button that writes
 its current settings as such a link; the key and the gateway's address are never part of a link.
 The fields are found by their `elem_id`s, so a tab need not know about links.
 """
@@ -16,10 +18,14 @@ from urllib.parse import urlencode
 import gradio as gr
 
 from playground.ui.i18n import say, t
+from playground.ui.long_links import CUT_PARAMETER, MAX_LINK_BYTES
 from playground.ui.presets import preset_names
 from playground.ui.render import plain
 
 MAX_TEXT = 4000
+MAX_NAMED = 10
+"""Unknown parameters named in the notice at most; the rest are counted."""
+REPLACED = "\ufffd"
 
 
 @dataclass(frozen=True)
@@ -76,13 +82,15 @@ class LinkOpener:
         """(tab update, notice update, one value or skip per output), from the query parameters."""
         untouched = [gr.skip() for _ in self.outputs]
         params = {name: value for name, value in params.items() if not name.startswith("__")}
+        notes = link_notes(params)
+        params.pop(CUT_PARAMETER, None)
         if not params:
-            return gr.skip(), gr.update(visible=False), untouched
-        ignored = [say("link.unknown_parameter", name=plain(name[:40])) for name in params if name not in KNOWN_PARAMETERS]
+            return gr.skip(), _notice([], notes), untouched
+        ignored = unknown_parameters(params)
         tab = params.get("tab", "chat")
         if tab not in self.fields:
             ignored.append(say("link.unknown_tab", name=plain(tab[:40])))
-            return gr.skip(), _notice(ignored), untouched
+            return gr.skip(), _notice(ignored, notes), untouched
         chosen: dict[int, Any] = {}
         fields = self.fields[tab]
         model = params.get("model")
@@ -111,7 +119,7 @@ class LinkOpener:
             else:
                 ignored.append(say("link.bad_text"))
         values = [chosen.get(id(component), gr.skip()) for component in self.outputs]
-        return gr.Tabs(selected=tab), _notice(ignored), values
+        return gr.Tabs(selected=tab), _notice(ignored, notes), values
 
     def wire(self, blocks: gr.Blocks) -> None:
         store = self.presets if self.presets is not None else gr.State(None)
@@ -123,10 +131,34 @@ class LinkOpener:
         blocks.load(on_load, store, [self.tabs, self.notice, *self.outputs], queue=False)
 
 
-def _notice(ignored: list[str]) -> Any:
-    if not ignored:
+def unknown_parameters(params: dict[str, str]) -> list[str]:
+    """The notice's items for parameters a link cannot hold: the first `MAX_NAMED`, then a count."""
+    unknown = [name for name in params if name not in KNOWN_PARAMETERS]
+    items = [say("link.unknown_parameter", name=plain(name[:40])) for name in unknown[:MAX_NAMED]]
+    if len(unknown) > MAX_NAMED:
+        items.append(say("link.more_unknown", count=f"{len(unknown) - MAX_NAMED:,}"))
+    return items
+
+
+def link_notes(params: dict[str, str]) -> list[str]:
+    """What the notice says besides what was ignored: a link cut for its length, and values whose
+    bytes were not valid UTF-8 (the browser made each such byte sequence a U+FFFD)."""
+    notes = []
+    size = params.get(CUT_PARAMETER, "")
+    if size.isdigit() and len(size) <= 12:
+        notes.append(say("link.too_long", kb=f"{int(size) / 1000:,.0f}", limit=f"{MAX_LINK_BYTES // 1000:,}"))
+    damaged = [name for name, value in params.items() if REPLACED in value or REPLACED in name]
+    if damaged:
+        names = ", ".join(plain(name.replace(REPLACED, "?")[:40]) for name in damaged[:MAX_NAMED])
+        notes.append(say("link.not_utf8", names=names))
+    return notes
+
+
+def _notice(ignored: list[str], notes: list[str] | None = None) -> Any:
+    parts = ([say("link.ignored", items="; ".join(ignored))] if ignored else []) + list(notes or [])
+    if not parts:
         return gr.update(visible=False)
-    return gr.update(visible=True, value=say("link.ignored", items="; ".join(ignored)))
+    return gr.update(visible=True, value="\n\n".join(parts))
 
 
 def link_for(tab: str, model: str | None, text: str | None, preset: str | None) -> str:
