@@ -34,7 +34,8 @@ from playground.ui.responses_tab import build_responses_tab
 from playground.ui.render import error_text
 from playground.ui.report_tab import build_report_tab
 from playground.ui.video_tab import build_video_tab, saved_jobs_state
-from playground.ui.visitors import PageGuard
+from playground.ui.owned_files import OwnedFiles
+from playground.ui.visitors import PageGuard, PageSessions
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 BROWSER_STORAGE_KEY = "gateway-playground-connection"
@@ -50,6 +51,7 @@ the same number; each sync handler stays bounded by `DEFAULT_CONCURRENCY` runs a
 def launch_options(settings: Settings | None = None) -> dict[str, Any]:
     """What `launch()` needs besides host and port (theme and css go there in Gradio 6)."""
     settings = settings or Settings()
+    sessions = PageSessions()  # one record of live pages: the page guard writes it, the file guard reads it
     return {
         "theme": gr.themes.Soft(primary_hue="indigo"),
         "css_paths": [ASSETS / "style.css"],
@@ -61,7 +63,8 @@ def launch_options(settings: Settings | None = None) -> dict[str, Any]:
         "i18n": I18N,
         "max_file_size": f"{settings.max_upload_mb:g}mb",
         "state_session_capacity": settings.session_capacity,
-        "app_kwargs": {"middleware": [Middleware(LongLinks), Middleware(CompressedPage), Middleware(PageGuard, hosted=settings.hosted)]},
+        "app_kwargs": {"middleware": [Middleware(LongLinks), Middleware(CompressedPage), Middleware(PageGuard, hosted=settings.hosted, sessions=sessions),
+                                      Middleware(OwnedFiles, hosted=settings.hosted, sessions=sessions)]},
     }
 
 

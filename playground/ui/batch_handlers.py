@@ -25,7 +25,6 @@ from playground.client.batch.template import TemplateError, check_variables, var
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.json_depth import deeper_than
-from playground.client.media import media_directory
 from playground.client.transport import Connection, Exchange
 from playground.client.validation import MAX_DATA_DEPTH
 from playground.ui.batch_runs import BatchRuns
@@ -152,14 +151,14 @@ def run_problem(runs: BatchRuns, run_id: str) -> str:
     return say("bview.run_error", error=plain(type(task.exception()).__name__))
 
 
-def start(runs: BatchRuns, client: GatewayClient, conn: Connection, plan: Plan) -> str:
-    run = runs.create(plan)
+def start(runs: BatchRuns, client: GatewayClient, conn: Connection, plan: Plan, owner: str) -> str:
+    run = runs.create(plan, owner)
     runs.start(client, conn, plan, run)
     return run.run_id
 
 
-def resume(runs: BatchRuns, client: GatewayClient, conn: Connection, run_id: str, rerun_errors: bool) -> Plan:
-    run, plan = runs.open(run_id)
+def resume(runs: BatchRuns, client: GatewayClient, conn: Connection, run_id: str, rerun_errors: bool, owner: str | None) -> Plan:
+    run, plan = runs.open(run_id, owner)
     runs.start(client, conn, plan, run, rerun_errors)
     return plan
 
@@ -198,8 +197,9 @@ def rng_for(run: RunFile) -> random.Random:
     return random.Random(f"{run.run_id}:{len(run.votes)}")
 
 
-def exports(plan: Plan, run: RunFile) -> list[str]:
-    folder = media_directory("batch") / run.run_id
+def exports(plan: Plan, run: RunFile, folder: Path) -> list[str]:
+    """The run's five files, written into `folder` (the caller's, from `owned_files.owned_folder`:
+    a fresh name that holds no run id, served only to its owner)."""
     return [str(path) for path in write_exports(folder, plan, run, PRICES.current()).values()]
 
 

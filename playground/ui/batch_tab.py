@@ -1,6 +1,9 @@
 """The Batch tab's layout: a prompt template, a data set, one to eight columns chosen as in
 Compare, graders, the runner's progress bar with Stop and Resume, the leaderboard, the results
-grid whose cells open their request, raw events and curl, blind A/B votes, prices and exports."""
+grid whose cells open their request, raw events and curl, blind A/B votes, prices and exports.
+
+Every handler that reads a run names its owner (`owners.current_owner`, from the event's request):
+the run id in the browser's store is only a pointer, and another visitor's id opens nothing."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from typing import Any
 import gradio as gr
 
 from playground.ui.i18n import choices, say, t
-from gradio.context import Context
+from gradio.context import Context, LocalContext
 
 from playground.client.batch.dataset import DatasetError
 from playground.client.batch.graders import KINDS
@@ -29,6 +32,8 @@ from playground.ui.client_words import word, word_list
 from playground.ui.column_picker import ColumnPicker, model_ids
 from playground.ui.connection import resolve_connection
 from playground.ui.context import TabContext
+from playground.ui.owned_files import owned_folder
+from playground.ui.owners import current_owner
 from playground.ui.prices import PRICES, PriceEditor
 from playground.ui.prompt_move import BatchTarget
 from playground.ui.render import error_text, plain
@@ -158,10 +163,14 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
     shown_settings = [temperature, max_tokens, stream, *picker.inputs, *own.components]
     gr.on([c.change for c in shown_settings], on_settings, shown_settings, used, queue=False, show_progress="hidden")
 
+    def owner() -> str | None:
+        """Who the current event acts for (`owners.current_owner`)."""
+        return current_owner(settings.hosted)
+
     def views(batch: BatchState, filter_name: str = FILTERS[0], order: str = "row") -> tuple[Any, ...]:
         """progress, leaderboard, grid, grid note, sort choices, A/B column choices (x2)."""
         try:
-            run_file, plan = runs.open(batch.run_id)
+            run_file, plan = runs.open(batch.run_id, owner())
         except (OSError, ValueError):
             return (progress_html(None), "", gr.skip(), "", gr.skip(), gr.skip(), gr.skip())
         runner = runs.active(batch.run_id)
@@ -195,6 +204,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
     gr.on([system.change, user.change], lambda b, s, u: work.template_check(s, u, b.dataset), [state, system, user], check, queue=False)
 
     async def on_run(batch: BatchState, url: str, key: str, *values: Any) -> tuple[Any, ...]:
+        started_by = owner()
         try:
             plan, warnings = plan_of(batch, values)
             conn = resolve_connection(ctx.defaults, url, key)
@@ -202,14 +212,16 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
             return batch, banner_update(say("bview.not_started", problems=plain(word_list(problem.problems)))), banner_update(""), gr.skip()
         except GatewayError as problem:
             return batch, banner_update(error_text(problem)), banner_update(""), gr.skip()
-        batch.run_id = work.start(runs, ctx.client, conn, plan)
+        if started_by is None:  # hosted, and the request names no visitor: nobody to own the run
+            return batch, banner_update(say("bview.no_owner")), banner_update(""), gr.skip()
+        batch.run_id = work.start(runs, ctx.client, conn, plan, started_by)
         note = "⚠️ " + plain(word_list(warnings)) if warnings else ""
         return batch, banner_update(""), banner_update(note), {"run_id": batch.run_id}
 
     async def on_resume(batch: BatchState, again: bool, url: str, key: str) -> tuple[Any, ...]:
         try:
             conn = resolve_connection(ctx.defaults, url, key)
-            work.resume(runs, ctx.client, conn, batch.run_id, bool(again))
+            work.resume(runs, ctx.client, conn, batch.run_id, bool(again), owner())
         except GatewayError as problem:
             return batch, banner_update(error_text(problem)), banner_update("")
         except (OSError, ValueError):
@@ -218,19 +230,22 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
 
     async def on_watch(batch: BatchState) -> Any:
         try:
-            run_file, plan = runs.open(batch.run_id)
+            run_file, plan = runs.open(batch.run_id, owner())
         except (OSError, ValueError):
             return
         async for state_now in work.watch(runs, batch.run_id):
             yield progress_html(state_now)
 
     async def on_end(batch: BatchState, filter_name: str, order: str) -> tuple[Any, ...]:
-        problem = work.run_problem(runs, batch.run_id)
+        problem = work.run_problem(runs, batch.run_id)  # the state's run id: set only for a run this visitor may open
         return (*views(batch, filter_name, order), banner_update(problem) if problem else gr.skip())
 
     async def on_stop(batch: BatchState, filter_name: str, order: str) -> tuple[Any, ...]:
-        await runs.stop(batch.run_id)
+        await runs.stop(batch.run_id, owner())
         return (*views(batch, filter_name, order), gr.skip())
+
+    def on_view(batch: BatchState, filter_name: str, order: str) -> tuple[Any, ...]:
+        return views(batch, filter_name, order)[2:4]
 
     ends = [*view_outputs, error]
     started = run.click(on_run, [state, *ctx.connection, *form], [state, error, notice, last_run], queue=False)
@@ -240,11 +255,15 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
     watching_again = resumed.then(on_watch, state, progress, concurrency_limit=None, show_progress="hidden")
     watching_again.then(on_end, [state, shown, sort], ends, queue=False)
     stop.click(on_stop, [state, shown, sort], ends, cancels=[watching, watching_again], queue=False)
-    gr.on([shown.input, sort.input], lambda b, f, o: views(b, f, o)[2:4], [state, shown, sort], [table, grid_note], queue=False)
+    gr.on([shown.input, sort.input], on_view, [state, shown, sort], [table, grid_note], queue=False)
 
     def on_restore(batch: BatchState, stored: Any) -> tuple[Any, ...]:
         run_id = stored.get("run_id", "") if isinstance(stored, dict) else ""
         if not isinstance(run_id, str) or not RUN_ID.match(run_id):
+            return (batch, *(gr.skip(),) * len(view_outputs))
+        try:  # the browser's store is written by the browser: a run that is not this visitor's is not adopted
+            runs.open(run_id, owner())
+        except (OSError, ValueError):
             return (batch, *(gr.skip(),) * len(view_outputs))
         batch.run_id = run_id
         return (batch, *views(batch))
@@ -253,7 +272,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
 
     def on_select(batch: BatchState, evt: gr.SelectData) -> tuple[Any, ...]:
         try:
-            run_file, plan = runs.open(batch.run_id)
+            run_file, plan = runs.open(batch.run_id, owner())
             row, repeat = int(evt.row_value[0]) - 1, int(evt.row_value[1]) - 1
         except (OSError, ValueError, TypeError, IndexError):
             return ("", *Inspector.note(""), "")
@@ -269,7 +288,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
 
     def on_pair(batch: BatchState, a: Any, b: Any) -> tuple[Any, ...]:
         try:
-            run_file, plan = runs.open(batch.run_id)
+            run_file, plan = runs.open(batch.run_id, owner())
         except (OSError, ValueError):
             return batch, say("bview.run_first"), "", ""
         pair = pick_pair(plan, run_file, int(a or 0), int(b or 0), work.rng_for(run_file))
@@ -284,7 +303,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
     def on_vote(outcome: str) -> Any:
         def handler(batch: BatchState, a: Any, b: Any, filter_name: str, order: str) -> tuple[Any, ...]:
             try:
-                run_file, _ = runs.open(batch.run_id)
+                run_file, _ = runs.open(batch.run_id, owner())
             except (OSError, ValueError):
                 return (batch, say("bview.run_first"), gr.skip(), gr.skip(), gr.skip(), gr.skip())
             if not work.vote(run_file, batch.pair, outcome):
@@ -300,11 +319,13 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         button.click(on_vote(outcome), [state, left, right, shown, sort], [state, ab_status, ab_prompt, answer_a, answer_b, board], queue=False)
 
     def on_export(batch: BatchState) -> tuple[Any, Any]:
+        exported_by = owner()
         try:
-            run_file, plan = runs.open(batch.run_id)
+            run_file, plan = runs.open(batch.run_id, exported_by)
         except (OSError, ValueError):
             return gr.skip(), say("bview.run_first")
-        return work.exports(plan, run_file), say("bview.exported", count=f"{len(run_file.cells):,}")
+        folder = owned_folder("batch", exported_by or "", LocalContext.request.get(None))
+        return work.exports(plan, run_file, folder), say("bview.exported", count=f"{len(run_file.cells):,}")
 
     export.click(on_export, state, [files, session_status], queue=False)
 

@@ -105,6 +105,9 @@ NOT_SHOWN: frozenset[str] = frozenset({
     'cached tokens',  # ROW_KEYS key
     '🔧 Result of',  # TOOL_RESULT_MARK: compared with startswith
     'List format (/v1/embeddings)',  # LIST_FORMAT value
+    'no such run',  # batch_runs: another visitor's run is refused as a missing one; the handlers show their own words
+    '{kind} is not a kind whose files are guarded',  # owned_files: a programming error, never reaches a page
+    '; Secure; SameSite=None; Partitioned',  # owned_files: cookie attributes
     'Native format (:embedContent)',  # NATIVE_FORMAT value
     'One call per text (:embedContent)',  # NATIVE_CALLS key
     'float vs base64',  # LESSONS key

@@ -226,6 +226,8 @@ VIEWS: dict[str, tuple[str, str]] = {
     "bview.not_loaded": ("⚠️ Not loaded: {problem}", "⚠️ 没有载入：{problem}"),
     "bview.loaded": ("Loaded: {rows} rows, {columns} column(s), {graders} grader(s). Press Run.", "已载入：{rows} 行，{columns} 列，{graders} 条评分规则。请按“运行”。"),
     "bview.not_started": ("**Not started** — {problems}", "**没有开始** —— {problems}"),
+    "bview.no_owner": ("**Not started** — this request names no visitor, so the run would belong to nobody. Reload the page and press Run again.",
+                       "**没有开始** —— 这个请求没有表明访问者，运行将不属于任何人。请重新载入页面，再按“运行”。"),
     "bview.nothing_to_resume": ("**Nothing to resume** — run something first (the run file was not found).", "**没有可以继续的运行** —— 请先运行一次（找不到运行文件）。"),
     "bgrader.none": ("(none)", "（无）"),
     "bgrader.contains": ("contains", "包含"),

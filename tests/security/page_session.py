@@ -10,6 +10,7 @@ import secrets
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -52,9 +53,11 @@ class LaunchedApp:
 
 
 @contextmanager
-def launched(hosted: bool, requests_per_minute: int = 0) -> Iterator[LaunchedApp]:
+def launched(hosted: bool, requests_per_minute: int = 0, data_dir: Path | None = None) -> Iterator[LaunchedApp]:
+    """The app and its demo gateway; Batch run files go to `data_dir` (give a temporary one when a test runs batches)."""
     gateway = start_in_thread(DemoConfig(api_key=SERVER_KEY, token_delay=0.0))
-    settings = Settings(hosted=hosted, requests_per_minute=requests_per_minute, read_timeout=10)
+    settings = Settings(hosted=hosted, requests_per_minute=requests_per_minute, read_timeout=10,
+                        **({"data_dir": data_dir} if data_dir is not None else {}))
     defaults = ServerDefaults(gateway.url, SERVER_KEY, demo=True, hosted=hosted, quotas=SessionQuotas(requests_per_minute, 0))
     blocks = configure_queue(build_app(settings, defaults))
     port = free_port()

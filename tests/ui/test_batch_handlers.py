@@ -86,7 +86,7 @@ async def test_exports_of_a_real_run(client: GatewayClient, conn: Connection, tm
     await Runner(client, conn, plan, run).run()
     monkeypatch.setattr(prices.PRICES, "current", lambda: {"gx-2.5-flash": Price(1.0, 2.0)})
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "media"))
-    files = {Path(p).name: Path(p) for p in work.exports(plan, run)}
+    files = {Path(p).name: Path(p) for p in work.exports(plan, run, tmp_path / "exports")}
     rows = list(csv.DictReader(files["batch-cells.csv"].open(encoding="utf-8")))
     assert len(rows) == 4 and rows[0]["var:question"] == "What is 2 plus 2?" and rows[0]["pass:contains '{{question}}'"] == "True"
     assert float(rows[0]["cost_usd"]) > 0 and rows[1]["cost_usd"] == ""  # the messages model has no price: unknown, not 0

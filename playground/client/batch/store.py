@@ -1,11 +1,15 @@
 """The run file: one JSON line per fact, appended as it happens, under the app's data directory,
 so a reload of the page or a restart of the app loses nothing.
 
-Lines: `run` (the plan, first), `sent` (a cell's request is about to go out), `cell` (its
+Lines: `run` (the plan and its owner, first), `sent` (a cell's request is about to go out), `cell` (its
 outcome: answer, marks, timing, usage, the request and raw events), `vote` (a blind A/B choice).
 A cell whose request was sent but whose outcome never arrived (the app stopped mid-call) is
 recorded as interrupted and is not resent by itself: it may have been paid for.
 The last `cell` line of a key wins (a rerun of an error writes a new one).
+
+The owner is a plain string the caller chooses (the UI writes the visitor who started the run;
+"" when everyone is one owner, as on a person's own machine); `owner` reads it back, and a file
+written before owners were recorded has the owner "".
 """
 
 from __future__ import annotations
@@ -72,11 +76,17 @@ class RunFile:
     def run_id(self) -> str:
         return self.path.stem
 
+    @property
+    def owner(self) -> str:
+        """Who started the run, as the caller wrote it ("" for a file that names nobody)."""
+        owner = self.header.get("owner")
+        return owner if isinstance(owner, str) else ""
+
     @classmethod
-    def create(cls, directory: Path, plan: dict[str, Any]) -> RunFile:
+    def create(cls, directory: Path, plan: dict[str, Any], owner: str = "") -> RunFile:
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{secrets.token_hex(16)}.jsonl"
-        run = cls(path, {"type": "run", "created": time.time(), "plan": plan})
+        run = cls(path, {"type": "run", "created": time.time(), "owner": owner, "plan": plan})
         run._append(run.header)
         return run
 
