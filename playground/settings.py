@@ -5,6 +5,7 @@ Owns: every knob the app reads at start-up. Nothing here talks to the network.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,25 @@ def _int(env: dict[str, str], name: str, default: int) -> int:
     return int(raw)
 
 
+SPACE_PROXIES = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7")
+"""Where a Space's proxy connects from: private and shared address space, never loopback."""
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _proxies(env: dict[str, str], on_space: bool) -> tuple[Network, ...]:
+    """PLAYGROUND_TRUSTED_PROXIES: addresses and networks; empty: the Space's proxy on a Space, else none."""
+    raw = env.get("PLAYGROUND_TRUSTED_PROXIES", "").strip()
+    if raw.lower() == "none":
+        return ()
+    entries = [entry.strip() for entry in raw.split(",") if entry.strip()] or (list(SPACE_PROXIES) if on_space else [])
+    try:
+        return tuple(ipaddress.ip_network(entry, strict=False) for entry in entries)
+    except ValueError:
+        raise ValueError(f"PLAYGROUND_TRUSTED_PROXIES takes addresses and networks (10.0.0.0/8) separated by commas, or none; got {raw!r}") from None
+
+
 @dataclass(frozen=True)
 class Settings:
     """Start-up configuration. `gateway_base_url` None means: run the demo gateway."""
@@ -76,6 +96,8 @@ class Settings:
     session_capacity: int = 500
     batch_max_rows: int = 10_000
     batch_concurrency: int = 8
+    trusted_proxies: tuple[Network, ...] = ()
+    """The proxies whose X-Forwarded-For is believed (`ui.visitor_identity`)."""
     data_dir: Path = field(default_factory=lambda: Path.home() / ".local" / "share" / "gateway-playground")
     """Where the app keeps what must outlive a restart (batch run files)."""
 
@@ -96,6 +118,7 @@ class Settings:
         port_raw = env.get("GRADIO_SERVER_PORT", "").strip()
         hosted = bool(env.get("SPACE_ID", "").strip()) or env.get("PLAYGROUND_HOSTED", "").strip().lower() in ("1", "true", "yes")
         allowed = tuple(h.strip() for h in env.get("GATEWAY_ALLOWED_HOSTS", "").split(",") if h.strip())
+        on_space = bool(env.get("SPACE_ID", "").strip())
         return cls(
             hosted=hosted,
             allowed_hosts=allowed,
@@ -108,6 +131,7 @@ class Settings:
             session_capacity=_int(env, "PLAYGROUND_SESSION_CAPACITY", 500),
             batch_max_rows=max(1, _int(env, "PLAYGROUND_BATCH_MAX_ROWS", 1_000 if hosted else 10_000)),
             batch_concurrency=max(1, _int(env, "PLAYGROUND_BATCH_CONCURRENCY", 4 if hosted else 8)),
+            trusted_proxies=_proxies(env, on_space),
             data_dir=Path(env.get("PLAYGROUND_DATA_DIR", "").strip() or Path.home() / ".local" / "share" / "gateway-playground"),
             gateway_base_url=base_url,
             gateway_api_key=env.get("GATEWAY_API_KEY", "").strip() or None,

@@ -35,7 +35,8 @@ from playground.ui.render import error_text
 from playground.ui.report_tab import build_report_tab
 from playground.ui.video_tab import build_video_tab, saved_jobs_state
 from playground.ui.owned_files import OwnedFiles
-from playground.ui.visitors import PageGuard, PageSessions
+from playground.ui.visitor_identity import ignore_server_proxy_headers
+from playground.ui.visitors import PageGuard, VisitorRules
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 BROWSER_STORAGE_KEY = "gateway-playground-connection"
@@ -48,10 +49,13 @@ core, so every event the queue admits may run. Gradio's limit on threads for syn
 the same number; each sync handler stays bounded by `DEFAULT_CONCURRENCY` runs at once."""
 
 
-def launch_options(settings: Settings | None = None) -> dict[str, Any]:
-    """What `launch()` needs besides host and port (theme and css go there in Gradio 6)."""
+def launch_options(settings: Settings | None = None, rules: VisitorRules | None = None) -> dict[str, Any]:
+    """What `launch()` needs besides host and port (theme and css go there in Gradio 6). The page
+    guard's `rules` are made from `settings` when not given; the visitor is read from
+    X-Forwarded-For by the guard alone (uvicorn's own reading is turned off)."""
     settings = settings or Settings()
-    sessions = PageSessions()  # one record of live pages: the page guard writes it, the file guard reads it
+    rules = rules or VisitorRules.from_settings(settings)
+    ignore_server_proxy_headers()
     return {
         "theme": gr.themes.Soft(primary_hue="indigo"),
         "css_paths": [ASSETS / "style.css"],
@@ -63,8 +67,8 @@ def launch_options(settings: Settings | None = None) -> dict[str, Any]:
         "i18n": I18N,
         "max_file_size": f"{settings.max_upload_mb:g}mb",
         "state_session_capacity": settings.session_capacity,
-        "app_kwargs": {"middleware": [Middleware(LongLinks), Middleware(CompressedPage), Middleware(PageGuard, hosted=settings.hosted, sessions=sessions),
-                                      Middleware(OwnedFiles, hosted=settings.hosted, sessions=sessions)]},
+        "app_kwargs": {"middleware": [Middleware(LongLinks), Middleware(CompressedPage), Middleware(PageGuard, rules=rules),
+                                      Middleware(OwnedFiles, hosted=settings.hosted, sessions=rules.sessions)]},
     }
 
 

@@ -22,7 +22,7 @@ from playground.client.limits import SessionQuota
 from playground.client.transport import Connection, url_problem
 from playground.ui.i18n import say
 from playground.ui.render import plain
-from playground.ui.visitors import visitor_of
+from playground.ui.visitor_identity import visitor_of
 
 
 MAX_URL_CHARS = 2048

@@ -1,26 +1,30 @@
-"""Who is calling, and whether they loaded the page: the visitor behind a request, and the ASGI
-guard in front of Gradio's routes.
+"""Whether a request comes from a page: the ASGI guard in front of Gradio's routes, and the page
+sessions it knows of. Who the visitor is (the address behind a proxy) is `visitor_identity`'s.
 
-- `visitor_of(request)`: the address limits are bound to. Behind a proxy (a Space) the peer is
-  the proxy's private address; the visitor is the right-most public address of X-Forwarded-For
-  (the one the proxy appended: entries a client wrote itself stand to its left).
-- `PageGuard`: in hosted mode an event runs only for a live page session, one whose page holds
-  its heartbeat open (Gradio's page opens it before its first event); a script that posts to
-  `/gradio_api/run/...`, `/queue/join` with no session, or a session that never loaded the page,
-  gets a 403. `/gradio_api/call/...` (the API that `gradio_client` uses) answers 404 in every
-  mode: the app offers no API. Whatever a script posts, the answer is a clean 4xx: an exception
-  in a Gradio route, or a 500 it answers for a bad request, becomes a 400 without a traceback.
+- `PageGuard`: sets each request's client to its visitor (`visitor_identity.with_visitor`). In
+  hosted mode an event runs only for a live page session, one whose page holds its heartbeat open
+  (Gradio's page opens it before its first event): a script that posts to `/gradio_api/run/...` or
+  `/queue/join` with no session, or with a session whose heartbeat is not open, gets a 403. What is
+  checked is the heartbeat, not the page: a script that opens the heartbeat itself is let in, and
+  is then bound by the same per-visitor limits as a page. `/gradio_api/call/...` (the API that
+  `gradio_client` uses) answers 404 in every mode: the app offers no API. Whatever a script posts,
+  the answer is a clean 4xx: an exception in a Gradio route, or a 500 it answers for a bad request,
+  becomes a 400 without a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
 from typing import Any
+
+from playground.ui.visitor_identity import NO_PROXIES, TrustedProxies, scope_visitor, visitor_of, with_visitor
+
+__all__ = ["PageGuard", "PageSessions", "VisitorRules", "visitor_of"]
 
 logger = logging.getLogger(__name__)
 
@@ -43,56 +47,24 @@ NO_PAGE = "This event runs only for a page loaded in a browser (no live page ses
 BAD_REQUEST = "The request could not be processed."
 
 
-def _private(address: str) -> bool:
-    try:
-        ip = ipaddress.ip_address(address.strip().strip("[]"))
-    except ValueError:
-        return False
-    return ip.is_private or ip.is_loopback or ip.is_link_local
-
-
-def visitor_address(peer: str | None, forwarded_for: str | None) -> str | None:
-    """The visitor's address from the connection's peer (as uvicorn reports it) and X-Forwarded-For."""
-    if peer and not _private(peer):
-        return peer
-    for entry in reversed((forwarded_for or "").split(",")):
-        entry = entry.strip()
-        if entry and not _private(entry):
-            try:
-                return str(ipaddress.ip_address(entry.strip("[]")))
-            except ValueError:
-                return peer  # a proxy writes addresses; anything else was written by a client
-    return peer
-
-
-def visitor_of(request: Any) -> str | None:
-    """The key limits are bound to: the visitor's address, else (no address known) its session."""
-    if request is None:
-        return None
-    client = getattr(request, "client", None)
-    headers = getattr(request, "headers", None) or {}
-    try:
-        forwarded = headers.get("x-forwarded-for")
-    except AttributeError:
-        forwarded = None
-    address = visitor_address(getattr(client, "host", None), forwarded)
-    if address:
-        return f"address {address}"
-    session = getattr(request, "session_hash", None)
-    return f"session {session}" if session else None
-
-
 class PageSessions:
-    """Session hashes whose page holds its heartbeat open (or closed it a moment ago)."""
+    """Session hashes whose page holds its heartbeat open (or closed it a moment ago), and the
+    visitor each heartbeat came from."""
 
     def __init__(self, grace_s: float = CLOSED_GRACE_S) -> None:
         self.grace_s = grace_s
         self._open: dict[str, int] = {}
         self._closed_at: dict[str, float] = {}
+        self._visitor_of: dict[str, str] = {}
+        self._sessions_of: dict[str, set[str]] = {}
 
-    def opened(self, session: str) -> None:
+    def opened(self, session: str, visitor: str | None = None) -> None:
         self._open[session] = self._open.get(session, 0) + 1
         self._closed_at.pop(session, None)
+        if visitor and self._visitor_of.get(session) != visitor:
+            self._forget_visitor(session)
+            self._visitor_of[session] = visitor
+            self._sessions_of.setdefault(visitor, set()).add(session)
 
     def closed(self, session: str) -> None:
         count = self._open.get(session, 0) - 1
@@ -104,12 +76,25 @@ class PageSessions:
         self._closed_at[session] = now
         for stale in [s for s, at in self._closed_at.items() if now - at > self.grace_s]:
             del self._closed_at[stale]
+            self._forget_visitor(stale)
+
+    def _forget_visitor(self, session: str) -> None:
+        visitor = self._visitor_of.pop(session, None)
+        sessions = self._sessions_of.get(visitor or "")
+        if sessions is not None:
+            sessions.discard(session)
+            if not sessions:
+                del self._sessions_of[visitor or ""]
 
     def live(self, session: str) -> bool:
         if session in self._open:
             return True
         closed = self._closed_at.get(session)
         return closed is not None and time.monotonic() - closed <= self.grace_s
+
+    def visitor_live(self, visitor: str) -> bool:
+        """Whether any page session of `visitor` (`visitor_identity.visitor_of`) is live."""
+        return any(self.live(session) for session in tuple(self._sessions_of.get(visitor, ())))
 
     async def wait_live(self, session: str, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -118,6 +103,20 @@ class PageSessions:
                 return False
             await asyncio.sleep(0.05)
         return True
+
+
+@dataclass
+class VisitorRules:
+    """What the page guard enforces and keeps, shared by its requests, the media sweep and the launch."""
+
+    hosted: bool = False
+    trusted: TrustedProxies = NO_PROXIES
+    sessions: PageSessions = field(default_factory=PageSessions)
+
+    @classmethod
+    def from_settings(cls, settings: Any, sessions: PageSessions | None = None) -> VisitorRules:
+        """The rules of `settings` (`playground.settings.Settings`)."""
+        return cls(settings.hosted, TrustedProxies(tuple(settings.trusted_proxies)), sessions or PageSessions())
 
 
 async def _answer(send: Send, status: int, detail: str) -> None:
@@ -154,22 +153,24 @@ def _session_in(body: bytes) -> str | None:
 class PageGuard:
     """ASGI middleware for the app Gradio builds (`launch(app_kwargs={"middleware": [...]})`)."""
 
-    def __init__(self, app: Callable[..., Awaitable[None]], hosted: bool = False, sessions: PageSessions | None = None,
+    def __init__(self, app: Callable[..., Awaitable[None]], rules: VisitorRules | None = None, hosted: bool = False,
                  heartbeat_wait_s: float = HEARTBEAT_WAIT_S) -> None:
         self.app = app
-        self.hosted = hosted
-        self.sessions = sessions or PageSessions()
+        self.rules = rules or VisitorRules(hosted=hosted)
+        self.sessions = self.rules.sessions
         self.heartbeat_wait_s = heartbeat_wait_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        path = scope.get("path", "")
+        scope = with_visitor(scope, self.rules.trusted)
+        visitor = scope_visitor(scope)
+        path, method = scope.get("path", ""), scope.get("method")
         route = path.split(API_PREFIX, 1)[1] if API_PREFIX in path else ""
         if route.startswith("heartbeat/"):
             session = route.removeprefix("heartbeat/").strip("/")
-            self.sessions.opened(session)
+            self.sessions.opened(session, visitor)
             try:
                 await self._guarded(scope, receive, send)
             finally:
@@ -178,7 +179,7 @@ class PageGuard:
         if route.startswith("call/"):
             await _answer(send, 404, NO_API)
             return
-        if self.hosted and scope.get("method") == "POST" and (route in SESSION_ROUTES or route.startswith(SESSION_ROUTE_PREFIXES)):
+        if self.rules.hosted and method == "POST" and (route in SESSION_ROUTES or route.startswith(SESSION_ROUTE_PREFIXES)):
             body = await _read_body(receive, MAX_EVENT_BODY_BYTES)
             if body is None:
                 await _answer(send, 413, "The request is too large.")

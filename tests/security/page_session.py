@@ -10,7 +10,6 @@ import secrets
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,6 +19,7 @@ from playground.demo_gateway.server import free_port, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.connection import ServerDefaults, SessionQuotas
+from playground.ui.visitors import VisitorRules
 
 SERVER_KEY = "sk-hosted-secret-5550123"
 
@@ -30,6 +30,8 @@ class LaunchedApp:
     blocks: Any
     config: dict[str, Any]
     hosted: bool = False
+    rules: VisitorRules | None = None
+    """What the page guard knows (its page sessions)."""
 
     def dependency(self, api_name: str) -> tuple[int, dict[str, Any]]:
         for index, fn in self.blocks.fns.items():
@@ -53,18 +55,19 @@ class LaunchedApp:
 
 
 @contextmanager
-def launched(hosted: bool, requests_per_minute: int = 0, data_dir: Path | None = None) -> Iterator[LaunchedApp]:
-    """The app and its demo gateway; Batch run files go to `data_dir` (give a temporary one when a test runs batches)."""
+def launched(hosted: bool, requests_per_minute: int = 0, **settings_values: Any) -> Iterator[LaunchedApp]:
+    """The app on a free port; `settings_values` are further `Settings` fields (`trusted_proxies`, ...)."""
     gateway = start_in_thread(DemoConfig(api_key=SERVER_KEY, token_delay=0.0))
-    settings = Settings(hosted=hosted, requests_per_minute=requests_per_minute, read_timeout=10,
-                        **({"data_dir": data_dir} if data_dir is not None else {}))
+    settings = Settings(hosted=hosted, requests_per_minute=requests_per_minute, read_timeout=10, **settings_values)
     defaults = ServerDefaults(gateway.url, SERVER_KEY, demo=True, hosted=hosted, quotas=SessionQuotas(requests_per_minute, 0))
     blocks = configure_queue(build_app(settings, defaults))
     port = free_port()
-    blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options(settings))
+    rules = VisitorRules.from_settings(settings)
+    options = launch_options(settings, rules)
+    blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **options)
     url = f"http://127.0.0.1:{port}"
     try:
-        yield LaunchedApp(url, blocks, httpx.get(f"{url}/config").json(), hosted)
+        yield LaunchedApp(url, blocks, httpx.get(f"{url}/config").json(), hosted, rules)
     finally:
         blocks.close()
         gateway.stop()
@@ -109,3 +112,4 @@ async def run_event(http: httpx.AsyncClient, app: LaunchedApp, session: str | No
             if message.get("event_id") == event_id and message.get("msg") == "process_completed":
                 return 200, (message.get("output") or {}).get("data")
     return 200, None
+

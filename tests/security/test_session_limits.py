@@ -15,22 +15,25 @@ from gradio.context import LocalContext
 from playground.client.gateway import GatewayClient
 from playground.client.video_catalog import Mode
 from playground.demo_gateway.server import RunningGateway
+from playground.settings import Settings
 from playground.ui.connection import ServerDefaults, SessionQuotas
 from playground.ui.video_board import VideoBoard, VideoJob
 from playground.ui.video_form import FIELD_NAMES, VideoForm
 from playground.ui.video_handlers import submit_job
-from playground.ui.visitors import visitor_address
+from playground.ui.visitor_identity import TrustedProxies, visitor_address
 from tests.conftest import DEMO_KEY
 from tests.security.page_session import LaunchedApp, launched, page_session, run_event
 
 LIMIT = 3
+LOOPBACK_PROXY = tuple(TrustedProxies.of("127.0.0.1", "::1").networks)
+"""The tests' own proxy: X-Forwarded-For written by the test stands for the address a proxy appended."""
 COUNT_EVENT = "on_count"
 """The Messages tab's token count: one POST to the gateway per call (GETs are not counted)."""
 
 
 @pytest.fixture(scope="module")
 def hosted_app() -> Iterator[LaunchedApp]:
-    with launched(hosted=True, requests_per_minute=LIMIT) as app:
+    with launched(hosted=True, requests_per_minute=LIMIT, trusted_proxies=LOOPBACK_PROXY) as app:
         yield app
 
 
@@ -112,6 +115,8 @@ async def test_video_jobs_count_across_the_visitors_sessions(client: GatewayClie
     ("10.16.3.80", "93.184.216.34, 10.0.0.7", "93.184.216.34"), # a second, private proxy hop
     ("10.16.3.80", "junk", "10.16.3.80"),                        # not an address: the proxy's, not a new one
     ("127.0.0.1", None, "127.0.0.1"),
+    ("127.0.0.1", "93.184.216.34", "127.0.0.1"),                # loopback is not the Space's proxy: the header is ignored
 ])
 def test_the_visitor_behind_a_proxy(peer: str, forwarded: str | None, visitor: str) -> None:
-    assert visitor_address(peer, forwarded) == visitor
+    space = TrustedProxies(Settings.from_env({"SPACE_ID": "someone/playground"}, dotenv=None).trusted_proxies)
+    assert visitor_address(peer, forwarded, space) == visitor
