@@ -10,7 +10,7 @@ outside this catalogue (a test checks them).
 
 from __future__ import annotations
 
-from http.cookies import SimpleCookie
+from http.cookies import CookieError, SimpleCookie
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -23,7 +23,7 @@ from playground.ui.i18n_tabs import EN_TABS
 from playground.ui.i18n_tabs_zh import ZH_TABS
 from playground.ui.i18n_views import CHOICE_KEYS, EN_VIEWS, ZH_VIEWS
 from playground.ui.i18n_zh import ZH
-from playground.ui.language import LANGUAGE_COOKIE, is_chinese
+from playground.ui.language import LANGUAGE_COOKIE, LANGUAGE_VALUES, is_chinese
 
 EN: dict[str, str] = {
     # header, connection, tabs
@@ -252,19 +252,27 @@ def english(key: str) -> str:
     return EN[key]
 
 
+def request_language(cookie_header: str | None, accept_language: str | None) -> str:
+    """"zh" or "en" for a request: the header switch's choice (its cookie, when it names a language
+    the switch offers), else the browser's Accept-Language."""
+    try:
+        cookie = SimpleCookie(cookie_header or "").get(LANGUAGE_COOKIE)
+    except CookieError:
+        cookie = None
+    choice = cookie.value if cookie is not None and cookie.value in LANGUAGE_VALUES else accept_language
+    return "zh" if is_chinese(choice) else "en"
+
+
 def visitor_language() -> str:
-    """"zh" or "en" for the event being handled: the header switch's choice (its cookie), else the
-    browser's Accept-Language; "en" outside an event (tests calling handlers directly)."""
+    """`request_language` of the event being handled; "en" outside an event (tests calling handlers directly)."""
     request = LocalContext.request.get(None)
     if request is None:
         return "en"
     try:
         headers = request.headers
-        cookie = SimpleCookie(headers.get("cookie") or "").get(LANGUAGE_COOKIE)
-        choice = cookie.value if cookie is not None else headers.get("accept-language")
+        return request_language(headers.get("cookie"), headers.get("accept-language"))
     except (AttributeError, KeyError, ValueError):
         return "en"
-    return "zh" if is_chinese(choice) else "en"
 
 
 def say(key: str, **values: Any) -> str:

@@ -8,8 +8,9 @@ sessions it knows of. Who the visitor is (the address behind a proxy) is `visito
   checked is the heartbeat, not the page: a script that opens the heartbeat itself is let in, and
   is then bound by the same per-visitor limits as a page. `/gradio_api/call/...` (the API that
   `gradio_client` uses) answers 404 in every mode: the app offers no API. Whatever a script posts,
-  the answer is a clean 4xx: an exception in a Gradio route, or a 500 it answers for a bad request,
-  becomes a 400 without a traceback.
+  the answer is a clean 4xx or a complete response: an exception in a Gradio route, or a 500 it
+  answers for a bad request, becomes a 400 without a traceback, and one raised after the answer
+  started ends that answer properly.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -192,16 +194,19 @@ class PageGuard:
         await self._guarded(scope, receive, send)
 
     async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Run the route; an exception before the answer started, or a 500 for a POST, is a 400."""
-        started = False
+        """Run the route; an exception before the answer started, or a 500 for a POST, is a 400; an
+        answer left unfinished (an exception in a stream that had started) is ended."""
+        started = finished = False
         rewrite = scope.get("method") == "POST" and API_PREFIX in scope.get("path", "")
 
         async def sending(message: Message) -> None:
-            nonlocal started
+            nonlocal started, finished
             if message["type"] == "http.response.start":
                 started = True
                 if rewrite and message.get("status") == 500:
                     message = {**message, "status": 400}
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                finished = True
             await send(message)
 
         try:
@@ -210,6 +215,10 @@ class PageGuard:
             logger.warning("refused %s %s: %s", scope.get("method"), scope.get("path"), type(exc).__name__)
             if not started:
                 await _answer(send, 400, BAD_REQUEST)
+                return
+        if started and not finished:
+            with suppress(OSError, RuntimeError):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
