@@ -96,6 +96,11 @@ class Settings:
     session_capacity: int = 500
     batch_max_rows: int = 10_000
     batch_concurrency: int = 8
+    uploads_per_minute: int = 0
+    media_budget_mb: float = 0.0
+    """The most disk the visitors' files (uploads and what the app made for them) may take; 0 = no limit."""
+    file_max_age_min: float = 60.0
+    """Files no live page session holds are deleted after this many minutes."""
     trusted_proxies: tuple[Network, ...] = ()
     """The proxies whose X-Forwarded-For is believed (`ui.visitor_identity`)."""
     data_dir: Path = field(default_factory=lambda: Path.home() / ".local" / "share" / "gateway-playground")
@@ -131,6 +136,9 @@ class Settings:
             session_capacity=_int(env, "PLAYGROUND_SESSION_CAPACITY", 500),
             batch_max_rows=max(1, _int(env, "PLAYGROUND_BATCH_MAX_ROWS", 1_000 if hosted else 10_000)),
             batch_concurrency=max(1, _int(env, "PLAYGROUND_BATCH_CONCURRENCY", 4 if hosted else 8)),
+            uploads_per_minute=_int(env, "PLAYGROUND_UPLOADS_PER_MINUTE", 20 if hosted else 0),
+            media_budget_mb=_float(env, "PLAYGROUND_MEDIA_BUDGET_MB", 2000.0 if hosted else 0.0, allow_zero=True),
+            file_max_age_min=_float(env, "PLAYGROUND_FILE_MAX_AGE_MIN", 60.0),
             trusted_proxies=_proxies(env, on_space),
             data_dir=Path(env.get("PLAYGROUND_DATA_DIR", "").strip() or Path.home() / ".local" / "share" / "gateway-playground"),
             gateway_base_url=base_url,

@@ -51,8 +51,8 @@ the same number; each sync handler stays bounded by `DEFAULT_CONCURRENCY` runs a
 
 def launch_options(settings: Settings | None = None, rules: VisitorRules | None = None) -> dict[str, Any]:
     """What `launch()` needs besides host and port (theme and css go there in Gradio 6). The page
-    guard's `rules` are made from `settings` when not given; the visitor is read from
-    X-Forwarded-For by the guard alone (uvicorn's own reading is turned off)."""
+    guard and the media sweep share `rules` (made from `settings` when not given); the visitor is
+    read from X-Forwarded-For by the guard alone (uvicorn's own reading is turned off)."""
     settings = settings or Settings()
     rules = rules or VisitorRules.from_settings(settings)
     ignore_server_proxy_headers()
@@ -68,7 +68,8 @@ def launch_options(settings: Settings | None = None, rules: VisitorRules | None 
         "max_file_size": f"{settings.max_upload_mb:g}mb",
         "state_session_capacity": settings.session_capacity,
         "app_kwargs": {"middleware": [Middleware(LongLinks), Middleware(CompressedPage), Middleware(PageGuard, rules=rules),
-                                      Middleware(OwnedFiles, hosted=settings.hosted, sessions=rules.sessions)]},
+                                      Middleware(OwnedFiles, hosted=settings.hosted, sessions=rules.sessions)],
+                       **({"lifespan": rules.files.lifespan} if rules.files is not None else {})},
     }
 
 

@@ -22,6 +22,7 @@ from playground.ui.i18n_notes import EN_NOTES, ZH_NOTES
 from playground.ui.i18n_tabs import EN_TABS
 from playground.ui.i18n_tabs_zh import ZH_TABS
 from playground.ui.i18n_views import CHOICE_KEYS, EN_VIEWS, ZH_VIEWS
+from playground.ui.i18n_web import EN_WEB, ZH_WEB
 from playground.ui.i18n_zh import ZH
 from playground.ui.language import LANGUAGE_COOKIE, LANGUAGE_VALUES, is_chinese
 
@@ -215,7 +216,7 @@ gateway, type its address and key in the connection panel at the top.""",
 }
 
 
-for _part_en, _part_zh in ((EN_TABS, ZH_TABS), (EN_NOTES, ZH_NOTES), (EN_VIEWS, ZH_VIEWS)):
+for _part_en, _part_zh in ((EN_TABS, ZH_TABS), (EN_NOTES, ZH_NOTES), (EN_VIEWS, ZH_VIEWS), (EN_WEB, ZH_WEB)):
     assert not (_part_en.keys() & EN.keys()), f"keys given twice: {sorted(_part_en.keys() & EN.keys())}"
     EN.update(_part_en)
     ZH.update(_part_zh)
@@ -275,10 +276,15 @@ def visitor_language() -> str:
         return "en"
 
 
+def say_in(language: str, key: str, **values: Any) -> str:
+    """The catalogue's text `key` in `language` ("zh" or "en"), with `values` filled in."""
+    text = (ZH if language == "zh" else EN)[key]
+    return text.format(**values) if values else text
+
+
 def say(key: str, **values: Any) -> str:
     """Text a handler builds at run time, in the visitor's language (`visitor_language`), with
     `values` filled into the catalogue's `{name}` places. One helper for every tab: the browser
     translates only whole texts (Gradio's `I18nData`, one per value, no values inside), so texts
     with numbers or several parts are chosen here."""
-    text = (ZH if visitor_language() == "zh" else EN)[key]
-    return text.format(**values) if values else text
+    return say_in(visitor_language(), key, **values)

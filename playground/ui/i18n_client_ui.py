@@ -87,7 +87,6 @@ ZH: dict[str, str] = {
     "this command sends images ({', '.join(images)}): choose the mode in the Video tab and attach them there": "这条命令会发送图片（{', '.join(images)}）：请在“视频”标签页中选择模式，并在那里附加图片",
     "the Video tab has no control for {', '.join(unknown)}; send this call with curl, or leave those fields out": "“视频”标签页没有 {', '.join(unknown)} 的控件；请用 curl 发送这个调用，或去掉这些字段",
     'This app offers no API: its events are for its own page. Call the gateway itself (the inspector shows the curl and Python for every call).': '本应用不提供 API：它的事件只供它自己的页面使用。请直接调用网关（检查器会为每次调用给出 curl 和 Python 代码）。',
-    'This event runs only for a page loaded in a browser (no live page session was found). Reload the page.': '这个事件只为在浏览器中打开的页面运行（没有找到活动的页面会话）。请刷新页面。',
     'The request could not be processed.': '无法处理这个请求。',
     'The request is too large.': '请求太大了。',
 }

@@ -30,7 +30,7 @@ def media_root() -> Path:
     return media_directory("")
 
 
-def _gradio_cache() -> Path:
+def gradio_cache() -> Path:
     """Gradio's own cache (where it copied files it already served; a chatbot value coming back
     from the page points there, and Gradio checked that on the way in)."""
     return Path(os.environ.get("GRADIO_TEMP_DIR") or Path(tempfile.gettempdir()) / "gradio")
@@ -61,7 +61,7 @@ def shown_path(value: Any) -> str | None:
         return None
     try:
         resolved = Path(os.path.realpath(str(value)))
-        roots = [Path(os.path.realpath(root)) for root in (media_root(), _gradio_cache())]
+        roots = [Path(os.path.realpath(root)) for root in (media_root(), gradio_cache())]
         if not any(resolved.is_relative_to(root) for root in roots) or not resolved.is_file():
             return None
     except (OSError, ValueError):

@@ -6,8 +6,10 @@ sessions it knows of. Who the visitor is (the address behind a proxy) is `visito
   (Gradio's page opens it before its first event): a script that posts to `/gradio_api/run/...` or
   `/queue/join` with no session, or with a session whose heartbeat is not open, gets a 403. What is
   checked is the heartbeat, not the page: a script that opens the heartbeat itself is let in, and
-  is then bound by the same per-visitor limits as a page. `/gradio_api/call/...` (the API that
-  `gradio_client` uses) answers 404 in every mode: the app offers no API. Whatever a script posts,
+  is then bound by the same per-visitor limits as a page. Uploads go through `upload_gate` (hosted:
+  only from a visitor with a live page session; a per-visitor rate; the disk budget), and the files
+  the page receives are reported to `media_sweep`. `/gradio_api/call/...` (the API that
+  `gradio_client` uses) answers 404 in every mode: the app offers no API. Whatever a script sends,
   the answer is a clean 4xx or a complete response: an exception in a Gradio route, or a 500 it
   answers for a bad request, becomes a 400 without a traceback, and one raised after the answer
   started ends that answer properly.
@@ -24,6 +26,9 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground.ui.i18n import request_language, say_in
+from playground.ui.media_sweep import SWEEP_EVERY_S, MediaFiles
+from playground.ui.upload_gate import UploadGate
 from playground.ui.visitor_identity import NO_PROXIES, TrustedProxies, scope_visitor, visitor_of, with_visitor
 
 __all__ = ["PageGuard", "PageSessions", "VisitorRules", "visitor_of"]
@@ -38,6 +43,8 @@ Send = Callable[[Message], Awaitable[None]]
 API_PREFIX = "/gradio_api/"
 SESSION_ROUTES = ("queue/join", "component_server")
 SESSION_ROUTE_PREFIXES = ("run/", "api/")
+ANSWERS_WITH_FILES = ("queue/data",)
+"""Routes whose answers name the files a page receives (besides `run/...`)."""
 MAX_EVENT_BODY_BYTES = 20 * 1024 * 1024
 HEARTBEAT_WAIT_S = 3.0
 """The page opens its heartbeat and posts its first event at once: the event waits this long for it."""
@@ -45,7 +52,6 @@ CLOSED_GRACE_S = 30.0
 """A session stays live this long after its heartbeat closed (a reconnect, a page in the background)."""
 
 NO_API = "This app offers no API: its events are for its own page. Call the gateway itself (the inspector shows the curl and Python for every call)."
-NO_PAGE = "This event runs only for a page loaded in a browser (no live page session was found). Reload the page."
 BAD_REQUEST = "The request could not be processed."
 
 
@@ -114,11 +120,17 @@ class VisitorRules:
     hosted: bool = False
     trusted: TrustedProxies = NO_PROXIES
     sessions: PageSessions = field(default_factory=PageSessions)
+    files: MediaFiles | None = None
+    uploads: UploadGate | None = None
 
     @classmethod
-    def from_settings(cls, settings: Any, sessions: PageSessions | None = None) -> VisitorRules:
+    def from_settings(cls, settings: Any, sessions: PageSessions | None = None, sweep_every_s: float | None = None) -> VisitorRules:
         """The rules of `settings` (`playground.settings.Settings`)."""
-        return cls(settings.hosted, TrustedProxies(tuple(settings.trusted_proxies)), sessions or PageSessions())
+        sessions = sessions or PageSessions()
+        files = MediaFiles(sessions.visitor_live, budget_bytes=int(settings.media_budget_mb * 1_000_000),
+                           max_age_s=settings.file_max_age_min * 60, interval_s=sweep_every_s or SWEEP_EVERY_S)
+        gate = UploadGate(files, sessions.visitor_live, hosted=settings.hosted, per_minute=settings.uploads_per_minute)
+        return cls(settings.hosted, TrustedProxies(tuple(settings.trusted_proxies)), sessions, files, gate)
 
 
 async def _answer(send: Send, status: int, detail: str) -> None:
@@ -152,6 +164,23 @@ def _session_in(body: bytes) -> str | None:
     return session if isinstance(session, str) and session else None
 
 
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers") or []:
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
+
+
+def _words(scope: Scope, key: str, **values: Any) -> str:
+    """The catalogue's text `key` in the request's language (its language cookie, else Accept-Language)."""
+    return say_in(request_language(_header(scope, b"cookie"), _header(scope, b"accept-language")), key, **values)
+
+
+def _content_length(scope: Scope) -> int:
+    value = (_header(scope, b"content-length") or "").strip()
+    return int(value) if value.isdigit() else 0
+
+
 class PageGuard:
     """ASGI middleware for the app Gradio builds (`launch(app_kwargs={"middleware": [...]})`)."""
 
@@ -181,6 +210,9 @@ class PageGuard:
         if route.startswith("call/"):
             await _answer(send, 404, NO_API)
             return
+        if method == "POST" and route.rstrip("/") == "upload":
+            await self._upload(scope, receive, send, visitor)
+            return
         if self.rules.hosted and method == "POST" and (route in SESSION_ROUTES or route.startswith(SESSION_ROUTE_PREFIXES)):
             body = await _read_body(receive, MAX_EVENT_BODY_BYTES)
             if body is None:
@@ -188,9 +220,25 @@ class PageGuard:
                 return
             session = _session_in(body)
             if session is None or not await self.sessions.wait_live(session, self.heartbeat_wait_s):
-                await _answer(send, 403, NO_PAGE)
+                await _answer(send, 403, _words(scope, "web.no_page"))
                 return
             receive = _replay(body, receive)
+        files = self.rules.files
+        if files is not None and (route in ANSWERS_WITH_FILES or route.startswith("run/")):
+            send = files.watch(send, visitor)
+        elif files is not None and method == "GET" and route.startswith("file="):
+            files.hold(route.removeprefix("file="), visitor)
+        await self._guarded(scope, receive, send)
+
+    async def _upload(self, scope: Scope, receive: Receive, send: Send, visitor: str | None) -> None:
+        """An upload: refused before Gradio reads it (`upload_gate`), else its files become the visitor's."""
+        if self.rules.uploads is not None:
+            refusal = self.rules.uploads.refusal(visitor, _content_length(scope))
+            if refusal is not None:
+                await _answer(send, refusal.status, _words(scope, refusal.key, **refusal.values))
+                return
+        if self.rules.files is not None:
+            send = self.rules.files.watch_upload(send, visitor)
         await self._guarded(scope, receive, send)
 
     async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:

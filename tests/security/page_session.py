@@ -7,19 +7,22 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import free_port, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.connection import ServerDefaults, SessionQuotas
-from playground.ui.visitors import VisitorRules
+from playground.ui.visitors import PageSessions, VisitorRules
 
 SERVER_KEY = "sk-hosted-secret-5550123"
 
@@ -31,7 +34,7 @@ class LaunchedApp:
     config: dict[str, Any]
     hosted: bool = False
     rules: VisitorRules | None = None
-    """What the page guard knows (its page sessions)."""
+    """What the page guard knows (its page sessions, the visitors' files)."""
 
     def dependency(self, api_name: str) -> tuple[int, dict[str, Any]]:
         for index, fn in self.blocks.fns.items():
@@ -55,14 +58,18 @@ class LaunchedApp:
 
 
 @contextmanager
-def launched(hosted: bool, requests_per_minute: int = 0, **settings_values: Any) -> Iterator[LaunchedApp]:
-    """The app on a free port; `settings_values` are further `Settings` fields (`trusted_proxies`, ...)."""
+def launched(hosted: bool, requests_per_minute: int = 0, page_grace_s: float | None = None, sweep_every_s: float | None = None,
+             **settings_values: Any) -> Iterator[LaunchedApp]:
+    """The app on a free port; `settings_values` are further `Settings` fields (`trusted_proxies`,
+    `uploads_per_minute`, ...); a page session's grace after its heartbeat closed and the media
+    sweep's interval can be made short."""
     gateway = start_in_thread(DemoConfig(api_key=SERVER_KEY, token_delay=0.0))
     settings = Settings(hosted=hosted, requests_per_minute=requests_per_minute, read_timeout=10, **settings_values)
     defaults = ServerDefaults(gateway.url, SERVER_KEY, demo=True, hosted=hosted, quotas=SessionQuotas(requests_per_minute, 0))
     blocks = configure_queue(build_app(settings, defaults))
     port = free_port()
-    rules = VisitorRules.from_settings(settings)
+    sessions = PageSessions() if page_grace_s is None else PageSessions(grace_s=page_grace_s)
+    rules = VisitorRules.from_settings(settings, sessions, sweep_every_s)
     options = launch_options(settings, rules)
     blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **options)
     url = f"http://127.0.0.1:{port}"
@@ -113,3 +120,36 @@ async def run_event(http: httpx.AsyncClient, app: LaunchedApp, session: str | No
                 return 200, (message.get("output") or {}).get("data")
     return 200, None
 
+
+async def upload(http: httpx.AsyncClient, app: LaunchedApp, name: str, data: bytes, headers: dict[str, str] | None = None) -> httpx.Response:
+    """What the page's file input does: a multipart POST to `/gradio_api/upload`, no session in it."""
+    return await http.post(f"{app.url}/gradio_api/upload", params={"upload_id": secrets.token_hex(5)},
+                           files={"files": (name, data)}, headers=headers)
+
+
+async def run_direct(http: httpx.AsyncClient, app: LaunchedApp, session: str, fn_index: int, data: list[Any],
+                     headers: dict[str, str] | None = None) -> httpx.Response:
+    """An event that skips the queue (`queue=False`), as the page posts it."""
+    body = {"data": data, "fn_index": fn_index, "session_hash": session, "event_data": None, "trigger_id": None}
+    return await http.post(f"{app.url}/gradio_api/run/predict", json=body, headers=headers)
+
+
+@contextmanager
+def private_temp_dir(folder: Path) -> Iterator[Path]:
+    """GRADIO_TEMP_DIR set to `folder` while an app is built and runs: its uploads and media files
+    (and its sweep) stay there, away from other apps on the machine."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GRADIO_TEMP_DIR", str(folder))
+        yield folder
+
+
+async def after_sweeps(app: LaunchedApp, count: int = 2, within_s: float = 30.0) -> None:
+    """Wait until the media sweep has run `count` more times (a closed page's grace is shorter than
+    the tests' sweep interval times two); fails after `within_s`."""
+    files = app.rules.files if app.rules is not None else None
+    assert files is not None
+    target = files.sweeps + count
+    deadline = time.monotonic() + within_s
+    while files.sweeps < target:
+        assert time.monotonic() < deadline, f"the media sweep did not run {count} times in {within_s} s"
+        await asyncio.sleep(0.05)

@@ -1,23 +1,27 @@
 """Issue 35 in Chromium, on the hosted app: a language cookie naming no language the switch offers
-(`__proto__` threw a page error) is ignored and replaced."""
+(`__proto__` threw a page error) is ignored and replaced; the page's own uploads pass the upload
+gate, and one over the visitor's allowance is refused in words on screen."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Browser, expect, sync_playwright
 
 from playground.ui.language import LANGUAGE_COOKIE
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.security.page_session import LaunchedApp, launched
+from tests.e2e.pages import open_tab
+from tests.security.page_session import LaunchedApp, launched, private_temp_dir
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def hosted() -> Iterator[LaunchedApp]:
-    with launched(hosted=True) as app:
+def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LaunchedApp]:
+    with private_temp_dir(tmp_path_factory.mktemp("gradio-temp")), launched(hosted=True, uploads_per_minute=1) as app:
         yield app
 
 
@@ -44,3 +48,20 @@ def test_an_unknown_language_cookie_throws_nothing_and_is_replaced(browser: Brow
     assert errors == []
     context.close()
 
+
+def test_the_pages_uploads_pass_and_one_too_many_is_refused_in_words(browser: Browser, hosted: LaunchedApp, tmp_path: Path) -> None:
+    data, picture = tmp_path / "questions.csv", tmp_path / "picture.png"
+    data.write_text("question\nWhat is 1 plus 1?\nWhat is 2 plus 2?\n", encoding="utf-8")
+    Image.new("RGB", (4, 4), "teal").save(picture)
+    context = browser.new_context(locale="en-US", viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.goto(hosted.url)
+    page.wait_for_selector("#chat-input textarea")
+    open_tab(page, "Batch", "#batch-user textarea")
+    page.locator("#batch-upload input[type=file]").set_input_files(str(data))
+    expect(page.locator("#batch-data-status")).to_contain_text("2 rows", timeout=10_000)  # the page's upload passed
+    open_tab(page, "Chat", "#chat-input textarea")
+    page.locator("#chat-input input[type=file]").set_input_files(str(picture))
+    expect(page.get_by_text("PLAYGROUND_UPLOADS_PER_MINUTE").first).to_be_visible(timeout=10_000)
+    expect(page.get_by_text("limited to 1 a minute").first).to_be_visible()
+    context.close()
