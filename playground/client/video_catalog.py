@@ -95,5 +95,14 @@ def video_model_ids() -> list[str]:
     return [model.id for model in VIDEO_MODELS]
 
 
+def one_text_model_per_family() -> list[str]:
+    """One text-to-video model per family, in catalog order."""
+    chosen: dict[str, str] = {}
+    for model in VIDEO_MODELS:
+        if Mode.TEXT in model.modes:
+            chosen.setdefault(model.family, model.id)
+    return list(chosen.values())
+
+
 def video_model(model_id: str) -> VideoModel | None:
     return MODELS_BY_ID.get(model_id)

@@ -15,7 +15,7 @@ import asyncio
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,16 +31,14 @@ from playground.client.images import (
     user_turn,
 )
 from playground.client.media import image_data_url, named_copies
-from playground.client.transport import Exchange
 from playground.ui.client_words import word
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.i18n import say
 from playground.ui.forms import parse_json_field
-from playground.ui.images_view import NOT_SET
+from playground.ui.images_state import NOT_SET, Generation, ImagesSession, Outcome
 from playground.ui.render import error_text, plain
-from playground.ui.stopping import StopSwitch, unless_stopped
+from playground.ui.stopping import unless_stopped
 
-MAX_HISTORY = 20
 MAX_REFERENCES = 4
 THUMBNAIL_PX = 256
 FORM_FIELDS = ("prompt", "model", "ratio", "tier", "n", "quality", "mime_type", "modalities", "extra_fields")
@@ -109,58 +107,6 @@ class ImageForm:
         if not references:
             return ImageRequest.build(prompt=self.prompt, **self.fields())
         return ImageRequest.build(contents=[user_turn(self.prompt or "", [image_data_url(path) for path in references])], **self.fields())
-
-
-@dataclass
-class Generation:
-    """One call and what came of it."""
-
-    number: int
-    kind: str
-    prompt: str
-    settings: dict[str, Any]
-    asked: dict[str, Any]
-    contents: list[dict[str, Any]] | None
-    result: ImagesResult | None = None
-    exchange: Exchange | None = field(default=None, repr=False)
-    source: Path | None = None
-    thumbnail: Path | None = None
-    downloads: list[Path] = field(default_factory=list)
-    """The images again, named after the prompt and their number, for the download list."""
-
-    def image(self, index: int | None) -> GeneratedImage | None:
-        images = self.result.images if self.result else []
-        return images[index] if index is not None and 0 <= index < len(images) else None
-
-
-@dataclass
-class ImagesSession:
-    """A browser session's generations (the newest `MAX_HISTORY`), the one shown and the picked image."""
-
-    history: list[Generation] = field(default_factory=list)
-    shown: Generation | None = None
-    selected: int | None = None
-    made: int = 0
-    stop: StopSwitch = field(default_factory=StopSwitch, repr=False)
-
-    def add(self, generation: Generation) -> None:
-        self.history = [*self.history, generation][-MAX_HISTORY:]
-        self.shown, self.selected = generation, 0
-
-    def from_history(self, index: int) -> Generation | None:
-        """The generation at `index` of the history strip (newest first)."""
-        ordered = list(reversed(self.history))
-        return ordered[index] if 0 <= index < len(ordered) else None
-
-
-@dataclass
-class Outcome:
-    """What a handler did: an error to show (or ""), a notice, and the call to inspect."""
-
-    error: str = ""
-    notice: str = ""
-    exchange: Exchange | None = None
-    generation: Generation | None = None
 
 
 STOPPED = "images.stopped"

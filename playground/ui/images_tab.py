@@ -8,6 +8,7 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.images_state import Generation, ImagesSession, NOT_SET, Outcome
 from playground.ui.client_words import word
 from playground.ui.i18n import say, t
 
@@ -22,10 +23,7 @@ from playground.ui.images_handlers import (
     FORM_FIELDS,
     PROMPT_STAND_IN,
     STOPPED,
-    Generation,
     ImageForm,
-    ImagesSession,
-    Outcome,
     begin,
     generate,
     image_form_values,
@@ -35,7 +33,6 @@ from playground.ui.images_handlers import (
     stop,
 )
 from playground.ui.images_view import (
-    NOT_SET,
     RATIOS,
     delivered_html,
     images_word,

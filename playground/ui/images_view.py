@@ -6,17 +6,13 @@ from __future__ import annotations
 
 import html
 import math
-from typing import TYPE_CHECKING
 
 from playground.client.images import TIER_PIXELS, GeneratedImage, parse_ratio
 from playground.ui.i18n import say
+from playground.ui.images_state import NOT_SET, Generation
 from playground.ui.shown_files import shown_path
 
-if TYPE_CHECKING:
-    from playground.ui.images_handlers import Generation
-
 RATIOS = ("1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "4:5", "5:4", "21:9")
-NOT_SET = "(not set)"
 RATIO_TOLERANCE = 0.02
 PREVIEW_BOX = 96
 

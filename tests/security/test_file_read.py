@@ -19,8 +19,8 @@ from PIL import Image
 
 from playground.client.images import GeneratedImage, ImagesResult
 from playground.client.results import TextResult
+from playground.ui.images_state import Generation
 from playground.ui.conversation import Session
-from playground.ui.images_handlers import Generation
 from playground.ui.images_view import gallery_items, history_items
 from playground.ui.render import result_messages
 from playground.ui.shown_files import media_root, new_file, shown_history, shown_path

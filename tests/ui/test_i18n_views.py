@@ -26,12 +26,12 @@ from playground.client.report import document
 from playground.client.report.model import CHECKS, FAIL, FORMAT_LABELS, FORMATS, PASS, CheckResult, Report, Scope
 from playground.ui import i18n
 from playground.ui import report_handlers, report_views
+from playground.ui.images_state import Generation
 from playground.ui.batch_handlers import read_session, template_check
 from playground.ui.batch_views import preview_rows, progress_html
 from playground.ui.compare_handlers import ColumnRun, export_files, mapping_table, metrics_table
 from playground.ui.connection import ServerDefaults
 from playground.ui.embeddings_handlers import LESSONS, NATIVE_FORMAT, EmbeddingsForm, embed_texts
-from playground.ui.images_handlers import Generation
 from playground.ui.images_view import delivered_html, ratio_preview_html, settings_line
 from playground.ui.video_board import CALLS, VideoBoard, VideoJob, board_html, job_choices
 from tests.ui.test_i18n_catalogue import FakeRequest
@@ -182,7 +182,7 @@ def test_client_choices_keep_their_values_and_are_named_by_the_catalogue() -> No
     assert all(key in i18n.EN for key in LESSONS.values() if key)
     assert all(f"vboard.call.{call}" in i18n.EN for call in CALLS)
     from playground.ui.images_tab import NOT_SHOWN
-    from playground.ui.images_view import NOT_SET
+    from playground.ui.images_state import NOT_SET
 
     assert _values_and_keys([NOT_SHOWN], "imgview.") == ([NOT_SET], ["imgview.not_set"])
 

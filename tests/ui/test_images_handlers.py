@@ -16,20 +16,18 @@ from PIL import Image
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.media import media_directory
+from playground.ui import images_state
+from playground.ui.images_state import Generation, ImagesSession
 from playground.ui.i18n import english
 from playground.ui.shown_files import new_file
 from playground.client.images import GeneratedImage, ImagesResult
 from playground.demo_gateway.server import RunningGateway
 from playground.settings import Settings
-from playground.ui import images_handlers
 from playground.ui.app import build_app
 from playground.ui.connection import ServerDefaults
-from playground.ui.i18n import english
 from playground.ui.images_handlers import (
     STOPPED,
-    Generation,
     ImageForm,
-    ImagesSession,
     begin,
     generate,
     refine,
@@ -189,7 +187,7 @@ def test_the_ratio_preview_is_drawn_at_the_ratio() -> None:
 
 
 def test_the_history_keeps_the_newest_generations(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(images_handlers, "MAX_HISTORY", 3)
+    monkeypatch.setattr(images_state, "MAX_HISTORY", 3)
     session = ImagesSession()
     image = GeneratedImage(Path(new_file("tests", "a.png", b"shown only when the app made it")), "PNG", 8, 8, 1)
     for number in range(1, 6):

@@ -17,12 +17,12 @@ from PIL import Image
 from playground.client.curl_import import parse_curl
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
+from playground.ui.images_state import ImagesSession
 from playground.ui.codegen import curl_snippet, python_snippet
 from playground.ui.connection import ServerDefaults
 from playground.ui.images_handlers import (
     FORM_FIELDS,
     ImageForm,
-    ImagesSession,
     generate,
     image_form_values,
 )

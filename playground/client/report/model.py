@@ -13,6 +13,7 @@ from typing import Any
 
 from playground.client import catalog
 from playground.client.exchange import Exchange
+from playground.client.video_catalog import one_text_model_per_family
 
 PASS, FAIL, UNSUPPORTED, SKIPPED = "pass", "fail", "unsupported", "skipped"
 STATUSES = (PASS, FAIL, UNSUPPORTED, SKIPPED)
@@ -93,9 +94,7 @@ def catalog_models(fmt: str, thorough: bool = False) -> list[str]:
     if fmt == "images":
         return list(catalog.IMAGE_MODELS if thorough else catalog.IMAGE_MODELS[:1])
     if fmt == "video":
-        from playground.client.report.video_probe import family_models  # noqa: PLC0415 - the video catalog only when asked
-
-        return family_models() if thorough else []
+        return one_text_model_per_family() if thorough else []
     return []
 
 

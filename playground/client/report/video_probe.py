@@ -10,19 +10,9 @@ from pathlib import Path
 
 from playground.client.media import media_directory
 from playground.client.report.probe import Fail, Probe, excerpt
-from playground.client.video_catalog import VIDEO_MODELS, Mode
 from playground.client.video_requests import VideoInput, build_video_request
 
 CONTAINERS = frozenset({b"moov", b"trak", b"mdia"})
-
-
-def family_models() -> list[str]:
-    """One text-to-video model per family, in catalog order."""
-    chosen: dict[str, str] = {}
-    for model in VIDEO_MODELS:
-        if Mode.TEXT in model.modes:
-            chosen.setdefault(model.family, model.id)
-    return list(chosen.values())
 
 
 def _boxes(data: bytes, start: int, end: int) -> list[tuple[bytes, int, int]]:
