@@ -113,14 +113,6 @@ class EgressGuard:
                 raise BlockedAddressError(f"{shown} is {reason}: the server does not connect there for visitors.")
         return addresses[0]
 
-    async def check_url(self, url: str) -> None:
-        """Refuse a URL before anything is sent to it (scheme and address)."""
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise BlockedAddressError("Only http:// and https:// addresses can be fetched.")
-        await self.address_for(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
-
-
 RESOLVE_TIMEOUT_S = 3.0
 
 

@@ -250,9 +250,6 @@ class Exchange:
     def event_count(self) -> int:
         return len(self._record) if self._record is not None else len(self.events)
 
-    def record_event(self, event: str | None, data: str) -> None:
-        self.events.append(RecordedEvent(time.perf_counter() - self.started, event, data))
-
     def finish(self, error: str | None = None) -> None:
         if self.finished_at is None:
             self.finished_at = self.elapsed()

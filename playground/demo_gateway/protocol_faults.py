@@ -81,11 +81,6 @@ def _is(kind: str) -> Callable[[Frame], bool]:
     return lambda frame: _kind(frame) == kind
 
 
-def _native_finish(frame: Frame) -> bool:
-    data = frame["data"]
-    return isinstance(data, dict) and any(c.get("finishReason") for c in data.get("candidates") or [])
-
-
 def _break(name: str, frames: list[Frame]) -> list[Frame]:
     if name == "break_no_done":
         return [f for f in frames if f["data"] != "[DONE]"]

@@ -23,7 +23,6 @@ ZH: dict[str, str] = {
     'The name {host} could not be resolved.': '无法解析名称 {host}。',
     'The name {host} has no address.': '名称 {host} 没有对应的地址。',
     '{shown} is {reason}: the server does not connect there for visitors.': '{shown} 是{reason}：服务器不会替访客连接到那里。',
-    'Only http:// and https:// addresses can be fetched.': '只能获取 http:// 和 https:// 地址。',
     'the address is not an http(s) address': '这个地址不是 http(s) 地址',
     '{host} has no address': '{host} 没有对应的地址',
     'the name {host} did not resolve within {timeout} s': '名称 {host} 在 {timeout} s 内没有解析出来',

@@ -123,7 +123,6 @@ VIEWS: dict[str, tuple[str, str]] = {
     "rep.file_gone": ("The uploaded file is no longer on the server; upload it again.", "上传的文件已不在服务器上；请重新上传。"),
     "rep.load_model": ("load run: choose a model", "压力测试：请选择一个模型"),
     "rep.load_concurrency": ("load run: the highest concurrency must be from 1 to 64", "压力测试：最高并发数必须在 1 到 64 之间"),
-    "rep.ours": ("Something went wrong on our side; try again.", "我们这边出了问题；请再试一次。"),
     "rep.doc.page_title": ("Gateway report", "网关报告"),
     "rep.doc.title": ("Gateway report: {gateway}", "网关报告：{gateway}"),
     "rep.doc.latency": ("Latency", "延迟"),

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
 
 import gradio as gr
 
@@ -159,12 +158,6 @@ def _notice(ignored: list[str], notes: list[str] | None = None) -> Any:
     if not parts:
         return gr.update(visible=False)
     return gr.update(visible=True, value="\n\n".join(parts))
-
-
-def link_for(tab: str, model: str | None, text: str | None, preset: str | None) -> str:
-    """The query string of a link to `tab` with these settings (never a key or a base URL)."""
-    params = {"tab": tab, "model": model or None, "preset": preset or None, "q": (text or None)}
-    return "?" + urlencode({name: value for name, value in params.items() if value})
 
 
 COPY_JS = """(tab, model, text, preset) => {

@@ -8,13 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from playground.client import catalog
-from playground.client.errors import GatewayError, RequestValidationError
+from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.report import document
 from playground.client.report.latency import load_run
 from playground.client.report.model import CHECKS_BY_ID, FORMATS, FORMAT_LABELS, TEXT_FORMATS, LoadRun, Report, Scope, catalog_models
 from playground.client.report.runner import RunState, run_report
-from playground.ui.client_words import word
 from playground.ui.connection import ServerDefaults, resolve_connection
 from playground.ui.i18n import say
 
@@ -120,7 +119,3 @@ async def run_load(client: GatewayClient, defaults: ServerDefaults, url: str, ke
                                  stop_error_rate=float(stop_rate_percent or 0) / 100, hosted=defaults.hosted):
         session.report.load = loaded
         yield loaded
-
-
-def safe_message(error: BaseException) -> str:
-    return word(error.message) if isinstance(error, GatewayError) else say("rep.ours")

@@ -5,7 +5,6 @@ Every upstream string is escaped; no Gradio here."""
 from __future__ import annotations
 
 import html
-import json
 import tempfile
 import time
 from pathlib import Path
@@ -245,5 +244,3 @@ def load_plot_rows(report: Report | None) -> tuple[list[dict[str, Any]], list[di
     return ttft, rate, "\n".join(lines)
 
 
-def json_text(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)

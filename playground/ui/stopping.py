@@ -28,10 +28,6 @@ class StopSwitch:
         if self.event is not None:
             self.event.set()
 
-    @property
-    def pressed(self) -> bool:
-        return self.event is not None and self.event.is_set()
-
 
 async def unless_stopped(work: Awaitable[T], stop: asyncio.Event | None) -> tuple[bool, T | None]:
     """(stopped, result): `work`'s result, or (True, None) when `stop` was set first, in which

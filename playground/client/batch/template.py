@@ -68,13 +68,6 @@ def parse(text: str, where: str = "the prompt") -> Template:
     return Template(tuple(piece for piece in pieces if piece != ""))
 
 
-def has_placeholders(text: str) -> bool:
-    try:
-        return bool(parse(text).names)
-    except TemplateError:
-        return "{{" in (text or "")
-
-
 def variables_of(texts: Iterable[str]) -> list[str]:
     """Every variable the texts use, in order of first use (raises `TemplateError`)."""
     names: list[str] = []
