@@ -223,7 +223,8 @@ for _part_en, _part_zh in ((EN_TABS, ZH_TABS), (EN_NOTES, ZH_NOTES), (EN_VIEWS, 
 CHINESE_LOCALES = ("zh-CN", "zh", "zh-Hans", "zh-SG")
 I18N = gr.I18n(en=EN, **{locale: ZH for locale in CHINESE_LOCALES})
 CONVERTED_MODULES = (
-    "playground.ui.app", "playground.ui.widgets", "playground.ui.batch_columns", "playground.ui.conversation_panel", "playground.ui.presets",
+    "playground.ui.app", "playground.ui.widgets", "playground.ui.batch_columns", "playground.ui.conversation_panel",
+    "playground.ui.conversation_handlers", "playground.ui.presets",
     "playground.ui.session_file", "playground.ui.developer", "playground.ui.guide", "playground.ui.links",
     "playground.ui.branches", "playground.ui.curl_panel", "playground.ui.examples", "playground.ui.chat_tab",
     "playground.ui.responses_tab", "playground.ui.native_tab", "playground.ui.messages_tab",
