@@ -3,7 +3,8 @@
 Each tab supplies a `TurnAdapter` that knows its wire format (how to build the request, call
 the client, and write assistant and tool-result messages); everything a person sees — streamed
 updates at a bounded rate, thinking, tool calls, errors that keep the conversation, partial
-replies kept on Stop — lives here once. Nothing here imports gradio, so tests drive it directly.
+replies kept on Stop — lives here once. Nothing here imports gradio: the begin steps and the turn
+are composed into the page's events by `conversation_handlers`.
 """
 
 from __future__ import annotations
@@ -211,23 +212,6 @@ def begin_send(adapter: TurnAdapter, draft: dict[str, Any] | str | None, history
     return View(history, session, clear_draft=True, request=request)
 
 
-async def send_message(
-    adapter: TurnAdapter, defaults: ServerDefaults, draft: dict[str, Any] | str | None,
-    history: list[dict[str, Any]] | None, session: Session | None, url: str, key: str,
-) -> AsyncIterator[View]:
-    """Append the user's message (text and images) and stream the reply."""
-    async for view in _begun(begin_send(adapter, draft, history, session), adapter, defaults, url, key):
-        yield view
-
-
-async def _begun(view: View, adapter: TurnAdapter, defaults: ServerDefaults, url: str, key: str) -> AsyncIterator[View]:
-    yield view
-    if view.session.ready:
-        view.session.ready = False
-        async for later in run_turn(adapter, defaults, url, key, view.history, view.session, view.request):
-            yield later
-
-
 def begin_tool_result(adapter: TurnAdapter, result_text: str, history: list[dict[str, Any]] | None, session: Session | None) -> View:
     """Answer the first pending tool call; `session.ready` once none are left to answer."""
     history = list(history or [])
@@ -251,15 +235,6 @@ def begin_tool_result(adapter: TurnAdapter, result_text: str, history: list[dict
     return View(history, session, clear_draft=True)
 
 
-async def send_tool_result(
-    adapter: TurnAdapter, defaults: ServerDefaults, result_text: str,
-    history: list[dict[str, Any]] | None, session: Session | None, url: str, key: str,
-) -> AsyncIterator[View]:
-    """Answer the first pending tool call; once none are left, continue the conversation."""
-    async for view in _begun(begin_tool_result(adapter, result_text, history, session), adapter, defaults, url, key):
-        yield view
-
-
 def _last_index(items: list[dict[str, Any]], role: str) -> int | None:
     return next((i for i in range(len(items) - 1, -1, -1) if items[i].get("role") == role), None)
 
@@ -279,14 +254,6 @@ def begin_retry(history: list[dict[str, Any]] | None, session: Session | None) -
     session.pending = []
     session.ready = True
     return View(history[: shown_index + 1], session)
-
-
-async def retry_last(
-    adapter: TurnAdapter, defaults: ServerDefaults, history: list[dict[str, Any]] | None, session: Session | None, url: str, key: str,
-) -> AsyncIterator[View]:
-    """Drop the reply to the last user turn (complete or not) and ask again."""
-    async for view in _begun(begin_retry(history, session), adapter, defaults, url, key):
-        yield view
 
 
 async def until_stopped(views: AsyncIterator[View], stop: asyncio.Event) -> AsyncIterator[View]:

@@ -27,10 +27,10 @@ from playground.demo_gateway.server import RunningGateway, _RedactKeyParams
 from playground.ui.chat_handlers import ChatAdapter, ChatForm
 from playground.ui.codegen import curl_snippet, python_snippet
 from playground.ui.connection import ServerDefaults
-from playground.ui.conversation import Session as ChatSession, send_message
 from playground.ui.render import inspector_request, inspector_response
 from playground.ui.session_file import session_document
 from tests.conftest import DEMO_KEY
+from tests.ui.conversation_screen import send
 
 SERVER_KEY = "sk-server-only-secret-777"
 
@@ -161,13 +161,13 @@ async def test_the_chat_tab_shows_and_saves_no_echoed_server_key(client: Gateway
     browser gets (chat, error banner, metrics), the inspector, the generated code and the session file."""
     defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True, hosted=True)
     adapter = ChatAdapter(client, ChatForm(model="gx-2.5-pro-thinking", stream=stream))
-    views = [view async for view in send_message(adapter, defaults, f"hello [[fault:{fault}]]", [], ChatSession(), "", "")]
+    views = await send(defaults, adapter, f"hello [[fault:{fault}]]")
     last = views[-1]
     if fault == "echo_key":
         assert REDACTED in repr(last.history)
     else:
         assert last.error  # the banner (escaped, cut to an excerpt) names the error
-    shown = [repr(view.history) + view.error + view.notice + view.metrics for view in views]
+    shown = [repr(view.history) + view.error + view.notice + view.metrics + view.tool_label + repr(view.inspector) for view in views]
     exchange = last.exchange
     shown += [inspector_request(exchange), inspector_response(exchange), curl_snippet(exchange), python_snippet(exchange)]
     shown.append(json.dumps(session_document("chat", {"model": "gx-2.5-pro-thinking"}, last.history, last.session)))

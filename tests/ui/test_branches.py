@@ -9,8 +9,8 @@ from playground.client.gateway import GatewayClient
 from playground.ui.branches import branch_choices, branch_from, switch_branch
 from playground.ui.chat_handlers import ChatAdapter, ChatForm
 from playground.ui.connection import ServerDefaults
-from playground.ui.conversation import send_message
 from playground.ui.session_file import read_session_document, session_document
+from tests.ui.conversation_screen import send
 from tests.ui.test_conversation_edits import converse, shown_texts
 
 
@@ -21,7 +21,8 @@ async def test_branch_create_switch_save_load(client: GatewayClient, defaults: S
     assert shown_texts(view.history)[0] == "first" and len(view.history) == 2 and "branch 2" in view.notice
     assert [m["content"] for m in session.messages if m["role"] == "user"] == ["first"]
     adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash"))
-    final = [v async for v in send_message(adapter, defaults, "another way", view.history, session, "", "")][-1]
+    session.shown = view.history  # as the branch button drew it
+    final = (await send(defaults, adapter, "another way", session))[-1]
     sent = [m["content"] for m in final.exchange.request_body["messages"] if m["role"] == "user"]
     assert sent == ["first", "another way"]
     labels = [label for label, _ in branch_choices(final.session)]

@@ -11,8 +11,8 @@ from playground.client.gateway import GatewayClient
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.chat_handlers import ChatAdapter, ChatForm
 from playground.ui.connection import ServerDefaults
-from playground.ui.conversation import Session, send_message
 from tests.conftest import DEMO_KEY
+from tests.ui.conversation_screen import send
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ def defaults(gateway: RunningGateway) -> ServerDefaults:
 
 
 async def last_view(client: GatewayClient, defaults: ServerDefaults, draft: object, **form: object):  # type: ignore[no-untyped-def]
-    views = [v async for v in send_message(ChatAdapter(client, ChatForm(model="gx-2.5-flash", **form)), defaults, draft, [], Session(), "", "")]  # type: ignore[arg-type]
+    views = await send(defaults, ChatAdapter(client, ChatForm(model="gx-2.5-flash", **form)), draft)  # type: ignore[arg-type]
     return views[-1]
 
 

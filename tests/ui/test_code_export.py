@@ -18,11 +18,11 @@ from playground.demo_gateway.server import RunningGateway
 from playground.ui.chat_handlers import ChatAdapter, ChatForm
 from playground.ui.codegen import curl_snippet, python_literal, python_snippet
 from playground.ui.connection import ServerDefaults
-from playground.ui.conversation import Session, send_message
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm
 from playground.ui.native_handlers import NativeAdapter, NativeForm
 from playground.ui.responses_handlers import ResponsesAdapter, ResponsesForm
 from tests.conftest import DEMO_KEY
+from tests.ui.conversation_screen import send
 
 VOLATILE = ("created", "created_at")
 
@@ -60,9 +60,11 @@ def streamed_text(lines: list[str]) -> str:
 
 async def exchange_from_tab(client: GatewayClient, gateway: RunningGateway, adapter: Any, text: str) -> Exchange:
     defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True)
-    views = [v async for v in send_message(adapter, defaults, text, [], Session(), "", "")]
-    assert views[-1].exchange is not None and not views[-1].error
-    return views[-1].exchange
+    views = await send(defaults, adapter, text)
+    exchange = views[-1].exchange
+    assert exchange is not None and not views[-1].error
+    assert views[-1].inspector[3:] == (curl_snippet(exchange), python_snippet(exchange)), "the code the inspector shows"
+    return exchange
 
 
 def whole(client: GatewayClient, tab: str) -> Any:
@@ -114,7 +116,7 @@ async def test_a_failed_stream_is_exported_as_a_stream(client: GatewayClient, ga
     """A streamed call the gateway refused (no events arrived) is still exported in streaming form."""
     defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True)
     adapter = ChatAdapter(client, ChatForm(model="no-such-model-here"))
-    views = [v async for v in send_message(adapter, defaults, "hello", [], Session(), "", "")]
+    views = await send(defaults, adapter, "hello")
     exchange = views[-1].exchange
     assert views[-1].error and exchange is not None and exchange.status == 404 and not exchange.events
     python, curl = python_snippet(exchange), curl_snippet(exchange)

@@ -44,14 +44,14 @@ async def test_a_base_url_ending_in_a_version_is_used_without_it_and_says_so(cli
     """A base URL ending in /v1 used to pass the check and then 404 on /v1/v1/... for every call."""
     from playground.ui.chat_handlers import ChatAdapter, ChatForm
     from playground.ui.connection import badge_text
-    from playground.ui.conversation import Session, send_message
+    from tests.ui.conversation_screen import send
 
     bare = start_in_thread(DemoConfig(api_key=DEMO_KEY, list_models=False, token_delay=0.0))
     try:
         defaults = ServerDefaults(bare.url, DEMO_KEY, demo=True)
         typed = bare.url + suffix
         message, _ = await check_connection(client, defaults, typed, "")
-        views = [v async for v in send_message(ChatAdapter(client, ChatForm(model="gx-2.5-flash")), defaults, "hi there", [], Session(), typed, "")]
+        views = await send(defaults, ChatAdapter(client, ChatForm(model="gx-2.5-flash")), "hi there", url=typed)
     finally:
         bare.stop()
     dropped = suffix.rstrip("/")

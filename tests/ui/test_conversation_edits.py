@@ -12,10 +12,12 @@ from playground.demo_gateway.server import RunningGateway
 from playground.ui import conversation
 from playground.ui.chat_handlers import ChatAdapter, ChatForm
 from playground.ui.connection import ServerDefaults
+from playground.ui.conversation_handlers import REPLYING_PLACEHOLDER
 from playground.ui.i18n import english
-from playground.ui.conversation import REPLYING, Session, begin_edit, begin_send, delete_turn, run_turn, send_message, send_tool_result
+from playground.ui.conversation import REPLYING, Session, delete_turn
 from playground.ui.render import flatten_text
 from tests.conftest import DEMO_KEY
+from tests.ui.conversation_screen import edit, handlers, send, stop, tool_result
 
 TOOLS = '[{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]'
 
@@ -27,12 +29,10 @@ def defaults(gateway: RunningGateway) -> ServerDefaults:
 
 async def converse(client: GatewayClient, defaults: ServerDefaults, texts: list[str], **form: object) -> tuple[list, Session]:  # type: ignore[type-arg]
     adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash", **form))  # type: ignore[arg-type]
-    history: list = []  # type: ignore[type-arg]
     session = Session()
     for text in texts:
-        views = [v async for v in send_message(adapter, defaults, text, history, session, "", "")]
-        history, session = views[-1].history, views[-1].session
-    return history, session
+        await send(defaults, adapter, text, session)
+    return session.shown, session
 
 
 def shown_texts(history: list) -> list[str]:  # type: ignore[type-arg]
@@ -46,7 +46,8 @@ async def test_deleting_a_middle_turn_removes_it_from_what_is_sent(client: Gatew
     assert [m["content"] for m in session.messages if m["role"] == "user"] == ["first", "third"]
     assert len(session.messages) == 4
     adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash"))
-    final = [v async for v in send_message(adapter, defaults, "fourth", view.history, session, "", "")][-1]
+    session.shown = view.history  # as the edit event that deleted it drew the chat
+    final = (await send(defaults, adapter, "fourth", session))[-1]
     sent = [m["content"] for m in final.exchange.request_body["messages"] if m["role"] == "user"]
     assert sent == ["first", "third", "fourth"]
 
@@ -54,9 +55,10 @@ async def test_deleting_a_middle_turn_removes_it_from_what_is_sent(client: Gatew
 async def test_editing_an_earlier_message_resends_from_there(client: GatewayClient, defaults: ServerDefaults) -> None:
     history, session = await converse(client, defaults, ["first", "second", "third"])
     adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash"))
-    view = begin_edit(adapter, history, session, 2, "second, edited")
-    assert shown_texts(view.history) == shown_texts(history)[:2] + ["second, edited"] and session.ready
-    final = [v async for v in run_turn(adapter, defaults, "", "", view.history, session)][-1]
+    earlier = shown_texts(history)
+    views = await edit(defaults, adapter, session, 2, "second, edited")
+    assert shown_texts(views[0].history) == earlier[:2] + ["second, edited"] and views[0].placeholder == REPLYING_PLACEHOLDER
+    final = views[-1]
     assert [m["content"] for m in final.exchange.request_body["messages"] if m["role"] == "user"] == ["first", "second, edited"]
     assert 'Your message: "second, edited"' in shown_texts(final.history)[-1]
 
@@ -64,72 +66,67 @@ async def test_editing_an_earlier_message_resends_from_there(client: GatewayClie
 async def test_edit_to_empty_deletes_and_replies_cannot_be_edited(client: GatewayClient, defaults: ServerDefaults) -> None:
     history, session = await converse(client, defaults, ["first", "second"])
     adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash"))
-    assert "Only your own messages" in begin_edit(adapter, history, session, 1, "rewritten reply").notice
-    view = begin_edit(adapter, history, session, 0, "  ")
-    assert shown_texts(view.history)[0] == "second" and [m["content"] for m in session.messages if m["role"] == "user"] == ["second"]
+    refused = await edit(defaults, adapter, session, 1, "rewritten reply")
+    assert len(refused) == 1 and "Only your own messages" in refused[0].notice and refused[0].history == history
+    views = await edit(defaults, adapter, session, 0, "  ")
+    assert len(views) == 1 and "Deleted that turn" in views[0].notice
+    assert shown_texts(views[0].history)[0] == "second" and [m["content"] for m in session.messages if m["role"] == "user"] == ["second"]
+    assert session.shown == views[0].history, "the next action starts from the chat as drawn"
 
 
 async def test_tool_round_turns_delete_as_one(client: GatewayClient, defaults: ServerDefaults) -> None:
     adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash", tools_json=TOOLS))
-    views = [v async for v in send_message(adapter, defaults, "weather in Paris?", [], Session(), "", "")]
-    history, session = views[-1].history, views[-1].session
-    views = [v async for v in send_tool_result(adapter, defaults, '{"c": 20}', history, session, "", "")]
+    session = Session()
+    await send(defaults, adapter, "weather in Paris?", session)
+    views = await tool_result(defaults, adapter, '{"c": 20}', session)
     history = views[-1].history
     view = delete_turn(history, session, len(history) - 1)
     assert view.history == [] and session.messages == [] and session.pending == []
 
 
-def test_a_second_send_waits_for_the_reply_on_its_way() -> None:
-    session = Session(replying=True)
-    view = begin_send(ChatAdapter(None, ChatForm(model="gx-2.5-flash")), "next question", [{"role": "user", "content": "kept"}], session)  # type: ignore[arg-type]
-    assert view.notice == english(REPLYING) and not view.error and view.history == [{"role": "user", "content": "kept"}] and not view.clear_draft
+async def test_a_second_send_waits_for_the_reply_on_its_way(defaults: ServerDefaults) -> None:
+    session = Session(replying=True, shown=[{"role": "user", "content": "kept"}])
+    views = await send(defaults, ChatAdapter(None, ChatForm(model="gx-2.5-flash")), "next question", session)  # type: ignore[arg-type]
+    assert len(views) == 1 and views[0].notice == english(REPLYING) and not views[0].error and not views[0].cleared_draft
+    assert not views[0].drew_chat and session.shown == [{"role": "user", "content": "kept"}], "the reply on its way is left alone"
 
 
 async def test_a_failed_call_is_what_the_inspector_shows(client: GatewayClient, defaults: ServerDefaults) -> None:
     _, session = await converse(client, defaults, ["fine"])
     adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash", stream=False))
-    final = [v async for v in send_message(adapter, defaults, "break [[fault:server_error:5]]", [], session, "", "")][-1]
+    final = (await send(defaults, adapter, "break [[fault:server_error:5]]", session))[-1]
     assert final.exchange is not None and final.exchange.status == 500 and final.exchange.attempts == 3
-    assert final.metrics and "3 attempts" in final.metrics
+    assert final.metrics and "3 attempts" in final.metrics and final.inspector[0], "the inspector shows the failed call"
 
 
-async def test_a_stopped_reply_keeps_its_live_result(client: GatewayClient, defaults: ServerDefaults, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_stopped_reply_keeps_its_live_result(client: GatewayClient, defaults: ServerDefaults, gateway: RunningGateway,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop ends the stream from inside the event: nothing is yielded after it, the partial reply
+    is recorded to be sent, and the stopped call is what the inspector shows."""
     monkeypatch.setattr(conversation, "STREAM_UPDATE_INTERVAL", 0.0)
-    adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash"))
-    view = begin_send(adapter, "a long story please", [], Session())
-    session, updates = view.session, asyncio.Event()
+    gateway.config.token_delay = 0.01
+    try:
+        session, seen, worded = Session(), [], asyncio.Event()
 
-    async def stream() -> None:  # as the streaming event runs it; Stop cancels the task
-        async for shown in run_turn(adapter, defaults, "", "", view.history, session):
-            if len(flatten_text(shown.history[-1]["content"])) > 20:
-                updates.set()
+        async def sending() -> None:  # as the page runs the event, beside the Stop click
+            async for update in handlers(defaults).send("a long story please", session, ChatAdapter(client, ChatForm(model="gx-2.5-flash")),
+                                                        None, "", ""):
+                seen.append(update)
+                if len(seen) > 1 and len(flatten_text(update[0][-1]["content"])) > 20:
+                    worded.set()
 
-    task = asyncio.create_task(stream())
-    await asyncio.wait_for(updates.wait(), 10)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
+        task = asyncio.create_task(sending())
+        await asyncio.wait_for(worded.wait(), 10)
+        stopped = await stop(session)
+        count = len(seen)
+        await asyncio.wait_for(task, 5)
+        assert len(seen) == count, "nothing is yielded after Stop"
+    finally:
+        gateway.config.token_delay = 0.0
     result, exchange = session.live  # type: ignore[misc]
     assert result.text and exchange is not None and exchange.events and not result.complete
     assert session.messages[-1] == {"role": "assistant", "content": result.text}
-
-
-async def test_stop_ends_the_stream_from_inside_and_keeps_the_partial(client: GatewayClient, defaults: ServerDefaults, gateway: RunningGateway) -> None:
-    from playground.ui.conversation import until_stopped
-
-    gateway.config.token_delay = 0.01
-    try:
-        adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash"))
-        view = begin_send(adapter, "a long story please", [], Session())
-        session, stop, seen = view.session, asyncio.Event(), []
-        async for shown in until_stopped(run_turn(adapter, defaults, "", "", view.history, session), stop):
-            seen.append(shown)
-            if len(seen) == 3:
-                stop.set()
-        assert len(seen) == 3, "nothing is yielded after Stop"
-        assert session.messages[-1]["role"] == "assistant" and session.messages[-1]["content"] and not session.live[0].complete  # type: ignore[index]
-    finally:
-        gateway.config.token_delay = 0.0
+    assert flatten_text(stopped["chatbot"][-1]["content"]) == result.text and stopped["inspector"][1]
 
 
 async def test_a_send_checks_its_request_once_and_sends_what_was_checked(client: GatewayClient, defaults: ServerDefaults,
@@ -141,6 +138,6 @@ async def test_a_send_checks_its_request_once_and_sends_what_was_checked(client:
     built = []
     build = adapter.build_request
     monkeypatch.setattr(adapter, "build_request", lambda messages: built.append(len(messages)) or build(messages))
-    final = [v async for v in send_message(adapter, defaults, "second", history, session, "", "")][-1]
+    final = (await send(defaults, adapter, "second", session))[-1]
     assert built == [3], f"the request was validated for {built} messages"
     assert [m["content"] for m in final.exchange.request_body["messages"] if m["role"] == "user"] == ["first", "second"]

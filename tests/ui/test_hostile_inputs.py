@@ -11,12 +11,13 @@ from playground.client.video_catalog import Mode
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.chat_handlers import ChatAdapter, ChatForm
 from playground.ui.connection import ServerDefaults
-from playground.ui.conversation import Session, send_message
+from playground.ui.conversation import Session
 from playground.ui.messages_handlers import MessagesForm, count_draft_tokens
 from playground.ui.video_board import VideoBoard
 from playground.ui.video_form import FIELD_NAMES, VideoForm
 from playground.ui.video_handlers import submit_job
 from tests.conftest import DEMO_KEY
+from tests.ui.conversation_screen import new_session, send
 
 SURROGATE = "half a pair \ud83d here"
 
@@ -28,7 +29,7 @@ def defaults(gateway: RunningGateway) -> ServerDefaults:
 
 async def views_of(client: GatewayClient, defaults: ServerDefaults, draft: object, **form: object) -> list:  # type: ignore[type-arg]
     adapter = ChatAdapter(client, ChatForm(**{"model": "gx-2.5-flash", **form}))  # type: ignore[arg-type]
-    return [view async for view in send_message(adapter, defaults, draft, [{"role": "user", "content": "kept"}], Session(), "", "")]
+    return await send(defaults, adapter, draft, new_session([{"role": "user", "content": "kept"}]))
 
 
 @pytest.mark.parametrize(("draft", "form", "words"), [

@@ -13,10 +13,11 @@ from playground.client.gateway import GatewayClient
 from playground.client.results import Usage
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.connection import ServerDefaults
-from playground.ui.conversation import Session, View, send_message, send_tool_result
+from playground.ui.conversation import Session
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm, cache_report, count_draft_tokens
 from playground.ui.render import THINKING_TITLE, flatten_text
 from tests.conftest import DEMO_KEY
+from tests.ui.conversation_screen import send, tool_result
 
 MODEL = "cl-sonnet-4-5-20250929"
 TOOLS = json.dumps([{"name": "get_weather", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
@@ -30,10 +31,6 @@ def defaults(gateway: RunningGateway) -> ServerDefaults:
 
 def form(**fields: Any) -> MessagesForm:
     return MessagesForm(**{"model": MODEL, **fields})
-
-
-async def run(gen: Any) -> list[View]:
-    return [view async for view in gen]
 
 
 def test_form_builds_breakpoints_tools_and_choices() -> None:
@@ -50,20 +47,20 @@ def test_form_builds_breakpoints_tools_and_choices() -> None:
 
 
 async def test_thinking_budget_and_json_errors_are_explained(client: GatewayClient, defaults: ServerDefaults) -> None:
-    bad_budget = await run(send_message(MessagesAdapter(client, form(thinking=True, budget_tokens=500)), defaults, "hi", [], None, "", ""))
+    bad_budget = await send(defaults, MessagesAdapter(client, form(thinking=True, budget_tokens=500)), "hi")
     assert "budget_tokens: Input should be greater than 1024" in bad_budget[0].error
-    bad_json = await run(send_message(MessagesAdapter(client, form(tools_json="{")), defaults, "hi", [], None, "", ""))
+    bad_json = await send(defaults, MessagesAdapter(client, form(tools_json="{")), "hi")
     assert "Tools: not valid JSON" in bad_json[0].error and bad_json[0].history == []
 
 
 async def test_thinking_stream_and_two_tool_round_trip(client: GatewayClient, defaults: ServerDefaults) -> None:
-    thinking = (await run(send_message(MessagesAdapter(client, form(thinking=True)), defaults, "why", [], None, "", "")))[-1]
+    thinking = (await send(defaults, MessagesAdapter(client, form(thinking=True)), "why"))[-1]
     assert thinking.history[1]["metadata"]["title"] == THINKING_TITLE and 'Your message: "why"' in flatten_text(thinking.history[-1]["content"])
     adapter = MessagesAdapter(client, form(tools_json=TOOLS, tool_choice="any"))
-    first = (await run(send_message(adapter, defaults, "weather please", [], Session(), "", "")))[-1]
+    first = (await send(defaults, adapter, "weather please"))[-1]
     assert first.pending_tool is not None and first.pending_tool.name == "get_weather"
     call_id = first.pending_tool.id
-    final = (await run(send_tool_result(adapter, defaults, "cloudy", first.history, first.session, "", "")))[-1]
+    final = (await tool_result(defaults, adapter, "cloudy", first.session))[-1]
     assert "cloudy" in flatten_text(final.history[-1]["content"])
     assert final.session.messages[2] == {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": "cloudy"}]}
 
@@ -71,7 +68,7 @@ async def test_thinking_stream_and_two_tool_round_trip(client: GatewayClient, de
 async def test_images_go_as_base64_image_blocks(client: GatewayClient, defaults: ServerDefaults, tmp_path: Path) -> None:
     picture = tmp_path / "p.jpg"
     Image.new("RGB", (8, 8), "blue").save(picture)
-    final = (await run(send_message(MessagesAdapter(client, form()), defaults, {"text": "look", "files": [str(picture)]}, [], None, "", "")))[-1]
+    final = (await send(defaults, MessagesAdapter(client, form()), {"text": "look", "files": [str(picture)]}))[-1]
     block = final.session.messages[0]["content"][0]
     assert block["type"] == "image" and block["source"]["media_type"] == "image/jpeg" and "I received 1 image" in flatten_text(final.history[-1]["content"])
 

@@ -10,9 +10,9 @@ from playground.client.gateway import GatewayClient
 from playground.client.messages import MessagesRequest
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.connection import ServerDefaults
-from playground.ui.conversation import Session, send_message, send_tool_result
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm
 from tests.conftest import DEMO_KEY
+from tests.ui.conversation_screen import send, tool_result
 
 TOOLS = '[{"name": "get_weather", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}]'
 
@@ -26,11 +26,11 @@ def defaults(gateway: RunningGateway) -> ServerDefaults:
 async def test_thinking_and_tool_use_are_replayed_with_the_signature(client: GatewayClient, defaults: ServerDefaults, stream: bool) -> None:
     adapter = MessagesAdapter(client, MessagesForm(model="cl-sonnet-4-5-20250929", max_tokens=4096, stream=stream, thinking=True,
                                                    budget_tokens=2048, tools_json=TOOLS))
-    first = [v async for v in send_message(adapter, defaults, "what's the weather in Oslo?", [], Session(), "", "")][-1]
+    first = (await send(defaults, adapter, "what's the weather in Oslo?"))[-1]
     assert not first.error and first.pending_tool is not None
     turn = first.session.messages[-1]["content"]
     assert [block["type"] for block in turn] == ["thinking", "tool_use"] and turn[0]["signature"].startswith("sig_")
-    final = [v async for v in send_tool_result(adapter, defaults, '{"temp_c": 3}', first.history, first.session, "", "")][-1]
+    final = (await tool_result(defaults, adapter, '{"temp_c": 3}', first.session))[-1]
     assert not final.error, final.error
     sent = final.exchange.request_body["messages"][-2]["content"]
     assert sent == turn and final.result is not None and final.result.text
@@ -51,9 +51,9 @@ async def test_the_demo_refuses_a_tool_turn_without_its_thinking(client: Gateway
 @pytest.mark.parametrize("stream", [True, False], ids=["streaming", "whole"])
 async def test_a_web_search_turn_goes_back_with_its_server_tool_blocks(client: GatewayClient, defaults: ServerDefaults, stream: bool) -> None:
     adapter = MessagesAdapter(client, MessagesForm(model="cl-sonnet-4-5-20250929", max_tokens=4096, stream=stream, web_search=True))
-    first = [v async for v in send_message(adapter, defaults, "what happened in AI this week?", [], Session(), "", "")][-1]
+    first = (await send(defaults, adapter, "what happened in AI this week?"))[-1]
     kinds = [block["type"] for block in first.session.messages[-1]["content"]]
     assert not first.error and "server_tool_use" in kinds and "web_search_tool_result" in kinds
-    second = [v async for v in send_message(adapter, defaults, "and the week before?", first.history, first.session, "", "")][-1]
+    second = (await send(defaults, adapter, "and the week before?", first.session))[-1]
     assert not second.error, second.error  # was: "Input tag 'server_tool_use' ... does not match any of the expected tags"
     assert [block["type"] for block in second.exchange.request_body["messages"][1]["content"]] == kinds

@@ -11,10 +11,11 @@ from PIL import Image
 from playground.client.gateway import GatewayClient
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.connection import ServerDefaults
-from playground.ui.conversation import Session, send_message, send_tool_result
+from playground.ui.conversation import Session
 from playground.ui.render import THINKING_TITLE, flatten_text
 from playground.ui.responses_handlers import TOOL_FORMATS, ResponsesAdapter, ResponsesForm, chain_status
 from tests.conftest import DEMO_KEY
+from tests.ui.conversation_screen import send, tool_result
 
 TOOLS = '[{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]'
 
@@ -24,18 +25,18 @@ def defaults(gateway: RunningGateway) -> ServerDefaults:
     return ServerDefaults(gateway.url, DEMO_KEY, demo=True)
 
 
-async def turn(adapter: ResponsesAdapter, defaults: ServerDefaults, draft: object, history: list, session: Session):  # type: ignore[no-untyped-def,type-arg]
-    return [v async for v in send_message(adapter, defaults, draft, history, session, "", "")][-1]
+async def turn(adapter: ResponsesAdapter, defaults: ServerDefaults, draft: object, session: Session):  # type: ignore[no-untyped-def]
+    return (await send(defaults, adapter, draft, session))[-1]
 
 
 @pytest.mark.parametrize("chain", [False, True], ids=["stateless", "chained"])
 async def test_three_turns_stateless_or_chained(client: GatewayClient, defaults: ServerDefaults, chain: bool) -> None:
     adapter = ResponsesAdapter(client, ResponsesForm(model="o4-mini", chain=chain, summary="auto"))
-    view = await turn(adapter, defaults, "first", [], Session())
+    view = await turn(adapter, defaults, "first", Session())
     assert view.history[1]["metadata"]["title"] == THINKING_TITLE
     first_id = view.session.messages[-1]["_response_id"]
-    view = await turn(adapter, defaults, "second", view.history, view.session)
-    view = await turn(adapter, defaults, "third", view.history, view.session)
+    view = await turn(adapter, defaults, "second", view.session)
+    view = await turn(adapter, defaults, "third", view.session)
     sent = view.exchange.request_body
     if chain:
         assert sent["input"] == [{"role": "user", "content": "third"}] and sent["previous_response_id"].startswith("resp_")
@@ -53,24 +54,24 @@ async def test_documents_and_images_are_attached(client: GatewayClient, defaults
     text_file.write_text("hello notes")
     Image.new("RGB", (4, 4), "red").save(image)
     adapter = ResponsesAdapter(client, ResponsesForm(model="gpt-4.1"))
-    view = await turn(adapter, defaults, {"text": "read these", "files": [{"path": str(p)} for p in (pdf, text_file, image)]}, [], Session())
+    view = await turn(adapter, defaults, {"text": "read these", "files": [{"path": str(p)} for p in (pdf, text_file, image)]}, Session())
     assert not view.error
     reply = flatten_text(view.history[-1]["content"])
     assert "report.pdf (application/pdf" in reply and "notes.txt (text/plain" in reply and "an image" in reply
     fake = tmp_path / "fake.pdf"
     fake.write_bytes(b"not a pdf")
-    view = await turn(adapter, defaults, {"text": "this", "files": [{"path": str(fake)}]}, [], Session())
+    view = await turn(adapter, defaults, {"text": "this", "files": [{"path": str(fake)}]}, Session())
     assert "is not a PDF file" in view.error
 
 
 async def test_sources_show_as_links_and_tools_round_trip(client: GatewayClient, defaults: ServerDefaults) -> None:
     adapter = ResponsesAdapter(client, ResponsesForm(model="gpt-4.1", web_search=True))
-    view = await turn(adapter, defaults, "gateway news", [], Session())
+    view = await turn(adapter, defaults, "gateway news", Session())
     assert "Sources: [Gateway Playground documentation](https://docs.example.com/gateway-playground)" in flatten_text(view.history[-1]["content"])
     adapter = ResponsesAdapter(client, ResponsesForm(model="gpt-4.1", tools_json=TOOLS, tool_format=TOOL_FORMATS[1]))
-    view = await turn(adapter, defaults, "weather in Rome?", [], Session())
+    view = await turn(adapter, defaults, "weather in Rome?", Session())
     assert view.pending_tool is not None and view.exchange.request_body["tools"][0]["name"] == "get_weather"
     call_id = view.pending_tool.id
-    final = [v async for v in send_tool_result(adapter, defaults, '{"temp_c": 25}', view.history, view.session, "", "")][-1]
+    final = (await tool_result(defaults, adapter, '{"temp_c": 25}', view.session))[-1]
     assert "temp 25 °C" in flatten_text(final.history[-1]["content"])
     assert final.exchange.request_body["input"][-1] == {"type": "function_call_output", "call_id": call_id, "output": '{"temp_c": 25}'}

@@ -10,9 +10,9 @@ from playground.client.gateway import GatewayClient
 from playground.ui import conversation
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm
 from playground.ui.connection import ServerDefaults
-from playground.ui.conversation import Session, send_message
 from playground.ui.forms import Pacing, Throttle
 from playground.ui.render import flatten_text
+from tests.ui.conversation_screen import send
 
 
 def test_the_interval_stretches_beyond_the_full_rate_and_the_count_survives_an_error() -> None:
@@ -43,7 +43,7 @@ async def test_the_first_words_are_shown_without_waiting_for_the_interval(client
     the update they make is due at once, and the first words must not wait an interval after it."""
     monkeypatch.setattr(conversation, "STREAM_UPDATE_INTERVAL", 60.0)
     adapter = MessagesAdapter(client, MessagesForm(model="cl-sonnet-4-5-20250929"))
-    views = [view async for view in send_message(adapter, defaults, "Please repeat tokfirst", [], Session(), "", "")]
-    partial = [flatten_text(view.history[-1]["content"]) for view in views[1:-1] if len(view.history) == 2]
+    views = await send(defaults, adapter, "Please repeat tokfirst")
+    partial = [flatten_text(view.history[-1]["content"]) for view in views[1:-2] if len(view.history) == 2]
     assert any(text.strip() for text in partial), f"no update with words before the end: {partial}"
     assert conversation.PACING.active == 0, "a finished reply still counts as streaming"
