@@ -1,5 +1,7 @@
 """The Video tab's handlers: submit, resume, cancel, restore, and the watcher that polls every
-active job of a session and saves finished videos. Plain async functions over plain values.
+active job of a session and saves finished videos (plain async functions over plain values);
+then the handlers the tab's events run (`video_tab` wires them), which turn those into the
+page's updates: module functions, and `VideoHandlers` for the ones that need the client.
 """
 
 from __future__ import annotations
@@ -10,19 +12,28 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from playground.client.errors import GatewayError
+import gradio as gr
+
+from playground.client.curl_import import CurlRequest
+from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.limits import LimitError
 from playground.client.media import media_directory
 from playground.client.transport import Connection, Exchange
 from playground.client.video import VideoTask, check_task_id
 from playground.client.video_requests import build_video_request
+from playground.ui.client_words import word
 from playground.ui.connection import ServerDefaults, resolve_connection
-from playground.ui.i18n import say
+from playground.ui.form_check import unchanged_problems
+from playground.ui.i18n import choices, say
 from playground.ui.render import error_text
-from playground.ui.video_board import VideoBoard, VideoJob
-from playground.ui.video_form import VideoForm
+from playground.ui.shown_files import shown_path
+from playground.ui.video_board import VideoBoard, VideoJob, board_html, gallery_items, job_call, job_choices
+from playground.ui.video_form import DEFAULT_MODEL, FIELD_NAMES, VideoForm, flags_preview, kept_value, mode_fields, model_fields, model_notes
+from playground.ui.video_import import video_form_values
+from playground.ui.widgets import Inspector, banner_update
 
 BOARD_TICK_S = 0.5
 VIDA_MODEL = "vidA-2"
@@ -158,3 +169,144 @@ async def watch(client: GatewayClient, defaults: ServerDefaults, board: VideoBoa
         board.watching = False
         for task in followers.values():
             task.cancel()
+
+
+# The page's handlers. Outputs are named where they are wired (`video_tab`), in the same order.
+
+MODEL_DRIVEN = tuple(model_fields(DEFAULT_MODEL))
+"""The fields whose choices and visibility follow the model picker."""
+
+
+def model_updates(model_id: str, current: list[Any] | None) -> list[Any]:
+    """The model-driven fields for `model_id`: its choices and visibility; a value that fits it
+    stays (what was typed), others go to its default. Without `current` the values are left alone."""
+    states = model_fields(model_id)
+    return [gr.update(visible=s.visible, **({"value": kept_value(s, current[n])} if current is not None else {}),
+                      **({"choices": choices(s.choices, say)} if s.choices is not None else {}))
+            for n, s in enumerate(states[name] for name in MODEL_DRIVEN)]
+
+
+def model_changed(model_id: str, arrived: str | None, *current: Any) -> tuple[Any, ...]:
+    """The model picker's change: the model-driven fields, the flags box, the notes, `arrived` reset.
+    `arrived` names a model whose values came with it (a curl import or a loaded session): the
+    change event that follows reads the fields before those values reach them."""
+    updates = model_updates(model_id, None if arrived == model_id else list(current))
+    is_vidd = (model_id or "").startswith("vidD")
+    return (*updates, gr.update(visible=is_vidd), model_notes(model_id), None)
+
+
+def mode_changed(mode_label: str) -> tuple[Any, ...]:
+    """The mode's change: which image, reference and remix fields show."""
+    return tuple(gr.update(visible=shown) for shown in mode_fields(mode_label).values())
+
+
+def flags_of(*values: Any) -> str:
+    """The flags box: the text a vidD model gets in its metadata, for the form as it is."""
+    return flags_preview(VideoForm(*values))
+
+
+def inspect_pick(board: VideoBoard) -> tuple[Any, Any]:
+    """The inspector's job and call pickers, following what the board inspects."""
+    task_id, call = board.inspecting or (None, "submit")
+    return gr.update(choices=job_choices(board), value=task_id), gr.update(value=call)
+
+
+def active_choices(board: VideoBoard) -> Any:
+    """The running-job picker: the active jobs, the newest picked."""
+    active = [job.task_id for job in board.active()]
+    return gr.update(choices=active, value=active[-1] if active else None)
+
+
+def inspect_job_call(state: VideoBoard, task_id: str | None, call: str | None) -> tuple[Any, ...]:
+    """A job and call picked to inspect: the inspector shows that call (or says why it cannot)."""
+    state.inspecting = (task_id, call or "submit") if task_id else None
+    exchange = job_call(state, state.inspecting)
+    if exchange is None:
+        return Inspector.note(word(f"This job has no “{call}” call yet.") if task_id else word("Pick a job to see its calls."))
+    return Inspector.values(exchange)
+
+
+def cancel(state: VideoBoard, task_id: str | None) -> tuple[Any, ...]:
+    """Stop watching the picked job: error banner, board, running-job picker."""
+    outcome = cancel_job(state, task_id)
+    return banner_update(outcome.error), board_html(state), active_choices(state)
+
+
+def clear_board(state: VideoBoard) -> tuple[Any, ...]:
+    """Clear the board: board, saved jobs, gallery, player, running-job picker."""
+    state.clear()
+    return board_html(state), {"jobs": []}, [], None, active_choices(state)
+
+
+def restore_board(state: VideoBoard, stored: Any) -> str:
+    """The jobs the browser kept, back on the board after a reload."""
+    state.restore(stored.get("jobs") if isinstance(stored, dict) else None)
+    return board_html(state)
+
+
+def pick_video(evt: gr.SelectData) -> Any:
+    """A video picked in the gallery plays; the path comes from the page, so only a file the app made is played."""
+    value = evt.value
+    path = value.get("video", {}).get("path") if isinstance(value, dict) and isinstance(value.get("video"), dict) else None
+    return shown_path(path) or gr.skip()
+
+
+def arrive(values: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+    """Values that came with a model (import, loaded file): its fields' choices with them, and
+    `arrived` set so the model's change event keeps them."""
+    model_id = values.get("model") or DEFAULT_MODEL
+    driven = dict(zip(MODEL_DRIVEN, model_updates(model_id, [values.get(name) for name in MODEL_DRIVEN]), strict=True))
+    return {**values, **driven}, [model_id]
+
+
+def from_curl(request: CurlRequest) -> list[Any]:
+    """A curl command's body as the form's values and `arrived` (refused when a value would not survive)."""
+    given = video_form_values(request.body)
+    values, marker = arrive(given)
+    changed = unchanged_problems({k: v for k, v in given.items() if v not in (None, "")}, values, given.get("model"))
+    if changed:
+        raise RequestValidationError(changed)
+    return [values[name] for name in FIELD_NAMES] + marker
+
+
+@dataclass(frozen=True)
+class VideoHandlers:
+    """The handlers that call the gateway, with the client and the server's defaults."""
+
+    client: GatewayClient
+    defaults: ServerDefaults
+
+    async def submit(self, state: VideoBoard, url: str, key: str, *values: Any) -> tuple[Any, ...]:
+        """Generate: error banner, board, saved jobs, running-job picker, inspector pickers, inspector."""
+        outcome = await submit_job(self.client, self.defaults, state, url, key, VideoForm(*values))
+        return (banner_update(outcome.error), board_html(state), {"jobs": state.saved()}, active_choices(state),
+                *inspect_pick(state), *Inspector.values(outcome.exchange))
+
+    def resume(self, state: VideoBoard, url: str, key: str, task_text: str) -> tuple[Any, ...]:
+        """Resume a task by id: error banner, board, saved jobs, running-job picker."""
+        outcome = resume_job(self.defaults, state, url, key, task_text)
+        return banner_update(outcome.error), board_html(state), {"jobs": state.saved()}, active_choices(state)
+
+    async def follow_jobs(self, state: VideoBoard, url: str, key: str) -> AsyncIterator[tuple[Any, ...]]:
+        """The watcher's updates: board, gallery, player, running-job picker, inspector's job
+        picker, saved jobs, inspector; each but the board only when it changed."""
+        shown_exchange = job_call(state, state.inspecting)
+        shown_active: list[str] | None = None
+        shown_videos, shown_saved, shown_jobs = gallery_items(state), state.saved(), job_choices(state)
+        async for current in watch(self.client, self.defaults, state, url, key):
+            videos = gallery_items(current)
+            new_videos = videos != shown_videos
+            shown_videos = videos
+            active = [job.task_id for job in current.active()]
+            exchange = job_call(current, current.inspecting)
+            saved_now, jobs_now = current.saved(), job_choices(current)
+            yield (
+                board_html(current),
+                videos if new_videos else gr.skip(),
+                (videos[0][0] if videos else None) if new_videos else gr.skip(),
+                active_choices(current) if active != shown_active else gr.skip(),
+                gr.update(choices=jobs_now) if jobs_now != shown_jobs else gr.skip(),
+                {"jobs": saved_now} if saved_now != shown_saved else gr.skip(),
+                *(Inspector.values(exchange) if exchange is not shown_exchange else Inspector.values(None)),
+            )
+            shown_active, shown_exchange, shown_saved, shown_jobs = active, exchange, saved_now, jobs_now
