@@ -1,5 +1,6 @@
 """The Video tab's handlers without a browser: form -> request, model-driven fields, the board,
-and the watcher following jobs on the demo gateway (fake clock, real socket)."""
+and the watcher following jobs on the demo gateway (fake clock, real socket); the handlers the
+tab's events run (`video_tab` wires them) are called here as the page calls them."""
 
 from __future__ import annotations
 
@@ -10,13 +11,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import gradio as gr
 import pytest
 from PIL import Image
 
+from playground.client.curl_import import CurlRequest
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Transport
 from playground.client.video import PollUpdate, VideoAPI, VideoTask
+from playground.client.errors import RequestValidationError
 from playground.client.video_catalog import VIDEO_MODELS, Mode
+from playground.client.video_requests import build_video_request
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 from playground.ui.connection import ServerDefaults
@@ -27,14 +32,26 @@ from playground.ui.video_form import (
     flags_preview,
     mode_fields,
     model_fields,
+    model_notes,
 )
 from playground.ui.video_handlers import (
+    MODEL_DRIVEN,
+    VideoHandlers,
+    cancel,
     cancel_job,
+    clear_board,
+    flags_of,
+    from_curl,
+    inspect_job_call,
+    mode_changed,
+    model_changed,
+    pick_video,
     prune_videos,
-    resume_job,
+    restore_board,
     submit_job,
     watch,
 )
+from playground.ui.shown_files import new_file
 from playground.ui.widgets import Inspector
 from tests.fakes import FakeClock
 
@@ -152,31 +169,117 @@ async def test_one_watcher_per_session(video_client: GatewayClient, defaults: Se
     assert [b async for b in watch(video_client, defaults, board, "", "")] == []
 
 
+SKIP = {"__type__": "update"}
+WATCH_OUTPUTS = ("board", "gallery", "player", "running", "jobs", "saved", *(f"inspector{n}" for n in range(5)))
+"""The watcher's outputs in the order `video_tab.JobWatch` wires them."""
+
+
+async def follow_page(handlers: VideoHandlers, board: VideoBoard) -> list[dict[str, Any]]:
+    """The watcher's updates by output name, as the page gets them."""
+    return [dict(zip(WATCH_OUTPUTS, update, strict=True)) async for update in handlers.follow_jobs(board, "", "")]
+
+
 async def test_cancel_stops_polling_and_resume_picks_it_up(video_client: GatewayClient, defaults: ServerDefaults, clock: FakeClock) -> None:
-    board = VideoBoard()
-    await submit_job(video_client, defaults, board, "", "", form(prompt="a slow boat"))
+    handlers, board = VideoHandlers(video_client, defaults), VideoBoard()
+    error, shown, saved, running, job_pick, call_pick, *inspector = await handlers.submit(board, "", "", *vars(form(prompt="a slow boat")).values())
     job = next(iter(board.jobs.values()))
-    watcher = asyncio.ensure_future(follow_all(video_client, defaults, board))
+    assert not error["visible"] and job.task_id in shown and saved == {"jobs": board.saved()} and running["value"] == job.task_id
+    assert job_pick["value"] == job.task_id and call_pick["value"] == "submit" and "/v1/video/generations" in inspector[3]
+    watcher = asyncio.ensure_future(follow_page(handlers, board))
     await asyncio.sleep(0)
-    assert cancel_job(board, job.task_id).error == ""
+    error, shown, running = cancel(board, job.task_id)
+    assert not error["visible"] and running == {"__type__": "update", "choices": [], "value": None}
     await asyncio.wait_for(watcher, 5)
     assert job.state == "cancelled" and job.video_path is None and "Resume" in job.message
-    assert "Nothing to cancel" not in cancel_job(board, job.task_id).error
+    assert "Nothing to cancel" not in cancel(board, job.task_id)[0]["value"]
     clock.advance(60)
     fresh = VideoBoard()
-    assert resume_job(defaults, fresh, "", "", "  " + job.task_id).error == ""
-    await follow_all(video_client, defaults, fresh)
+    error, shown, saved, running = handlers.resume(fresh, "", "", "  " + job.task_id)
+    assert not error["visible"] and running["value"] == job.task_id and saved["jobs"][0]["task_id"] == job.task_id
+    updates = await follow_page(handlers, fresh)
     assert fresh.jobs[job.task_id].state == "succeeded" and fresh.jobs[job.task_id].model == "vidA-2"
-    assert "not valid" in resume_job(defaults, fresh, "", "", "../etc").error
+    assert updates[-1]["player"] == str(fresh.jobs[job.task_id].video_path) and updates[-1]["running"]["choices"] == []
+    assert "not valid" in handlers.resume(fresh, "", "", "../etc")[0]["value"]
+
+
+async def test_the_watcher_sends_only_what_changed(video_client: GatewayClient, defaults: ServerDefaults) -> None:
+    """Each tick redraws the board; the gallery, player, pickers, saved jobs and inspector go only when they changed."""
+    handlers, board = VideoHandlers(video_client, defaults), VideoBoard()
+    await handlers.submit(board, "", "", *vars(form(prompt="a kite")).values())
+    updates = await follow_page(handlers, board)
+    job = next(iter(board.jobs.values()))
+    assert len(updates) >= 2 and all(isinstance(update["board"], str) for update in updates)
+    videos = [update["gallery"] for update in updates if update["gallery"] != SKIP]
+    assert videos == [[(str(job.video_path), "vidA-2 · a kite")]], "the gallery is sent once, when the video arrived"
+    assert [update["player"] for update in updates if update["player"] != SKIP] == [str(job.video_path)]
+    assert updates[0]["running"]["value"] == job.task_id and updates[-1]["running"]["choices"] == []
+    assert sum(update["saved"] != SKIP for update in updates) == 1, "the saved jobs change once: when the job finished"
+    assert all(update["inspector0"] == SKIP for update in updates), "the submit call on show is not sent again"
 
 
 async def test_restore_from_the_browser_ignores_junk(video_client: GatewayClient, defaults: ServerDefaults) -> None:
     board = VideoBoard()
     saved = [{"task_id": "video_missing", "model": "vidA-2", "prompt": "p", "submitted_at": 1.0}, "junk", {"model": "x"}]
-    assert board.restore(saved) == 1
-    assert board.restore(None) == 0
-    await follow_all(video_client, defaults, board)
+    assert "video_missing" in restore_board(board, {"jobs": saved}) and len(board.jobs) == 1
+    assert "video_missing" in restore_board(board, "not a dict") and len(board.jobs) == 1
+    await follow_page(VideoHandlers(video_client, defaults), board)
     assert board.jobs["video_missing"].state == "error" and "No video task" in board.jobs["video_missing"].message
+
+
+def test_clearing_the_board_empties_it_and_what_the_browser_keeps() -> None:
+    board = VideoBoard()
+    board.add(VideoJob("video_x", "vidA-2", "p", 0.0))
+    shown, saved, gallery, player, running = clear_board(board)
+    assert board.jobs == {} and "No video jobs yet" in shown and saved == {"jobs": []} and gallery == [] and player is None
+    assert running == {"__type__": "update", "choices": [], "value": None}
+
+
+def test_the_model_picker_shows_its_fields_and_keeps_what_fits() -> None:
+    vidd, current = "vidD-1-5-pro-251215", [None] * len(MODEL_DRIVEN)
+    current[MODEL_DRIVEN.index("duration")] = 12
+    *fields, flags, notes, arrived = model_changed(vidd, None, *current)
+    states = model_fields(vidd)
+    assert [field["visible"] for field in fields] == [states[name].visible for name in MODEL_DRIVEN]
+    assert fields[MODEL_DRIVEN.index("duration")]["value"] == 12 and flags == {"__type__": "update", "visible": True}
+    assert notes == model_notes(vidd) and arrived is None
+    *fields, flags, _, _ = model_changed("vidA-2", "vidA-2", *current)  # its values arrived with it: left alone
+    assert not any("value" in field for field in fields) and flags["visible"] is False
+    assert fields[MODEL_DRIVEN.index("size")]["choices"] == ["720x1280", "1280x720"]
+
+
+def test_the_mode_shows_its_image_fields_and_the_flags_follow_the_form() -> None:
+    shown = mode_changed(Mode.FIRST_LAST.value)
+    assert [update["visible"] for update in shown] == list(mode_fields(Mode.FIRST_LAST.value).values())
+    values = vars(form(model="vidD-1-0-lite-i2v-250428", mode=Mode.FIRST_FRAME.value, prompt="a kite", duration=10)).values()
+    assert flags_of(*values) == flags_preview(VideoForm(*values)) == "a kite --dur 10"
+
+
+def test_a_curl_import_arrives_with_its_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    body = {"model": "vidC2.5-t2v-preview", "prompt": "A lantern festival", "duration": 10, "resolution": "1080p", "size": "832*480"}
+    *values, arrived = from_curl(CurlRequest("POST", "http://gw/v1/video/generations", {}, body))
+    assert arrived == "vidC2.5-t2v-preview" and len(values) == len(FIELD_NAMES)
+    plain = [value.get("value") if isinstance(value, dict) else value for value in values]
+    assert build_video_request(VideoForm(*plain).to_input()).to_body() == body
+    with pytest.raises(RequestValidationError, match="duration"):
+        from_curl(CurlRequest("POST", "http://gw/v1/video/generations", {}, {**body, "duration": 7}))
+
+
+def test_the_inspector_shows_the_picked_call_or_says_why_not() -> None:
+    board = VideoBoard()
+    job = board.add(VideoJob("video_x", "vidA-2", "p", 0.0))
+    assert "Pick a job" in inspect_job_call(board, None, "submit")[0] and board.inspecting is None
+    assert "no “download” call yet" in inspect_job_call(board, job.task_id, "download")[0] and board.inspecting == (job.task_id, "download")
+
+
+def test_only_a_video_the_app_made_is_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "gradio"))
+    made = new_file("videos", "v.mp4", b"\x00")
+    outside = tmp_path / "elsewhere.mp4"
+    outside.write_bytes(b"\x00")
+    picked = {"index": 0, "value": {"video": {"path": made}}}
+    assert pick_video(gr.SelectData(None, picked)) == made
+    assert pick_video(gr.SelectData(None, {"index": 0, "value": {"video": {"path": str(outside)}}})) == SKIP
+    assert pick_video(gr.SelectData(None, {"index": 0, "value": "not a video"})) == SKIP
 
 
 def test_old_videos_are_pruned(tmp_path: Path) -> None:
