@@ -1,0 +1,67 @@
+"""The code the page runs is the code the tests call: the conversation column's and the Video
+tab's events are wired to named handlers (`conversation_handlers`, `video_handlers`), never to
+closures a layout function holds, so a test that calls a handler calls what the page runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from playground.settings import Settings
+from playground.ui.app import build_app
+from playground.ui.connection import ServerDefaults
+from playground.ui.conversation_handlers import ConversationHandlers, stop_reply
+from playground.ui import video_handlers
+from playground.ui.video_handlers import VideoHandlers
+
+TEXT_TABS = ("chat", "responses", "messages", "native")
+LAYOUT_MODULES = ("playground.ui.conversation_panel", "playground.ui.conversation_handlers", "playground.ui.video_tab",
+                  "playground.ui.video_handlers")
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Any]:
+    yield build_app(Settings(), ServerDefaults("http://127.0.0.1:9", "sk-unused", demo=True))
+
+
+def handler(page: Any, elem_id: str, event: str) -> Any:
+    component = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == elem_id)
+    return next(fn.fn for fn in page.fns.values() if (component._id, event) in fn.targets)
+
+
+def plain(fn: Any) -> Any:
+    """The function behind a bound method."""
+    return getattr(fn, "__func__", fn)
+
+
+def test_no_event_of_the_conversation_or_the_video_tab_runs_a_closure(page: Any) -> None:
+    held = [f"{fn.fn.__module__}.{fn.fn.__qualname__}" for fn in page.fns.values()
+            if fn.fn is not None and getattr(fn.fn, "__module__", "") in LAYOUT_MODULES and "<locals>" in fn.fn.__qualname__]
+    assert not held, f"events wired to closures (lift them into the handlers module): {held}"
+
+
+@pytest.mark.parametrize("tab", TEXT_TABS)
+def test_each_conversation_action_runs_the_handler_the_tests_call(page: Any, tab: str) -> None:
+    wired = {
+        "send": handler(page, f"{tab}-input", "submit"), "tool_result": handler(page, f"{tab}-tool-send", "click"),
+        "retry": handler(page, f"{tab}-retry", "click"), "edit": handler(page, f"{tab}-chatbot", "edit"),
+        "clear": handler(page, f"{tab}-clear", "click"), "chatbot_cleared": handler(page, f"{tab}-chatbot", "clear"),
+    }
+    for name, fn in wired.items():
+        assert plain(fn) is getattr(ConversationHandlers, name), f"{tab}: {name} runs {fn!r}"
+    assert len({id(fn.__self__) for fn in wired.values()}) == 1, "one tab, one set of handlers"
+    assert handler(page, f"{tab}-stop", "click") is stop_reply
+
+
+def test_the_video_tabs_events_run_its_handlers(page: Any) -> None:
+    assert plain(handler(page, "video-submit", "click")) is VideoHandlers.submit
+    assert plain(handler(page, "video-resume", "click")) is VideoHandlers.resume
+    watchers = [fn for fn in page.fns.values() if plain(fn.fn) is VideoHandlers.follow_jobs]
+    assert len(watchers) == 3 and all(fn.concurrency_id == "video-watch" for fn in watchers), "after submit, resume and the page's load"
+    for elem_id, event, name in (("video-model", "change", "model_changed"), ("video-mode", "change", "mode_changed"),
+                                 ("video-cancel", "click", "cancel"), ("video-clear", "click", "clear_board"),
+                                 ("video-gallery", "select", "pick_video"), ("video-inspect-job", "input", "inspect_job_call"),
+                                 ("video-prompt", "change", "flags_of")):
+        assert handler(page, elem_id, event) is getattr(video_handlers, name), elem_id
