@@ -16,7 +16,7 @@ inspector.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
@@ -196,7 +196,7 @@ class ConversationHandlers:
         view.session.shown = shown_history(view.history)
         return (view.session.shown, *begin_outputs(view, clears), *not_yet)
 
-    async def _act(self, state: Session, begin: Callable[..., Begun], *args: Any) -> AsyncIterator[Update]:
+    async def _act(self, state: Session, begin: Callable[..., Begun], *args: Any) -> AsyncGenerator[Update, None]:
         """One event per action: the begin step's screen, then the reply drawn below it; the last
         update carries banners, metrics, inspector and extras. Stopped, the event ends without
         it: Stop draws the screen."""

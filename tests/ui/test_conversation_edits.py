@@ -12,9 +12,9 @@ from playground.demo_gateway.server import RunningGateway
 from playground.ui import conversation
 from playground.ui.chat_handlers import ChatAdapter, ChatForm
 from playground.ui.connection import ServerDefaults
+from playground.ui.conversation import REPLYING, Session, delete_turn
 from playground.ui.conversation_handlers import REPLYING_PLACEHOLDER
 from playground.ui.i18n import english
-from playground.ui.conversation import REPLYING, Session, delete_turn
 from playground.ui.render import flatten_text
 from tests.conftest import DEMO_KEY
 from tests.ui.conversation_screen import edit, handlers, send, stop, tool_result
@@ -133,7 +133,7 @@ async def test_a_send_checks_its_request_once_and_sends_what_was_checked(client:
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """The begin step validates the request (a message that cannot be sent is refused before it is
     shown); the turn sends that request instead of validating the whole conversation again."""
-    history, session = await converse(client, defaults, ["first"])
+    _, session = await converse(client, defaults, ["first"])
     adapter = ChatAdapter(client, ChatForm(model="gx-2.5-flash"))
     built = []
     build = adapter.build_request

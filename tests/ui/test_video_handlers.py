@@ -16,15 +16,16 @@ import pytest
 from PIL import Image
 
 from playground.client.curl_import import CurlRequest
+from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Transport
 from playground.client.video import PollUpdate, VideoAPI, VideoTask
-from playground.client.errors import RequestValidationError
 from playground.client.video_catalog import VIDEO_MODELS, Mode
 from playground.client.video_requests import build_video_request
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 from playground.ui.connection import ServerDefaults
+from playground.ui.shown_files import new_file
 from playground.ui.video_board import VideoBoard, VideoJob, board_html, job_call, job_choices
 from playground.ui.video_form import (
     FIELD_NAMES,
@@ -38,7 +39,6 @@ from playground.ui.video_handlers import (
     MODEL_DRIVEN,
     VideoHandlers,
     cancel,
-    cancel_job,
     clear_board,
     flags_of,
     from_curl,
@@ -51,7 +51,6 @@ from playground.ui.video_handlers import (
     submit_job,
     watch,
 )
-from playground.ui.shown_files import new_file
 from playground.ui.widgets import Inspector
 from tests.fakes import FakeClock
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from playground.settings import Settings
+from playground.ui import video_handlers
 from playground.ui.app import build_app
 from playground.ui.connection import ServerDefaults
 from playground.ui.conversation_handlers import ConversationHandlers, stop_reply
-from playground.ui import video_handlers
 from playground.ui.video_handlers import VideoHandlers
 
 TEXT_TABS = ("chat", "responses", "messages", "native")
