@@ -293,7 +293,7 @@ class ChatStream(TextStream):
         return events
 
 
-class ChatAPI(TextAPI):
+class ChatAPI(TextAPI[ChatStream]):
     path = PATH
     stream_class = ChatStream
     result_from = staticmethod(result_from_completion)

@@ -40,14 +40,21 @@ from typing import Any
 class GatewayError(Exception):
     """Base class; `str(err)` is safe to show to a person."""
 
-    hint = "Check the request and try again."
     title = "Something went wrong"
     exchange: Any = None
     """The call's `transport.Exchange` when there was one (the inspector shows it)."""
+    partial: Any = None
+    """The result so far (`results.TextResult`) when the error ended a stream that had started."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+    @property
+    def hint(self) -> str:
+        """What to do next. Read-only: a subclass sets a constant `hint = "..."` or computes it in
+        a property of its own."""
+        return "Check the request and try again."
 
     @property
     def user_message(self) -> str:
@@ -112,7 +119,6 @@ class APIStatusError(GatewayError):
     """An HTTP error answer. Keeps the gateway's own error type and message."""
 
     title = "The gateway returned an error"
-    hint = "Check the request parameters."
 
     def __init__(self, status: int, message: str, error_type: str | None = None, body: Any = None) -> None:
         self.status = status
@@ -120,6 +126,10 @@ class APIStatusError(GatewayError):
         self.body = body
         kind = f" {error_type}" if error_type and error_type != str(status) else ""
         super().__init__(f"HTTP {status}{kind}: {message}")
+
+    @property
+    def hint(self) -> str:
+        return "Check the request parameters."
 
 
 class ErrorInAnswerError(APIStatusError):
@@ -162,7 +172,7 @@ class NotFoundError(APIStatusError):
     title = "Not found on the gateway"
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
+    def hint(self) -> str:
         url = getattr(self.exchange, "url", "") or ""
         if "/video/generations/" in url:
             return "The gateway knows no task with this id: check the id, and that it was made on this gateway with this key."
@@ -177,7 +187,7 @@ class RateLimitError(APIStatusError):
     """Seconds the gateway asked to wait (Retry-After), when it said."""
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
+    def hint(self) -> str:
         if self.retry_after is not None:
             return f"The gateway asks to wait about {self.retry_after:.0f} s before trying again."
         return "The gateway is rate limiting; wait a moment and retry."
@@ -196,9 +206,9 @@ class StreamError(GatewayError):
     """The result so far (`results.TextResult`), attached by the stream."""
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
+    def hint(self) -> str:
         partial = self.partial
-        if partial is not None and (getattr(partial, "text", "") or getattr(partial, "reasoning", "") or getattr(partial, "tool_calls", None)):
+        if partial is not None and (getattr(partial, "text", None) or getattr(partial, "reasoning", None) or getattr(partial, "tool_calls", None)):
             return "The partial output is kept; press Retry to send again."
         return "Nothing of the reply arrived; press Retry to send again."
 
@@ -304,10 +314,10 @@ def error_in_answer(body: Any, answer_keys: tuple[str, ...] = ()) -> APIStatusEr
         cls = _class_for(code) if code is not None and 400 <= code < 600 else APIStatusError
         return in_answer(cls)(200, message or "no error message in the response", error_type or (f"code {code}" if code else None), body)
     code = _status_code(body.get("code", body.get("status_code")))
-    message = body.get("msg") if body.get("msg") is not None else body.get("message")
-    if code is None or code in (0, 200) or not isinstance(message, (str, int, float)) or body.get("data"):
+    said = body.get("msg") if body.get("msg") is not None else body.get("message")
+    if code is None or code in (0, 200) or not isinstance(said, (str, int, float)) or body.get("data"):
         return None
-    return in_answer(_class_for(code))(200, plain_excerpt(str(message)) or "no error message in the response", f"code {code}", body)
+    return in_answer(_class_for(code))(200, plain_excerpt(str(said)) or "no error message in the response", f"code {code}", body)
 
 
 def _class_for(code: int) -> type[APIStatusError]:

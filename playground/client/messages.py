@@ -335,7 +335,7 @@ class MessagesStream(TextStream):
             delta = data.get("delta")
             if delta.__class__ is dict and delta.get("type") == "text_delta" and delta.get("text", "").__class__ is str:
                 try:
-                    event = self._text_delta(data, delta.get("text", ""))
+                    event: StreamEvent = self._text_delta(data, delta.get("text", ""))
                 except SHAPE_ERRORS:
                     return super().feed(message, at)  # the same error, worded as for any event
                 if self._redacting:
@@ -382,7 +382,7 @@ class MessagesStream(TextStream):
         return []
 
 
-class MessagesAPI(TextAPI):
+class MessagesAPI(TextAPI[MessagesStream]):
     path = PATH
     stream_class = MessagesStream
     result_from = staticmethod(result_from_message)

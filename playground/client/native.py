@@ -222,7 +222,8 @@ class NativeStream(TextStream):
 
     def parse(self, message: SSEMessage) -> list[StreamEvent]:
         data = message.data if isinstance(message.data, dict) else {}
-        feedback = data.get("promptFeedback") if isinstance(data.get("promptFeedback"), dict) else {}
+        feedback = data.get("promptFeedback")
+        feedback = feedback if isinstance(feedback, dict) else {}
         if feedback.get("blockReason"):
             self.result.usage = _usage(data.get("usageMetadata")) or self.result.usage
             self.result.finish_reason = str(feedback["blockReason"])
@@ -273,7 +274,7 @@ class NativeStream(TextStream):
         return []
 
 
-class NativeAPI(TextAPI):
+class NativeAPI(TextAPI[NativeStream]):
     stream_class = NativeStream
     stream_flag = False
     answer_keys = ("candidates", "promptFeedback")
@@ -289,14 +290,14 @@ class NativeAPI(TextAPI):
             return f"/v1beta/models/{model}:streamGenerateContent", {"alt": "sse"}
         return f"/v1beta/models/{model}:generateContent", None
 
-    def stream(self, conn: Any, request: Any) -> TextStream:
+    def stream(self, conn: Any, request: Any) -> NativeStream:
         opened = super().stream(conn, request)
-        opened.image_dir = self.image_dir  # type: ignore[attr-defined]
+        opened.image_dir = self.image_dir
         return opened
 
-    def result_from(self, body: Any) -> TextResult:  # type: ignore[override]
+    def result_from(self, body: Any) -> TextResult:
         """A whole answer, read by the same rules as the stream (one fragment)."""
-        stream = NativeStream(self._transport, None, "", {})  # type: ignore[arg-type]
+        stream = NativeStream(self._transport, None, "", {})
         stream.image_dir = self.image_dir
         for event in stream.parse(SSEMessage(None, body)):
             stream.result.apply(event, 0.0)

@@ -145,7 +145,8 @@ class ResponsesRequest(RequestModel):
         for index, tool in enumerate(value or []):
             kind = tool.get("type")
             if kind == "function":
-                definition = tool.get("function") if isinstance(tool.get("function"), dict) else tool
+                definition = tool.get("function")
+                definition = definition if isinstance(definition, dict) else tool
                 if not definition.get("name"):
                     problems.append(f"tools[{index}]: a function tool needs a name")
                 parameters = definition.get("parameters")
@@ -335,7 +336,8 @@ class ResponsesStream(TextStream):
         return []
 
     def _on_error(self, data: dict[str, Any]) -> list[StreamEvent]:
-        nested = data.get("error") if isinstance(data.get("error"), dict) else {}
+        nested = data.get("error")
+        nested = nested if isinstance(nested, dict) else {}
         message = data.get("message") or nested.get("message") or "the gateway reported an error"
         raise StreamEventError(str(message), data.get("code") or nested.get("code") or nested.get("type"))
 
@@ -344,7 +346,7 @@ class ResponsesStream(TextStream):
         raise StreamEventError(str(error.get("message") or "the response failed"), error.get("code"))
 
 
-class ResponsesAPI(TextAPI):
+class ResponsesAPI(TextAPI[ResponsesStream]):
     path = PATH
     stream_class = ResponsesStream
     result_from = staticmethod(result_from_response)

@@ -13,7 +13,7 @@ import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack
 from dataclasses import replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from playground.client.errors import (
     GatewayError,
@@ -164,7 +164,7 @@ class TextStream:
             if not self.result.complete:
                 raise IncompleteStreamError("The stream ended before the gateway said it was finished.")
         except GatewayError as exc:
-            exc.partial = self.result  # type: ignore[attr-defined]
+            exc.partial = self.result
             exc.exchange = self.exchange
             self.exchange.finish(str(exc))
             raise
@@ -262,18 +262,22 @@ class TextStream:
             self.result.turn_items = redactor.value(self.result.turn_items)
 
 
-class TextAPI:
+StreamT = TypeVar("StreamT", bound=TextStream)
+
+
+class TextAPI(Generic[StreamT]):
     """Non-streaming and streaming calls of one text interface (subclasses name the path,
     the stream class and how a whole response body becomes a `TextResult`)."""
 
     path: str
-    stream_class: type[TextStream]
+    stream_class: type[StreamT]
 
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
 
-    @staticmethod
-    def result_from(body: Any) -> TextResult:
+    def result_from(self, body: Any) -> TextResult:
+        """A whole (non-streaming) answer as a result: a subclass gives a plain function of the body
+        (`staticmethod`) or, when it needs its settings, a method."""
         raise NotImplementedError
 
     answer_keys: tuple[str, ...] = ()
@@ -326,6 +330,6 @@ class TextAPI:
             raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape: {problem}.")
         return result
 
-    def stream(self, conn: Connection, request: Any) -> TextStream:
+    def stream(self, conn: Connection, request: Any) -> StreamT:
         path, params = self.route(request, True)
         return self.stream_class(self._transport, conn, path, self._body(request, True), params)
