@@ -46,7 +46,8 @@ def _direct(response: httpx.Response) -> tuple[h11.Connection, Any] | None:
     if response.is_stream_consumed or response.is_closed or response.http_version != "HTTP/1.1":
         return None
     try:
-        connection = response.stream._stream._httpcore_stream._stream._connection  # type: ignore[attr-defined]
+        stream: Any = response.stream  # its private chain is read as untyped, each step checked by the AttributeError below
+        connection = stream._stream._httpcore_stream._stream._connection
         state = connection._h11_state
         network = connection._network_stream
         state._receive_buffer.maybe_extract_at_most  # noqa: B018 (the method the drain uses)

@@ -120,9 +120,12 @@ def _piece(match: re.Match[str]) -> str:
 def _split(text: str) -> list[str]:
     """POSIX shell words (as `shlex.split` reads them) in linear time: `shlex` takes seconds per
     100 kB quoted body, and a command may be 2 MB."""
-    words, position = [], 0
+    words: list[str] = []
+    position = 0
     while True:
-        position = _SPACE.match(text, position).end()  # type: ignore[union-attr]
+        spaces = _SPACE.match(text, position)
+        assert spaces is not None  # `\s*` matches (maybe nothing) at every position
+        position = spaces.end()
         if position >= len(text):
             return words
         word = _WORD.match(text, position)

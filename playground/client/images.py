@@ -289,7 +289,9 @@ class ImagesAPI:
             result.problems.append(f"the answer holds more than {MAX_RESULT_IMAGES} images; the first {MAX_RESULT_IMAGES} are shown")
         consumed: set[int] = set()
         for number, item in enumerate(items[:MAX_RESULT_IMAGES], start=1):
-            key, value = _image_value(item)  # type: ignore[misc]
+            found = _image_value(item)
+            assert found is not None  # find_image_items keeps only the items that carry an image
+            key, value = found
             consumed.add(id(value))
             revised = item.get("revised_prompt") or item.get("revisedPrompt")
             try:

@@ -105,8 +105,8 @@ def _frame(block: bytes) -> tuple[str | None, str] | None:
     if block.startswith(b"event: "):  # `event: NAME` then one `data: ...` line, as most gateways send
         end = block.find(b"\n")
         if end > 7 and block.startswith(b"data: ", end + 1) and block.find(b"\n", end + 1) < 0:
-            event = block[7:end].decode("utf-8", "replace")
-            return (None if event == "message" else event), block[end + 7:].decode("utf-8", "replace")
+            named = block[7:end].decode("utf-8", "replace")
+            return (None if named == "message" else named), block[end + 7:].decode("utf-8", "replace")
     event: str | None = None
     data: list[bytes] = []
     for line in block.split(b"\n"):

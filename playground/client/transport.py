@@ -314,11 +314,11 @@ class Transport:
                 await self._sleep(backoff_delay(attempt, response.headers))
                 attempt += 1
                 continue
-            error = error_from_status(response.status_code, body)
-            if isinstance(error, RateLimitError):
-                error.retry_after = asked
-            exchange.finish(str(error))
-            raise _with(error, exchange)
+            refused = error_from_status(response.status_code, body)
+            if isinstance(refused, RateLimitError):
+                refused.retry_after = asked
+            exchange.finish(str(refused))
+            raise _with(refused, exchange)
 
     async def _send_following(self, conn: Connection, request: httpx.Request, exchange: Exchange, retry_after_accept: bool,
                               max_retries: int | None = None) -> httpx.Response:

@@ -88,7 +88,8 @@ class VideoTask:
     def from_json(cls, data: Any, task_id: str | None = None) -> VideoTask:
         if not isinstance(data, dict) or not (data.get("task_id") or task_id):
             raise GatewayError(f"The gateway's answer is not a video task: {str(data)[:200]}")
-        error = data.get("error") if isinstance(data.get("error"), dict) else {}
+        error = data.get("error")
+        error = error if isinstance(error, dict) else {}
         code = error.get("code")
         return cls(
             task_id=str(data.get("task_id") or task_id),

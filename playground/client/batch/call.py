@@ -50,14 +50,16 @@ def exchange_from_dict(data: Any) -> Exchange | None:
     """Rebuild an `Exchange` from `exchange_dict` output (None when it is not one)."""
     if not isinstance(data, dict) or not isinstance(data.get("method"), str) or not isinstance(data.get("url"), str):
         return None
-    headers = data.get("request_headers") if isinstance(data.get("request_headers"), dict) else {}
+    headers = data.get("request_headers")
+    headers = headers if isinstance(headers, dict) else {}
     exchange = Exchange(data["method"], data["url"], {str(k): str(v) for k, v in headers.items()}, data.get("request_body"))
     exchange.status = data.get("status") if isinstance(data.get("status"), int) else None
     exchange.response_body = data.get("response_body")
     for item in _list(data.get("events")):
         if isinstance(item, list) and len(item) == 3 and isinstance(item[0], (int, float)) and not isinstance(item[0], bool):
             exchange.events.append(RecordedEvent(float(item[0]), item[1] if isinstance(item[1], str) else None, str(item[2])))
-    exchange.attempts = data.get("attempts") if isinstance(data.get("attempts"), int) else 1
+    attempts = data.get("attempts")
+    exchange.attempts = attempts if isinstance(attempts, int) else 1
     exchange.attempt_outcomes = [str(o) for o in _list(data.get("attempt_outcomes"))]
     exchange.error = data.get("error") if isinstance(data.get("error"), str) else None
     exchange.notes = [str(n) for n in _list(data.get("notes"))]

@@ -13,7 +13,7 @@ import csv
 import io
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import unquote
 
 from playground.client.results import Usage
@@ -33,6 +33,14 @@ class Price:
     output: float
     cached_input: float | None = None
     """None: cached input is billed at the input price."""
+
+
+@overload
+def _money(value: Any, where: str, *, optional: Literal[False] = False) -> float: ...
+
+
+@overload
+def _money(value: Any, where: str, *, optional: bool) -> float | None: ...
 
 
 def _money(value: Any, where: str, *, optional: bool = False) -> float | None:
@@ -68,7 +76,7 @@ def table_from_rows(rows: list[list[Any]]) -> dict[str, Price]:
         if model in table:
             raise PriceError(f"row {number}: {model} is priced twice")
         where = f"row {number} ({model[:40]})"
-        table[model] = Price(_money(cells[1], where + " input"), _money(cells[2], where + " output"),  # type: ignore[arg-type]
+        table[model] = Price(_money(cells[1], where + " input"), _money(cells[2], where + " output"),
                              _money(cells[3], where + " cached input", optional=True))
         if len(table) > MAX_MODELS:
             raise PriceError(f"at most {MAX_MODELS} models")

@@ -236,7 +236,8 @@ def read_paste(text: str, variables: list[str], max_rows: int, limits: Limits = 
     if stripped.startswith("{"):
         return read_jsonl(stripped, budget)
     if len(variables) == 1:
-        name, rows = variables[0], []
+        name = variables[0]
+        rows: list[dict[str, str]] = []
         for line, raw in _lines(text):
             if not raw.strip():
                 budget.blank_rows(line)

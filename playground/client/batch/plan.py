@@ -124,7 +124,8 @@ class Plan:
 
     def problems(self, max_rows: int, max_concurrency: int) -> tuple[list[str], list[str]]:
         """(blocking problems, warnings) — e.g. a missing variable blocks, an unused column warns."""
-        blocking, warnings = [], []
+        blocking: list[str] = []
+        warnings: list[str] = []
         broken = self.unsendable()
         if broken:
             blocking.append(broken)

@@ -15,6 +15,7 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from playground.client.batch.call import exchange_dict, run_request
 from playground.client.batch.graders import MODEL_KINDS, Mark, grade
@@ -136,8 +137,9 @@ class Runner:
             usage = result.usage
             record.usage = {"input": usage.input_tokens, "output": usage.output_tokens, "reasoning": usage.reasoning_tokens,
                             "cached": usage.cached_tokens, "cache_write": usage.cache_creation_tokens}
-        detail = {"exchange": exchange_dict(exchange) if not record.cached else None, "reasoning": result.reasoning,
-                  "finish": result.finish_reason, "grader_exchanges": []}
+        grader_exchanges: list[dict[str, Any] | None] = []
+        detail: dict[str, object] = {"exchange": exchange_dict(exchange) if not record.cached else None, "reasoning": result.reasoning,
+                                     "finish": result.finish_reason, "grader_exchanges": grader_exchanges}
         try:
             for spec in self.plan.graders:
                 if record.error and not record.answer:
@@ -147,7 +149,7 @@ class Runner:
                 else:
                     mark = grade(spec, record.answer, values)
                 record.marks.append({"passed": mark.passed, "detail": mark.detail, "score": mark.score})
-                detail["grader_exchanges"].append(mark.exchange)  # type: ignore[attr-defined]
+                grader_exchanges.append(mark.exchange)
         except asyncio.CancelledError:
             record.error = record.error or "stopped while grading (the answer is kept; the remaining graders did not run)"
             self._record(record, detail)

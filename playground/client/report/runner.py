@@ -51,7 +51,7 @@ class RunState:
         """The probe running longest, named ("chat completions · gpt-4o-mini · tool round trip")."""
         if not self.running:
             return ""
-        fmt, model, check = min(self.running, key=self.running.get)  # type: ignore[arg-type]
+        fmt, model, check = min(self.running, key=self.running.__getitem__)
         return f"{FORMAT_LABELS.get(fmt, fmt)} · {model} · {CHECKS_BY_ID[check].label}"
 
 
