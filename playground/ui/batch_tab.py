@@ -144,7 +144,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         session_status = gr.Markdown(elem_id="batch-session-status")
 
     picker.wire()
-    prices.wire(Context.root_block)  # type: ignore[arg-type]
+    prices.wire(Context.root_block)  # type: ignore[arg-type]  # None only outside a gr.Blocks; the tab is built inside the page's
     form = [system, user, *picker.inputs, repeats, concurrency, temperature, max_tokens, stream, cache, *grader_inputs, *own.components]
     n_cols = len(picker.inputs)
     n_graders = len(grader_inputs)
@@ -268,7 +268,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         batch.run_id = run_id
         return (batch, *views(batch))
 
-    Context.root_block.load(on_restore, [state, last_run], [state, *view_outputs], queue=False)  # type: ignore[union-attr]
+    Context.root_block.load(on_restore, [state, last_run], [state, *view_outputs], queue=False)  # type: ignore[union-attr]  # set: built inside the page's gr.Blocks
 
     def on_select(batch: BatchState, evt: gr.SelectData) -> tuple[Any, ...]:
         try:

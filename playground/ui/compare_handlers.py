@@ -160,23 +160,23 @@ def word_diff(left: str, right: str) -> str:
 
 def mapping_table(runs: list[ColumnRun]) -> str:
     """How each shared parameter is written in each column's format (or why it is not sent)."""
-    mapped = [run for run in runs if run.mapped is not None]
+    mapped = [(run.label, run.mapped.mapping) for run in runs if run.mapped is not None]
     if not mapped:
         return ""
-    lines = [f"| {say('cmp.shared_parameter')} | " + " | ".join(plain(run.label) for run in mapped) + " |", "|---" * (len(mapped) + 1) + "|"]
+    lines = [f"| {say('cmp.shared_parameter')} | " + " | ".join(plain(label) for label, _ in mapped) + " |", "|---" * (len(mapped) + 1) + "|"]
     for name in SHARED:
-        lines.append(f"| {say(SHARED_KEYS[name])} | " + " | ".join(f"`{run.mapped.mapping.get(name, '—')}`" if not run.mapped.mapping.get(name, "").startswith("not sent")
-                                                  else plain(word(run.mapped.mapping[name])) for run in mapped) + " |")  # type: ignore[union-attr]
+        lines.append(f"| {say(SHARED_KEYS[name])} | " + " | ".join(f"`{mapping.get(name, '—')}`" if not mapping.get(name, "").startswith("not sent")
+                                                  else plain(word(mapping[name])) for _, mapping in mapped) + " |")
     return "\n".join(lines)
 
 
 def request_json(run: ColumnRun) -> str:
-    if run.exchange is None and run.mapped is None:
-        return ""
     if run.exchange is not None:
         shown = {"method": run.exchange.method, "url": run.exchange.url, "body": shorten_long_strings(run.exchange.request_body)}
+    elif run.mapped is not None:
+        shown = {"body": shorten_long_strings(run.mapped.request.to_body())}
     else:
-        shown = {"body": shorten_long_strings(run.mapped.request.to_body())}  # type: ignore[union-attr]
+        return ""
     return json.dumps(shown, indent=2, ensure_ascii=False)
 
 

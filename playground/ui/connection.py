@@ -137,9 +137,9 @@ def resolve_connection(defaults: ServerDefaults, url_text: str | None, key_text:
     key = (key_text or "").strip()
     if len(key) > MAX_KEY_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in key) or not key.isascii():
         raise RequestValidationError(["the API key contains characters a key cannot have (line breaks, control or non-ASCII characters); check what was pasted"])
-    key = key or (defaults.server_key if url == without_version(defaults.base_url)[0] else None)  # type: ignore[assignment]
+    sent = key or (defaults.server_key if url == without_version(defaults.base_url)[0] else None)
     secrets = (defaults.server_key,) if defaults.server_key else ()
-    return Connection(url, key or None, quota=defaults.quotas.for_current_session(), secrets=secrets)
+    return Connection(url, sent or None, quota=defaults.quotas.for_current_session(), secrets=secrets)
 
 
 def badge_text(defaults: ServerDefaults, url_text: str | None) -> str:

@@ -34,7 +34,7 @@ def ratio_preview_html(ratio_text: str | None, tier: str | None) -> str:
     width, height = max(4, round(w * scale)), max(4, round(h * scale))
     pixels = ""
     if tier in TIER_PIXELS:
-        px_w, px_h = expected_pixels(ratio, tier)  # type: ignore[arg-type]
+        px_w, px_h = expected_pixels(ratio, tier)
         pixels = say("imgview.about", width=px_w, height=px_h, tier=tier)
     return (f'<div class="ratio-preview" data-ratio="{w}:{h}"><div class="ratio-box" style="width:{width}px;height:{height}px">'
             f"{w}:{h}</div><span>{w}:{h}{pixels}</span></div>")
@@ -66,7 +66,9 @@ def nothing_delivered_html() -> str:
 def ratio_name(width: int, height: int) -> str:
     """`16:9` when the pixels are within 2% of a common ratio, else the reduced ratio."""
     for text in RATIOS:
-        w, h = parse_ratio(text)  # type: ignore[misc]
+        ratio = parse_ratio(text)
+        assert ratio is not None  # every entry of RATIOS is a W:H ratio
+        w, h = ratio
         if abs(width / height - w / h) <= RATIO_TOLERANCE * w / h:
             return text
     divisor = math.gcd(width, height)

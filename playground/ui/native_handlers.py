@@ -95,7 +95,7 @@ class NativeAdapter:
         return await self.client.native.create(self._conn(conn), request)
 
     def stream(self, conn: Connection, request: NativeRequest) -> NativeStream:
-        return self.client.native.stream(self._conn(conn), request)  # type: ignore[return-value]
+        return self.client.native.stream(self._conn(conn), request)
 
     def user_message(self, text: str, image_urls: list[str]) -> dict[str, Any]:
         parts: list[dict[str, Any]] = [{"text": text}] if text else []

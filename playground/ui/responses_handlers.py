@@ -116,7 +116,7 @@ class ResponsesAdapter:
         return await self.client.responses.create(conn, request)
 
     def stream(self, conn: Connection, request: ResponsesRequest) -> ResponsesStream:
-        return self.client.responses.stream(conn, request)  # type: ignore[return-value]
+        return self.client.responses.stream(conn, request)
 
     def attachments(self, paths: list[str]) -> list[str]:
         """Images and documents (PDF, text) as data URLs, each checked for type and size."""
