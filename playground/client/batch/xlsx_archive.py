@@ -54,7 +54,7 @@ class Archive:
         _count_parts(path, budget.limits)
         try:
             self._zip = zipfile.ZipFile(path)
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, struct.error) as error:
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, struct.error, NotImplementedError) as error:
             raise unreadable(type(error).__name__) from None
         self._parts = {info.filename: info for info in self._zip.infolist()}
         self._folded = {name.lower(): info for name, info in self._parts.items()}
