@@ -89,7 +89,7 @@ def start_app(token_delay: float = 0.03) -> RunningApp:
     port = free_port()
     blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options())
     index, inputs = next((i, len(fn.inputs)) for i, fn in blocks.fns.items()
-                         if getattr(fn.fn, "__name__", "") == "on_send" and getattr(fn.inputs[0], "elem_id", "") == "chat-input")
+                         if getattr(fn.fn, "__name__", "") == "send" and getattr(fn.inputs[0], "elem_id", "") == "chat-input")
     return RunningApp(f"http://127.0.0.1:{port}", gateway, blocks, index, inputs)
 
 

@@ -30,7 +30,7 @@ from tests.security.hostile_files import MAIN, XML_HEAD, column_letter, workbook
 from tests.security.test_loader_fuzz import json_values
 
 EXAMPLES = int(os.environ.get("SECURITY_FUZZ_EXAMPLES", "150"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck), database=None)
 MAX_ROWS = 20
 SECONDS = 5.0
 NAMES = ["q", "expected", "a", "b", "{x}", "", " ", "\ud800", "a\x00", "NaN"]
@@ -137,7 +137,7 @@ OPENPYXL_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-10**15, 10**1
                             st.datetimes(), st.dates(), st.times())
 
 
-@settings(max_examples=max(20, EXAMPLES // 3), deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@settings(max_examples=max(20, EXAMPLES // 3), deadline=None, derandomize=True, suppress_health_check=list(HealthCheck), database=None)
 @given(st.lists(st.lists(OPENPYXL_VALUES, max_size=5), min_size=1, max_size=6))
 def test_random_workbooks_written_by_openpyxl_load_or_refuse(rows: list[list[Any]]) -> None:
     book = Workbook()
