@@ -141,7 +141,7 @@ def test_a_link_inside_the_media_root_to_a_file_outside_is_not_shown() -> None:
 
 
 def test_the_video_gallery_pick_plays_only_files_the_app_made(page: gr.Blocks) -> None:
-    handlers = [f for f in page.fns.values() if f.name == "on_pick" and not f.inputs]  # the path comes in the event data
+    handlers = [f for f in page.fns.values() if f.name == "pick_video" and not f.inputs]  # the path comes in the event data
     assert len(handlers) == 1
     made = new_file("videos", "clip.mp4", b"\x00\x00\x00\x18ftypmp42")
     for path in (str(SECRET), f"{media_root()}/../../{SECRET}", "/etc/passwd"):
