@@ -22,7 +22,11 @@ from playground.demo_gateway.server import free_port, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.connection import ServerDefaults, SessionQuotas
+from playground.ui.visitor_identity import TrustedProxies
 from playground.ui.visitors import PageSessions, VisitorRules
+
+LOOPBACK_PROXY = tuple(TrustedProxies.of("127.0.0.1", "::1").networks)
+"""Trust X-Forwarded-For from loopback: how these tests play visitors at other addresses behind a proxy."""
 
 SERVER_KEY = "sk-hosted-secret-5550123"
 

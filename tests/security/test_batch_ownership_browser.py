@@ -20,7 +20,7 @@ from playground.client.batch.store import runs_directory
 from playground.ui.batch_tab import LAST_RUN_KEY
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.e2e.pages import open_accordion, open_tab
-from tests.security.page_session import LaunchedApp, launched
+from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, launched
 
 pytestmark = pytest.mark.browser
 FIRST: dict[str, str] = {}
@@ -30,7 +30,7 @@ SECOND = {"X-Forwarded-For": "151.101.1.69"}
 @pytest.fixture(scope="module")
 def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LaunchedApp, Path]]:
     data_dir = tmp_path_factory.mktemp("data")
-    with launched(hosted=True, data_dir=data_dir) as app:
+    with launched(hosted=True, data_dir=data_dir, trusted_proxies=LOOPBACK_PROXY) as app:
         yield app, data_dir
 
 

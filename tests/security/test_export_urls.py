@@ -18,15 +18,15 @@ from playground.client.media import media_directory
 from playground.ui.owned_files import BROWSER_COOKIE, MARK, FileMark, owned_folder, served_to
 from playground.ui.owners import owner_of
 from playground.ui.visitors import PageSessions
-from tests.security.page_session import LaunchedApp, launched, page_session
+from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, launched, page_session
 
 OWNER = {"x-forwarded-for": "93.184.216.34"}
 OTHER = {"x-forwarded-for": "151.101.1.69"}
 
 
 class Request:
-    """What the Export event's `gr.Request` holds for a page whose requests carry `headers` (uvicorn
-    takes a loopback peer's X-Forwarded-For as the client)."""
+    """What the Export event's `gr.Request` holds for a page whose requests carry `headers` (the
+    page guard takes X-Forwarded-For as the client from a trusted proxy; these tests trust loopback)."""
 
     def __init__(self, headers: dict[str, str], cookie: str, session: str) -> None:
         self.client = type("Client", (), {"host": headers.get("x-forwarded-for", "127.0.0.1")})()
@@ -37,7 +37,7 @@ class Request:
 
 @pytest.fixture(scope="module")
 def hosted_app() -> Iterator[LaunchedApp]:
-    with launched(hosted=True) as app:
+    with launched(hosted=True, trusted_proxies=LOOPBACK_PROXY) as app:
         yield app
 
 

@@ -17,10 +17,8 @@ import pytest
 
 from playground.ui.media_sweep import MediaFiles
 from playground.ui.shown_files import media_root
-from playground.ui.visitor_identity import TrustedProxies
-from tests.security.page_session import LaunchedApp, after_sweeps, launched, page_session, private_temp_dir, run_direct, upload
+from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, after_sweeps, launched, page_session, private_temp_dir, run_direct, upload
 
-PROXY = TrustedProxies.of("127.0.0.1", "::1").networks
 ALICE = {"x-forwarded-for": "203.0.113.10"}
 BOB = {"x-forwarded-for": "203.0.113.20"}
 GRACE_S = 0.6
@@ -31,7 +29,7 @@ HOURS_AGO = time.time() - 5 * 3600
 @pytest.fixture(scope="module")
 def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LaunchedApp]:
     with private_temp_dir(tmp_path_factory.mktemp("gradio-temp")), \
-            launched(hosted=True, trusted_proxies=PROXY, page_grace_s=0.5, sweep_every_s=0.2) as app:
+            launched(hosted=True, trusted_proxies=LOOPBACK_PROXY, page_grace_s=0.5, sweep_every_s=0.2) as app:
         yield app
 
 

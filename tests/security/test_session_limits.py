@@ -22,10 +22,9 @@ from playground.ui.video_form import FIELD_NAMES, VideoForm
 from playground.ui.video_handlers import submit_job
 from playground.ui.visitor_identity import TrustedProxies, visitor_address
 from tests.conftest import DEMO_KEY
-from tests.security.page_session import LaunchedApp, launched, page_session, run_event
+from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, launched, page_session, run_event
 
 LIMIT = 3
-LOOPBACK_PROXY = tuple(TrustedProxies.of("127.0.0.1", "::1").networks)
 """The tests' own proxy: X-Forwarded-For written by the test stands for the address a proxy appended."""
 COUNT_EVENT = "on_count"
 """The Messages tab's token count: one POST to the gateway per call (GETs are not counted)."""

@@ -15,14 +15,12 @@ import httpx
 import pytest
 
 from playground.ui.language import LANGUAGE_COOKIE
-from playground.ui.visitor_identity import TrustedProxies
-from tests.security.page_session import LaunchedApp, after_sweeps, launched, page_session, private_temp_dir, upload
+from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, after_sweeps, launched, page_session, private_temp_dir, upload
 
 PER_MINUTE = 3
 GRACE_S = 0.6
 """Longer than a closed page's grace in these tests (0.5 s)."""
 BUDGET_MB = 0.1
-PROXY = TrustedProxies.of("127.0.0.1", "::1").networks
 """The tests' proxy: each X-Forwarded-For value stands for another visitor."""
 
 
@@ -42,7 +40,7 @@ def temp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(scope="module")
 def hosted(temp: Path) -> Iterator[LaunchedApp]:
-    with launched(hosted=True, uploads_per_minute=PER_MINUTE, media_budget_mb=BUDGET_MB, trusted_proxies=PROXY,
+    with launched(hosted=True, uploads_per_minute=PER_MINUTE, media_budget_mb=BUDGET_MB, trusted_proxies=LOOPBACK_PROXY,
                   page_grace_s=0.5, sweep_every_s=0.2) as app:
         yield app
 
