@@ -18,8 +18,8 @@ import time
 import gradio as gr
 from gradio import processing_utils, utils
 
+from playground import gradio_compat
 from playground.ui.chatbot import Chatbot
-from playground.ui.gradio_fixes import apply_gradio_fixes
 
 WORDS = "the quick brown fox jumps over a lazy dog while the gateway streams tokens".split()
 
@@ -59,7 +59,7 @@ def main() -> None:
     parser.add_argument("--messages", default="10,200,800")
     parser.add_argument("--updates", type=int, default=30)
     args = parser.parse_args()
-    apply_gradio_fixes()
+    gradio_compat.apply()
     print(f"one streamed update's chatbot postprocess, dump, file scans, root-URL walk and diff, mean of {args.updates} (load {os.getloadavg()[0]:.1f})")
     print(f"{'messages':>9}{'gr.Chatbot ms (baseline)':>26}{'app Chatbot ms':>16}{'ratio':>8}")
     for messages in (int(n) for n in args.messages.split(",")):

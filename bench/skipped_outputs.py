@@ -31,10 +31,10 @@ def measure(fixed: bool, updates: int, runs: int) -> dict[str, list[float]]:
 
     from bench.app_queue import stream_event  # noqa: PLC0415
     from playground.demo_gateway.server import free_port  # noqa: PLC0415
-    from playground.ui.gradio_fixes import apply_gradio_fixes  # noqa: PLC0415
+    from playground import gradio_compat  # noqa: PLC0415
 
     if fixed:
-        apply_gradio_fixes()
+        gradio_compat.apply()
 
     def reply(skips: int) -> Callable[[], AsyncIterator[Any]]:
         async def stream() -> AsyncIterator[Any]:

@@ -8,6 +8,7 @@ from typing import Any
 import gradio as gr
 from starlette.middleware import Middleware
 
+from playground import gradio_compat
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
 from playground.client.egress import EgressGuard
@@ -20,7 +21,6 @@ from playground.ui.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.context import TabContext
 from playground.ui.curl_panel import CurlImport
 from playground.ui.embeddings_tab import build_embeddings_tab
-from playground.ui.gradio_fixes import apply_gradio_fixes
 from playground.ui.guide import Guide
 from playground.ui.i18n import I18N, t
 from playground.ui.images_tab import build_images_tab
@@ -85,35 +85,13 @@ def make_client(settings: Settings, defaults: ServerDefaults) -> GatewayClient:
     return GatewayClient(transport)
 
 
-def keep_api_private(blocks: gr.Blocks) -> None:
-    """The app offers no API of its own: every event is for its page only (README, "Publishing")."""
-    for function in blocks.fns.values():
-        function.api_visibility = "private"
-
-
-def narrow_progress_targets(blocks: gr.Blocks) -> None:
-    """Each event shows its progress only where a person can see it: on what a queued event
-    with visible progress changes, states excepted, and on the chatbots of any event (they draw
-    "typing" and "generating" from it). An event that skips the queue answers at once, so its
-    progress would only flicker. Gradio's page keeps a loading status for every component any
-    event has shown progress on, and on every streamed update walks its whole component tree once
-    for each of them: the quick events of one video job made a later reply's updates 1.5x slower
-    (issue 25, bench.browser_trace)."""
-    for function in blocks.fns.values():
-        asked = function.show_progress_on if function.show_progress_on is not None else function.outputs
-        shown = [block for block in asked if isinstance(block, gr.Chatbot)
-                 or (function.queue and function.show_progress != "hidden" and not isinstance(block, (gr.State, gr.BrowserState)))]
-        if len(shown) < len(asked):
-            function.show_progress_on = shown
-
-
 def configure_queue(blocks: gr.Blocks) -> gr.Blocks:
     """Async I/O handlers set `concurrency_limit=None`; everything else shares this default."""
     return blocks.queue(default_concurrency_limit=DEFAULT_CONCURRENCY, max_size=QUEUE_MAX_SIZE)
 
 
 def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClient | None = None) -> gr.Blocks:
-    apply_gradio_fixes()
+    gradio_compat.apply()
     client = client or make_client(settings, defaults)
     key_hint = t("connection.key_on_server" if defaults.server_key else "connection.key_yours")
     with gr.Blocks(title="Gateway Playground") as blocks:
@@ -202,6 +180,6 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
         # (for the URL the page loaded with) must not overwrite the status of the URL just tested.
         test.click(refresh_models, [url_box, key_box], [status, chat_model], concurrency_limit=None, cancels=[first_refresh])
         restore_video_jobs(connection_restored)
-    keep_api_private(blocks)
-    narrow_progress_targets(blocks)
+    gradio_compat.keep_api_private(blocks)
+    gradio_compat.narrow_progress_targets(blocks)
     return blocks

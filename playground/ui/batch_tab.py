@@ -12,7 +12,7 @@ from typing import Any
 import gradio as gr
 
 from playground.ui.i18n import choices, say, t
-from gradio.context import Context, LocalContext
+from playground.gradio_compat import current_blocks, current_request
 
 from playground.client.batch.dataset import DatasetError
 from playground.client.batch.graders import KINDS
@@ -144,7 +144,9 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         session_status = gr.Markdown(elem_id="batch-session-status")
 
     picker.wire()
-    prices.wire(Context.root_block)  # type: ignore[arg-type]  # None only outside a gr.Blocks; the tab is built inside the page's
+    page = current_blocks()
+    assert page is not None, "the Batch tab is built inside the page's gr.Blocks"
+    prices.wire(page)
     form = [system, user, *picker.inputs, repeats, concurrency, temperature, max_tokens, stream, cache, *grader_inputs, *own.components]
     n_cols = len(picker.inputs)
     n_graders = len(grader_inputs)
@@ -268,7 +270,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         batch.run_id = run_id
         return (batch, *views(batch))
 
-    Context.root_block.load(on_restore, [state, last_run], [state, *view_outputs], queue=False)  # type: ignore[union-attr]  # set: built inside the page's gr.Blocks
+    page.load(on_restore, [state, last_run], [state, *view_outputs], queue=False)
 
     def on_select(batch: BatchState, evt: gr.SelectData) -> tuple[Any, ...]:
         try:
@@ -324,7 +326,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
             run_file, plan = runs.open(batch.run_id, exported_by)
         except (OSError, ValueError):
             return gr.skip(), say("bview.run_first")
-        folder = owned_folder("batch", exported_by or "", LocalContext.request.get(None))
+        folder = owned_folder("batch", exported_by or "", current_request())
         return work.exports(plan, run_file, folder), say("bview.exported", count=f"{len(run_file.cells):,}")
 
     export.click(on_export, state, [files, session_status], queue=False)

@@ -13,13 +13,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from gradio.context import LocalContext
-
 from playground.client import catalog
 from playground.client.errors import APIStatusError, RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.limits import SessionQuota
 from playground.client.transport import Connection, url_problem
+from playground.gradio_compat import current_request
 from playground.ui.i18n import say
 from playground.ui.render import plain
 from playground.ui.visitor_identity import visitor_of
@@ -42,7 +41,7 @@ class SessionQuotas:
     def for_current_session(self) -> SessionQuota | None:
         if not (self.requests_per_minute or self.concurrent_calls):
             return None
-        session = visitor_of(LocalContext.request.get(None))
+        session = visitor_of(current_request())
         if not session:
             return None
         now = time.monotonic()

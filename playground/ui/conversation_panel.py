@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
-from gradio.i18n import I18nData
 
+from playground import gradio_compat
 from playground.ui.branches import BranchBar
 from playground.ui.chatbot import Chatbot
 from playground.ui.connection import ServerDefaults
@@ -30,8 +30,8 @@ from playground.ui.widgets import Inspector, banner_update, error_banner, metric
 
 def box_name(system: Any | None) -> str:
     """How a refusal names the tab's system prompt box."""
-    label = getattr(system, "label", None)
-    return f"the “{english(label.key)}” box" if isinstance(label, I18nData) else "the system prompt"
+    label_key = gradio_compat.translation_key(getattr(system, "label", None))
+    return f"the “{english(label_key)}” box" if label_key is not None else "the system prompt"
 
 
 @dataclass

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import gradio as gr
-from gradio.i18n import I18nData
 
+from playground.gradio_compat import I18nText
 from playground.ui.i18n import t
 
 DEMO_MARKERS = t("developer.markers")
@@ -19,7 +19,7 @@ VIDEO_MARKERS = t("developer.video_markers")
 
 
 @contextmanager
-def developer_section(tab: str, *notes: I18nData) -> Iterator[gr.Accordion]:
+def developer_section(tab: str, *notes: I18nText) -> Iterator[gr.Accordion]:
     """A closed "Developer" accordion for `tab`, starting with the demo's test markers and `notes`."""
     with gr.Accordion(t("developer.panel"), open=False, elem_id=f"{tab}-developer", elem_classes=["developer-section"]) as section:
         for note in (DEMO_MARKERS, *notes):

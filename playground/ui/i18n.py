@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import gradio as gr
-from gradio.context import LocalContext
-from gradio.i18n import I18nData
+
+from playground.gradio_compat import I18nText, current_request
 
 from playground.ui.i18n_notes import EN_NOTES, ZH_NOTES
 from playground.ui.i18n_tabs import EN_TABS
@@ -234,7 +234,7 @@ CONVERTED_MODULES = (
 )
 
 
-def t(key: str) -> I18nData:
+def t(key: str) -> I18nText:
     """The interface text `key`, translated in the browser; an unknown key fails at once."""
     if key not in EN:
         raise KeyError(f"no interface text {key!r} in playground/ui/i18n.py")
@@ -267,7 +267,7 @@ def request_language(cookie_header: str | None, accept_language: str | None) -> 
 
 def visitor_language() -> str:
     """`request_language` of the event being handled; "en" outside an event (tests calling handlers directly)."""
-    request = LocalContext.request.get(None)
+    request = current_request()
     if request is None:
         return "en"
     try:

@@ -11,8 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from gradio.context import LocalContext
-
+from playground.gradio_compat import current_request
 from playground.ui.visitors import visitor_of
 
 EVERYONE = ""
@@ -33,7 +32,7 @@ def owner_of(request: Any, hosted: bool) -> str | None:
 def current_owner(hosted: bool) -> str | None:
     """`owner_of` the request of the event being handled (Gradio's request context, as the
     per-visitor limits read it)."""
-    return owner_of(LocalContext.request.get(None), hosted)
+    return owner_of(current_request(), hosted)
 
 
 def may_open(owner: str, requester: str | None) -> bool:

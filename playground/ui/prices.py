@@ -17,7 +17,7 @@ import gradio as gr
 
 from playground.ui.client_words import word
 from playground.ui.i18n import t
-from gradio.context import LocalContext
+from playground.gradio_compat import current_request
 
 from playground.client.batch.cost import COLUMNS, Price, PriceError, cost, format_of_url, model_of, money, table_from_csv, table_from_rows, table_rows
 from playground.client.results import TextResult
@@ -38,7 +38,7 @@ class SessionPrices:
 
     @staticmethod
     def _session() -> str | None:
-        request = LocalContext.request.get(None)
+        request = current_request()
         return getattr(request, "session_hash", None)
 
     def set(self, table: dict[str, Price]) -> None:

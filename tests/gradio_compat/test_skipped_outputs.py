@@ -6,7 +6,7 @@ from __future__ import annotations
 import gradio as gr
 from gradio.state_holder import SessionState
 
-from playground.ui.gradio_fixes import skipped_outputs_cost_nothing
+from playground.gradio_compat.updates import skipped_outputs_cost_nothing
 
 
 def four_outputs() -> tuple[gr.Blocks, object, list]:

@@ -8,9 +8,18 @@ import tracemalloc
 from pathlib import Path
 
 import gradio as gr
+import pytest
 from PIL import Image
 
-from playground.ui.chatbot import Chatbot, TextMessages, _Entry, _Processed
+from playground import gradio_compat
+from playground.gradio_compat.chatbot import Chatbot, TextMessages, _Entry, _Processed
+from playground.gradio_compat.marks import patch_of
+
+
+@pytest.fixture(autouse=True)
+def patched() -> None:
+    """The chatbot remembers only with the patches on (off, it is Gradio's own)."""
+    gradio_compat.apply()
 
 
 def dumped(processed: object) -> list:
@@ -76,13 +85,11 @@ def test_messages_with_files_are_processed_every_time(tmp_path: Path, monkeypatc
 async def test_gradios_file_scan_gives_the_same_value_with_and_without_files(tmp_path: Path) -> None:
     from gradio import processing_utils
 
-    from playground.ui.gradio_fixes import apply_gradio_fixes
-
     picture = tmp_path / "dot.png"
     Image.new("RGB", (2, 2), "green").save(picture)
     chatbot = Chatbot(render=False)
     original = processing_utils.async_move_files_to_cache
-    apply_gradio_fixes()
+    gradio_compat.apply()
     patched = processing_utils.async_move_files_to_cache
     text = chatbot.postprocess(history("a reply"))
     assert await patched(text, chatbot, postprocess=True) is text
@@ -90,16 +97,14 @@ async def test_gradios_file_scan_gives_the_same_value_with_and_without_files(tmp
     with_file = chatbot.postprocess([*history("a reply"), {"role": "assistant", "content": [{"path": str(picture)}]}])
     scanned = await patched(with_file, chatbot, postprocess=True)
     assert scanned[-1]["content"][0]["file"]["url"], "a file part was not moved to Gradio's cache"
-    if getattr(original, "_playground_text_skip", False) is False:
+    if patch_of(original) is None:
         assert scanned == await original(with_file, chatbot, postprocess=True)
 
 
 def test_the_root_url_walk_passes_text_through_and_still_reaches_files(tmp_path: Path) -> None:
     from gradio import processing_utils
 
-    from playground.ui.gradio_fixes import apply_gradio_fixes
-
-    apply_gradio_fixes()
+    gradio_compat.apply()
     text = Chatbot(render=False).postprocess(history("a reply"))
     file_part = {"path": "x.png", "url": "/gradio_api/file=x.png", "meta": {"_type": "gradio.FileData"}}
     walked = processing_utils.add_root_url([text, [{"content": [{"file": dict(file_part)}]}]], "http://h", None)
@@ -151,7 +156,7 @@ def test_a_message_shown_before_is_found_without_serializing_it_again(monkeypatc
 
 
 def test_the_known_messages_hold_about_their_limit() -> None:
-    from playground.ui.chatbot import _Known
+    from playground.gradio_compat.chatbot import _Known
 
     known = _Known(100_000)
     entry = _Entry(None)

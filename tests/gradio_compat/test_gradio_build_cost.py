@@ -12,10 +12,10 @@ from gradio.components.upload_button import UploadButton
 from gradio.data_classes import FileData
 
 from playground.demo_gateway.server import free_port
+from playground.gradio_compat import build_cost
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.connection import ServerDefaults
-from playground.ui.gradio_build_cost import apply_build_cost_fixes
 from playground.ui.i18n import I18N
 
 
@@ -46,7 +46,7 @@ def test_the_app_builds_its_page_config_once_when_built_and_once_when_launched(m
 
 
 def test_a_function_signature_is_read_once_and_read_right() -> None:
-    apply_build_cost_fixes()
+    build_cost.remember_signatures()
     for module in (gradio_blocks, component_meta):
         assert module.inspect.signature(gr.Textbox.__init__) is module.inspect.signature(gr.Textbox.__init__)
         assert module.inspect.getfullargspec(gr.Slider.__init__) is module.inspect.getfullargspec(gr.Slider.__init__)
@@ -63,7 +63,7 @@ def test_a_function_signature_is_read_once_and_read_right() -> None:
 
 
 def test_an_upload_button_schema_is_generated_once_and_each_caller_gets_its_own(monkeypatch) -> None:
-    apply_build_cost_fixes()
+    build_cost.remember_upload_button_schemas()
     generated: list[int] = []
     schema = FileData.model_json_schema
     monkeypatch.setattr(FileData, "model_json_schema", classmethod(lambda cls, *a, **k: generated.append(1) or schema(*a, **k)))
@@ -80,7 +80,7 @@ def test_the_apps_built_before_launch_are_built_only_when_used() -> None:
     launched page is served by launch's own app, and an app read before launch still works."""
     from gradio.routes import App
 
-    from playground.ui.gradio_build_cost import AppOnFirstUse
+    from playground.gradio_compat.build_cost import AppOnFirstUse
 
     settings = Settings()
     blocks = configure_queue(build_app(settings, ServerDefaults("http://127.0.0.1:9", "k", demo=True)))

@@ -1,5 +1,6 @@
-"""Fixes to what Gradio 6.31 repeats while it builds the page and answers events (issue 25's
-start-up goal); measured by `bench.startup`, tested in tests/ui/test_gradio_build_cost.py.
+"""What Gradio 6.31 repeats while it builds the page and answers events (patches
+`signatures_once`, `one_page_config`, `upload_button_schema`, `apps_on_first_use`; issue 25's
+start-up goal, measured by `bench.startup`).
 
 Signatures: Gradio reads `inspect.signature(cls.__init__)` for every component config it builds
 (`Block.get_config`, `recover_kwargs`, and per `gr.update` an event returns), and
@@ -37,7 +38,8 @@ from gradio import component_meta
 from gradio.components.upload_button import UploadButton
 from gradio.routes import API_PREFIX, App
 
-_PATCHED = "_playground_build_cost"
+from playground.gradio_compat.marks import mark, patch_of
+
 REMEMBERED_FUNCTIONS = 4096
 
 
@@ -68,8 +70,8 @@ def _remembered(read: Callable[..., Any]) -> Callable[..., Any]:
 def remember_signatures() -> None:
     """Give Gradio's block and component modules the remembering `inspect` (idempotent)."""
     for module in (gradio_blocks, component_meta):
-        if not isinstance(module.inspect, RememberingInspect):
-            module.inspect = RememberingInspect()  # type: ignore[attr-defined]
+        if patch_of(module.inspect) is None:
+            module.inspect = mark(RememberingInspect(), "signatures_once", module.inspect)  # type: ignore[attr-defined]  # the patch itself
 
 
 def mcp_requested(mcp_server: bool | None) -> bool:
@@ -82,7 +84,7 @@ def mcp_requested(mcp_server: bool | None) -> bool:
 def one_page_config_per_build() -> None:
     """With MCP off, `create_app` keeps the page config its caller has just built (idempotent)."""
     setup = App.setup_mcp_server
-    if getattr(setup, _PATCHED, False):
+    if patch_of(setup) is not None:
         return
 
     def setup_mcp_server(blocks: Any, app_kwargs: dict[str, Any], mcp_server: bool | None = None) -> str:
@@ -94,14 +96,13 @@ def one_page_config_per_build() -> None:
         config["i18n_translations"] = getattr(i18n, "translations_dict", None) if i18n is not None else None
         return API_PREFIX + "/mcp"
 
-    setattr(setup_mcp_server, _PATCHED, True)
-    App.setup_mcp_server = staticmethod(setup_mcp_server)  # type: ignore[method-assign]
+    App.setup_mcp_server = staticmethod(mark(setup_mcp_server, "one_page_config", setup))  # type: ignore[method-assign]  # the patch itself
 
 
 def remember_upload_button_schemas() -> None:
     """`UploadButton.api_info` answers a copy of the schema it gave first for its kind (idempotent)."""
     api_info = UploadButton.api_info
-    if getattr(api_info, _PATCHED, False):
+    if patch_of(api_info) is not None:
         return
     schemas: dict[bool, dict[str, Any]] = {}
 
@@ -111,8 +112,7 @@ def remember_upload_button_schemas() -> None:
             schemas[single] = api_info(self)
         return copy.deepcopy(schemas[single])
 
-    setattr(remembered, _PATCHED, True)
-    UploadButton.api_info = remembered  # type: ignore[method-assign]
+    UploadButton.api_info = mark(remembered, "upload_button_schema", api_info)  # type: ignore[method-assign]  # the patch itself
 
 
 class AppOnFirstUse:
@@ -134,7 +134,7 @@ def apps_built_when_used() -> None:
     """`App.create_app` called as `Blocks.__exit__` and `queue()` call it (the blocks and
     `mcp_server=False`, nothing else) answers an `AppOnFirstUse` (idempotent)."""
     create = App.create_app
-    if getattr(create, _PATCHED, False):
+    if patch_of(create) is not None:
         return
 
     def create_app(blocks: Any, *args: Any, **options: Any) -> Any:
@@ -142,12 +142,4 @@ def apps_built_when_used() -> None:
             return create(blocks, *args, **options)
         return AppOnFirstUse(lambda: create(blocks, mcp_server=False))
 
-    setattr(create_app, _PATCHED, True)
-    App.create_app = staticmethod(create_app)  # type: ignore[method-assign]
-
-
-def apply_build_cost_fixes() -> None:
-    remember_signatures()
-    one_page_config_per_build()
-    remember_upload_button_schemas()
-    apps_built_when_used()
+    App.create_app = staticmethod(mark(create_app, "apps_on_first_use", create))  # type: ignore[method-assign]  # the patch itself

@@ -13,10 +13,10 @@ from gradio.state_holder import SessionState
 
 from bench.app_queue import chat_chain, open_session, page_events, run_direct, start_app
 from playground.demo_gateway.server import free_port
+from playground import gradio_compat
 from playground.settings import Settings
 from playground.ui.app import build_app
 from playground.ui.connection import ServerDefaults
-from playground.ui.gradio_fixes import apply_gradio_fixes
 
 
 def session_entries(blocks: gr.Blocks, session: str) -> tuple[int, int]:
@@ -26,7 +26,7 @@ def session_entries(blocks: gr.Blocks, session: str) -> tuple[int, int]:
 
 
 async def test_a_component_updated_then_read_keeps_one_entry_in_the_session() -> None:
-    apply_gradio_fixes()
+    gradio_compat.apply()
     with gr.Blocks() as blocks:
         box = gr.Textbox(elem_id="box")
         echo = gr.Textbox()
