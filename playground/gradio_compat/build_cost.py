@@ -12,8 +12,10 @@ those two modules now read it once per function.
 Page configs: `Blocks.__exit__`, `queue()` and `launch()` each build the page config, and each
 then calls `App.create_app`, whose `setup_mcp_server` builds it again "because the config should
 include the fact that the MCP server is enabled", also when it is not: six builds of 1,456
-component configs (with pydantic JSON schemas) where the page is served with the last. With MCP
-off, the config just built is kept and only the two fields that can have changed since are set.
+component configs (with pydantic JSON schemas) where the page is served with the last. When its
+caller says there is no MCP server (`mcp_server=False`: `__exit__` and `queue()` always, `launch`
+because the app passes the public `launch(mcp_server=False)`), the config just built is kept and
+only the two fields that can have changed since are set; any other call is Gradio's own.
 
 Upload buttons: `UploadButton.api_info` generates a pydantic JSON schema on each of its three
 calls per config build (other components keep theirs); it is now generated once per kind.
@@ -28,7 +30,6 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
-import os
 import types
 from collections.abc import Callable
 from typing import Any
@@ -74,22 +75,16 @@ def remember_signatures() -> None:
             module.inspect = mark(RememberingInspect(), "signatures_once", module.inspect)  # type: ignore[attr-defined]  # the patch itself
 
 
-def mcp_requested(mcp_server: bool | None) -> bool:
-    """What `App.setup_mcp_server` decides from its argument and `GRADIO_MCP_SERVER`."""
-    if mcp_server is None:
-        return os.environ.get("GRADIO_MCP_SERVER", "False").lower() == "true"
-    return bool(mcp_server)
-
-
 def one_page_config_per_build() -> None:
-    """With MCP off, `create_app` keeps the page config its caller has just built (idempotent)."""
+    """With MCP off (`mcp_server=False`), `create_app` keeps the page config its caller has just
+    built (idempotent)."""
     setup = App.setup_mcp_server
     if patch_of(setup) is not None:
         return
 
     def setup_mcp_server(blocks: Any, app_kwargs: dict[str, Any], mcp_server: bool | None = None) -> str:
         config = getattr(blocks, "config", None)
-        if mcp_requested(mcp_server) or not config:
+        if mcp_server is not False or not config:
             return setup(blocks, app_kwargs, mcp_server)
         config["mcp_server"] = blocks.mcp_server
         i18n = getattr(blocks, "i18n_instance", None)  # `launch` sets it after building the config

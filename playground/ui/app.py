@@ -62,6 +62,7 @@ def launch_options(settings: Settings | None = None, rules: VisitorRules | None 
         "run_history": False,
         "max_threads": EVENTS_AT_ONCE,
         "footer_links": ["gradio", "settings"],  # no "Use via API": the app has no public API (keep_api_private)
+        "mcp_server": False,  # nor an MCP server (whatever GRADIO_MCP_SERVER says): the page config is built once per step
         "favicon_path": str(ASSETS / "logo.svg"),
         "js": (ASSETS / "keys.js").read_text(encoding="utf-8"),
         "i18n": I18N,
