@@ -6,7 +6,10 @@ Gradio name.
 On a version outside `SUPPORTED_VERSIONS` the app runs on Gradio as it is: the patches save time
 and memory (docs/benchmarks.md, issue 25); `sessions.py`, `updates.py`, `chatbot.py`, `launch.py`,
 `build_cost.py` and `page.py` say what each one does. Every patch leaves the one mark of
-`marks.py` on what it installs: applying twice changes nothing.
+`marks.py` on what it installs: applying twice changes nothing. `moved()` names each patch (or
+read) whose Gradio internals are gone or changed (`internals.py`); `tests/gradio_compat/
+test_internals.py` runs it before any other test, and `test_private_imports.py` fails when a module
+outside this package imports a private Gradio name.
 """
 
 from __future__ import annotations
@@ -27,12 +30,13 @@ from gradio.state_holder import SessionState
 
 from playground.gradio_compat import build_cost, chatbot, launch, sessions, updates
 from playground.gradio_compat.context import I18nText, current_blocks, current_request, translation_key
+from playground.gradio_compat.internals import moved
 from playground.gradio_compat.marks import patch_of
 from playground.gradio_compat.page import keep_api_private
 from playground.gradio_compat.page import narrow_progress_targets as _narrow_progress_targets
 
 __all__ = ["PATCHES", "SUPPORTED_VERSIONS", "I18nText", "active", "applied", "apply", "current_blocks", "current_request",
-           "keep_api_private", "narrow_progress_targets", "translation_key"]
+           "keep_api_private", "moved", "narrow_progress_targets", "translation_key"]
 
 SUPPORTED_VERSIONS = ("6.31.0",)
 """The Gradio versions the patches were written for (and their internals recorded from)."""

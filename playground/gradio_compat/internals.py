@@ -1,0 +1,179 @@
+"""What each patch and read in this package relies on in Gradio, recorded from the version the
+patches were written for (`SUPPORTED_VERSIONS`), and `moved()`, which names every patch whose
+internals are gone or changed in the installed Gradio.
+
+An entry is a dotted path (`module:attribute.attribute`, or `probe:...` for an attribute of the
+objects a tiny page builds), optionally with the signature it had (`inspect.signature`, as text)
+and a piece of its source (compared with runs of spaces as one) that says how Gradio uses what
+the patch replaces (for instance that `Blocks.postprocess_data` reaches the thread pool through
+`anyio.to_thread.run_sync`). A patched
+object is compared through its marks to Gradio's own (`marks.unpatched`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+from playground.gradio_compat.marks import unpatched
+
+
+@dataclass(frozen=True)
+class Internal:
+    path: str
+    signature: str | None = None
+    source_has: str | None = None
+
+
+RELIED_ON: dict[str, tuple[Internal, ...]] = {
+    "session_ids": (
+        Internal("gradio.state_holder:SessionState.__setitem__", "(self, key: 'int', value: 'Any')"),
+        Internal("gradio.state_holder:SessionState._update_config", "(self, key: 'int')"),
+        Internal("gradio.state_holder:SessionState._update_value_in_config", "(self, key: 'int', value: 'Any')"),
+        Internal("probe:session.blocks_config.blocks"), Internal("probe:session._state_ttl"), Internal("probe:session.state_data"),
+        Internal("probe:state.time_to_live"), Internal("probe:textbox._id"),
+    ),
+    "lazy_session_configs": (
+        Internal("gradio.state_holder:SessionState.__init__", "(self, blocks: 'Blocks')", "blocks.default_config"),
+        Internal("probe:blocks.default_config"), Internal("probe:session.config_values"),
+    ),
+    "skipped_outputs": (
+        Internal("gradio.blocks:Blocks.postprocess_data",
+                 "(self, block_fn: 'BlockFunction', predictions: 'list | dict', state: 'SessionState | None') -> 'list[Any]'",
+                 "state[block._id] = block.__class__(**kwargs)"),
+        Internal("probe:fn.outputs"), Internal("probe:fn.batch"), Internal("probe:fn.is_validator_function"),
+    ),
+    "inline_processing": (
+        Internal("gradio.blocks:anyio"),
+        Internal("gradio.blocks:Blocks.preprocess_data", None, "await anyio.to_thread.run_sync(\n                            block.preprocess"),
+        Internal("gradio.blocks:Blocks.postprocess_data", None, "await anyio.to_thread.run_sync(\n                            block.postprocess"),
+    ),
+    "output_messages": (
+        Internal("gradio.server_messages:ProcessGeneratingMessage.model_fields"),
+        Internal("gradio.server_messages:ProcessCompletedMessage.model_fields"),
+        Internal("gradio.routes:App.create_app", None, "orjson.dumps(message.model_dump(), default=str)"),
+    ),
+    "whole_updates": (
+        Internal("gradio.utils:diff", "(old, new)"),
+        Internal("gradio.utils:is_prop_update", "(val)"),
+        Internal("gradio.blocks:Blocks.handle_streaming_diffs", None, "utils.diff(prev_chunk, data[i])"),
+    ),
+    "no_matplotlib": (
+        Internal("gradio.utils:MatplotlibBackendMananger"),
+    ),
+    "chatbot_memo": (
+        Internal("gradio.components.chatbot:Chatbot._postprocess",
+                 "(self, message: 'MessageDict | Message | ChatMessage | NormalizedMessageDict') -> 'list[Message] | None'"),
+        Internal("gradio.components.chatbot:Chatbot._check_format",
+                 "(messages: 'list[MessageDict | Message | ChatMessage | NormalizedMessageDict]')"),
+        Internal("gradio.components.chatbot:ChatbotDataMessages"),
+        Internal("probe:chatbot.reasoning_tags"),
+        Internal("gradio.processing_utils:async_move_files_to_cache",
+                 "(data: 'Any', block: 'Block', postprocess: 'bool' = False, check_in_upload_folder=False, keep_in_cache=False) -> 'dict'"),
+        Internal("gradio.processing_utils:add_root_url", "(data: 'dict | list', root_url: 'str', previous_root_url: 'str | None')"),
+        Internal("gradio.blocks:Blocks.postprocess_data", None, "await processing_utils.async_move_files_to_cache("),
+    ),
+    "patient_launch": (
+        Internal("gradio.networking:url_ok", "(url: 'str') -> 'bool'"),
+        Internal("gradio.blocks:Blocks.launch", None, "not networking.url_ok(self.local_url)"),
+    ),
+    "signatures_once": (
+        Internal("gradio.blocks:inspect"), Internal("gradio.component_meta:inspect"),
+        Internal("gradio.component_meta:updateable", None, "inspect.getfullargspec(fn)"),
+    ),
+    "one_page_config": (
+        Internal("gradio.routes:App.setup_mcp_server",
+                 "(blocks: 'gradio.Blocks', app_kwargs: 'dict[str, Any]', mcp_server: 'bool | None' = None)",
+                 "blocks.config = (\n            blocks.get_config_file()"),
+        Internal("gradio.routes:API_PREFIX"), Internal("probe:blocks.mcp_server"),
+        Internal("gradio.blocks:Blocks.get_config_file", None, '"i18n_translations"'),
+    ),
+    "upload_button_schema": (
+        Internal("gradio.components.upload_button:UploadButton.api_info", "(self) -> 'dict[str, list[str]]'"),
+    ),
+    "apps_on_first_use": (
+        Internal("gradio.routes:App.create_app",
+                 "(blocks: 'gradio.Blocks', app: 'App | None' = None, app_kwargs: 'dict[str, Any] | None' = None, "
+                 "auth_dependency: 'Callable[[fastapi.Request], str | None | Awaitable[str | None]] | None' = None, "
+                 "strict_cors: 'bool' = True, mcp_server: 'bool | None' = None, debug: 'bool' = False, "
+                 "parent_app: 'fastapi.FastAPI | None' = None) -> 'App'"),
+        Internal("gradio.blocks:Blocks.__exit__", None, "self.app = App.create_app(self, mcp_server=False)"),
+    ),
+    "progress_targets": (
+        Internal("probe:fn.show_progress_on"), Internal("probe:fn.show_progress"), Internal("probe:fn.queue"),
+        Internal("probe:blocks.fns"),
+    ),
+    "private_api": (
+        Internal("probe:fn.api_visibility"), Internal("probe:blocks.fns"),
+    ),
+    "request_context": (
+        Internal("gradio.context:LocalContext.request"),
+    ),
+    "root_block": (
+        Internal("gradio.context:Context.root_block"),
+    ),
+    "i18n_text": (
+        Internal("gradio.i18n:I18nData"), Internal("probe:translated.key"),
+    ),
+    "template_components": (
+        Internal("gradio.blocks:Block.get_block_name", "(self) -> 'str'", 'hasattr(self, "is_template")'),
+    ),
+}
+
+
+def _probe() -> dict[str, Any]:
+    """The objects a tiny page gives: what the `probe:` entries are read from."""
+    import gradio as gr  # noqa: PLC0415 - only the check builds a page
+    from gradio.state_holder import SessionState  # noqa: PLC0415
+
+    with gr.Blocks() as blocks:
+        state = gr.State()
+        textbox = gr.Textbox()
+        gr.Button().click(lambda text: text, textbox, textbox)
+    return {"blocks": blocks, "fn": next(iter(blocks.fns.values())), "session": SessionState(blocks), "state": state,
+            "textbox": textbox, "chatbot": gr.Chatbot(render=False), "translated": gr.I18n(en={"k": "v"})("k")}
+
+
+def _resolve(path: str, probe: dict[str, Any]) -> Any:
+    where, _, attributes = path.partition(":")
+    names = attributes.split(".")
+    target = probe[names.pop(0)] if where == "probe" else importlib.import_module(where)
+    for name in names:
+        target = getattr(unpatched(target), name)
+    return unpatched(target)
+
+
+def _problem(internal: Internal, probe: dict[str, Any]) -> str | None:
+    try:
+        target = _resolve(internal.path, probe)
+    except (AttributeError, ImportError, KeyError) as error:
+        return f"{internal.path} is gone ({error})"
+    if internal.signature is not None:
+        try:
+            found = str(inspect.signature(target))
+        except (TypeError, ValueError):
+            found = "(no signature)"
+        if found != internal.signature:
+            return f"{internal.path} is now {found}, was {internal.signature}"
+    if internal.source_has is not None:
+        try:
+            source = inspect.getsource(target)
+        except (OSError, TypeError):
+            source = ""
+        if " ".join(internal.source_has.split()) not in " ".join(source.split()):
+            return f"{internal.path} no longer does {internal.source_has!r}"
+    return None
+
+
+def problems(patch: str, probe: dict[str, Any] | None = None) -> list[str]:
+    """What moved of the internals `patch` relies on (nothing: it finds them as recorded)."""
+    probe = probe if probe is not None else _probe()
+    return [problem for internal in RELIED_ON[patch] if (problem := _problem(internal, probe)) is not None]
+
+
+def moved() -> dict[str, list[str]]:
+    """Every patch (or read) whose internals are gone or changed, with what moved."""
+    probe = _probe()
+    return {patch: found for patch in RELIED_ON if (found := problems(patch, probe))}
