@@ -14,7 +14,8 @@ before writing it as JSON; a message carrying values is now written without the 
 Updates in a stream: the page applies a streamed update's diffs to the very objects it handed on
 with the previous update; a diff between two `gr.update(...)` values deleted keys in place, so
 when updates arrived faster than the page used them, a later one emptied an earlier one before it
-was shown. Such a value is now sent whole when it changes.
+was shown. Such a value is now sent whole when it changes. (Without this patch the app does not
+end a send with an update of skips, `conversation_panel`, which is what exposed it.)
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from typing import Any
 
 import gradio as gr
 
+from playground import gradio_compat
 from playground.client.errors import GatewayError
 from playground.ui import conversation
 from playground.ui.client_words import word
@@ -229,5 +230,8 @@ class ConversationHandlers:
             state.shown = outcome.history
             yield (outcome.history, *self.view_outputs(outcome, "none", adapter))
             # Gradio's closing message repeats each output's last value: after a last update
-            # of skips it repeats nothing, not the whole chat (issue 25: O(history) per send)
-            yield (gr.skip(), *streaming)
+            # of skips it repeats nothing, not the whole chat (issue 25: O(history) per send).
+            # Only with updates streamed whole: else its diffs empty the last update's banners
+            # before the page shows them (`gradio_compat.updates`).
+            if gradio_compat.applied("whole_updates"):
+                yield (gr.skip(), *streaming)

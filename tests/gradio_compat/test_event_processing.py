@@ -14,6 +14,7 @@ from gradio.state_holder import SessionState
 
 from playground.gradio_compat.chatbot import Chatbot
 from playground.gradio_compat.updates import output_messages_without_copies, process_data_inline, updates_sent_whole
+from tests.gradio_compat.page_diffs import apply_in_place
 
 
 @pytest.fixture
@@ -73,32 +74,6 @@ def test_an_output_message_is_written_as_before_without_copying_its_values() -> 
     assert messages[0].model_dump(exclude={"output"}) == {"msg": messages[0].msg, "event_id": "e1", "success": True, "time_limit": None}
 
 
-def apply_as_the_page_does(pending: list, diffs: list) -> list:
-    """Gradio's page client (6.31, `Tt`/`Dt`): each output's edits are applied in place to the
-    object it handed on with the previous update; an edit of the whole value replaces it."""
-    delivered = []
-    for index, edits in enumerate(diffs):
-        value = pending[index]
-        for action, path, new in edits:
-            if not path:
-                value = new if action == "replace" else value + new
-                continue
-            parent = value
-            for key in path[:-1]:
-                parent = parent[key]
-            if action in ("replace", "add") and not isinstance(parent, list):
-                parent[path[-1]] = new
-            elif action == "add":
-                parent.insert(path[-1], new)
-            elif action == "append":
-                parent[path[-1]] += new
-            elif action == "delete":
-                del parent[path[-1]]
-        pending[index] = value
-        delivered.append(value)
-    return delivered
-
-
 def test_an_update_the_page_has_not_shown_yet_is_not_emptied_by_the_next() -> None:
     """The last update of a send shows the error banner and is followed at once by one of skips;
     the page applies the second update's diffs to the objects it handed on with the first, so
@@ -115,6 +90,6 @@ def test_an_update_the_page_has_not_shown_yet_is_not_emptied_by_the_next() -> No
     pending = [json.loads(json.dumps(value)) for value in chunks[0]]
     shown = []
     for previous, chunk in zip(chunks, chunks[1:]):
-        shown.append(apply_as_the_page_does(pending, [utils.diff(old, new) for old, new in zip(previous, chunk)]))
+        shown.append(apply_in_place(pending, [utils.diff(old, new) for old, new in zip(previous, chunk)]))
     assert shown[0][1] == chunks[1][1], f"the banner the page was handed became {shown[0][1]}"
     assert shown[0][0] == ["hi", "reply"] and shown[1] == chunks[2]
