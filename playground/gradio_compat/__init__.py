@@ -32,11 +32,11 @@ from playground.gradio_compat import build_cost, chatbot, launch, sessions, upda
 from playground.gradio_compat.context import I18nText, current_blocks, current_request, translation_key
 from playground.gradio_compat.internals import moved
 from playground.gradio_compat.marks import patch_of
-from playground.gradio_compat.page import keep_api_private
+from playground.gradio_compat.page import drawn_as_gradios_own, keep_api_private
 from playground.gradio_compat.page import narrow_progress_targets as _narrow_progress_targets
 
 __all__ = ["PATCHES", "SUPPORTED_VERSIONS", "I18nText", "active", "applied", "apply", "current_blocks", "current_request",
-           "keep_api_private", "moved", "narrow_progress_targets", "translation_key"]
+           "drawn_as_gradios_own", "keep_api_private", "moved", "narrow_progress_targets", "translation_key"]
 
 SUPPORTED_VERSIONS = ("6.31.0",)
 """The Gradio versions the patches were written for (and their internals recorded from)."""

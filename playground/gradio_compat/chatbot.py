@@ -34,6 +34,7 @@ from gradio import processing_utils
 from gradio.components.chatbot import ChatbotDataMessages
 
 from playground.gradio_compat.marks import mark, patch_of
+from playground.gradio_compat.page import drawn_as_gradios_own
 
 CACHE_BYTES = 16 * 1024 * 1024
 LARGEST_CACHED = 256 * 1024
@@ -133,10 +134,9 @@ class _Known:
 KNOWN: dict[bytes, _Known] = {}
 
 
+@drawn_as_gradios_own
 class Chatbot(gr.Chatbot):
     """`gr.Chatbot` with remembered per-message postprocessing (same output, see the module doc)."""
-
-    is_template = True  # the page renders it as Gradio's own chatbot
 
     @property
     def _known(self) -> _Known:

@@ -1,14 +1,20 @@
-"""Settings the app writes into Gradio's event objects after the page is built: every event
-private, and progress shown only where it is seen (patch `progress_targets`).
+"""Settings the app writes into Gradio's objects after the page is built: every event private,
+progress shown only where it is seen (patch `progress_targets`), and component subclasses drawn by
+the page as Gradio's own.
 
-`keep_api_private` is not an optional patch but what the app needs on every Gradio version: it
-fails (the app does not start) rather than leave the API public when Gradio's events no longer
-carry `api_visibility`.
+`keep_api_private` and `drawn_as_gradios_own` are not optional patches but what the app needs on
+every Gradio version: the first fails (the app does not start) rather than leave the API public
+when Gradio's events no longer carry `api_visibility`; the internals test names either when
+what it relies on moves.
 """
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import gradio as gr
+
+T = TypeVar("T", bound=type)
 
 
 def keep_api_private(blocks: gr.Blocks) -> None:
@@ -34,3 +40,11 @@ def narrow_progress_targets(blocks: gr.Blocks) -> None:
                  or (function.queue and function.show_progress != "hidden" and not isinstance(block, (gr.State, gr.BrowserState)))]
         if len(shown) < len(asked):
             function.show_progress_on = shown
+
+
+def drawn_as_gradios_own(component: T) -> T:
+    """A subclass of a Gradio component that the page draws with its parent's frontend (Gradio's
+    own templates, such as `gr.TextArea`, are made so). A subclass, unlike a method replaced on
+    one instance, is what a session's copy of the component is built from after a `gr.update`."""
+    component.is_template = True  # type: ignore[attr-defined]  # Gradio's flag for its own templates
+    return component

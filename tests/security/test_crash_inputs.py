@@ -10,6 +10,7 @@ from typing import Any
 import gradio as gr
 import pytest
 from gradio.data_classes import FileData
+from gradio.state_holder import SessionState
 
 from playground.client.errors import RequestValidationError
 from playground.client.video_catalog import VIDEO_MODELS
@@ -20,7 +21,7 @@ from playground.ui.conversation import Session, begin_send, begin_tool_result
 from playground.ui.messages_handlers import MessagesAdapter, MessagesForm
 from playground.ui.native_handlers import NativeAdapter, NativeForm
 from playground.ui.responses_handlers import ResponsesAdapter, ResponsesForm
-from playground.ui.uploaded_image import uploaded_image
+from playground.ui.uploaded_image import UploadedImage, uploaded_image
 from playground.ui.video_board import VideoBoard
 from playground.ui.video_form import FIELD_NAMES, VideoForm
 from playground.ui.video_handlers import submit_job
@@ -96,7 +97,27 @@ def test_the_image_inputs_do_not_decode_uploads_themselves(tmp_path: Path) -> No
 def test_the_app_uses_the_checked_image_input_for_every_image_upload(page: gr.Blocks) -> None:
     images = [block for block in page.blocks.values() if isinstance(block, gr.Image) and block.interactive is not False]
     assert {image.elem_id for image in images} == {"compare-image", "video-first-frame", "video-last-frame"}
-    assert all(image.preprocess.__name__ == "_upload_path" for image in images)
+    assert all(isinstance(image, UploadedImage) for image in images)
+    config = page.get_config_file()
+    drawn = {c["props"].get("elem_id"): c["type"] for c in config["components"] if c.get("props", {}).get("elem_id") in
+             {"compare-image", "video-first-frame", "video-last-frame"}}
+    assert drawn == dict.fromkeys(("compare-image", "video-first-frame", "video-last-frame"), "image"), "drawn as Gradio's own image"
+
+
+async def test_an_image_input_an_event_has_updated_still_hands_over_the_path(tmp_path: Path) -> None:
+    """An event that updates an input (the Video tab shows its frame inputs per mode) leaves the
+    session with its own copy of it, built from its class: that copy checks uploads the same way."""
+    path = fake_png(tmp_path)
+    with gr.Blocks() as blocks:
+        image, shown = uploaded_image(visible=False), gr.Textbox()
+        gr.Button().click(lambda: gr.update(visible=True), None, image)
+        gr.Button().click(lambda value: value, image, shown)
+    show, read = blocks.fns.values()
+    session = SessionState(blocks)
+    await blocks.postprocess_data(show, gr.update(visible=True), session)
+    assert type(session[image._id]) is UploadedImage and session[image._id] is not image
+    handed = await blocks.preprocess_data(read, [FileData(path=path, orig_name="holiday.png").model_dump()], session, explicit_call=True)
+    assert handed[0].endswith("holiday.png"), "the fake PNG was opened before the handler's check"
 
 
 async def test_a_fake_png_on_the_compare_image_is_explained(page: gr.Blocks, tmp_path: Path) -> None:
