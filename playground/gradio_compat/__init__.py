@@ -1,15 +1,53 @@
 """The only code that touches Gradio's private internals: its patches, applied by one `apply()`
 that refuses them on a Gradio version they were not written for, and the few private reads the UI
 needs (`current_request`, `current_blocks`, `I18nText`), so no other module imports a private
-Gradio name.
+Gradio name (`tests/gradio_compat/test_private_imports.py`).
 
-On a version outside `SUPPORTED_VERSIONS` the app runs on Gradio as it is: the patches save time
-and memory (docs/benchmarks.md, issue 25); `sessions.py`, `updates.py`, `chatbot.py`, `launch.py`,
-`build_cost.py` and `page.py` say what each one does. Every patch leaves the one mark of
-`marks.py` on what it installs: applying twice changes nothing. `moved()` names each patch (or
-read) whose Gradio internals are gone or changed (`internals.py`); `tests/gradio_compat/
-test_internals.py` runs it before any other test, and `test_private_imports.py` fails when a module
-outside this package imports a private Gradio name.
+On a version outside `SUPPORTED_VERSIONS` the app runs on Gradio as it is: every patch below is
+safe to leave off (slower, never wrong; `tests/gradio_compat/test_patches_off.py` sends a chat
+that way). `moved()` names each patch whose internals moved (`internals.py`, checked first by
+`tests/gradio_compat/test_internals.py`); docs/gradio-compat.md holds an upstream issue text for
+each patch that has none. Figures are from docs/benchmarks.md (issue 25's passes); the links are
+related upstream threads, not reports of these problems.
+
+Patches, gated by the version check (T: tests/gradio_compat/):
+
+| patch | Gradio internals it relies on | what it saves (measured) | upstream issue | test (T) |
+|---|---|---|---|---|
+| `session_ids` (`sessions.py`) | `SessionState.__setitem__`, `_update_config`, `_update_value_in_config`; `Block._id` | config copies rebuilt per update: 21% of the server's CPU at 50 chat sessions (py-spy); a session grew 260 KB a turn, now ~11 KB | not filed yet | `test_session_growth.py` |
+| `lazy_session_configs` (`sessions.py`) | `SessionState.__init__` reads `blocks.default_config`, `blocks.blocks` | a new session copied every component config: ~1.3 MB and ~0.3 s of CPU per visitor, now under 200 KB | not filed yet | `test_session_growth.py` |
+| `skipped_outputs` (`updates.py`) | `Blocks.postprocess_data(block_fn, predictions, state)`; `BlockFunction.outputs/batch/is_validator_function` | a streamed update with 8 skipped outputs: 5.28 → 1.04 ms CPU (`bench.skipped_outputs`) | not filed yet | `test_skipped_outputs.py` |
+| `inline_processing` (`updates.py`) | module attribute `gradio.blocks.anyio`; `preprocess_data`/`postprocess_data` call `anyio.to_thread.run_sync(block.preprocess/postprocess)` | an event of 13 form inputs returning skips: 3.30 → 2.03 ms CPU | not filed yet (related: gradio-app/gradio#13168 moved processing into threads; #7796, open, proposes the opposite for latency) | `test_event_processing.py` |
+| `output_messages` (`updates.py`) | `ProcessGeneratingMessage`/`ProcessCompletedMessage.model_dump`; the queue writes `orjson.dumps(message.model_dump())` | the deep copy was 22% of a turn's server time at 800 messages (py-spy) | not filed yet | `test_event_processing.py` |
+| `whole_updates` (`updates.py`) | `gradio.utils.diff(old, new)`, `is_prop_update`; `handle_streaming_diffs` calls `utils.diff` | a send's closing message carries skips instead of repeating the chat and the inspector (O(history) bytes per send) without emptying the last update's banners; off, the app sends no closing skips (`applied("whole_updates")`) | not filed yet (related, another diff bug: gradio-app/gradio#11506) | `test_event_processing.py`, `test_patches_off.py` |
+| `no_matplotlib` (`updates.py`) | `utils.MatplotlibBackendMananger` imports matplotlib around every event | ~0.2 ms per event and streamed update when matplotlib is absent | not filed yet (related: gradio-app/gradio#7157) | `test_internals.py` |
+| `chatbot_memo` (`chatbot.py`) | `Chatbot._postprocess`, `_check_format`, `reasoning_tags`, `ChatbotDataMessages`; `processing_utils.async_move_files_to_cache`, `add_root_url` | one streamed update of an 800-message chat: 37.5 → 1.6 ms (`bench.chat_history`) | not filed yet (related: gradio-app/gradio#4092, #7102) | `test_chatbot_cache.py` |
+| `patient_launch` (`launch.py`) | `networking.url_ok(url)`, called by `Blocks.launch` | robustness: launch on a loaded machine no longer fails at the first 3 s HEAD timeout | not filed yet (related: gradio-app/gradio#9817) | `test_launch_check.py` |
+| `signatures_once` (`build_cost.py`) | module attributes `gradio.blocks.inspect`, `gradio.component_meta.inspect` | 10,000 signature reads at start-up, a fifth of the build's CPU; with the next three (and the page's compression), start 4.5 → 4.1 s (`bench.startup`) | not filed yet (related: gradio-app/gradio#12482) | `test_gradio_build_cost.py` |
+| `one_page_config` (`build_cost.py`) | `App.setup_mcp_server(blocks, app_kwargs, mcp_server)`; config keys `mcp_server`, `i18n_translations` | six page-config builds (1,456 component configs each) at start-up, now two | not filed yet (related: #12482) | `test_gradio_build_cost.py` |
+| `upload_button_schema` (`build_cost.py`) | `UploadButton.api_info()` | three JSON-schema generations per button per config build, now one per kind | not filed yet | `test_gradio_build_cost.py` |
+| `apps_on_first_use` (`build_cost.py`) | `App.create_app(blocks, mcp_server=False)` as `Blocks.__exit__`/`queue()` call it | the build before launch: 0.67 → 0.42 s | not filed yet | `test_gradio_build_cost.py` |
+| `progress_targets` (`page.py`, per page) | `Blocks.fns`; `BlockFunction.show_progress_on/show_progress/queue/outputs` | the browser after 20 turns and a video job: 1.36 → 1.01 of a fresh tab (`bench.browser_trace`) | not filed yet | `test_progress_targets.py` |
+
+Used on every version (the app needs them; not patches of behaviour):
+
+| use | Gradio internals it relies on | why | upstream issue | test (T) |
+|---|---|---|---|---|
+| `keep_api_private` (`page.py`) | `Blocks.fns`; `BlockFunction.api_visibility` | the app has no API of its own; fails closed when the attribute is gone | not filed yet (a Blocks-wide default for `api_visibility`) | `tests/ui/test_hosted_ui.py` |
+| `current_request` (`context.py`) | `gradio.context.LocalContext.request` | session quotas, the visitor's language, the price table, without a `gr.Request` parameter in every handler | none needed (`gr.Request` parameter is the public way) | `test_internals.py` |
+| `current_blocks` (`context.py`) | `gradio.context.Context.root_block` | the Batch tab adds page-load events while it is built | none needed | `test_internals.py` |
+| `I18nText`, `translation_key` (`context.py`) | `gradio.i18n.I18nData` and its `.key` | the type of `gr.I18n(...)(key)` | not filed yet (export the type) | `test_internals.py` |
+| `drawn_as_gradios_own` (`page.py`) | `Block.get_block_name` honours `is_template` | component subclasses (the chatbot, the checked image input) drawn as Gradio's own; a subclass survives a session's copy of the component | not filed yet (a public way to subclass a component) | `tests/security/test_crash_inputs.py` |
+
+Replaced by public settings or the app's own code: `one_page_config` no longer re-implements
+`App.setup_mcp_server`'s reading of `GRADIO_MCP_SERVER`: the app launches with the public
+`launch(mcp_server=False)` and the patch acts only on that; the image input's `preprocess`,
+replaced on one instance (lost on a session's copy after a `gr.update`), is a subclass's method.
+Kept, with no public alternative in Gradio 6.31: the `gradio.blocks.anyio` view (`inline_processing`:
+no setting keeps a component's processing out of the thread pool; the events' public
+`preprocess=False`/`postprocess=False` would hand every handler raw payloads) and the rest above.
+`whole_updates` fixes what the page shows, but the app no longer needs it: without it a send keeps
+Gradio's own closing message (`conversation_panel`).
 """
 
 from __future__ import annotations
