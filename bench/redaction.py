@@ -51,7 +51,7 @@ def main() -> None:
     keyed = Connection("http://gw.example", "sk-visitor-typed-key-123456", secrets=("sk-server-secret-abcdef-7890",))
     assert Redactor(("sk-server-secret-abcdef-7890",))
     print(f"{args.events:,} chat deltas, median of {args.runs} alternating runs")
-    print(f"| events | no secret known (baseline) ms | two secrets ms | ratio | µs per event added |")
+    print("| events | no secret known (baseline) ms | two secrets ms | ratio | µs per event added |")
     print("|---|---|---|---|---|")
     for label, ascii_only in (("UTF-8 JSON", False), ("\\u-escaped JSON", True)):
         events = _events(args.events, ascii_only)

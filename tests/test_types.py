@@ -12,11 +12,6 @@ ROOT = Path(__file__).resolve().parents[1]
 IGNORE = re.compile(r"#\s*type:\s*ignore")
 EXPLAINED = re.compile(r"#\s*type:\s*ignore\[[a-z0-9-]+(?:,\s*[a-z0-9-]+)*\]  # \S")
 """`# type: ignore[code]  # why` (or several codes), the reason on the same line."""
-GRADIO_PATCHES = {"gradio_fixes.py", "gradio_build_cost.py", "chatbot.py", "uploaded_image.py"}
-"""The UI modules that patch Gradio's internals: they move into `playground/gradio_compat/`, whose
-patch table gives the reasons; their ignores are not checked here meanwhile."""
-
-
 def test_the_client_type_checks_clean() -> None:
     done = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", "/dev/null", "playground/client"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
@@ -27,8 +22,6 @@ def unexplained_ignores(root: Path) -> list[str]:
     """`file:line text` for each `# type: ignore` under `root` without a code and a reason."""
     found = []
     for path in sorted(root.rglob("*.py")):
-        if path.parent.name == "ui" and path.name in GRADIO_PATCHES:
-            continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if IGNORE.search(line) and not EXPLAINED.search(line):
                 found.append(f"{path.relative_to(root.parent)}:{number} {line.strip()}")

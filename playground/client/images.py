@@ -27,7 +27,6 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from playground.client.errors import (
-    APIConnectionError,
     GatewayError,
     UnexpectedResponseError,
     error_in_answer,

@@ -20,7 +20,6 @@ from playground.client.errors import (
     IncompleteStreamError,
     MalformedEventError,
     UnexpectedResponseError,
-    error_from_status,
     error_in_answer,
 )
 from playground.client.exchange import NO_SECRETS, StreamRedactor

@@ -14,7 +14,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from playground.demo_gateway import chat, embeddings
-from playground.demo_gateway import chat, images
+from playground.demo_gateway import images
 from playground.demo_gateway.catalog import list_models
 from playground.demo_gateway.common import HTTPProblem, bearer_key, openai_error, read_json_object
 from playground.demo_gateway.config import DemoConfig
