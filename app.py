@@ -9,7 +9,7 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_process import GatewayProcess
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.connection import ServerDefaults, SessionQuotas
+from playground.ui.shared.connection import ServerDefaults, SessionQuotas
 
 
 def server_defaults(settings: Settings) -> tuple[ServerDefaults, GatewayProcess | None]:

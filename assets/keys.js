@@ -1,5 +1,5 @@
 () => {
-  // Keyboard shortcuts of the tab on screen (listed by the "?" button, playground/ui/guide.py):
+  // Keyboard shortcuts of the tab on screen (listed by the "?" button, playground/ui/shared/guide.py):
   // Esc stops the reply (its visible Stop button); Ctrl/Cmd+Enter sends from any text box of the tab;
   // Ctrl/Cmd+Shift+R retries the last message.
   const SEND = ['[id$="-input"] .submit-button', "#compare-send", "#embeddings-run", "#images-generate", "#video-submit"];

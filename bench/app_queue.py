@@ -20,7 +20,7 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, free_port, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.connection import ServerDefaults
+from playground.ui.shared.connection import ServerDefaults
 
 KEY = "bench-key"
 CHAT_FORM = ["gx-2.5-flash", "", True, 0.7, 1.0, 0, "auto", "", "", "", "", True]

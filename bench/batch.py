@@ -70,7 +70,7 @@ async def _runner(url: str, rows: list[dict[str, str]], concurrency: int) -> int
     from playground.client.batch.store import RunFile
     from playground.client.gateway import GatewayClient
     from playground.client.transport import Connection, Transport
-    from playground.ui.batch_views import grid
+    from playground.ui.tabs.batch.views import grid
 
     client = GatewayClient(Transport(read_timeout=60))
     plan = Plan(TEMPLATE, dataset=Dataset(["question", "expected"], rows), columns=list(COLUMNS),
@@ -90,7 +90,7 @@ async def _runner(url: str, rows: list[dict[str, str]], concurrency: int) -> int
 
 def worker(approach: str, url: str, count: int, concurrency: int) -> None:
     import playground.client.batch.runner  # noqa: F401 - loaded before measuring, as in the running app
-    import playground.ui.batch_views  # noqa: F401
+    import playground.ui.tabs.batch.views  # noqa: F401
 
     rows = rows_for(count)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024

@@ -30,8 +30,8 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import free_port, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.connection import ServerDefaults
-from playground.ui.video_tab import EXAMPLES as VIDEO_EXAMPLES
+from playground.ui.shared.connection import ServerDefaults
+from playground.ui.tabs.video.layout import EXAMPLES as VIDEO_EXAMPLES
 from tests.e2e.pages import click_example, open_tab
 
 KEY = "bench-key"

@@ -19,7 +19,7 @@ import gradio as gr
 from gradio import processing_utils, utils
 
 from playground import gradio_compat
-from playground.ui.chatbot import Chatbot
+from playground.ui.conversation.chatbot import Chatbot
 
 WORDS = "the quick brown fox jumps over a lazy dog while the gateway streams tokens".split()
 

@@ -39,8 +39,8 @@ def texts_for(count: int) -> list[str]:
 async def _tab(url: str, texts: list[str], encoding: str) -> tuple[tuple[int, ...], int]:
     from playground.client.gateway import GatewayClient
     from playground.client.transport import Transport
-    from playground.ui.connection import ServerDefaults
-    from playground.ui.embeddings_handlers import EmbeddingsForm, embed_texts
+    from playground.ui.shared.connection import ServerDefaults
+    from playground.ui.tabs.embeddings.handlers import EmbeddingsForm, embed_texts
 
     client = GatewayClient(Transport(read_timeout=120))
     try:
@@ -74,7 +74,7 @@ def worker(approach: str, url: str, count: int) -> None:
     import numpy  # noqa: F401 - loaded before measuring, as in the running app
     import openai  # noqa: F401
 
-    import playground.ui.embeddings_handlers  # noqa: F401
+    import playground.ui.tabs.embeddings.handlers  # noqa: F401
 
     texts = texts_for(count)
     who, encoding = approach.split()

@@ -18,7 +18,7 @@ from playground.demo_gateway.server import start_in_thread
 from playground.demo_process import GatewayProcess
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.connection import ServerDefaults
+from playground.ui.shared.connection import ServerDefaults
 
 KEY = "bench-key"
 

@@ -14,29 +14,29 @@ from playground.client.gateway import GatewayClient
 from playground.client.egress import EgressGuard
 from playground.client.transport import Transport
 from playground.settings import Settings
-from playground.ui.batch_tab import batch_stores, build_batch_tab
-from playground.ui.chat_tab import build_chat_tab
-from playground.ui.compare_tab import build_compare_tab
-from playground.ui.connection import ServerDefaults, badge_text, test_connection
-from playground.ui.context import TabContext
-from playground.ui.curl_panel import CurlImport
-from playground.ui.embeddings_tab import build_embeddings_tab
-from playground.ui.guide import Guide
+from playground.ui.tabs.batch.layout import batch_stores, build_batch_tab
+from playground.ui.tabs.chat.layout import build_chat_tab
+from playground.ui.tabs.compare.layout import build_compare_tab
+from playground.ui.shared.connection import ServerDefaults, badge_text, test_connection
+from playground.ui.tabs.context import TabContext
+from playground.ui.shared.curl_panel import CurlImport
+from playground.ui.tabs.embeddings.layout import build_embeddings_tab
+from playground.ui.shared.guide import Guide
 from playground.ui.i18n import I18N, t
-from playground.ui.images_tab import build_images_tab
-from playground.ui.links import CopyLink, LinkOpener
-from playground.ui.long_links import LongLinks
-from playground.ui.messages_tab import build_messages_tab
-from playground.ui.native_tab import build_native_tab
-from playground.ui.page_compression import CompressedPage
-from playground.ui.presets import presets_state
-from playground.ui.responses_tab import build_responses_tab
-from playground.ui.render import error_text
-from playground.ui.report_tab import build_report_tab
-from playground.ui.video_tab import build_video_tab, saved_jobs_state
-from playground.ui.owned_files import OwnedFiles
-from playground.ui.visitor_identity import ignore_server_proxy_headers
-from playground.ui.visitors import PageGuard, VisitorRules
+from playground.ui.tabs.images.layout import build_images_tab
+from playground.ui.shared.links import CopyLink, LinkOpener
+from playground.ui.web.long_links import LongLinks
+from playground.ui.tabs.messages.layout import build_messages_tab
+from playground.ui.tabs.native.layout import build_native_tab
+from playground.ui.web.compression import CompressedPage
+from playground.ui.shared.presets import presets_state
+from playground.ui.tabs.responses.layout import build_responses_tab
+from playground.ui.shared.render import error_text
+from playground.ui.tabs.report.layout import build_report_tab
+from playground.ui.tabs.video.layout import build_video_tab, saved_jobs_state
+from playground.ui.web.owned_files import OwnedFiles
+from playground.ui.web.visitor_identity import ignore_server_proxy_headers
+from playground.ui.web.visitors import PageGuard, VisitorRules
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 BROWSER_STORAGE_KEY = "gateway-playground-connection"

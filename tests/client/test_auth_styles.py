@@ -7,8 +7,8 @@ import logging
 import pytest
 
 from playground.client.transport import Connection, Transport
-from playground.ui.codegen import curl_snippet, python_snippet
-from playground.ui.render import inspector_request
+from playground.ui.shared.codegen import curl_snippet, python_snippet
+from playground.ui.shared.render import inspector_request
 
 KEY = "sk-native-secret-777"
 

@@ -27,9 +27,9 @@ from playground.client.embeddings import (
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection, Transport
 from playground.demo_gateway.embeddings import embed_texts
-from playground.ui.codegen import curl_snippet, python_snippet
-from playground.ui.embedding_views import cosine_matrix
-from playground.ui.render import error_text, inspector_request, inspector_response
+from playground.ui.shared.codegen import curl_snippet, python_snippet
+from playground.ui.tabs.embeddings.views import cosine_matrix
+from playground.ui.shared.render import error_text, inspector_request, inspector_response
 from tests.conftest import DEMO_KEY
 
 TEXTS = ["The cat sat on the mat.", "A cat was sitting on the mat.", "Quarterly revenue grew by ten percent."]

@@ -24,7 +24,7 @@ from playground.client.transport import Connection, Transport
 from playground.demo_gateway.app import create_app
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import free_port
-from playground.ui.render import error_text
+from playground.ui.shared.render import error_text
 from tests.conftest import DEMO_KEY
 
 HOST = "127.0.0.2"

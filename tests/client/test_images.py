@@ -28,8 +28,8 @@ from playground.client.images import (
 )
 from playground.client.media import image_data_url
 from playground.client.transport import Connection, Transport
-from playground.ui.codegen import curl_snippet, python_snippet
-from playground.ui.render import error_text, inspector_request, inspector_response
+from playground.ui.shared.codegen import curl_snippet, python_snippet
+from playground.ui.shared.render import error_text, inspector_request, inspector_response
 from tests.conftest import DEMO_KEY
 
 MODEL = "gx-2.5-flash-image"

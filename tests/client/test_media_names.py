@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from playground.client.media import named_copies, safe_stem
-from playground.ui.images_view import human_bytes
+from playground.ui.tabs.images.views import human_bytes
 
 
 def test_a_prompt_becomes_a_safe_stem() -> None:

@@ -17,8 +17,8 @@ from playground.client.gateway import GatewayClient
 from playground.client.native import NativeRequest, cite
 from playground.client.results import TextResult
 from playground.client.transport import Connection
-from playground.ui.codegen import curl_snippet, python_snippet
-from playground.ui.render import error_text, inspector_request, inspector_response
+from playground.ui.shared.codegen import curl_snippet, python_snippet
+from playground.ui.shared.render import error_text, inspector_request, inspector_response
 from tests.conftest import DEMO_KEY
 
 WEATHER = {"functionDeclarations": [{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]}

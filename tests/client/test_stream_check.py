@@ -122,7 +122,7 @@ def test_paths_map_to_formats() -> None:
 
 
 async def test_timeline_marks_every_event_and_says_what_broke(client: GatewayClient, conn: Connection) -> None:
-    from playground.ui.timeline import long_gaps, timeline_html
+    from playground.ui.shared.timeline import long_gaps, timeline_html
 
     request = ChatRequest.build(model="gx-2.5-flash", messages=[{"role": "user", "content": "hi <b>there</b> [[fault:break_double_usage]]"}], stream=True)
     async with client.chat.stream(conn, request) as stream:

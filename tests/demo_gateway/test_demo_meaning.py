@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from playground.demo_gateway.server import RunningGateway
-from playground.ui.embeddings_tab import DOCUMENTS, PARAPHRASES
+from playground.ui.tabs.embeddings.layout import DOCUMENTS, PARAPHRASES
 from tests.conftest import DEMO_KEY
 
 CAT, CAT_AGAIN, REVENUE, SALES, BREAD = range(5)

@@ -16,7 +16,11 @@ import pytest
 
 from playground.demo_gateway import scripted
 from playground.demo_gateway.server import RunningGateway
-from playground.ui import chat_tab, compare_tab, messages_tab, native_tab, responses_tab
+from playground.ui.tabs.chat import layout as chat_tab
+from playground.ui.tabs.compare import layout as compare_tab
+from playground.ui.tabs.messages import layout as messages_tab
+from playground.ui.tabs.native import layout as native_tab
+from playground.ui.tabs.responses import layout as responses_tab
 from tests.conftest import DEMO_KEY
 
 TAB_EXAMPLES = [*chat_tab.EXAMPLES, *messages_tab.EXAMPLES, *native_tab.EXAMPLES, *responses_tab.EXAMPLES, *compare_tab.EXAMPLES]

@@ -15,7 +15,7 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, free_port, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.connection import ServerDefaults
+from playground.ui.shared.connection import ServerDefaults
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -14,7 +14,7 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import free_port, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.connection import ServerDefaults
+from playground.ui.shared.connection import ServerDefaults
 from tests.e2e.conftest import SERVER_KEY
 from tests.e2e.pages import open_tab
 

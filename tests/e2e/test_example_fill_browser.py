@@ -6,7 +6,21 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from playground.ui import chat_tab, compare_tab, embeddings_tab, images_tab, messages_tab, native_tab, responses_tab, video_tab
+from playground.ui.tabs.chat import layout as chat_tab
+
+from playground.ui.tabs.compare import layout as compare_tab
+
+from playground.ui.tabs.embeddings import layout as embeddings_tab
+
+from playground.ui.tabs.images import layout as images_tab
+
+from playground.ui.tabs.messages import layout as messages_tab
+
+from playground.ui.tabs.native import layout as native_tab
+
+from playground.ui.tabs.responses import layout as responses_tab
+
+from playground.ui.tabs.video import layout as video_tab
 from tests.e2e.pages import EXAMPLE_PROMPT_BOX, example_prompt, open_tab
 
 pytestmark = pytest.mark.browser

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from playground.ui.native_tab import EXAMPLES
+from playground.ui.tabs.native.layout import EXAMPLES
 from tests.e2e.pages import click_example, open_tab
 
 pytestmark = pytest.mark.browser

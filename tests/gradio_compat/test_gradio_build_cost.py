@@ -15,7 +15,7 @@ from playground.demo_gateway.server import free_port
 from playground.gradio_compat import build_cost
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.connection import ServerDefaults
+from playground.ui.shared.connection import ServerDefaults
 from playground.ui.i18n import I18N
 
 

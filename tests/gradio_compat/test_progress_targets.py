@@ -9,7 +9,7 @@ import pytest
 
 from playground.settings import Settings
 from playground.ui.app import build_app
-from playground.ui.connection import ServerDefaults
+from playground.ui.shared.connection import ServerDefaults
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from playground.demo_gateway.server import free_port
 from playground import gradio_compat
 from playground.settings import Settings
 from playground.ui.app import build_app
-from playground.ui.connection import ServerDefaults
+from playground.ui.shared.connection import ServerDefaults
 
 
 def session_entries(blocks: gr.Blocks, session: str) -> tuple[int, int]:

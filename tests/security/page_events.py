@@ -15,7 +15,7 @@ import gradio as gr
 
 from playground.settings import Settings
 from playground.ui.app import build_app
-from playground.ui.connection import ServerDefaults
+from playground.ui.shared.connection import ServerDefaults
 
 TABS = ("chat", "responses", "messages", "native", "embeddings", "images", "video")
 
@@ -81,7 +81,7 @@ def session_file(tab: str, form: dict[str, Any] | None = None, shown: list[Any] 
 async def compare_begin(blocks: gr.Blocks, values: dict[str, Any]) -> dict[str, Any]:
     """Press Send on the Compare tab with `values` by elem_id (the rest as the page starts); the
     error banner's update."""
-    from playground.ui.compare_tab import CompareState
+    from playground.ui.tabs.compare.layout import CompareState
 
     begin = event(blocks, "on_begin", input_with="compare-system")
     names = [getattr(c, "elem_id", None) for c in begin.inputs]

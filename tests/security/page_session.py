@@ -21,9 +21,9 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import free_port, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.connection import ServerDefaults, SessionQuotas
-from playground.ui.visitor_identity import TrustedProxies
-from playground.ui.visitors import PageSessions, VisitorRules
+from playground.ui.shared.connection import ServerDefaults, SessionQuotas
+from playground.ui.web.visitor_identity import TrustedProxies
+from playground.ui.web.visitors import PageSessions, VisitorRules
 
 LOOPBACK_PROXY = tuple(TrustedProxies.of("127.0.0.1", "::1").networks)
 """Trust X-Forwarded-For from loopback: how these tests play visitors at other addresses behind a proxy."""

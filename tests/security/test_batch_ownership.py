@@ -23,9 +23,9 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app
-from playground.ui.batch_handlers import BatchState
-from playground.ui.connection import ServerDefaults
-from playground.ui.owners import EVERYONE, may_open, owner_of
+from playground.ui.tabs.batch.handlers import BatchState
+from playground.ui.shared.connection import ServerDefaults
+from playground.ui.web.owners import EVERYONE, may_open, owner_of
 
 KEY = "sk-batch-owner-4410"
 ROWS = Dataset(["question"], [{"question": f"What is {n} plus {n}?"} for n in range(3)])
@@ -80,7 +80,7 @@ class Tab:
         self.inputs: dict[str, list[Any]] = {}
         for block_fn in blocks.fns.values():
             fn = block_fn.fn
-            if getattr(fn, "__module__", "") == "playground.ui.batch_tab" and fn.__name__ not in self.fns:
+            if getattr(fn, "__module__", "") == "playground.ui.tabs.batch.layout" and fn.__name__ not in self.fns:
                 self.fns[fn.__name__] = fn
                 self.inputs[fn.__name__] = list(block_fn.inputs)
 

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from playground.client.batch.store import runs_directory
-from playground.ui.batch_tab import LAST_RUN_KEY
+from playground.ui.tabs.batch.layout import LAST_RUN_KEY
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.e2e.pages import open_accordion, open_tab
 from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, launched

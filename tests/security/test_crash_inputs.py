@@ -15,16 +15,16 @@ from gradio.state_holder import SessionState
 from playground.client.errors import RequestValidationError
 from playground.client.video_catalog import VIDEO_MODELS
 from playground.demo_gateway.server import RunningGateway
-from playground.ui.chat_handlers import ChatAdapter, ChatForm
-from playground.ui.connection import ServerDefaults, checked_base_url, resolve_connection
-from playground.ui.conversation import Session, begin_send, begin_tool_result
-from playground.ui.messages_handlers import MessagesAdapter, MessagesForm
-from playground.ui.native_handlers import NativeAdapter, NativeForm
-from playground.ui.responses_handlers import ResponsesAdapter, ResponsesForm
-from playground.ui.uploaded_image import UploadedImage, uploaded_image
-from playground.ui.video_board import VideoBoard
-from playground.ui.video_form import FIELD_NAMES, VideoForm
-from playground.ui.video_handlers import submit_job
+from playground.ui.tabs.chat.handlers import ChatAdapter, ChatForm
+from playground.ui.shared.connection import ServerDefaults, checked_base_url, resolve_connection
+from playground.ui.conversation.turns import Session, begin_send, begin_tool_result
+from playground.ui.tabs.messages.handlers import MessagesAdapter, MessagesForm
+from playground.ui.tabs.native.handlers import NativeAdapter, NativeForm
+from playground.ui.tabs.responses.handlers import ResponsesAdapter, ResponsesForm
+from playground.ui.shared.uploaded_image import UploadedImage, uploaded_image
+from playground.ui.tabs.video.board import VideoBoard
+from playground.ui.tabs.video.form import FIELD_NAMES, VideoForm
+from playground.ui.tabs.video.handlers import submit_job
 from tests.conftest import DEMO_KEY
 from tests.security.page_events import build_page, compare_begin
 

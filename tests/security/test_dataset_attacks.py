@@ -20,12 +20,12 @@ import pytest
 from playground.client.batch.dataset import Dataset, DatasetError, read_file
 from playground.settings import Settings
 from playground.ui.app import build_app
-from playground.ui.batch_handlers import BatchState
-from playground.ui.client_words import chinese_text
-from playground.ui.connection import ServerDefaults
+from playground.ui.tabs.batch.handlers import BatchState
+from playground.ui.i18n.client_words import chinese_text
+from playground.ui.shared.connection import ServerDefaults
 from tests.security.hostile_files import CORPUS, far_cell, inline_row, sheet_xml, workbook, zip_bomb
 from tests.security.page_events import Event, event
-from tests.ui.test_i18n_views import chinese
+from tests.ui.i18n.test_i18n_views import chinese
 
 HOSTED_ROWS = 1_000
 CJK = re.compile(r"[\u4e00-\u9fff]")

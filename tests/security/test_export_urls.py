@@ -15,9 +15,9 @@ import httpx
 import pytest
 
 from playground.client.media import media_directory
-from playground.ui.owned_files import BROWSER_COOKIE, MARK, FileMark, owned_folder, served_to
-from playground.ui.owners import owner_of
-from playground.ui.visitors import PageSessions
+from playground.ui.web.owned_files import BROWSER_COOKIE, MARK, FileMark, owned_folder, served_to
+from playground.ui.web.owners import owner_of
+from playground.ui.web.visitors import PageSessions
 from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, launched, page_session
 
 OWNER = {"x-forwarded-for": "93.184.216.34"}

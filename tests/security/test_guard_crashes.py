@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from playground.ui.i18n import request_language
-from playground.ui.language import LANGUAGE_COOKIE
+from playground.ui.i18n.language import LANGUAGE_COOKIE
 from tests.security.page_session import LaunchedApp, launched, page_session, run_event
 
 

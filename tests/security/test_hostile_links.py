@@ -14,10 +14,10 @@ import gradio as gr
 import httpx
 import pytest
 
-from playground.ui.long_links import CUT_PARAMETER, MAX_LINK_BYTES
+from playground.ui.web.long_links import CUT_PARAMETER, MAX_LINK_BYTES
 from tests.security.page_events import build_page
 from tests.security.page_session import LaunchedApp, launched
-from tests.ui.test_i18n_views import both
+from tests.ui.i18n.test_i18n_views import both
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,7 @@ def hosted_app() -> Iterator[LaunchedApp]:
 def open_link() -> Any:
     """The page's link reader (its load event), called with a link's query parameters."""
     blocks = build_page()
-    reader = next(f.fn for f in blocks.fns.values() if getattr(f.fn, "__module__", "") == "playground.ui.links" and f.fn.__name__ == "on_load")
+    reader = next(f.fn for f in blocks.fns.values() if getattr(f.fn, "__module__", "") == "playground.ui.shared.links" and f.fn.__name__ == "on_load")
 
     def opened(params: dict[str, str]) -> tuple[Any, str, list[Any]]:
         request = type("Request", (), {"query_params": params})()

@@ -13,7 +13,7 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
-from playground.ui.conversation import Session
+from playground.ui.conversation.turns import Session
 from tests.security.page_events import TABS, Event, build_page, import_command, load_session, session_file, untouched
 
 GW = "https://gw.example"

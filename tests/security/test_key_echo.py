@@ -24,13 +24,13 @@ from playground.client.native import NativeRequest
 from playground.client.responses import ResponsesRequest
 from playground.client.transport import Connection
 from playground.demo_gateway.server import RunningGateway, _RedactKeyParams
-from playground.ui.chat_handlers import ChatAdapter, ChatForm
-from playground.ui.codegen import curl_snippet, python_snippet
-from playground.ui.connection import ServerDefaults
-from playground.ui.render import inspector_request, inspector_response
-from playground.ui.session_file import session_document
+from playground.ui.tabs.chat.handlers import ChatAdapter, ChatForm
+from playground.ui.shared.codegen import curl_snippet, python_snippet
+from playground.ui.shared.connection import ServerDefaults
+from playground.ui.shared.render import inspector_request, inspector_response
+from playground.ui.session_files.panel import session_document
 from tests.conftest import DEMO_KEY
-from tests.ui.conversation_screen import send
+from tests.ui.conversation.conversation_screen import send
 
 SERVER_KEY = "sk-server-only-secret-777"
 

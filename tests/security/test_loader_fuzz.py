@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from playground.client.errors import RequestValidationError
 from playground.client.import_check import REQUEST_MODELS, body_problems
 from playground.client.validation import strict_json
-from playground.ui.session_document import read_session
+from playground.ui.session_files.document import read_session
 from tests.security.page_events import TABS, build_page, event
 
 HANDLER_EXAMPLES = int(os.environ.get("SECURITY_FUZZ_EXAMPLES", "300"))

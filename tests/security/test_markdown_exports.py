@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from playground.client.report.model import CheckResult, Report, Scope
-from playground.ui.report_views import markdown_report
+from playground.ui.tabs.report.views import markdown_report
 
 HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> [x](javascript:alert(3))\n| forged | row |"
 

@@ -16,11 +16,11 @@ from playground.client.gateway import GatewayClient
 from playground.client.video_catalog import Mode
 from playground.demo_gateway.server import RunningGateway
 from playground.settings import Settings
-from playground.ui.connection import ServerDefaults, SessionQuotas
-from playground.ui.video_board import VideoBoard, VideoJob
-from playground.ui.video_form import FIELD_NAMES, VideoForm
-from playground.ui.video_handlers import submit_job
-from playground.ui.visitor_identity import TrustedProxies, visitor_address
+from playground.ui.shared.connection import ServerDefaults, SessionQuotas
+from playground.ui.tabs.video.board import VideoBoard, VideoJob
+from playground.ui.tabs.video.form import FIELD_NAMES, VideoForm
+from playground.ui.tabs.video.handlers import submit_job
+from playground.ui.web.visitor_identity import TrustedProxies, visitor_address
 from tests.conftest import DEMO_KEY
 from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, launched, page_session, run_event
 

@@ -13,13 +13,13 @@ import pytest
 
 from playground.client.errors import RequestValidationError
 from playground.client.video_catalog import Mode
-from playground.ui.chat_handlers import ChatForm
-from playground.ui.embeddings_handlers import EmbeddingsForm, check_form
-from playground.ui.forms import optional_positive, whole
-from playground.ui.messages_handlers import MessagesForm
-from playground.ui.native_handlers import NativeForm
-from playground.ui.responses_handlers import ResponsesForm
-from playground.ui.video_form import FIELD_NAMES, VideoForm
+from playground.ui.tabs.chat.handlers import ChatForm
+from playground.ui.tabs.embeddings.handlers import EmbeddingsForm, check_form
+from playground.ui.shared.forms import optional_positive, whole
+from playground.ui.tabs.messages.handlers import MessagesForm
+from playground.ui.tabs.native.handlers import NativeForm
+from playground.ui.tabs.responses.handlers import ResponsesForm
+from playground.ui.tabs.video.form import FIELD_NAMES, VideoForm
 from tests.security.page_events import build_page, compare_begin, load_session, session_file, untouched
 
 USER = [{"role": "user", "content": "hi"}]

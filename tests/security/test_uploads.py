@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from playground.ui.language import LANGUAGE_COOKIE
+from playground.ui.i18n.language import LANGUAGE_COOKIE
 from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, after_sweeps, launched, page_session, private_temp_dir, upload
 
 PER_MINUTE = 3

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from playground.settings import SPACE_PROXIES, Settings
-from playground.ui.visitor_identity import TrustedProxies, allowance_key, parse_address, visitor_address
+from playground.ui.web.visitor_identity import TrustedProxies, allowance_key, parse_address, visitor_address
 from tests.security.page_session import LaunchedApp, launched, page_session, run_event
 
 LIMIT = 3

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, expect, sync_playwright
 
-from playground.ui.language import LANGUAGE_COOKIE
+from playground.ui.i18n.language import LANGUAGE_COOKIE
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.e2e.pages import open_tab
 from tests.security.page_session import LaunchedApp, launched, private_temp_dir

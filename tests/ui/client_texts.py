@@ -1,7 +1,7 @@
 """The prose written in English outside the UI's catalogue, as templates: every string and
 f-string with words in it (docstrings, log lines, markup and code excepted) of `playground/client`
 and of the UI's modules (`ui_modules`), as an f-string's body: each value as `{expression}`, a
-literal brace doubled, exactly as `playground.ui.client_words` keys its Chinese.
+literal brace doubled, exactly as `playground.ui.i18n.client_words` keys its Chinese.
 
 `python -m tests.ui.client_texts [path …]` prints the templates of those files that have no
 Chinese yet and are not marked never shown.
@@ -14,7 +14,7 @@ import re
 import sys
 from pathlib import Path
 
-from playground.ui.client_words import split_template
+from playground.ui.i18n.client_words import split_template
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "playground" / "client"
@@ -69,7 +69,8 @@ def is_prose(text: str) -> bool:
 
 def ui_modules() -> list[Path]:
     """The UI's modules, but for the catalogue itself and the modules whose texts are code."""
-    return [path for path in sorted(UI.glob("*.py")) if path.stem not in CODE_MODULES and not path.stem.startswith("i18n")]
+    return [path for path in sorted(UI.rglob("*.py")) if path.stem not in CODE_MODULES and "i18n" not in path.relative_to(UI).parts
+            and not path.stem.startswith("i18n")]
 
 
 def client_templates(paths: list[Path] | None = None) -> list[tuple[str, int, str]]:
@@ -88,7 +89,7 @@ def client_templates(paths: list[Path] | None = None) -> list[tuple[str, int, st
 
 
 if __name__ == "__main__":
-    from playground.ui.client_words import NOT_SHOWN, ZH_CLIENT
+    from playground.ui.i18n.client_words import NOT_SHOWN, ZH_CLIENT
 
     chosen = [Path(arg).resolve() for arg in sys.argv[1:]] or None
     for file, line, text in client_templates(chosen):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from playground.demo_gateway.server import RunningGateway
-from playground.ui.connection import ServerDefaults
+from playground.ui.shared.connection import ServerDefaults
 from tests.conftest import DEMO_KEY
 
 

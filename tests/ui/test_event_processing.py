@@ -55,7 +55,7 @@ def test_no_action_of_a_text_tab_uploads_its_chat() -> None:
     from bench.app_queue import find_event
     from playground.settings import Settings
     from playground.ui.app import build_app
-    from playground.ui.connection import ServerDefaults
+    from playground.ui.shared.connection import ServerDefaults
 
     config = build_app(Settings(), ServerDefaults("http://127.0.0.1:9", "k", demo=True)).get_config_file()
     ids = {c.get("props", {}).get("elem_id"): c["id"] for c in config["components"]}

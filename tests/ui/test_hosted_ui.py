@@ -12,10 +12,10 @@ from playground.client.errors import RequestValidationError
 from playground.demo_gateway.server import RunningGateway, free_port
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.connection import ServerDefaults, badge_text, resolve_connection
-from playground.ui.video_board import VideoBoard, VideoJob
-from playground.ui.video_form import FIELD_NAMES, VideoForm
-from playground.ui.video_handlers import submit_job
+from playground.ui.shared.connection import ServerDefaults, badge_text, resolve_connection
+from playground.ui.tabs.video.board import VideoBoard, VideoJob
+from playground.ui.tabs.video.form import FIELD_NAMES, VideoForm
+from playground.ui.tabs.video.handlers import submit_job
 from tests.conftest import DEMO_KEY
 
 DEFAULTS = ServerDefaults("http://127.0.0.1:9", "server-key", demo=True)

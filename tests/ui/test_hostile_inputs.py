@@ -9,15 +9,15 @@ import pytest
 from playground.client.gateway import GatewayClient
 from playground.client.video_catalog import Mode
 from playground.demo_gateway.server import RunningGateway
-from playground.ui.chat_handlers import ChatAdapter, ChatForm
-from playground.ui.connection import ServerDefaults
-from playground.ui.conversation import Session
-from playground.ui.messages_handlers import MessagesForm, count_draft_tokens
-from playground.ui.video_board import VideoBoard
-from playground.ui.video_form import FIELD_NAMES, VideoForm
-from playground.ui.video_handlers import submit_job
+from playground.ui.tabs.chat.handlers import ChatAdapter, ChatForm
+from playground.ui.shared.connection import ServerDefaults
+from playground.ui.conversation.turns import Session
+from playground.ui.tabs.messages.handlers import MessagesForm, count_draft_tokens
+from playground.ui.tabs.video.board import VideoBoard
+from playground.ui.tabs.video.form import FIELD_NAMES, VideoForm
+from playground.ui.tabs.video.handlers import submit_job
 from tests.conftest import DEMO_KEY
-from tests.ui.conversation_screen import new_session, send
+from tests.ui.conversation.conversation_screen import new_session, send
 
 SURROGATE = "half a pair \ud83d here"
 

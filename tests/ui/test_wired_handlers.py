@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 
 from playground.settings import Settings
-from playground.ui import video_handlers
+from playground.ui.tabs.video import handlers as video_handlers
 from playground.ui.app import build_app
-from playground.ui.connection import ServerDefaults
-from playground.ui.conversation_handlers import ConversationHandlers, stop_reply
-from playground.ui.video_handlers import VideoHandlers
+from playground.ui.shared.connection import ServerDefaults
+from playground.ui.conversation.handlers import ConversationHandlers, stop_reply
+from playground.ui.tabs.video.handlers import VideoHandlers
 
 TEXT_TABS = ("chat", "responses", "messages", "native")
-LAYOUT_MODULES = ("playground.ui.conversation_panel", "playground.ui.conversation_handlers", "playground.ui.video_tab",
-                  "playground.ui.video_handlers")
+LAYOUT_MODULES = ("playground.ui.conversation.panel", "playground.ui.conversation.handlers", "playground.ui.tabs.video.layout",
+                  "playground.ui.tabs.video.handlers")
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from playground.client.batch.cost import PriceError, table_from_rows
 from playground.client.batch.graders import GraderError, GraderSpec
 from playground.client.batch.plan import KIND, Plan, PlanError
 from playground.client.batch.template import TemplateError, parse
-from playground.ui.prices import parse_stored
+from playground.ui.shared.prices import parse_stored
 
 LEAVES: list[Any] = [None, True, False, 0, -1, 1.5, float("inf"), "", "x", "{{", "chat", "regex", "(", [], {}, [["a"]], 10**30]
 

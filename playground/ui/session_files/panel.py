@@ -1,0 +1,95 @@
+"""Save a tab's state (form, conversation, attachments as data) as a JSON file and load it back,
+in this or a fresh browser. The file is versioned (`session_document`); a file of another
+version, another tab, a broken one, or one whose values the tab could not send as they are is
+refused as a whole with a clear message and changes nothing. Keys are never saved."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import gradio as gr
+
+from playground.client.errors import GatewayError, RequestValidationError
+from playground.ui.i18n.client_words import word
+from playground.ui.shared.form_check import RequestCheck, check_whole, unchanged_problems, values_problems
+from playground.ui.i18n import t
+from playground.ui.shared.render import error_text
+from playground.ui.session_files.document import VERSION, read_session, read_session_document, session_document
+from playground.ui.shared.shown_files import new_file
+
+__all__ = ["VERSION", "Arrival", "SessionFileBar", "read_session_document", "session_document"]
+
+@dataclass(frozen=True)
+class Arrival:
+    """How a loaded form reaches a tab: `arrive(form)` gives the values by field name (updates
+    allowed) and the values of `outputs`, components the tab sets besides its fields."""
+
+    outputs: list[Any]
+    arrive: Callable[[dict[str, Any]], tuple[dict[str, Any], list[Any]]]
+
+
+@dataclass
+class SessionFileBar:
+    tab: str
+    save: gr.Button
+    download: gr.File
+    load: gr.UploadButton
+    status: gr.Markdown
+
+    @classmethod
+    def build(cls, tab: str) -> SessionFileBar:
+        with gr.Accordion(t("session.panel"), open=False, elem_id=f"{tab}-session-file"):
+            with gr.Row():
+                save = gr.Button(t("session.save"), size="sm", elem_id=f"{tab}-session-save")
+                load = gr.UploadButton(t("session.load"), file_types=[".json"], size="sm", elem_id=f"{tab}-session-load")
+            download = gr.File(label=t("session.download"), visible=False, elem_id=f"{tab}-session-download")
+            status = gr.Markdown(elem_id=f"{tab}-session-status")
+        return cls(tab, save, download, load, status)
+
+    def wire(self, fields: dict[str, Any], chatbot: gr.Chatbot | None = None, session: gr.State | None = None,
+             arrival: Arrival | None = None, check: RequestCheck | None = None) -> None:
+        """A tab with a conversation passes its chatbot and session; a form-only tab does not.
+        A tab whose fields depend on one another (Video) passes how a loaded form arrives; `check`
+        is the tab's request check (the values must build the request a send would build)."""
+        names, components = list(fields), list(fields.values())
+        conversation = [chatbot, session] if chatbot is not None and session is not None else []
+        marker = list(arrival.outputs) if arrival is not None else []
+
+        def on_save(*values: Any) -> tuple[Any, ...]:
+            history, state = (values[0], values[1]) if conversation else (None, None)
+            document = session_document(self.tab, dict(zip(names, values[len(conversation):])), history, state)
+            path = new_file("sessions", f"{self.tab}-session.json", json.dumps(document, indent=2, ensure_ascii=False))
+            return gr.update(value=path, visible=True), word("Saved: download the file to keep it.")
+
+        def loaded_values(upload: Any, current: tuple[Any, ...]) -> tuple[str, list[Any]]:
+            path = upload if isinstance(upload, str) else getattr(upload, "name", None) or (upload or {}).get("path")
+            loaded = read_session(Path(str(path)).read_bytes(), self.tab, names)
+            values = {**dict(zip(names, current)), **loaded.form}
+            extra: list[Any] = []
+            if arrival is not None:  # the values' types first: arriving reads them (the choices come with the model)
+                problems = values_problems(fields, loaded.form, check_choices=False)
+                if problems:
+                    raise RequestValidationError(problems)
+                values, extra = arrival.arrive(values)
+                changed = unchanged_problems(loaded.form, values, values.get("model", ""))
+                if changed:
+                    raise RequestValidationError(changed)
+            check_whole(fields, values, loaded.session.messages, check)
+            status = word("Loaded the saved session.") + "".join(word(f" Note: {note}.") for note in loaded.notes)
+            shown = [values.get(name, gr.skip()) for name in names]
+            return status, [*((loaded.history, loaded.session) if conversation else ()), *shown, *extra]
+
+        def on_load(upload: Any, *current: Any) -> tuple[Any, ...]:
+            try:
+                status, outputs = loaded_values(upload, current)
+            except (GatewayError, OSError) as error:
+                shown = error_text(error) if isinstance(error, GatewayError) else word("**Please check the request** — the file could not be read.")
+                return (shown, *(gr.skip(),) * (len(components) + len(conversation) + len(marker)))
+            return (status, *outputs)
+
+        self.save.click(on_save, [*conversation, *components], [self.download, self.status], queue=False)
+        self.load.upload(on_load, [self.load, *components], [self.status, *conversation, *components, *marker], queue=False)

@@ -1,0 +1,174 @@
+""""Import a curl command": paste a call (from the gateway's docs or a browser's "copy as curl")
+and the playground opens the tab for that interface with its fields filled.
+
+Each tab registers a `FormImport` (which interfaces it takes, its components, and how a parsed
+request becomes their values). The session switches to the command's host, and the status line
+says from where to where, unless the person presses "keep my base URL" or that host does not
+resolve (or hosted mode refuses it). The key in the pasted command goes into the key box of this
+session only, and only together with its host; the pasted text is cleared and the key is never shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import gradio as gr
+
+from playground.client.curl_import import CurlRequest, parse_curl
+from playground.client.errors import GatewayError, RequestValidationError
+from playground.client.gateway import GatewayClient
+from playground.client.import_check import check_body
+from playground.ui.i18n.client_words import word
+from playground.ui.shared.connection import ServerDefaults, without_version
+from playground.ui.conversation.turns import Session
+from playground.ui.shared.form_check import RequestCheck, check_whole
+from playground.ui.i18n import t
+from playground.ui.shared.render import error_text, plain
+
+@dataclass(frozen=True)
+class FormImport:
+    tab_id: str
+    label: str
+    interfaces: tuple[str, ...]
+    components: list[Any]
+    values_from: Callable[[CurlRequest], list[Any]]
+    """Values for `components` (gr.skip() leaves one as it is); raises `GatewayError` if unusable."""
+    names: tuple[str, ...] = ()
+    """Field names of the leading `components` (the tab's form), for `check`."""
+    check: RequestCheck | None = None
+    """The tab's request check (see `form_check.turn_check`): an import fills the form only if it passes."""
+
+    def checked_values(self, request: CurlRequest) -> list[Any]:
+        """`values_from`, after the body passed the interface's request model, and only if the
+        values fit their components and build the request a send would build."""
+        check_body(request.interface, request.body)
+        try:
+            values = self.values_from(request)
+        except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
+            raise RequestValidationError([f"the command's body does not have the shape of a {self.label} call ({type(exc).__name__})"]) from None
+        sent = next((value.messages for value in values if isinstance(value, Session)), [])
+        check_whole(dict(zip(self.names, self.components)), dict(zip(self.names, values)), sent, self.check)
+        return values
+
+
+@dataclass
+class ImportRegistry:
+    forms: list[FormImport] = field(default_factory=list)
+
+    def register(self, form: FormImport) -> None:
+        self.forms.append(form)
+
+    def for_interface(self, interface: str | None) -> FormImport | None:
+        return next((form for form in self.forms if interface in form.interfaces), None)
+
+
+def imported_values(registry: ImportRegistry, defaults: ServerDefaults, command: str) -> tuple[str | None, str, CurlRequest | None, list[Any]]:
+    """(tab id, status, the parsed request, values for every registered component in order); the
+    connection is settled by `connection_after_import`."""
+    untouched = [gr.skip() for form in registry.forms for _ in form.components]
+    try:
+        request = parse_curl(command or "")
+        form = registry.for_interface(request.interface)
+        if form is None:
+            names = ", ".join(form.label for form in registry.forms)
+            return None, word(f"⚠️ This command calls `{request.path}`, which no tab here imports (tabs that do: {names})."), None, untouched
+        values = form.checked_values(request)
+    except GatewayError as error:
+        return None, error_text(error), None, untouched
+    filled: list[Any] = []
+    for other in registry.forms:
+        filled.extend(values if other is form else [gr.skip()] * len(other.components))
+    status = word(f"✅ Opened the **{form.label}** tab with the command's fields ({request.method} `{request.path}`).")
+    return form.tab_id, status, request, filled
+
+
+async def connection_after_import(client: GatewayClient, defaults: ServerDefaults, request: CurlRequest, current_url: str | None,
+                                  keep: bool) -> tuple[Any, Any, str]:
+    """(base URL box value, key box value, what the status line says about them) after an import.
+
+    The session switches to the command's host only when asked (not `keep`) and when that host
+    resolves (and hosted mode's guard allows it); a key goes only with the host it came with,
+    and a switch to another host never carries the key typed for the previous one."""
+    current = without_version((current_url or "").strip() or defaults.base_url)[0]
+    target = without_version(request.base_url)[0]
+    shown_current, shown_target = plain(current[:200]), plain(target[:200])
+    key = request.api_key
+    if target == current:
+        return gr.skip(), key or gr.skip(), word(f" The base URL stays `{shown_current}`.") + (word(" The key from the command is used for this session only.") if key else "")
+    unused_key = word(f" The command's key was not used: it belongs to `{shown_target}`.") if key else ""
+    if keep:
+        return gr.skip(), gr.skip(), word(f" Kept your base URL `{shown_current}` (the command was for `{shown_target}`).") + unused_key
+    problem = await client.host_problem(target)
+    if problem:
+        return gr.skip(), gr.skip(), (word(f" ⚠️ Kept the base URL `{shown_current}`: the command's host is not used because {plain(problem)}.") + unused_key
+                                      + word(" To use that gateway anyway, type its base URL in the connection panel."))
+    url_value = "" if target == without_version(defaults.base_url)[0] else target
+    note = word(f" Switched the base URL from `{shown_current}` to `{shown_target}` (the command's host); "
+                "**Open it, keep my base URL** imports without switching.")
+    if key:
+        return url_value, key, note + word(" The key from the command is used for this session only.")
+    return url_value, "", note + word(f" The command carries no key: the key box was cleared, so type the key for `{shown_target}`.")
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return ""
+
+
+def conversation_from(messages: list[Any], skip_roles: tuple[str, ...] = ("system",)) -> tuple[dict[str, Any], list[dict[str, Any]], Session]:
+    """(draft, chatbot history, session) for an imported message list: the last user message
+    becomes the draft; the turns before it are the conversation, sent as they were."""
+    turns = [m for m in messages if isinstance(m, dict) and m.get("role") not in skip_roles]
+    draft = ""
+    if turns and turns[-1].get("role") == "user" and isinstance(turns[-1].get("content"), str):
+        draft = turns.pop()["content"]
+    history = [{"role": "user" if m.get("role") == "user" else "assistant", "content": _text_of(m.get("content")) or f"({m.get('role')} turn)"}
+               for m in turns]
+    return {"text": draft, "files": []}, history, Session(messages=[dict(m) for m in turns], shown=list(history))
+
+
+@dataclass
+class CurlImport:
+    command: gr.Textbox
+    run: gr.Button
+    keep: gr.Button
+    status: gr.Markdown
+
+    @classmethod
+    def build(cls) -> CurlImport:
+        with gr.Accordion(t("curl.panel"), open=False, elem_id="curl-import"):
+            command = gr.Textbox(label=t("curl.command"), lines=5,
+                                 placeholder=t("curl.placeholder"), elem_id="curl-command")
+            with gr.Row():
+                run = gr.Button(t("curl.open"), size="sm", elem_id="curl-import-button")
+                keep = gr.Button(t("curl.open_keep"), size="sm", elem_id="curl-import-keep")
+            status = gr.Markdown(elem_id="curl-status")
+        return cls(command, run, keep, status)
+
+    def wire(self, registry: ImportRegistry, defaults: ServerDefaults, tabs: gr.Tabs, url_box: gr.Textbox, key_box: gr.Textbox,
+             client: GatewayClient) -> None:
+        """Call after every tab registered its `FormImport`."""
+        components = [component for form in registry.forms for component in form.components]
+
+        async def on_import(text: str, current_url: str, keep: bool) -> tuple[Any, ...]:
+            tab_id, message, request, values = imported_values(registry, defaults, text)
+            url, key, note = gr.skip(), gr.skip(), ""
+            if request is not None:
+                url, key, note = await connection_after_import(client, defaults, request, current_url, keep)
+            status = message + note + (word(" Press Enter to send.") if tab_id else "")
+            return (gr.update(selected=tab_id) if tab_id else gr.skip(), "" if tab_id else gr.skip(), status, url, key, *values)
+
+        async def switch(text: str, current_url: str) -> tuple[Any, ...]:
+            return await on_import(text, current_url, keep=False)
+
+        async def keep_url(text: str, current_url: str) -> tuple[Any, ...]:
+            return await on_import(text, current_url, keep=True)
+
+        outputs = [tabs, self.command, self.status, url_box, key_box, *components]
+        self.run.click(switch, [self.command, url_box], outputs, queue=False)
+        self.keep.click(keep_url, [self.command, url_box], outputs, queue=False)

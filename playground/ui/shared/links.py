@@ -1,0 +1,191 @@
+"""Links that open a ready state: `?tab=chat&model=gx-2.5-flash&preset=...&q=Hello` opens the Chat
+tab with the model picked, the preset applied and the message typed in (not sent).
+
+Values are checked as a whole before the screen changes: a tab, model, preset or parameter this
+page does not know is named in a notice and ignored (the first `MAX_NAMED`, then how many more).
+A link too long to open arrives cut (`long_links`) and is said to be; text whose bytes were not
+valid UTF-8 (the browser turns each into U+FFFD) is said to be damaged. Each tab has a "Copy link" button that writes
+its current settings as such a link; the key and the gateway's address are never part of a link.
+The fields are found by their `elem_id`s, so a tab need not know about links.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import gradio as gr
+
+from playground.ui.i18n import say, t
+from playground.ui.web.long_links import CUT_PARAMETER, MAX_LINK_BYTES
+from playground.ui.shared.presets import preset_names
+from playground.ui.shared.render import plain
+
+MAX_TEXT = 4000
+MAX_NAMED = 10
+"""Unknown parameters named in the notice at most; the rest are counted."""
+REPLACED = "\ufffd"
+
+
+@dataclass(frozen=True)
+class TabLink:
+    model: str | None
+    text: str
+    draft: bool
+    """True when the text box is a conversation input (its value is `{"text", "files"}`)."""
+    preset: str
+
+
+LINKS = {
+    "chat": TabLink("chat-model", "chat-input", True, "chat-preset-pick"),
+    "responses": TabLink("responses-model", "responses-input", True, "responses-preset-pick"),
+    "messages": TabLink("messages-model", "messages-input", True, "messages-preset-pick"),
+    "native": TabLink("native-model", "native-input", True, "native-preset-pick"),
+    "embeddings": TabLink("embeddings-list-model", "embeddings-query", False, "embeddings-preset-pick"),
+    "images": TabLink("images-model", "images-prompt", False, "images-preset-pick"),
+    "compare": TabLink(None, "compare-message", False, "compare-preset"),
+    "video": TabLink("video-model", "video-prompt", False, "video-preset-pick"),
+}
+KNOWN_PARAMETERS = ("tab", "model", "preset", "q")
+
+
+def _choices(component: Any) -> list[str]:
+    return [choice[1] if isinstance(choice, (tuple, list)) else choice for choice in getattr(component, "choices", None) or []]
+
+
+def _clean_text(text: str) -> str | None:
+    if len(text) > MAX_TEXT or any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
+        return None
+    return text
+
+
+class LinkOpener:
+    """Reads the page's query parameters on load and fills the tab they name."""
+
+    @staticmethod
+    def notice_box() -> gr.Markdown:
+        """Where a link's ignored values are named (made above the tabs)."""
+        return gr.Markdown(visible=False, elem_id="link-notice")
+
+    def __init__(self, blocks: gr.Blocks, tabs: gr.Tabs, presets: gr.BrowserState | None, notice: gr.Markdown) -> None:
+        by_id = {getattr(block, "elem_id", None): block for block in blocks.blocks.values()}
+        self.tabs, self.presets = tabs, presets
+        self.fields: dict[str, dict[str, Any]] = {}
+        for tab, link in LINKS.items():
+            found = {"model": by_id.get(link.model), "text": by_id.get(link.text), "preset": by_id.get(link.preset)}
+            self.fields[tab] = {name: component for name, component in found.items() if component is not None}
+        self.outputs = [component for fields in self.fields.values() for component in fields.values()]
+        self.notice = notice
+
+    def values(self, params: dict[str, str], store: Any) -> tuple[Any, Any, list[Any]]:
+        """(tab update, notice update, one value or skip per output), from the query parameters."""
+        untouched = [gr.skip() for _ in self.outputs]
+        params = {name: value for name, value in params.items() if not name.startswith("__")}
+        notes = link_notes(params)
+        params.pop(CUT_PARAMETER, None)
+        if not params:
+            return gr.skip(), _notice([], notes), untouched
+        ignored = unknown_parameters(params)
+        tab = params.get("tab", "chat")
+        if tab not in self.fields:
+            ignored.append(say("link.unknown_tab", name=plain(tab[:40])))
+            return gr.skip(), _notice(ignored, notes), untouched
+        chosen: dict[int, Any] = {}
+        fields = self.fields[tab]
+        model = params.get("model")
+        if model is not None:
+            component = fields.get("model")
+            allowed = _choices(component) if component is not None else []
+            if component is not None and model in allowed:
+                chosen[id(component)] = model
+            else:
+                ignored.append(say("link.unknown_model", name=plain(model[:60])))
+        preset = params.get("preset")
+        if preset is not None:
+            component = fields.get("preset")
+            built_in = _choices(component) if isinstance(component, gr.Radio) else None
+            saved = preset_names(store, tab) if built_in is None else []
+            if component is not None and preset in (built_in if built_in is not None else saved):
+                chosen[id(component)] = preset if built_in is not None else gr.update(choices=saved, value=preset)
+            else:
+                ignored.append(say("link.unknown_preset", name=plain(preset[:60])))
+        text = params.get("q")
+        if text is not None:
+            component = fields.get("text")
+            cleaned = _clean_text(text)
+            if component is not None and cleaned is not None:
+                chosen[id(component)] = {"text": cleaned, "files": []} if LINKS[tab].draft else cleaned
+            else:
+                ignored.append(say("link.bad_text"))
+        values = [chosen.get(id(component), gr.skip()) for component in self.outputs]
+        return gr.Tabs(selected=tab), _notice(ignored, notes), values
+
+    def wire(self, blocks: gr.Blocks) -> None:
+        store = self.presets if self.presets is not None else gr.State(None)
+
+        def on_load(stored: Any, request: gr.Request) -> tuple[Any, ...]:
+            tab, notice, values = self.values(dict(request.query_params), stored)
+            return (tab, notice, *values)
+
+        blocks.load(on_load, store, [self.tabs, self.notice, *self.outputs], queue=False)
+
+
+def unknown_parameters(params: dict[str, str]) -> list[str]:
+    """The notice's items for parameters a link cannot hold: the first `MAX_NAMED`, then a count."""
+    unknown = [name for name in params if name not in KNOWN_PARAMETERS]
+    items = [say("link.unknown_parameter", name=plain(name[:40])) for name in unknown[:MAX_NAMED]]
+    if len(unknown) > MAX_NAMED:
+        items.append(say("link.more_unknown", count=f"{len(unknown) - MAX_NAMED:,}"))
+    return items
+
+
+def link_notes(params: dict[str, str]) -> list[str]:
+    """What the notice says besides what was ignored: a link cut for its length, and values whose
+    bytes were not valid UTF-8 (the browser made each such byte sequence a U+FFFD)."""
+    notes = []
+    size = params.get(CUT_PARAMETER, "")
+    if size.isdigit() and len(size) <= 12:
+        notes.append(say("link.too_long", kb=f"{int(size) / 1000:,.0f}", limit=f"{MAX_LINK_BYTES // 1000:,}"))
+    damaged = [name for name, value in params.items() if REPLACED in value or REPLACED in name]
+    if damaged:
+        names = ", ".join(plain(name.replace(REPLACED, "?")[:40]) for name in damaged[:MAX_NAMED])
+        notes.append(say("link.not_utf8", names=names))
+    return notes
+
+
+def _notice(ignored: list[str], notes: list[str] | None = None) -> Any:
+    parts = ([say("link.ignored", items="; ".join(ignored))] if ignored else []) + list(notes or [])
+    if not parts:
+        return gr.update(visible=False)
+    return gr.update(visible=True, value="\n\n".join(parts))
+
+
+COPY_JS = """(tab, model, text, preset) => {
+  const params = new URLSearchParams({tab: tab});
+  if (model) params.set("model", model);
+  if (preset) params.set("preset", preset);
+  const typed = text && typeof text === "object" ? text.text : text;
+  if (typed) params.set("q", typed);
+  const link = window.location.origin + window.location.pathname + "?" + params.toString();
+  if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
+  return [tab, model, text, preset, link];
+}"""
+
+
+class CopyLink:
+    """The "Copy link" button of one tab and the box that shows the link it copied."""
+
+    def __init__(self, tab: str) -> None:
+        self.tab = tab
+        with gr.Row(elem_classes=["copy-link-row"]):
+            self.button = gr.Button(t("links.copy"), size="sm", elem_id=f"{tab}-copy-link", scale=0, min_width=180)
+            self.box = gr.Textbox(label=t("links.box"), interactive=False,
+                                  visible=False, elem_id=f"{tab}-link", scale=4)
+
+    def wire(self, opener: LinkOpener) -> None:
+        fields = opener.fields[self.tab]
+        name = gr.Textbox(self.tab, visible=False)
+        parts = [fields.get("model"), fields.get("text"), fields.get("preset")]
+        blanks = [gr.Textbox("", visible=False) if part is None else part for part in parts]
+        self.button.click(lambda tab, model, text, preset, link: gr.update(value=link, visible=True),
+                          [name, *blanks, self.box], self.box, js=COPY_JS, queue=False)

@@ -1,0 +1,123 @@
+"""Named presets per tab, kept in this browser only when a person saves one (never a key).
+
+The store is one `gr.BrowserState` for the page (`{"tabs": {tab: {name: {field: value}}}}`),
+created outside the tabs; each tab's preset bar reads and writes its own part. Only plain
+values (text, numbers, booleans and lists of them) are kept: uploads and secrets never are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import gradio as gr
+
+from playground.ui.i18n.client_words import word
+from playground.ui.i18n import t
+
+STORAGE_KEY = "gateway-playground-presets"
+MAX_PRESETS_PER_TAB = 30
+MAX_NAME = 60
+PLAIN = (str, int, float, bool, type(None))
+
+
+def presets_state() -> gr.BrowserState:
+    """Create it outside the tabs (a tab's content mounts only when first opened)."""
+    return gr.BrowserState({"tabs": {}}, storage_key=STORAGE_KEY)
+
+
+def _plain(value: Any) -> bool:
+    return isinstance(value, PLAIN) or (isinstance(value, list) and all(isinstance(v, PLAIN) for v in value))
+
+
+def _tab_presets(store: Any, tab: str) -> dict[str, dict[str, Any]]:
+    tabs = store.get("tabs") if isinstance(store, dict) else None
+    presets = tabs.get(tab) if isinstance(tabs, dict) else None
+    return presets if isinstance(presets, dict) else {}
+
+
+def preset_names(store: Any, tab: str) -> list[str]:
+    return sorted(_tab_presets(store, tab))
+
+
+def save_preset(store: Any, tab: str, name: str, values: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """(new store, message). Keeps only plain values; refuses an empty or over-long name."""
+    name = (name or "").strip()
+    if not name:
+        return store, word("Type a name for the preset first.")
+    if len(name) > MAX_NAME:
+        return store, word(f"Preset names are at most {MAX_NAME} characters.")
+    presets = dict(_tab_presets(store, tab))
+    if name not in presets and len(presets) >= MAX_PRESETS_PER_TAB:
+        return store, word(f"This tab already keeps {MAX_PRESETS_PER_TAB} presets; delete one first.")
+    presets[name] = {field: value for field, value in values.items() if _plain(value)}
+    tabs = dict(store.get("tabs") or {}) if isinstance(store, dict) else {}
+    tabs[tab] = presets
+    return {"tabs": tabs}, word(f"Saved “{name}” in this browser (settings only, never the key).")
+
+
+def delete_preset(store: Any, tab: str, name: str | None) -> tuple[dict[str, Any], str]:
+    presets = dict(_tab_presets(store, tab))
+    if not name or name not in presets:
+        return store if isinstance(store, dict) else {"tabs": {}}, word("Pick a preset to delete.")
+    del presets[name]
+    tabs = dict(store.get("tabs") or {})
+    tabs[tab] = presets
+    return {"tabs": tabs}, f"Deleted “{name}”."
+
+
+def preset_values(store: Any, tab: str, name: str | None, fields: list[str]) -> list[Any] | None:
+    """The stored value per field (`gr.skip()`-able None entries where a field was not stored)."""
+    preset = _tab_presets(store, tab).get(name or "")
+    if preset is None:
+        return None
+    return [preset.get(field, _MISSING) for field in fields]
+
+
+_MISSING = object()
+
+
+@dataclass
+class PresetBar:
+    tab: str
+    picker: gr.Dropdown
+    name: gr.Textbox
+    save: gr.Button
+    delete: gr.Button
+    status: gr.Markdown
+
+    @classmethod
+    def build(cls, tab: str) -> PresetBar:
+        with gr.Accordion(t("presets.panel"), open=False, elem_id=f"{tab}-presets"):
+            with gr.Row():
+                picker = gr.Dropdown([], label=t("presets.pick"), value=None, scale=2, elem_id=f"{tab}-preset-pick")
+                name = gr.Textbox(label=t("presets.name"), placeholder=t("presets.name_example"), scale=2, elem_id=f"{tab}-preset-name")
+            with gr.Row():
+                save = gr.Button(t("presets.save"), size="sm", elem_id=f"{tab}-preset-save")
+                delete = gr.Button(t("presets.delete"), size="sm", elem_id=f"{tab}-preset-delete")
+            status = gr.Markdown(t("presets.note"),
+                                 elem_id=f"{tab}-preset-status")
+        return cls(tab, picker, name, save, delete, status)
+
+    def wire(self, store: gr.BrowserState, fields: dict[str, Any]) -> None:
+        names, components = list(fields), list(fields.values())
+
+        def on_save(current: Any, name: str, *values: Any) -> tuple[Any, ...]:
+            new, message = save_preset(current, self.tab, name, dict(zip(names, values)))
+            return new, message, gr.update(choices=preset_names(new, self.tab), value=(name or "").strip() or None)
+
+        def on_delete(current: Any, name: str | None) -> tuple[Any, ...]:
+            new, message = delete_preset(current, self.tab, name)
+            return new, message, gr.update(choices=preset_names(new, self.tab), value=None)
+
+        def on_pick(current: Any, name: str | None) -> tuple[Any, ...]:
+            values = preset_values(current, self.tab, name, names)
+            if values is None:
+                return (gr.skip(),) * len(components)
+            return tuple(gr.skip() if value is _MISSING else value for value in values)
+
+        self.picker.focus(lambda current: gr.update(choices=preset_names(current, self.tab)), store, self.picker, queue=False)
+        self.save.click(on_save, [store, self.name, *components], [store, self.status, self.picker], queue=False)
+        self.delete.click(on_delete, [store, self.picker], [store, self.status, self.picker], queue=False)
+        # `change`, not `input`: a link (`ui.links`) picks a preset by setting the picker.
+        self.picker.change(on_pick, [store, self.picker], components, queue=False)

@@ -1,0 +1,132 @@
+"""The price table: edited in the Batch tab, kept in this browser (`gr.BrowserState`), importable
+as CSV, and applied to every reply's metrics line, Compare and Batch.
+
+The table of the browser session an event runs for is looked up through Gradio's request
+context (as the session quotas are), so the metrics line of every tab shows a cost without each
+tab passing the table along. Tables of idle sessions are dropped.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gradio as gr
+
+from playground.ui.i18n.client_words import word
+from playground.ui.i18n import t
+from playground.gradio_compat import current_request
+
+from playground.client.batch.cost import COLUMNS, Price, PriceError, cost, format_of_url, model_of, money, table_from_csv, table_from_rows, table_rows
+from playground.client.results import TextResult
+from playground.client.transport import Exchange
+from playground.ui.shared.render import plain
+
+STORAGE_KEY = "gateway-playground-prices"
+MAX_CSV_BYTES = 200_000
+IDLE_AFTER_S = 6 * 3600.0
+HEADERS = ["model", "input $/1M", "output $/1M", "cached input $/1M"]
+
+
+@dataclass
+class SessionPrices:
+    """One price table per browser session (by Gradio's session hash)."""
+
+    _tables: dict[str, tuple[dict[str, Price], float]] = field(default_factory=dict)
+
+    @staticmethod
+    def _session() -> str | None:
+        request = current_request()
+        return getattr(request, "session_hash", None)
+
+    def set(self, table: dict[str, Price]) -> None:
+        session = self._session()
+        if not session:
+            return
+        now = time.monotonic()
+        for stale in [key for key, (_, seen) in self._tables.items() if now - seen > IDLE_AFTER_S]:
+            del self._tables[stale]
+        self._tables[session] = (table, now)
+
+    def current(self) -> dict[str, Price]:
+        session = self._session()
+        entry = self._tables.get(session) if session else None
+        return entry[0] if entry else {}
+
+
+PRICES = SessionPrices()
+
+
+def cost_text(result: TextResult, exchange: Exchange | None) -> str:
+    """"cost $…" for a reply, "cost —" when the table has no price for its model, "" with no table."""
+    table = PRICES.current()
+    if not table or exchange is None:
+        return ""
+    value = cost(table, model_of(exchange.url, exchange.request_body), result.usage, format_of_url(exchange.url))
+    return f"cost {money(value)}"
+
+
+def parse_stored(stored: Any) -> dict[str, Price]:
+    """The table kept in the browser, checked whole (an unusable one is ignored)."""
+    rows = stored.get("rows") if isinstance(stored, dict) else None
+    try:
+        return table_from_rows(rows) if isinstance(rows, list) else {}
+    except PriceError:
+        return {}
+
+
+@dataclass
+class PriceEditor:
+    table: gr.Dataframe
+    upload: gr.File
+    status: gr.Markdown
+    saved: gr.BrowserState
+
+    @staticmethod
+    def store() -> gr.BrowserState:
+        """The browser's copy of the table (create it outside any tab, so it is read on page load)."""
+        return gr.BrowserState({"rows": []}, storage_key=STORAGE_KEY)
+
+    @classmethod
+    def build(cls, prefix: str, saved: gr.BrowserState) -> PriceEditor:
+        with gr.Accordion(t("prices.prices_per_1m_tokens"), open=False, elem_id=f"{prefix}-prices"):
+            gr.Markdown(t("prices.cost_input_input_price"))
+            table = gr.Dataframe(headers=HEADERS, column_count=4, type="array", interactive=True, row_count=3,
+                                 datatype=["str", "number", "number", "number"], elem_id=f"{prefix}-prices-table")
+            with gr.Row():
+                upload = gr.File(label=t("prices.import") + f" ({', '.join(COLUMNS)})", file_types=[".csv"], type="filepath", elem_id=f"{prefix}-prices-csv")
+            status = gr.Markdown(elem_id=f"{prefix}-prices-status")
+        return cls(table, upload, status, saved)
+
+    def wire(self, blocks: gr.Blocks) -> None:
+        def restore(stored: Any) -> Any:
+            table = parse_stored(stored)
+            PRICES.set(table)
+            return table_rows(table) or [["", None, None, None]]
+
+        def edited(rows: Any) -> tuple[Any, Any]:
+            try:
+                table = table_from_rows(rows if isinstance(rows, list) else [])
+            except PriceError as error:
+                return word(f"⚠️ Prices not applied: {plain(str(error))}"), gr.skip()
+            PRICES.set(table)
+            return (word(f"{len(table)} model price(s) in use.") if table else word("No prices: costs show as “—”.")), {"rows": table_rows(table)}
+
+        def imported(path: str | None) -> tuple[Any, Any, Any]:
+            if not path:
+                return gr.skip(), gr.skip(), gr.skip()
+            try:
+                data = Path(path).read_bytes()
+                if len(data) > MAX_CSV_BYTES:
+                    raise PriceError(f"the file is {len(data):,} bytes; at most {MAX_CSV_BYTES:,}")
+                table = table_from_csv(data.decode("utf-8"))
+            except (PriceError, UnicodeDecodeError, OSError) as error:
+                return gr.skip(), word(f"⚠️ Not imported: {plain(str(error))}"), gr.skip()
+            PRICES.set(table)
+            return table_rows(table), word(f"Imported {len(table)} model price(s)."), {"rows": table_rows(table)}
+
+        blocks.load(restore, self.saved, self.table, queue=False)
+        self.table.input(edited, self.table, [self.status, self.saved], queue=False)
+        self.upload.upload(imported, self.upload, [self.table, self.status, self.saved], queue=False)

@@ -1,0 +1,142 @@
+"""Each Batch column's own settings: temperature, max output tokens and stream under its format
+and model pickers (empty = the run's value), read exactly as typed (refused with the column and
+the field named, never rounded), and a line saying which value each column uses."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import gradio as gr
+
+from playground.client.batch.plan import ColumnSettings, Plan, PlanError
+from playground.client.errors import RequestValidationError
+from playground.ui.i18n.client_words import word
+from playground.ui.shared.column_picker import slots
+from playground.ui.shared.forms import whole
+from playground.ui.i18n import t
+from playground.ui.shared.render import plain
+
+STREAM_CHOICES = [(t("batch_col.same"), ""), (t("batch_col.on"), "on"), (t("batch_col.off"), "off")]
+PER_COLUMN = 3  # temperature, max tokens, stream
+
+
+def _text(value: Any) -> str:
+    return str(value if value is not None else "").strip()
+
+
+def temperature_of(label: str, value: Any) -> float | None:
+    """A temperature box: empty is None; otherwise a number from 0 to 2 as typed (`label` names it)."""
+    raw = _text(value)
+    if not raw:
+        return None
+    try:
+        number = float(raw)
+    except ValueError:
+        raise PlanError([f"{label} must be a number from 0 to 2 or empty (got {raw[:20]!r})"]) from None
+    if not (math.isfinite(number) and 0 <= number <= 2):
+        raise PlanError([f"{label} must be from 0 to 2 (got {raw[:20]})"])
+    return number
+
+
+def tokens_of(label: str, value: Any) -> int | None:
+    """A max-tokens text box: empty is None; a whole number of 1 or more as typed (1.5 is refused)."""
+    raw = _text(value)
+    if not raw:
+        return None
+    try:
+        number: Any = int(raw)
+    except ValueError:
+        try:
+            number = float(raw)
+        except ValueError:
+            number = raw
+    try:
+        tokens = whole(label, number)
+    except RequestValidationError as error:
+        raise PlanError(error.problems) from None
+    if tokens is None or not 1 <= tokens <= 1_000_000:
+        raise PlanError([f"{label} must be a whole number from 1 to 1000000 or empty (got {raw[:20]})"])
+    return tokens
+
+
+def own_settings(index: int, temperature: Any, tokens: Any, stream: Any) -> ColumnSettings:
+    """One column's boxes -> its settings (raises `PlanError` naming every problem of the column)."""
+    problems: list[str] = []
+    values: list[Any] = []
+    for read, label, value in ((temperature_of, "temperature", temperature), (tokens_of, "max output tokens", tokens)):
+        try:
+            values.append(read(f"column {index + 1} {label}", value))
+        except PlanError as error:
+            problems += error.problems
+            values.append(None)
+    if problems:
+        raise PlanError(problems)
+    return ColumnSettings(values[0], values[1], {"on": True, "off": False}.get(stream or ""))
+
+
+def columns_with_settings(column_values: list[Any], setting_values: list[Any]) -> tuple[list[tuple[str, str]], list[ColumnSettings]]:
+    """The chosen columns and their own settings, slot by slot (a blank slot's settings are dropped);
+    raises `PlanError` naming every problem of every chosen column."""
+    columns, settings, problems = [], [], []
+    pairs = slots(column_values)
+    setting_values = list(setting_values) + [""] * (PER_COLUMN * len(pairs))
+    for index, (fmt, model) in enumerate(pairs):
+        if not (fmt and model and model.strip()):
+            continue
+        columns.append((fmt, model.strip()))
+        try:
+            settings.append(own_settings(index, *setting_values[index * PER_COLUMN:(index + 1) * PER_COLUMN]))
+        except PlanError as error:
+            problems += error.problems
+            settings.append(ColumnSettings())
+    if problems:
+        raise PlanError(problems)
+    return columns, settings
+
+
+def used_text(column_values: list[Any], setting_values: list[Any], temperature: Any, tokens: Any, stream: Any) -> str:
+    """Per chosen column, the values it sends and whether they are its own or the run's."""
+    lines = []
+    pairs = slots(column_values)
+    setting_values = list(setting_values) + [""] * (PER_COLUMN * len(pairs))
+    for index, (fmt, model) in enumerate(pairs):
+        if not (fmt and model and model.strip()):
+            continue
+        own_t, own_m, own_s = (_text(v) for v in setting_values[index * PER_COLUMN:(index + 1) * PER_COLUMN])
+        shared_m = "" if tokens in (None, "", 0) else _text(tokens)
+        parts = [_which("temperature", own_t, _text(temperature), "not set"), _which("max output tokens", own_m, shared_m, "not set"),
+                 _which("stream", own_s, "on" if stream else "off", "")]
+        lines.append(word(f"- **Column {index + 1}** ({plain(model.strip())}): " + " · ".join(parts)))
+    return word("**What each column sends**\n\n" + "\n".join(lines)) if lines else ""
+
+
+def _which(name: str, own: str, shared: str, empty: str) -> str:
+    if own:
+        return word(f"{name} {plain(own)} (its own)")
+    return word(f"{name} {plain(shared) if shared else empty} (all columns)")
+
+
+def session_setting_values(plan: Plan, count: int) -> list[Any]:
+    """A loaded plan's column settings as the boxes' values, slot by slot."""
+    values: list[Any] = []
+    for index in range(count):
+        own = plan.column_settings[index] if index < len(plan.column_settings) else ColumnSettings()
+        values += ["" if own.temperature is None else repr(own.temperature), "" if own.max_tokens is None else str(own.max_tokens),
+                   "" if own.stream is None else ("on" if own.stream else "off")]
+    return values
+
+
+@dataclass
+class ColumnSettingsInputs:
+    prefix: str
+    components: list[Any] = field(default_factory=list)
+
+    def add(self, index: int) -> None:
+        """One column's boxes (call inside the column's layout, under its pickers)."""
+        self.components += [
+            gr.Textbox("", label=t("batch_col.temperature"), elem_id=f"{self.prefix}-col-temperature-{index}"),
+            gr.Textbox("", label=t("batch_col.max_tokens"), elem_id=f"{self.prefix}-col-max-tokens-{index}"),
+            gr.Dropdown(STREAM_CHOICES, value="", label=t("batch_col.stream"), elem_id=f"{self.prefix}-col-stream-{index}"),
+        ]

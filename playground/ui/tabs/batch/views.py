@@ -1,0 +1,138 @@
+"""How a batch run looks: the progress bar, the results grid, one cell's details, the blind A/B
+pair and the data set preview. Pure formatting, no events."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+from typing import Any
+
+from playground.client.batch.cost import Price, money
+from playground.client.batch.dataset import Dataset
+from playground.client.batch.plan import Plan
+from playground.client.batch.report import FILTERS, cell_cost, column_label, grid_keys, marks_text
+from playground.client.batch.runner import Progress
+from playground.client.batch.store import RunFile, cell_key
+from playground.ui.shared.codegen import shorten_long_strings
+from playground.ui.i18n import EN, say
+from playground.ui.shared.render import plain
+
+MAX_GRID_ROWS = 500
+ANSWER_EXCERPT = 160
+
+
+def progress_html(progress: Progress | None, state: str = "") -> str:
+    """A bar with rows done / total, ETA and errors so far (plain HTML, values escaped)."""
+    if progress is None:
+        return say("bview.idle")
+    share = progress.done / progress.total if progress.total else 0.0
+    eta = progress.eta()
+    eta_text = say("bview.eta", seconds=f"{eta:,.0f}") if eta is not None and progress.running else ""
+    status = state or ("running" if progress.running else ("finished" if progress.done >= progress.total else "stopped"))
+    shown = say(f"bview.status.{status}") if f"bview.status.{status}" in EN else status
+    return (f'<div class="batch-progress" data-done="{progress.done}" data-total="{progress.total}" data-status="{html.escape(status)}">'
+            f'<div class="batch-progress-track" style="background:#e5e7eb;border-radius:6px;height:14px;overflow:hidden">'
+            f'<div class="batch-progress-fill" style="width:{share * 100:.1f}%;background:#4f46e5;height:100%"></div></div>'
+            f'<p>{say("bview.progress", status=html.escape(shown), done=f"{progress.done:,}", total=f"{progress.total:,}", errors=f"{progress.errors:,}", eta=eta_text)}</p></div>')
+
+
+def preview_rows(dataset: Dataset | None) -> dict[str, Any]:
+    if dataset is None or not dataset.columns:
+        return {"headers": [say("bview.no_dataset")], "data": [[""]]}
+    return {"headers": dataset.columns, "data": [[value[:200] for value in row] for row in dataset.preview(10)] or [[""] * len(dataset.columns)]}
+
+
+def sort_choices(plan: Plan | None) -> list[tuple[str, str]]:
+    """(label in the visitor's language, value the grid sorts by) for each order the grid offers."""
+    choices = [(say("bview.sort.row"), "row")]
+    for index in range(len(plan.columns) if plan else 0):
+        choices += [(say(f"bview.sort.{by}", column=index + 1), f"C{index + 1} {by}") for by in ("ttft", "tokens", "passes")]
+    return choices
+
+
+def grid(plan: Plan, run: RunFile, prices: dict[str, Price], shown: str = FILTERS[0], sort: str = "row") -> tuple[dict[str, Any], str]:
+    """(Dataframe value, a note) for the results grid: per column the marks and an answer excerpt,
+    TTFT, tokens and cost; the first two cells of a line say which row and repeat it is."""
+    headers = [say("bview.grid.row"), say("bview.grid.repeat"), *plan.dataset.columns[:2]]
+    for index in range(len(plan.columns)):
+        headers += [column_label(plan, index), *(say(f"bview.grid.{what}", column=index + 1) for what in ("ttft", "tokens", "cost"))]
+    pairs = grid_keys(plan, run, shown, sort)
+    data = []
+    for row, repeat in pairs[:MAX_GRID_ROWS]:
+        values = plan.dataset.rows[row]
+        line: list[Any] = [row + 1, repeat + 1, *[values.get(name, "")[:60] for name in plan.dataset.columns[:2]]]
+        for column in range(len(plan.columns)):
+            record = run.cells.get(cell_key(row, repeat, column))
+            if record is None:
+                line += ["…", "", "", ""]
+                continue
+            body = ("⚠️ " + record.error) if record.error else record.answer
+            marks = marks_text(record)
+            line += [(marks + " " if marks else "") + ("♻ " if record.cached else "") + body[:ANSWER_EXCERPT].replace("\n", " "),
+                     round(record.ttft * 1000) if record.ttft is not None else "",
+                     (record.usage.get("output") or 0) + (record.usage.get("input") or 0) if record.usage else "",
+                     money(cell_cost(plan, record, prices))]
+        data.append(line)
+    note = say("bview.lines", count=f"{len(pairs):,}") + (say("bview.first_lines", count=f"{MAX_GRID_ROWS:,}") if len(pairs) > MAX_GRID_ROWS else "")
+    note += say("bview.grid_help")
+    return {"headers": headers, "data": data or [[""] * len(headers)]}, note
+
+
+def column_of_grid_index(plan: Plan, index: int) -> int | None:
+    """Which run column a grid column index belongs to (None for row, repeat and variables)."""
+    first = 2 + min(2, len(plan.dataset.columns))
+    if index < first:
+        return None
+    column = (index - first) // 4
+    return column if column < len(plan.columns) else None
+
+
+def cell_markdown(plan: Plan, run: RunFile, row: int, repeat: int, column: int, prices: dict[str, Price]) -> str:
+    record = run.cells.get(cell_key(row, repeat, column))
+    where = say("bview.where", row=row + 1, repeat=repeat + 1, column=plain(column_label(plan, column)))
+    if record is None:
+        return where + say("bview.not_run")
+    lines = [where + (say("bview.from_cache") if record.cached else "")]
+    if record.error:
+        lines.append(f"⚠️ {plain(record.error)}")
+    if record.answer:
+        lines.append("```text\n" + record.answer.replace("```", "ʼʼʼ")[:4000] + "\n```")
+    for spec, mark in zip(plan.graders, record.marks):
+        sign = "✓" if mark.get("passed") else ("✗" if mark.get("passed") is False else "·")
+        lines.append(f"- {sign} {plain(spec.label)}: {plain(str(mark.get('detail', '')))}")
+    if record.usage:
+        lines.append(say("bview.usage", input=record.usage.get("input"), output=record.usage.get("output"), cost=money(cell_cost(plan, record, prices))))
+    return "\n\n".join(lines)
+
+
+def grader_exchanges_json(detail: dict[str, Any]) -> str:
+    kept = [item for item in detail.get("grader_exchanges") or [] if item]
+    if not kept:
+        return ""
+    shown = [{"request": shorten_long_strings(item.get("request_body"), 2000), "answer": shorten_long_strings(item.get("response_body"), 2000)}
+             for item in kept]
+    return json.dumps(shown, indent=2, ensure_ascii=False)
+
+
+def ab_candidates(plan: Plan, run: RunFile, left: int, right: int) -> list[tuple[int, int]]:
+    """(row, repeat) pairs where both columns answered."""
+    pairs = []
+    for row in range(len(plan.dataset.rows)):
+        for repeat in range(plan.repeats):
+            a, b = run.cells.get(cell_key(row, repeat, left)), run.cells.get(cell_key(row, repeat, right))
+            if a and b and not a.error and not b.error:
+                pairs.append((row, repeat))
+    return pairs
+
+
+def pick_pair(plan: Plan, run: RunFile, left: int, right: int, rng: random.Random) -> dict[str, Any] | None:
+    """A random answered row of two columns, in random order: {row, repeat, a, b} (column indexes)."""
+    voted = {v.row for v in run.votes if {v.a, v.b} == {left, right}}
+    pairs = ab_candidates(plan, run, left, right)
+    fresh = [p for p in pairs if p[0] not in voted] or pairs
+    if not fresh or left == right:
+        return None
+    row, repeat = rng.choice(fresh)
+    a, b = (left, right) if rng.random() < 0.5 else (right, left)
+    return {"row": row, "repeat": repeat, "a": a, "b": b}

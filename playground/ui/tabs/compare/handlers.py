@@ -1,0 +1,208 @@
+"""The Compare tab's work, without Gradio: run one intent through up to four (format, model)
+columns at once, each streaming on its own (one column's error stays in that column), then the
+metrics table with the best value of each row marked, a word diff of two answers, and the
+comparison exported as JSON and Markdown."""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import html
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from playground.client.errors import GatewayError
+from playground.client.gateway import GatewayClient
+from playground.client.intent import FORMAT_LABELS, Intent, Mapped, to_request
+from playground.client.results import TextResult
+from playground.client.transport import Connection, Exchange
+from playground.ui.shared.codegen import shorten_long_strings
+from playground.ui.shared.connection import ServerDefaults, resolve_connection
+from playground.ui.i18n.client_words import word
+from playground.ui.i18n import say
+from playground.ui.shared.prices import cost_text
+from playground.ui.shared.render import error_text, plain, result_messages
+from playground.ui.shared.shown_files import new_file
+
+UPDATE_INTERVAL = 0.05
+PRESETS: dict[str, list[tuple[str, str]]] = {
+    "One model family through all four formats": [("chat", "gx-2.5-flash"), ("responses", "gx-2.5-flash"),
+                                                  ("messages", "cl-sonnet-4-5-20250929"), ("native", "gx-2.5-flash")],
+    "Three models through chat completions": [("chat", "gx-2.5-flash"), ("chat", "gpt-4.1"), ("chat", "cl-sonnet-4-5-20250929"), ("", "")],
+}
+SHARED = ("system prompt", "user message", "temperature", "max output tokens", "thinking", "stream")
+SHARED_KEYS = dict(zip(SHARED, ("cmp.shared.system", "cmp.shared.user", "cmp.shared.temperature", "cmp.shared.max_tokens",
+                                "cmp.shared.thinking", "cmp.shared.stream"), strict=True))
+"""The shared parameters' names are the client's mapping keys (and the JSON export's); shown through the catalogue."""
+ROW_KEYS = {"time to first token (ms)": "cmp.row.ttft", "tokens per second": "cmp.row.rate", "total time (ms)": "cmp.row.total",
+            "input tokens": "cmp.row.input", "output tokens": "cmp.row.output", "reasoning tokens": "cmp.row.reasoning",
+            "cached tokens": "cmp.row.cached"}
+"""The metrics rows' names are the JSON export's keys; the table shows them through the catalogue."""
+
+
+@dataclass
+class ColumnRun:
+    fmt: str
+    model: str
+    mapped: Mapped | None = None
+    result: TextResult = field(default_factory=TextResult)
+    exchange: Exchange | None = None
+    error: str = ""
+    done: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"{FORMAT_LABELS.get(self.fmt, self.fmt)} · {self.model}"
+
+
+async def _drive(client: GatewayClient, conn: Connection, run: ColumnRun) -> None:
+    api = getattr(client, run.fmt)
+    try:
+        assert run.mapped is not None
+        if run.mapped.request.stream:
+            async with api.stream(conn, run.mapped.request) as stream:
+                run.result, run.exchange = stream.result, stream.exchange
+                async for _ in stream:
+                    pass
+        else:
+            run.result, run.exchange = await api.create(conn, run.mapped.request)
+    except GatewayError as error:
+        partial = getattr(error, "partial", None)
+        run.result = partial if isinstance(partial, TextResult) else run.result
+        run.exchange = error.exchange or run.exchange
+        run.error = error_text(error)
+    finally:
+        run.done = True
+
+
+async def compare(client: GatewayClient, defaults: ServerDefaults, url: str, key: str, intent: Intent,
+                  columns: list[tuple[str, str]]) -> AsyncIterator[list[ColumnRun]]:
+    """Yield every column's state at a bounded rate until all are done; cancelling stops all."""
+    runs = [ColumnRun(fmt, model.strip()) for fmt, model in columns if fmt and model and model.strip()]
+    try:
+        conn = resolve_connection(defaults, url, key)
+    except GatewayError as error:
+        for run in runs:
+            run.error, run.done = error_text(error), True
+        yield runs
+        return
+    tasks = []
+    for run in runs:
+        try:
+            run.mapped = to_request(intent, run.fmt, run.model)
+        except (GatewayError, ValueError) as error:
+            run.error = error_text(error) if isinstance(error, GatewayError) else plain(str(error))
+            run.done = True
+            continue
+        tasks.append(asyncio.create_task(_drive(client, conn, run)))
+    try:
+        while tasks and not all(task.done() for task in tasks):
+            yield runs
+            await asyncio.wait(tasks, timeout=UPDATE_INTERVAL)
+        yield runs
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+def _number(value: float | None, scale: float = 1.0, digits: int = 0) -> str:
+    return "—" if value is None else f"{value * scale:,.{digits}f}"
+
+
+def metrics_rows(runs: list[ColumnRun]) -> list[tuple[str, list[float | None], str]]:
+    """(row name, value per column, which is best: "low", "high" or "")."""
+    def usage(run: ColumnRun, name: str) -> float | None:
+        return getattr(run.result.usage, name) if run.result.usage else None
+
+    return [
+        ("time to first token (ms)", [r.result.first_token_at * 1000 if r.result.first_token_at is not None else None for r in runs], "low"),
+        ("tokens per second", [r.result.tokens_per_second() for r in runs], "high"),
+        ("total time (ms)", [r.result.finished_at * 1000 if r.result.finished_at is not None else None for r in runs], "low"),
+        ("input tokens", [usage(r, "input_tokens") for r in runs], ""),
+        ("output tokens", [usage(r, "output_tokens") for r in runs], ""),
+        ("reasoning tokens", [usage(r, "reasoning_tokens") for r in runs], ""),
+        ("cached tokens", [usage(r, "cached_tokens") for r in runs], ""),
+    ]
+
+
+def metrics_table(runs: list[ColumnRun]) -> str:
+    """A Markdown table, one column per run, the best value of each timed row marked ★."""
+    if not runs:
+        return ""
+    lines = ["| | " + " | ".join(plain(run.label) for run in runs) + " |", "|---" * (len(runs) + 1) + "|"]
+    for name, values, best in metrics_rows(runs):
+        known = [v for v in values if v is not None]
+        target = (min(known) if best == "low" else max(known)) if known and best and len(known) > 1 else None
+        cells = [("★ " if v is not None and v == target else "") + _number(v, digits=1 if name == "tokens per second" else 0) for v in values]
+        lines.append(f"| {say(ROW_KEYS[name])} | " + " | ".join(cells) + " |")
+    lines.append(f"| {say('cmp.row.finish')} | " + " | ".join(plain(r.result.finish_reason or (say("cmp.error") if r.error else "—")) for r in runs) + " |")
+    costs = [cost_text(r.result, r.exchange).removeprefix("cost ") for r in runs]
+    if any(costs):
+        lines.append(f"| {say('cmp.row.cost')} | " + " | ".join(value or "—" for value in costs) + " |")
+    return "\n".join(lines)
+
+
+def word_diff(left: str, right: str) -> str:
+    """HTML: words only in the first answer struck through, words only in the second underlined."""
+    a, b = left.split(), right.split()
+    out = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op in ("delete", "replace"):
+            out.append(f"<del>{html.escape(' '.join(a[i1:i2]))}</del>")
+        if op in ("insert", "replace"):
+            out.append(f"<ins>{html.escape(' '.join(b[j1:j2]))}</ins>")
+        if op == "equal":
+            out.append(html.escape(" ".join(a[i1:i2])))
+    return '<div class="word-diff">' + " ".join(out) + "</div>"
+
+
+def mapping_table(runs: list[ColumnRun]) -> str:
+    """How each shared parameter is written in each column's format (or why it is not sent)."""
+    mapped = [(run.label, run.mapped.mapping) for run in runs if run.mapped is not None]
+    if not mapped:
+        return ""
+    lines = [f"| {say('cmp.shared_parameter')} | " + " | ".join(plain(label) for label, _ in mapped) + " |", "|---" * (len(mapped) + 1) + "|"]
+    for name in SHARED:
+        lines.append(f"| {say(SHARED_KEYS[name])} | " + " | ".join(f"`{mapping.get(name, '—')}`" if not mapping.get(name, "").startswith("not sent")
+                                                  else plain(word(mapping[name])) for _, mapping in mapped) + " |")
+    return "\n".join(lines)
+
+
+def request_json(run: ColumnRun) -> str:
+    if run.exchange is not None:
+        shown = {"method": run.exchange.method, "url": run.exchange.url, "body": shorten_long_strings(run.exchange.request_body)}
+    elif run.mapped is not None:
+        shown = {"body": shorten_long_strings(run.mapped.request.to_body())}
+    else:
+        return ""
+    return json.dumps(shown, indent=2, ensure_ascii=False)
+
+
+def export_files(intent: Intent, runs: list[ColumnRun]) -> tuple[str, str]:
+    """(JSON path, Markdown path) of the comparison: inputs, each column's request, answer, metrics."""
+    columns = []
+    for run in runs:
+        metrics = {name: values[runs.index(run)] for name, values, _ in metrics_rows(runs)}
+        columns.append({"format": run.fmt, "model": run.model, "request": run.exchange.request_body if run.exchange else None,
+                        "answer": run.result.text, "reasoning": run.result.reasoning, "finish": run.result.finish_reason,
+                        "error": run.error, "metrics": metrics, "mapping": run.mapped.mapping if run.mapped else {}})
+    document = {"inputs": {k: v for k, v in intent.__dict__.items() if k != "image"} | {"image": bool(intent.image)}, "columns": columns}
+    json_path = new_file("compare", "comparison.json", json.dumps(document, indent=2, ensure_ascii=False))
+    report = [say("cmp.md.title"), "", say("cmp.md.system", system=intent.system or "—"), "", say("cmp.md.message", message=intent.user), "",
+              say("cmp.md.metrics"), "", metrics_table(runs), "", say("cmp.md.mapping"), "", mapping_table(runs), ""]
+    for run in runs:
+        report += [f"## {run.label}", "", run.result.text or run.error or say("cmp.md.no_answer"), ""]
+    md_path = new_file("compare", "comparison.md", "\n".join(report))
+    return json_path, md_path
+
+
+def transcript(intent: Intent, run: ColumnRun) -> list[dict[str, Any]]:
+    """The column's chat: the user's message, then the answer as it stands."""
+    shown: list[dict[str, Any]] = [{"role": "user", "content": intent.user}]
+    if run.result.text or run.result.reasoning or run.result.tool_calls:
+        shown += result_messages(run.result, run.done)
+    if run.error:
+        shown.append({"role": "assistant", "content": "⚠️ " + run.error})
+    return shown

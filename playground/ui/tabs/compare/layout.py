@@ -1,0 +1,184 @@
+"""The Compare tab's layout: one input area, up to four (format, model) columns streaming side by
+side, then the metrics table, a word diff, the raw requests and how each format carries the
+shared parameters, and the export."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import gradio as gr
+
+from playground.ui.i18n import say, t
+
+from playground.client.errors import GatewayError, RequestValidationError
+from playground.client.intent import Intent
+from playground.client.media import image_data_url
+from playground.client.validation import BROKEN_TEXT, is_utf8
+from playground.ui.conversation.chatbot import Chatbot
+from playground.ui.tabs.compare.handlers import (
+    PRESETS,
+    ColumnRun,
+    compare,
+    export_files,
+    mapping_table,
+    metrics_table,
+    request_json,
+    transcript,
+    word_diff,
+)
+from playground.ui.shared.column_picker import ColumnPicker, slots
+from playground.ui.tabs.context import TabContext
+from playground.ui.shared.examples import Example, ExampleRow
+from playground.ui.shared.forms import optional_positive, whole
+from playground.ui.shared.render import error_text, metrics_text
+from playground.ui.shared.uploaded_image import uploaded_image
+from playground.ui.shared.widgets import banner_update, error_banner
+
+COLUMNS = 4
+
+
+def _with_columns(values: dict[str, Any]) -> dict[str, Any]:
+    """An example's values plus the column formats and models of the preset it names (a
+    preset picked in code does not fire the picker's own event)."""
+    slots = PRESETS[values["preset"]]
+    return {**values, **{f"{kind}_{index}": value for index, slot in enumerate(slots) for kind, value in zip(("format", "model"), slot)}}
+
+
+EXAMPLES = [
+    Example(t("compare.a_riddle_through_four"), t("compare.the_same_question_in"),
+            _with_columns({"user": "What has keys but can't open locks? Answer in one sentence.", "preset": "One model family through all four formats"})),
+    Example(t("compare.thinking_everywhere"), t("compare.thinking_on_see_how"),
+            _with_columns({"user": "Why do we have seasons? Think it through.", "thinking": True, "preset": "One model family through all four formats"})),
+]
+
+
+@dataclass
+class CompareState:
+    intent: Intent | None = None
+    runs: list[ColumnRun] = field(default_factory=list)
+    ready: bool = False
+
+
+def _column_outputs(runs: list[ColumnRun], intent: Intent | None, slots: list[tuple[str, str]]) -> list[Any]:
+    """One chat per column slot (empty for unused slots)."""
+    by_slot, outputs = list(runs), []
+    for fmt, model in slots:
+        run = next((r for r in by_slot if r.fmt == fmt and r.model == model.strip()), None) if fmt and model else None
+        if run is not None:
+            by_slot.remove(run)
+        outputs.append(transcript(intent, run) if run is not None and intent is not None else [])
+    return outputs
+
+
+def build_compare_tab(ctx: TabContext) -> None:
+    state = gr.State(CompareState())
+    with gr.Row():
+        with gr.Column(scale=3):
+            system = gr.Textbox(label=t("chat.system"), lines=1, elem_id="compare-system")
+            user = gr.Textbox(label=t("compare.message"), lines=2, value="Explain in two sentences why the sky is blue.", elem_id="compare-message")
+        with gr.Column(scale=2):
+            image = uploaded_image(label=t("cmp.image"), height=200, elem_id="compare-image")  # 120 px: the label covered the drop text
+        with gr.Column(scale=2):
+            temperature = gr.Slider(0, 2, value=0.7, step=0.05, label=t("compare.temperature"), elem_id="compare-temperature")
+            max_tokens = gr.Number(0, label=t("common.max_output_tokens_0"), elem_id="compare-max-tokens")
+            with gr.Row():
+                thinking = gr.Checkbox(False, label=t("native.thinking"), elem_id="compare-thinking", min_width=100)
+                stream = gr.Checkbox(True, label=t("compare.stream"), elem_id="compare-stream", min_width=100)
+            budget = gr.Number(2048, label=t("compare.thinking_budget_tokens"), elem_id="compare-budget")
+    picker = ColumnPicker.start("compare", PRESETS)
+    examples = ExampleRow.build("compare", EXAMPLES)
+    chats, lines = [], []
+    with gr.Row():
+        for index in range(COLUMNS):
+            with gr.Column(min_width=220):
+                picker.column(index)
+                chats.append(Chatbot(height=None, min_height=240, max_height=720, elem_id=f"compare-chat-{index}",
+                                     show_label=False))  # grows with the answer: the question above it stays in view
+                lines.append(gr.Markdown(elem_id=f"compare-metrics-{index}", elem_classes=["metrics-line"]))
+    with gr.Row():
+        send = gr.Button(t("compare.send_to_every_column"), variant="primary", elem_id="compare-send")
+        stop = gr.Button(t("compare.stop_all"), variant="stop", elem_id="compare-stop")
+    error = error_banner("compare")
+    table = gr.Markdown(elem_id="compare-table")
+    with gr.Accordion(t("compare.word_diff_of_two"), open=False, elem_id="compare-diff-panel"):
+        with gr.Row():
+            left = gr.Dropdown([1, 2, 3, 4], value=1, label=t("common.first_column"), elem_id="compare-diff-left")
+            right = gr.Dropdown([1, 2, 3, 4], value=2, label=t("common.second_column"), elem_id="compare-diff-right")
+        diff = gr.HTML(elem_id="compare-diff")
+    with gr.Accordion(t("compare.the_requests_side_by"), open=False, elem_id="compare-requests-panel"):
+        mapping = gr.Markdown(elem_id="compare-mapping")
+        with gr.Row():
+            requests = [gr.Code(language="json", label=t("common.column") + f" {i + 1}", interactive=False, elem_id=f"compare-request-{i}") for i in range(COLUMNS)]
+    with gr.Row():
+        export_json = gr.File(label=t("compare.comparison_json"), elem_id="compare-export-json")
+        export_md = gr.File(label=t("compare.comparison_md"), elem_id="compare-export-md")
+
+    slots_in = picker.inputs
+
+    async def on_begin(compare_state: CompareState, system_text: str, message: str, image_path: str | None, temp: float,
+                       tokens: float | None, think: bool, budget_tokens: float | None, streamed: bool, *values: Any) -> Any:
+        compare_state.ready = False
+        try:
+            if not (message or "").strip():
+                raise RequestValidationError([say("cmp.type_first")])
+            broken = [say(key) for key, text in (("cmp.shared.user", message), ("cmp.shared.system", system_text or "")) if not is_utf8(text)]
+            if broken:
+                raise RequestValidationError([f"{name}: {BROKEN_TEXT}" for name in broken])
+            if not any(fmt and model.strip() for fmt, model in slots(values)):
+                raise RequestValidationError([say("cmp.no_model")])
+            picture = image_data_url(image_path) if image_path else None
+            compare_state.intent = Intent(message, system_text or "", picture, temp, optional_positive(tokens, "max output tokens"), bool(think),
+                                          whole("thinking budget", budget_tokens) or 2048, bool(streamed))
+        except GatewayError as problem:
+            return banner_update(error_text(problem))
+        compare_state.ready = True
+        return banner_update("")
+
+    async def on_stream(compare_state: CompareState, url: str, key: str, *values: Any) -> Any:
+        if not compare_state.ready or compare_state.intent is None:
+            return
+        compare_state.ready = False
+        columns = slots(values)
+        async for runs in compare(ctx.client, ctx.defaults, url, key, compare_state.intent, columns):
+            compare_state.runs = runs
+            yield _column_outputs(runs, compare_state.intent, columns)
+
+    def finished(compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
+        runs, intent, columns = compare_state.runs, compare_state.intent, slots(values)
+        if intent is None or not runs:
+            return (gr.skip(),) * len(ends)
+        by_slot = []
+        for fmt, model in columns:
+            by_slot.append(next((r for r in runs if r.fmt == fmt and r.model == model.strip()), None) if fmt and model else None)
+        column_lines = [(metrics_text(r.result, r.exchange) + (" · " + say("cmp.error") if r.error else "")) if r else "" for r in by_slot]
+        files = export_files(intent, runs)
+        return (*column_lines, metrics_table(runs), mapping_table(runs), *[request_json(r) if r else "" for r in by_slot],
+                diff_of(runs, by_slot, first, second), *files)
+
+    def diff_of(runs: list[ColumnRun], by_slot: list[ColumnRun | None], first: int, second: int) -> str:
+        a, b = by_slot[int(first) - 1], by_slot[int(second) - 1]
+        if a is None or b is None:
+            return say("cmp.pick_two")
+        return word_diff(a.result.text, b.result.text)
+
+    async def on_end(compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
+        return finished(compare_state, first, second, *values)
+
+    async def on_stop(compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
+        compare_state.ready = False
+        return finished(compare_state, first, second, *values)
+
+    ends = [*lines, table, mapping, *requests, diff, export_json, export_md]
+    inputs = [state, system, user, image, temperature, max_tokens, thinking, budget, stream]
+    began = send.click(on_begin, [*inputs, *slots_in], [error], queue=False)
+    streaming = began.then(on_stream, [state, *ctx.connection, *slots_in], chats, concurrency_limit=None, show_progress="hidden")
+    streaming.then(on_end, [state, left, right, *slots_in], ends, queue=False)
+    stop.click(on_stop, [state, left, right, *slots_in], ends, cancels=[streaming], queue=False)
+    gr.on([left.change, right.change], lambda s, a, b, *v: finished(s, a, b, *v)[-3], [state, left, right, *slots_in], diff, queue=False)
+
+    picker.wire()
+    columns = {f"{kind}_{index}": component for index, pair in enumerate(zip(picker.formats, picker.models))
+               for kind, component in zip(("format", "model"), pair)}
+    examples.wire({"system": system, "user": user, "image": image, "temperature": temperature, "max_tokens": max_tokens,
+                   "thinking": thinking, "stream": stream, "budget": budget, "preset": picker.preset, **columns})

@@ -1,0 +1,234 @@
+"""The Images tab's handlers: the form, the session's generations (with a capped history), and
+generate / refine / select / restore as plain async functions over plain values.
+
+A generation sends `prompt` alone, or, with reference images, one user turn in `contents`
+(text then images). Refine continues from a chosen result: the turns so far (or the earlier
+prompt), the image as the model's turn, then the new instruction.
+
+Stop works inside the running event (like the text tabs' Stop): `begin` arms an event, `stop`
+sets it, and the call waiting on the gateway is cancelled where it waits. Cancelling the Gradio
+event from the page instead sometimes left an error badge and a spinning progress bar."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from playground.client.errors import GatewayError, RequestValidationError
+from playground.client.gateway import GatewayClient
+from playground.client.images import (
+    GeneratedImage,
+    ImageRequest,
+    ImagesResult,
+    refine_contents,
+    user_turn,
+)
+from playground.client.media import image_data_url, named_copies
+from playground.ui.i18n.client_words import word
+from playground.ui.shared.connection import ServerDefaults, resolve_connection
+from playground.ui.i18n import say
+from playground.ui.shared.forms import parse_json_field
+from playground.ui.tabs.images.state import NOT_SET, Generation, ImagesSession, Outcome
+from playground.ui.shared.render import error_text, plain
+from playground.ui.shared.stopping import unless_stopped
+
+MAX_REFERENCES = 4
+THUMBNAIL_PX = 256
+FORM_FIELDS = ("prompt", "model", "ratio", "tier", "n", "quality", "mime_type", "modalities", "extra_fields")
+
+
+def _set(value: Any) -> Any:
+    """A dropdown's "(not set)" or an empty box means: leave the field out."""
+    if value is None or (isinstance(value, str) and value.strip() in ("", NOT_SET)):
+        return None
+    return value.strip() if isinstance(value, str) else value
+
+
+PROMPT_STAND_IN = "(a prompt is typed before Generate)"
+"""What checking loaded values uses for an empty prompt: the prompt is typed, not a setting."""
+
+
+@dataclass
+class ImageForm:
+    prompt: str = ""
+    model: str = "gx-2.5-flash-image"
+    ratio: str | None = "1:1"
+    tier: str | None = "1K"
+    n: float | None = 1
+    quality: str | None = NOT_SET
+    mime_type: str | None = "image/png"
+    modalities: str | None = NOT_SET
+    references: list[str] | None = None
+    extra_fields: str = ""
+    """A JSON object of fields the form has no control for; a `contents` there is the request's turns."""
+
+    def settings(self) -> dict[str, Any]:
+        """The plain values of the form (what history restores and presets keep)."""
+        return {name: getattr(self, name) for name in FORM_FIELDS}
+
+    def fields(self) -> dict[str, Any]:
+        n = self.n
+        if isinstance(n, float) and n.is_integer():
+            n = int(n)
+        return {"model": (self.model or "").strip(), "size": _set(self.ratio), "image_size": _set(self.tier), "n": n,
+                "quality": _set(self.quality), "mime_type": _set(self.mime_type), "response_modalities": _set(self.modalities),
+                "response_format": "b64_json"}
+
+    def extra(self) -> dict[str, Any]:
+        """The Extra fields editor's object, without `contents` (see `request`)."""
+        problems: list[str] = []
+        extra = parse_json_field("Extra fields", self.extra_fields, dict, problems) or {}
+        controlled = sorted(set(extra) & (set(self.fields()) | {"prompt"}))
+        if controlled:
+            problems.append(f"Extra fields: {', '.join(controlled)} has its own control above; set it there")
+        if problems:
+            raise RequestValidationError(problems)
+        return {name: value for name, value in extra.items() if name != "contents"}
+
+    def request(self) -> ImageRequest:
+        """Text-to-image, image-to-image when reference images are attached (checked like uploads),
+        or the turns of a `contents` given in Extra fields (an imported call)."""
+        references = [path for path in self.references or [] if path]
+        if len(references) > MAX_REFERENCES:
+            raise RequestValidationError([f"attach at most {MAX_REFERENCES} reference images"])
+        self.extra()
+        contents = (parse_json_field("Extra fields", self.extra_fields, dict, []) or {}).get("contents")
+        if contents is not None:
+            if references:
+                raise RequestValidationError(["give reference images or a contents list in Extra fields, not both"])
+            return ImageRequest.build(prompt=self.prompt or None, contents=contents, **self.fields())
+        if not references:
+            return ImageRequest.build(prompt=self.prompt, **self.fields())
+        return ImageRequest.build(contents=[user_turn(self.prompt or "", [image_data_url(path) for path in references])], **self.fields())
+
+
+STOPPED = "images.stopped"
+"""The catalogue key of the note shown when Stop is pressed."""
+
+
+def begin(session: ImagesSession) -> None:
+    """Arm Stop for the call about to start (called before the queued event runs)."""
+    session.stop.arm()
+
+
+def stop(session: ImagesSession) -> None:
+    """Give up waiting for the running call (or the one about to start)."""
+    session.stop.press()
+
+
+def _thumbnail(path: Path) -> Path:
+    """A small WebP beside the results, for the history strip only (the results are never re-encoded)."""
+    target = path.parent / "thumbnails" / (hashlib.sha256(str(path).encode()).hexdigest()[:24] + ".webp")
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with Image.open(path) as image:
+            image.thumbnail((THUMBNAIL_PX, THUMBNAIL_PX))
+            image.convert("RGB").save(target, format="WEBP", quality=80)
+    return target
+
+
+def problems_notice(result: ImagesResult) -> str:
+    if not result.problems:
+        return ""
+    return word("**Some images of the answer could not be used** — " + plain("; ".join(result.problems)) + ". The others are shown.")
+
+
+async def _run(client: GatewayClient, defaults: ServerDefaults, session: ImagesSession, url: str, key: str,
+               generation: Generation, request: ImageRequest, extra: dict[str, Any] | None = None) -> Outcome:
+    try:
+        conn = resolve_connection(defaults, url, key)
+    except GatewayError as error:
+        return Outcome(error_text(error))
+    try:
+        stopped, answer = await unless_stopped(client.images.generate(conn, request, extra), session.stop.event)
+    except GatewayError as error:
+        return Outcome(error_text(error), exchange=error.exchange)
+    if stopped or answer is None:
+        return Outcome(notice=say(STOPPED))
+    generation.result, generation.exchange = answer
+    generation.thumbnail = await asyncio.to_thread(_thumbnail, generation.result.images[0].path)
+    generation.downloads = await asyncio.to_thread(named_copies, [image.path for image in generation.result.images], generation.prompt)
+    session.made += 1
+    generation.number = session.made
+    session.add(generation)
+    return Outcome("", problems_notice(generation.result), generation.exchange, generation)
+
+
+async def generate(client: GatewayClient, defaults: ServerDefaults, session: ImagesSession, url: str, key: str, form: ImageForm) -> Outcome:
+    """Text-to-image (or image-to-image with references); the result becomes the shown generation."""
+    try:
+        request = form.request()
+        extra = form.extra()
+    except GatewayError as error:
+        return Outcome(error_text(error))
+    asked = request.to_body()
+    contents = asked.pop("contents", None)
+    generation = Generation(0, "image-to-image" if contents else "text", form.prompt.strip(), form.settings(), asked, contents)
+    return await _run(client, defaults, session, url, key, generation, request, extra)
+
+
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
+
+
+def refine_count(instruction: str) -> int:
+    """How many pictures a refine asks for: one, unless the instruction names more
+    ("three versions", "4 variations")."""
+    match = re.search(r"\b(two|three|four|[2-4])\s+(?:\w+\s+)?(?:versions|variations|variants|options|pictures|images|takes)\b",
+                      instruction.lower())
+    return _COUNT_WORDS[match.group(1)] if match else 1
+
+
+async def refine(client: GatewayClient, defaults: ServerDefaults, session: ImagesSession, url: str, key: str, form: ImageForm,
+                 instruction: str) -> Outcome:
+    """Continue from the picked image of the shown generation with a new instruction (multi-turn)."""
+    earlier = session.shown
+    source = earlier.image(session.selected) if earlier else None
+    if earlier is None or source is None:
+        return Outcome(error_text(RequestValidationError(["generate an image and pick it in the gallery first"])))
+    try:
+        if not (instruction or "").strip():
+            raise RequestValidationError(["type what to change in the picked image"])
+        contents = refine_contents(earlier.contents, earlier.prompt, source.path, instruction.strip())
+        request = ImageRequest.build(contents=contents, **{**form.fields(), "n": refine_count(instruction)})
+        extra = form.extra()
+    except GatewayError as error:
+        return Outcome(error_text(error))
+    asked = request.to_body()
+    asked.pop("contents", None)
+    generation = Generation(0, "refine", instruction.strip(), form.settings(), asked, contents, source=source.path)
+    return await _run(client, defaults, session, url, key, generation, request, extra)
+
+
+def select(session: ImagesSession, index: int | None) -> GeneratedImage | None:
+    """Pick an image of the shown generation (the one refine continues from)."""
+    session.selected = index
+    return session.shown.image(index) if session.shown else None
+
+
+def restore(session: ImagesSession, index: int) -> Generation | None:
+    """Show a generation of the history again (its images, settings and call)."""
+    generation = session.from_history(index)
+    if generation is not None:
+        session.shown, session.selected = generation, 0
+    return generation
+
+
+def image_form_values(body: Any) -> dict[str, Any]:
+    """Form values (every field of `ImageForm` but the uploads) for a pasted request body; fields
+    without a control, `contents` included, go into Extra fields."""
+    rest = dict(body) if isinstance(body, dict) else {}
+    if rest.get("response_format", "b64_json") != "b64_json":
+        raise RequestValidationError([f"response_format {rest['response_format']!r}: this family only returns b64_json"])
+    rest.pop("response_format", None)
+    values = {"prompt": rest.pop("prompt", ""), "model": rest.pop("model", ImageForm.model), "ratio": rest.pop("size", NOT_SET),
+              "tier": rest.pop("image_size", NOT_SET), "n": rest.pop("n", 1), "quality": rest.pop("quality", NOT_SET),
+              "mime_type": rest.pop("mime_type", NOT_SET), "modalities": rest.pop("response_modalities", NOT_SET)}
+    values["extra_fields"] = json.dumps(rest, indent=2, ensure_ascii=False) if rest else ""
+    return values

@@ -1,0 +1,125 @@
+"""The Messages tab's layout: the shared conversation column, messages settings, a live token
+count and the prompt-cache lab."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from playground.client import catalog
+from playground.client.curl_import import CurlRequest
+from playground.client.errors import GatewayError
+from playground.ui.i18n.client_words import word
+from playground.ui.tabs.context import TabContext
+from playground.ui.conversation.turns import Session, TurnAdapter, View
+from playground.ui.conversation.panel import ConversationPanel
+from playground.ui.shared.curl_panel import FormImport, conversation_from
+from playground.ui.shared.developer import developer_section
+from playground.ui.shared.examples import Example, ExampleRow
+from playground.ui.shared.form_check import turn_check
+from playground.ui.shared.forms import named_fields
+from playground.ui.i18n import t
+from playground.ui.shared.presets import PresetBar
+from playground.ui.session_files.panel import SessionFileBar
+from playground.ui.tabs.messages.handlers import MessagesAdapter, MessagesForm, cache_report, count_draft_tokens, messages_form_values
+from playground.ui.conversation.template_vars import fill_draft, fill_form
+from playground.ui.shared.widgets import Inspector
+
+LONG_DOCUMENT = " ".join(f"Section {i}: the gateway routes each request to the model family named by its model id." for i in range(1, 101))
+TOOLS_EXAMPLE = """[{"name": "get_weather", "description": "Current weather for a city",
+  "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]"""
+EXAMPLES = [
+    Example(t("messages.example.think"), t("messages.example.think_explains"),
+            {"thinking": True, "budget_tokens": 2048, "draft": {"text": "What has keys but can't open locks? Think it through.", "files": []}}),
+    Example(t("messages.example.cache"), t("messages.example.cache_explains"),
+            {"system": LONG_DOCUMENT, "cache_system": True, "draft": {"text": "Summarise the document in one sentence.", "files": []}}),
+    Example(t("chat.example.weather"), t("messages.example.weather_explains"),
+            {"tools_json": TOOLS_EXAMPLE, "draft": {"text": "What's the weather in Paris right now?", "files": []}}),
+    Example(t("responses.example.search"), t("messages.example.search_explains"),
+            {"web_search": True, "draft": {"text": "What happened in AI this week?", "files": []}}),
+]
+THINKING_ADVICE = t("messages.thinking_advice")
+
+
+def build_messages_tab(ctx: TabContext) -> None:
+    with gr.Row():
+        with gr.Column(scale=3):
+            panel = ConversationPanel.build("messages", t("messages.placeholder"))
+            token_count = gr.Markdown(elem_id="messages-token-count", elem_classes=["metrics-line"])
+            examples = ExampleRow.build("messages", EXAMPLES)
+        with gr.Column(scale=2):
+            model = gr.Dropdown(list(catalog.MESSAGES_MODELS), value=catalog.MESSAGES_MODELS[0], label=t("chat.model"), allow_custom_value=True, elem_id="messages-model")
+            system = gr.Textbox(label=t("chat.system"), lines=3, max_lines=8, elem_id="messages-system")
+            max_tokens = gr.Number(4096, label=t("messages.max_tokens"), elem_id="messages-max-tokens")
+            stream = gr.Checkbox(True, label=t("chat.stream"), elem_id="messages-stream")
+            with gr.Group():
+                thinking = gr.Checkbox(False, label=t("messages.thinking"), elem_id="messages-thinking", info=THINKING_ADVICE)
+                budget = gr.Number(2048, label=t("messages.budget"), elem_id="messages-budget")
+            with gr.Accordion(t("messages.sampling"), open=False):
+                temperature = gr.Slider(0, 1, value=1.0, step=0.05, label=t("chat.temperature"), elem_id="messages-temperature")
+                top_p = gr.Slider(0, 1, value=1.0, step=0.01, label=t("chat.top_p"), elem_id="messages-top-p")
+                top_k = gr.Number(0, label=t("messages.top_k"), elem_id="messages-top-k")
+                stops = gr.Textbox(label=t("messages.stops"), elem_id="messages-stops")
+            with gr.Accordion(t("responses.tools_panel"), open=False):
+                tools = gr.Code("", language="json", interactive=True, elem_id="messages-tools",
+                                label=t("messages.tools"))
+                web_search = gr.Checkbox(False, label=t("messages.web_search"), elem_id="messages-web-search")
+                with gr.Row():
+                    max_uses = gr.Number(None, label=t("messages.max_uses"), elem_id="messages-max-uses")
+                    city = gr.Textbox(label=t("messages.city"), elem_id="messages-city")
+                    country = gr.Textbox(label=t("messages.country"), elem_id="messages-country")
+                tool_choice = gr.Dropdown(["auto", "any", "none"], value="auto", allow_custom_value=True, label=t("chat.tool_choice"), elem_id="messages-tool-choice")
+                disable_parallel = gr.Checkbox(False, label=t("messages.parallel"), elem_id="messages-disable-parallel")
+            with gr.Accordion(t("messages.cache_lab"), open=False, elem_id="messages-cache-lab"):
+                gr.Markdown(t("messages.cache_note"))
+                cache_system = gr.Checkbox(False, label=t("messages.cache_system"), elem_id="messages-cache-system")
+                cache_last = gr.Checkbox(False, label=t("messages.cache_last"), elem_id="messages-cache-last")
+                cache_type = gr.Radio(["ephemeral", "persistent"], value="ephemeral", label=t("messages.cache_type"), elem_id="messages-cache-type")
+                fill = gr.Button(t("messages.fill"), size="sm", elem_id="messages-fill-document")
+                report = gr.Markdown(cache_report(catalog.MESSAGES_MODELS[0], []), elem_id="messages-cache-report")
+            with developer_section("messages"):
+                extensions = gr.Code("", language="json", interactive=True, elem_id="messages-extensions",
+                                     label=t("messages.extensions"))
+            presets = PresetBar.build("messages")
+            session_file = SessionFileBar.build("messages")
+    inspector = Inspector.build("messages")
+
+    form_inputs = [model, system, cache_system, cache_last, cache_type, max_tokens, stream, temperature, top_p, top_k, stops,
+                   thinking, budget, tools, web_search, max_uses, city, country, tool_choice, disable_parallel, extensions]
+    examples.wire({**named_fields(MessagesForm, form_inputs), "draft": panel.draft})
+
+    if ctx.presets is not None:
+        presets.wire(ctx.presets, named_fields(MessagesForm, form_inputs))
+    fields = named_fields(MessagesForm, form_inputs)
+    check = turn_check(lambda values: MessagesAdapter(ctx.client, MessagesForm(**values)))
+    session_file.wire(fields, panel.chatbot, panel.session, check=check)
+
+    def from_curl(request: CurlRequest) -> list[Any]:
+        draft, history, session = conversation_from(request.body.get("messages") or [])
+        return [*messages_form_values(request.body).values(), draft, history, session]
+
+    ctx.imports.register(FormImport("messages", "Messages", ("messages", "count_tokens"),
+                                    [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+                                    tuple(fields), check))
+
+    def lab_report(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
+        if not view.done or not isinstance(adapter, MessagesAdapter):
+            return (gr.skip(),) if view.history else (cache_report("", []),)
+        return (cache_report(adapter.form.model, view.session.usage_log),)
+
+    panel.wire(lambda *form: MessagesAdapter(ctx.client, MessagesForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
+               extra=lab_report, extra_outputs=[report], system=system, prompts=ctx.prompts)
+
+    async def on_count(draft: Any, session: Session, table: Any, url: str, key: str, *form: Any) -> str:
+        try:  # counted as Send would send it: the placeholders filled
+            draft, filled = fill_draft(draft, table), fill_form(form, form_inputs.index(system), table)
+        except GatewayError:
+            return word("Token count: fill in the Variables panel to see how many input tokens it will cost.")
+        return await count_draft_tokens(ctx.client, ctx.defaults, draft, session, url, key, MessagesForm(*filled))
+
+    assert panel.variables is not None
+    count_inputs = [panel.draft, panel.session, panel.variables.table, *ctx.connection, *form_inputs]
+    triggers = [panel.draft.change, panel.variables.table.change, system.change, tools.change, model.change, cache_system.change, cache_last.change, web_search.change]
+    gr.on(triggers, on_count, count_inputs, token_count, trigger_mode="always_last", concurrency_limit=None, show_progress="hidden")
+    fill.click(lambda: (LONG_DOCUMENT, True), None, [system, cache_system], queue=False)

@@ -1,0 +1,125 @@
+"""The Native tab's layout: the shared conversation column with generate-content settings:
+thinking (budget or level), image output, function declarations, grounding search, safety
+settings, and how the key is sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from playground.client import catalog
+from playground.client.curl_import import CurlRequest
+from playground.ui.tabs.context import TabContext
+from playground.ui.conversation.turns import Session, TurnAdapter, View
+from playground.ui.conversation.panel import ConversationPanel
+from playground.ui.shared.curl_panel import FormImport, conversation_from
+from playground.ui.shared.developer import developer_section
+from playground.ui.shared.examples import Example, ExampleRow
+from playground.ui.shared.form_check import turn_check
+from playground.ui.shared.forms import named_fields
+from playground.ui.i18n import t
+from playground.ui.tabs.native.handlers import (
+    AUTH_CHOICES,
+    THINKING_CHOICES,
+    NativeAdapter,
+    NativeForm,
+    grounding_note,
+    native_form_values,
+    output_images_for,
+)
+from playground.ui.shared.presets import PresetBar
+from playground.ui.session_files.panel import SessionFileBar
+from playground.ui.shared.widgets import Inspector
+
+DEFAULT_MODEL = "gx-2.5-flash"
+FUNCTIONS_EXAMPLE = """[{"name": "get_weather", "description": "Current weather for a city",
+  "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]"""
+EXAMPLES = [
+    Example(t("native.example.think"), t("native.example.think_explains"),
+            {"thinking": "budget", "output_images": False, "functions_json": "", "grounding": False,
+             "draft": {"text": "Why do cats purr? Think first.", "files": []}}),
+    Example(t("native.example.draw"), t("native.example.draw_explains"),
+            {"thinking": "model default", "output_images": True, "functions_json": "", "grounding": False,
+             "draft": {"text": "A lighthouse at dusk", "files": []}}),
+    Example(t("native.example.ground"), t("native.example.ground_explains"),
+            {"thinking": "model default", "output_images": False, "functions_json": "", "grounding": True,
+             "draft": {"text": "What is the gateway?", "files": []}}),
+    Example(t("native.example.weather"), t("native.example.weather_explains"),
+            {"thinking": "model default", "output_images": False, "functions_json": FUNCTIONS_EXAMPLE, "grounding": False,
+             "draft": {"text": "What's the weather in Paris?", "files": []}}),
+]
+
+
+def _models() -> list[str]:
+    ids = []
+    for info in catalog.CHAT_MODELS:
+        if "native" in info.interfaces:
+            ids.append(info.id)
+            ids.extend(catalog.thinking_variants(info.id) if info.thinking_suffixes else [])
+    return ids + list(catalog.IMAGE_MODELS)
+
+
+def build_native_tab(ctx: TabContext) -> None:
+    with gr.Row():
+        with gr.Column(scale=3):
+            panel = ConversationPanel.build("native", t("native.placeholder"))
+            grounding = gr.Markdown(elem_id="native-grounding", elem_classes=["metrics-line"])
+            examples = ExampleRow.build("native", EXAMPLES, note="examples.resets_native")
+        with gr.Column(scale=2):
+            model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label=t("native.model"), allow_custom_value=True, elem_id="native-model",
+                                info=t("native.model_info"))
+            system = gr.Textbox(label=t("native.system"), lines=2, elem_id="native-system")
+            with gr.Row():
+                stream = gr.Checkbox(True, label=t("chat.stream"), elem_id="native-stream")
+                output_images = gr.Checkbox(False, label=t("native.images"), info=t("native.images_info"), elem_id="native-output-images")
+            with gr.Group():
+                thinking = gr.Radio(list(THINKING_CHOICES), value=THINKING_CHOICES[0], label=t("native.thinking"), info=t("native.thinking_info"), elem_id="native-thinking")
+                budget = gr.Number(1024, label=t("native.budget"), info=t("native.budget_info"), elem_id="native-budget")
+            with gr.Accordion(t("native.generation"), open=False):
+                temperature = gr.Slider(0, 2, value=1.0, step=0.05, label=t("chat.temperature"), elem_id="native-temperature")
+                top_p = gr.Slider(0, 1, value=0.95, step=0.01, label=t("chat.top_p"), elem_id="native-top-p")
+                top_k = gr.Number(0, label=t("native.top_k"), elem_id="native-top-k")
+                max_tokens = gr.Number(0, label=t("native.max_tokens"), elem_id="native-max-tokens")
+            with gr.Accordion(t("responses.tools_panel"), open=False):
+                functions = gr.Code("", language="json", interactive=True, elem_id="native-functions",
+                                    label=t("native.functions"))
+                mode = gr.Radio(["AUTO", "ANY", "NONE"], value="AUTO", label=t("native.mode"), elem_id="native-mode")
+                search = gr.Checkbox(False, label=t("native.search"), elem_id="native-grounding-search")
+            with gr.Accordion(t("native.safety_panel"), open=False):
+                safety = gr.Code("", language="json", interactive=True, elem_id="native-safety",
+                                 label=t("native.safety"))
+                auth = gr.Radio(list(AUTH_CHOICES), value="Authorization: Bearer", label=t("native.auth"), elem_id="native-auth",
+                                info=t("native.auth_info"))
+            with developer_section("native"):
+                extensions = gr.Code("", language="json", interactive=True, elem_id="native-extensions",
+                                     label=t("native.extensions"))
+            presets = PresetBar.build("native")
+            session_file = SessionFileBar.build("native")
+    inspector = Inspector.build("native")
+    form_inputs = [model, system, stream, temperature, top_p, top_k, max_tokens, thinking, budget, output_images, functions, search,
+                   mode, safety, auth, extensions]
+    fields = named_fields(NativeForm, form_inputs)
+
+    def grounding_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
+        return (grounding_note(view.result) if view.done else gr.skip(),)
+
+    panel.wire(lambda *form: NativeAdapter(ctx.client, NativeForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
+               extra=grounding_line, extra_outputs=[grounding], system=system, prompts=ctx.prompts)
+    model.input(output_images_for, [model, output_images], output_images, queue=False)  # a person picked it: not an import or a load
+    examples.wire({**fields, "draft": panel.draft}, keep=("auth",))  # how the key is sent is the visitor's, not the example's
+    if ctx.presets is not None:
+        presets.wire(ctx.presets, fields)
+    check = turn_check(lambda values: NativeAdapter(ctx.client, NativeForm(**values)))
+    session_file.wire(fields, panel.chatbot, panel.session, check=check)
+
+    def from_curl(request: CurlRequest) -> list[Any]:
+        contents = request.body.get("contents") or []
+        turns = [{"role": "assistant" if c.get("role") == "model" else "user",
+                  "content": " ".join(p.get("text", "") for p in c.get("parts") or [] if isinstance(p, dict))} for c in contents if isinstance(c, dict)]
+        draft, history, _ = conversation_from(turns)
+        session = Session(messages=[dict(c) for c in contents[: len(contents) - (1 if draft["text"] else 0)]], shown=list(history))
+        return [*native_form_values(request.body, request.model, request.auth_style).values(), draft, history, session]
+
+    ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+                                    tuple(fields), check))

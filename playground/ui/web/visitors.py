@@ -1,0 +1,282 @@
+"""Whether a request comes from a page: the ASGI guard in front of Gradio's routes, and the page
+sessions it knows of. Who the visitor is (the address behind a proxy) is `visitor_identity`'s.
+
+- `PageGuard`: sets each request's client to its visitor (`visitor_identity.with_visitor`). In
+  hosted mode an event runs only for a live page session, one whose page holds its heartbeat open
+  (Gradio's page opens it before its first event): a script that posts to `/gradio_api/run/...` or
+  `/queue/join` with no session, or with a session whose heartbeat is not open, gets a 403. What is
+  checked is the heartbeat, not the page: a script that opens the heartbeat itself is let in, and
+  is then bound by the same per-visitor limits as a page. Uploads go through `upload_gate` (hosted:
+  only from a visitor with a live page session; a per-visitor rate; the disk budget), and the files
+  the page receives are reported to `media_sweep`. `/gradio_api/call/...` (the API that
+  `gradio_client` uses) answers 404 in every mode: the app offers no API. Whatever a script sends,
+  the answer is a clean 4xx or a complete response: an exception in a Gradio route, or a 500 it
+  answers for a bad request, becomes a 400 without a traceback, and one raised after the answer
+  started ends that answer properly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from playground.ui.i18n import request_language, say_in
+from playground.ui.web.media_sweep import SWEEP_EVERY_S, MediaFiles
+from playground.ui.web.upload_gate import UploadGate
+from playground.ui.web.visitor_identity import NO_PROXIES, TrustedProxies, scope_visitor, visitor_of, with_visitor
+
+__all__ = ["PageGuard", "PageSessions", "VisitorRules", "visitor_of"]
+
+logger = logging.getLogger(__name__)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+API_PREFIX = "/gradio_api/"
+SESSION_ROUTES = ("queue/join", "component_server")
+SESSION_ROUTE_PREFIXES = ("run/", "api/")
+ANSWERS_WITH_FILES = ("queue/data",)
+"""Routes whose answers name the files a page receives (besides `run/...`)."""
+MAX_EVENT_BODY_BYTES = 20 * 1024 * 1024
+HEARTBEAT_WAIT_S = 3.0
+"""The page opens its heartbeat and posts its first event at once: the event waits this long for it."""
+CLOSED_GRACE_S = 30.0
+"""A session stays live this long after its heartbeat closed (a reconnect, a page in the background)."""
+
+NO_API = "This app offers no API: its events are for its own page. Call the gateway itself (the inspector shows the curl and Python for every call)."
+BAD_REQUEST = "The request could not be processed."
+
+
+class PageSessions:
+    """Session hashes whose page holds its heartbeat open (or closed it a moment ago), and the
+    visitor each heartbeat came from."""
+
+    def __init__(self, grace_s: float = CLOSED_GRACE_S) -> None:
+        self.grace_s = grace_s
+        self._open: dict[str, int] = {}
+        self._closed_at: dict[str, float] = {}
+        self._visitor_of: dict[str, str] = {}
+        self._sessions_of: dict[str, set[str]] = {}
+
+    def opened(self, session: str, visitor: str | None = None) -> None:
+        self._open[session] = self._open.get(session, 0) + 1
+        self._closed_at.pop(session, None)
+        if visitor and self._visitor_of.get(session) != visitor:
+            self._forget_visitor(session)
+            self._visitor_of[session] = visitor
+            self._sessions_of.setdefault(visitor, set()).add(session)
+
+    def closed(self, session: str) -> None:
+        count = self._open.get(session, 0) - 1
+        if count > 0:
+            self._open[session] = count
+            return
+        self._open.pop(session, None)
+        now = time.monotonic()
+        self._closed_at[session] = now
+        for stale in [s for s, at in self._closed_at.items() if now - at > self.grace_s]:
+            del self._closed_at[stale]
+            self._forget_visitor(stale)
+
+    def _forget_visitor(self, session: str) -> None:
+        visitor = self._visitor_of.pop(session, None)
+        sessions = self._sessions_of.get(visitor or "")
+        if sessions is not None:
+            sessions.discard(session)
+            if not sessions:
+                del self._sessions_of[visitor or ""]
+
+    def live(self, session: str) -> bool:
+        if session in self._open:
+            return True
+        closed = self._closed_at.get(session)
+        return closed is not None and time.monotonic() - closed <= self.grace_s
+
+    def visitor_live(self, visitor: str) -> bool:
+        """Whether any page session of `visitor` (`visitor_identity.visitor_of`) is live."""
+        return any(self.live(session) for session in tuple(self._sessions_of.get(visitor, ())))
+
+    async def wait_live(self, session: str, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not self.live(session):
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.05)
+        return True
+
+
+@dataclass
+class VisitorRules:
+    """What the page guard enforces and keeps, shared by its requests, the media sweep and the launch."""
+
+    hosted: bool = False
+    trusted: TrustedProxies = NO_PROXIES
+    sessions: PageSessions = field(default_factory=PageSessions)
+    files: MediaFiles | None = None
+    uploads: UploadGate | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Any, sessions: PageSessions | None = None, sweep_every_s: float | None = None) -> VisitorRules:
+        """The rules of `settings` (`playground.settings.Settings`)."""
+        sessions = sessions or PageSessions()
+        files = MediaFiles(sessions.visitor_live, budget_bytes=int(settings.media_budget_mb * 1_000_000),
+                           max_age_s=settings.file_max_age_min * 60, interval_s=sweep_every_s or SWEEP_EVERY_S)
+        gate = UploadGate(files, sessions.visitor_live, hosted=settings.hosted, per_minute=settings.uploads_per_minute)
+        return cls(settings.hosted, TrustedProxies(tuple(settings.trusted_proxies)), sessions, files, gate)
+
+
+async def _answer(send: Send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
+
+def _session_in(body: bytes) -> str | None:
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    session = data.get("session_hash") if isinstance(data, dict) else None
+    return session if isinstance(session, str) and session else None
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers") or []:
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
+
+
+def _words(scope: Scope, key: str, **values: Any) -> str:
+    """The catalogue's text `key` in the request's language (its language cookie, else Accept-Language)."""
+    return say_in(request_language(_header(scope, b"cookie"), _header(scope, b"accept-language")), key, **values)
+
+
+def _content_length(scope: Scope) -> int:
+    value = (_header(scope, b"content-length") or "").strip()
+    return int(value) if value.isdigit() else 0
+
+
+class PageGuard:
+    """ASGI middleware for the app Gradio builds (`launch(app_kwargs={"middleware": [...]})`)."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], rules: VisitorRules | None = None, hosted: bool = False,
+                 heartbeat_wait_s: float = HEARTBEAT_WAIT_S) -> None:
+        self.app = app
+        self.rules = rules or VisitorRules(hosted=hosted)
+        self.sessions = self.rules.sessions
+        self.heartbeat_wait_s = heartbeat_wait_s
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        scope = with_visitor(scope, self.rules.trusted)
+        visitor = scope_visitor(scope)
+        path, method = scope.get("path", ""), scope.get("method")
+        route = path.split(API_PREFIX, 1)[1] if API_PREFIX in path else ""
+        if route.startswith("heartbeat/"):
+            session = route.removeprefix("heartbeat/").strip("/")
+            self.sessions.opened(session, visitor)
+            try:
+                await self._guarded(scope, receive, send)
+            finally:
+                self.sessions.closed(session)
+            return
+        if route.startswith("call/"):
+            await _answer(send, 404, NO_API)
+            return
+        if method == "POST" and route.rstrip("/") == "upload":
+            await self._upload(scope, receive, send, visitor)
+            return
+        if self.rules.hosted and method == "POST" and (route in SESSION_ROUTES or route.startswith(SESSION_ROUTE_PREFIXES)):
+            body = await _read_body(receive, MAX_EVENT_BODY_BYTES)
+            if body is None:
+                await _answer(send, 413, "The request is too large.")
+                return
+            session = _session_in(body)
+            if session is None or not await self.sessions.wait_live(session, self.heartbeat_wait_s):
+                await _answer(send, 403, _words(scope, "web.no_page"))
+                return
+            receive = _replay(body, receive)
+        files = self.rules.files
+        if files is not None and (route in ANSWERS_WITH_FILES or route.startswith("run/")):
+            send = files.watch(send, visitor)
+        elif files is not None and method == "GET" and route.startswith("file="):
+            files.hold(route.removeprefix("file="), visitor)
+        await self._guarded(scope, receive, send)
+
+    async def _upload(self, scope: Scope, receive: Receive, send: Send, visitor: str | None) -> None:
+        """An upload: refused before Gradio reads it (`upload_gate`), else its files become the visitor's."""
+        if self.rules.uploads is not None:
+            refusal = self.rules.uploads.refusal(visitor, _content_length(scope))
+            if refusal is not None:
+                await _answer(send, refusal.status, _words(scope, refusal.key, **refusal.values))
+                return
+        if self.rules.files is not None:
+            send = self.rules.files.watch_upload(send, visitor)
+        await self._guarded(scope, receive, send)
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the route; an exception before the answer started, or a 500 for a POST, is a 400; an
+        answer left unfinished (an exception in a stream that had started) is ended."""
+        started = finished = False
+        rewrite = scope.get("method") == "POST" and API_PREFIX in scope.get("path", "")
+
+        async def sending(message: Message) -> None:
+            nonlocal started, finished
+            if message["type"] == "http.response.start":
+                started = True
+                if rewrite and message.get("status") == 500:
+                    message = {**message, "status": 400}
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                finished = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as exc:  # noqa: BLE001 - a script's request must not produce a 500 or a traceback
+            logger.warning("refused %s %s: %s", scope.get("method"), scope.get("path"), type(exc).__name__)
+            if not started:
+                await _answer(send, 400, BAD_REQUEST)
+                return
+        if started and not finished:
+            with suppress(OSError, RuntimeError):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed

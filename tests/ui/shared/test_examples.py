@@ -1,0 +1,80 @@
+"""An example sets every field it depends on and resets the others to the tab's defaults, so
+nothing an earlier example, curl import or preset left behind changes what it shows (issue 21)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+import pytest
+
+from playground.settings import Settings
+from playground.ui.app import build_app
+from playground.ui.shared.connection import ServerDefaults
+from playground.ui.shared.examples import initial_value
+from tests.ui.page_model import browser_fill
+
+CONVERSATION_TABS = ("chat", "responses", "messages", "native")
+KEPT = {"native": {"native-auth"}}
+
+
+@pytest.fixture(scope="module")
+def app() -> gr.Blocks:
+    return build_app(Settings(), ServerDefaults("http://127.0.0.1:9", "k", demo=True))
+
+
+def _by_id(app: gr.Blocks) -> dict[str, Any]:
+    return {block.elem_id: block for block in app.blocks.values() if getattr(block, "elem_id", None)}
+
+
+def _trigger(app: gr.Blocks, component: Any, event: str) -> Any:
+    return next(fn for fn in app.fns.values() if (component._id, event) in fn.targets)
+
+
+def example_fill(app: gr.Blocks, tab: str, index: int) -> dict[str, Any]:
+    """{elem_id: value} a click on example `index` of `tab` puts in the page."""
+    dependency = _trigger(app, _by_id(app)[f"{tab}-example-{index}"], "click")
+    values = browser_fill(dependency)  # the browser fills the fields itself (issue 26)
+    values = values if len(dependency.outputs) > 1 else [values]
+    return {component.elem_id: value for component, value in zip(dependency.outputs, values, strict=True)}
+
+
+def form_of(app: gr.Blocks, tab: str) -> list[Any]:
+    """The components a send reads (the form and the message box), from the send event itself."""
+    ids = _by_id(app)
+    send = _trigger(app, ids[f"{tab}-input"], "submit")
+    return [c for c in send.inputs if c.elem_id not in (f"{tab}-chatbot", None) and not c.elem_id.startswith("connection-")]
+
+
+@pytest.mark.parametrize("tab", CONVERSATION_TABS)
+def test_every_example_sets_or_resets_every_field_a_send_reads(app: gr.Blocks, tab: str) -> None:
+    derived = {f"{tab}-variables-table"}  # rebuilt from the message box by its own change event
+    form = [c for c in form_of(app, tab) if c.elem_id not in KEPT.get(tab, set()) | derived]
+    assert len(form) > 5
+    index = 0
+    while f"{tab}-example-{index}" in _by_id(app):
+        filled = example_fill(app, tab, index)
+        missing = [c.elem_id for c in form if c.elem_id not in filled]
+        assert not missing, f"{tab} example {index} leaves {missing} as an earlier click left them"
+        assert filled[f"{tab}-input"]["text"]
+        index += 1
+    assert index >= 2
+
+
+def test_examples_reset_what_they_do_not_name_to_the_defaults(app: gr.Blocks) -> None:
+    ids = _by_id(app)
+    riddle, weather = example_fill(app, "chat", 0), example_fill(app, "chat", 1)
+    assert weather["chat-tools"].startswith("[") and riddle["chat-tools"] == "" and riddle["chat-schema"] == ""
+    assert riddle["chat-temperature"] == initial_value(ids["chat-temperature"]) == 0.7 and riddle["chat-stream"] is True
+    chain = example_fill(app, "responses", 1)
+    assert chain["responses-chain"] is True and chain["responses-model"] == "gpt-4.1"
+    assert chain["responses-summary"] == "", "a model without reasoning gets no reasoning summary (it would warn)"
+    thinking = example_fill(app, "messages", 0)
+    assert thinking["messages-model"] == initial_value(ids["messages-model"]) and thinking["messages-stream"] is True
+    assert thinking["messages-temperature"] == 1.0 and thinking["messages-system"] == "" and thinking["messages-thinking"] is True
+
+
+def test_compare_examples_set_the_columns_of_the_preset_they_name(app: gr.Blocks) -> None:
+    filled = example_fill(app, "compare", 0)
+    assert [filled[f"compare-format-{i}"] for i in range(4)] == ["chat", "responses", "messages", "native"]
+    assert filled["compare-model-2"].startswith("cl-") and filled["compare-thinking"] is False
