@@ -145,7 +145,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
 
     picker.wire()
     page = current_blocks()
-    assert page is not None, "the Batch tab is built inside the page's gr.Blocks"
+    assert page is not None  # the Batch tab is built inside the page's gr.Blocks
     prices.wire(page)
     form = [system, user, *picker.inputs, repeats, concurrency, temperature, max_tokens, stream, cache, *grader_inputs, *own.components]
     n_cols = len(picker.inputs)
