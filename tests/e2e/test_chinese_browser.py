@@ -9,11 +9,12 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from playground.ui.i18n import EN, ZH
+from playground.ui.i18n import CATALOGUE, EN
 
 from tests.e2e.conftest import RunningApp
 from tests.e2e.pages import open_accordion, open_tab
 
+ZH = CATALOGUE.texts["zh-CN"]
 BOT = "#chat-chatbot .message.bot"
 TABS = [
     # (tab name key, a component that is only on that tab, a catalogue key its label or text shows)

@@ -1,10 +1,10 @@
 """The prose written in English outside the UI's catalogue, as templates: every string and
 f-string with words in it (docstrings, log lines, markup and code excepted) of `playground/client`
 and of the UI's modules (`ui_modules`), as an f-string's body: each value as `{expression}`, a
-literal brace doubled, exactly as `playground.ui.i18n.client_words` keys its Chinese.
+literal brace doubled, exactly as `locales/client.<code>.json` keys their words (`playground.ui.i18n.client_words`).
 
-`python -m tests.ui.client_texts [path …]` prints the templates of those files that have no
-Chinese yet and are not marked never shown.
+`python -m tests.ui.client_texts [path …]` prints the templates of those files that some
+language has no words for yet and are not marked never shown.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from playground.ui.i18n.client_words import split_template
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "playground" / "client"
 UI = ROOT / "playground" / "ui"
+WORDS = UI / "i18n"
 CODE_MODULES = ("codegen", "language", "client_words")
 """UI modules whose texts are code (the inspector's curl and Python, the browser's JavaScript) or the wording itself."""
 PROSE = re.compile(r"[A-Za-z]{2,}[,;:]? +[A-Za-z({“\"'][A-Za-z]")
@@ -69,8 +70,7 @@ def is_prose(text: str) -> bool:
 
 def ui_modules() -> list[Path]:
     """The UI's modules, but for the catalogue itself and the modules whose texts are code."""
-    return [path for path in sorted(UI.rglob("*.py")) if path.stem not in CODE_MODULES and "i18n" not in path.relative_to(UI).parts
-            and not path.stem.startswith("i18n")]
+    return [path for path in sorted(UI.rglob("*.py")) if path.stem not in CODE_MODULES and WORDS not in path.parents]
 
 
 def client_templates(paths: list[Path] | None = None) -> list[tuple[str, int, str]]:
@@ -89,9 +89,10 @@ def client_templates(paths: list[Path] | None = None) -> list[tuple[str, int, st
 
 
 if __name__ == "__main__":
-    from playground.ui.i18n.client_words import NOT_SHOWN, ZH_CLIENT
+    from playground.ui.i18n import CATALOGUE
+    from playground.ui.i18n.client_words import NOT_SHOWN
 
     chosen = [Path(arg).resolve() for arg in sys.argv[1:]] or None
     for file, line, text in client_templates(chosen):
-        if text not in ZH_CLIENT and text not in NOT_SHOWN:
+        if any(text not in words for words in CATALOGUE.client.values()) and text not in NOT_SHOWN:
             print(f"{file}:{line}\t{text!r}")

@@ -1,36 +1,37 @@
 """English written outside the catalogue, in the visitor's language: the client's problems, hints,
 advisories, check explanations and model notes, the texts some handlers still build as f-strings,
-and pydantic's refusals (`i18n_unlisted.py`).
+and pydantic's refusals.
 
 `playground/client` does not know the UI's catalogue; its texts are f-strings with values in them.
-Each is listed once as the f-string's body exactly as the source writes it (`{expression}` for a
-value, a literal brace doubled), with its Chinese in `i18n_client_*.py`. `word(text)` finds the
-template a text was made from and puts the same values into the Chinese; the values are worded
-too (a problem inside "{label}: {problem}"). Whatever matches no template (a gateway's message, a
-model's answer) stays as it arrived. `tests/ui/test_client_words.py` fails when a text has no
-Chinese or the Chinese of a text the source no longer writes is kept.
+Each is listed once, in `locales/client.<code>.json` of every language but the source, as the
+f-string's body exactly as the source writes it (`{expression}` for a value, a literal brace
+doubled) with the same text in that language. `word(text)` finds the template a text was made
+from and puts the same values into the visitor's language; the values are worded too (a problem
+inside "{label}: {problem}"). Whatever matches no template (a gateway's message, a model's
+answer) stays as it arrived. `client_texts.json` names the texts that need no words: never shown
+(`NOT_SHOWN`), or written by pydantic rather than our source (`NOT_IN_SOURCE`).
+`tests/ui/test_client_words.py` fails when a text has no words or the words of a text the source
+no longer writes are kept.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
-from playground.ui.i18n import visitor_language
-from playground.ui.i18n.client_batch import NOT_SHOWN as BATCH_NOT_SHOWN, ZH as BATCH
-from playground.ui.i18n.client_core import NOT_SHOWN as CORE_NOT_SHOWN, ZH as CORE
-from playground.ui.i18n.client_formats import NOT_SHOWN as FORMATS_NOT_SHOWN, ZH as FORMATS
-from playground.ui.i18n.client_report import NOT_SHOWN as REPORT_NOT_SHOWN, ZH as REPORT
-from playground.ui.i18n.client_tabs import NOT_SHOWN as TABS_NOT_SHOWN, ZH as TABS
-from playground.ui.i18n.client_ui import NOT_SHOWN as UI_NOT_SHOWN, ZH as UI
-from playground.ui.i18n.unlisted import ZH as UNLISTED
+from playground.ui import i18n
+from playground.ui.i18n import Catalogue, Locale, visitor_locale
 
-ZH_CLIENT: dict[str, str] = {**CORE, **FORMATS, **REPORT, **BATCH, **UI, **TABS}
-"""English template → Chinese template, for every text of the client that reaches the screen."""
-NOT_SHOWN: frozenset[str] = CORE_NOT_SHOWN | FORMATS_NOT_SHOWN | REPORT_NOT_SHOWN | BATCH_NOT_SHOWN | UI_NOT_SHOWN | TABS_NOT_SHOWN
+_CLIENT_TEXTS = json.loads((Path(__file__).resolve().with_name("client_texts.json")).read_text(encoding="utf-8"))
+NOT_SHOWN: frozenset[str] = frozenset(_CLIENT_TEXTS["never_shown"])
 """Texts of the client that never reach the screen as they are (prompts sent to a gateway, wire values)."""
+NOT_IN_SOURCE: frozenset[str] = frozenset(_CLIENT_TEXTS["not_in_source"])
+"""Templates with words that no f-string of ours writes: pydantic's refusals, wrappers such as
+"line {line}: {reason}"."""
 
 _MAX_DEPTH = 3
 _REMEMBERED_CHARS = 400
@@ -74,78 +75,84 @@ def _pattern(template: str) -> tuple[re.Pattern[str], list[str]]:
 
 
 @cache
-def _templates() -> tuple[dict[str, str], list[tuple[str, str, re.Pattern[str], list[str], int, list[tuple[str, str]]]]]:
-    """Literal texts by their English (with their Chinese), and the templates with values: (the
-    literal text a match starts with, the one it ends with, pattern, value names, literal length,
-    the Chinese's parts)."""
+def _templates(catalogue: Catalogue, code: str) -> tuple[dict[str, str], list[tuple[str, str, re.Pattern[str], list[str], int, list[tuple[str, str]]]]]:
+    """Literal texts by their English (with their words in `code`), and the templates with values:
+    (the literal text a match starts with, the one it ends with, pattern, value names, literal
+    length, the translation's parts)."""
     literal: dict[str, str] = {}
     valued: list[tuple[str, str, re.Pattern[str], list[str], int, list[tuple[str, str]]]] = []
-    for english, chinese in {**UNLISTED, **ZH_CLIENT}.items():
+    for english, translated in catalogue.client.get(code, {}).items():
         parts = split_template(english)
         if all(kind == "text" for kind, _ in parts):
-            literal["".join(text for _, text in parts)] = "".join(text for _, text in split_template(chinese))
+            literal["".join(text for _, text in parts)] = "".join(text for _, text in split_template(translated))
             continue
         pattern, names = _pattern(english)
         head = parts[0][1] if parts[0][0] == "text" else ""
         tail = parts[-1][1] if parts[-1][0] == "text" else ""
-        valued.append((head, tail, pattern, names, sum(len(text) for kind, text in parts if kind == "text"), split_template(chinese)))
+        valued.append((head, tail, pattern, names, sum(len(text) for kind, text in parts if kind == "text"), split_template(translated)))
     return literal, valued
 
 
-def _best(text: str, depth: int) -> tuple[int, str] | None:
+def _best(text: str, depth: int, catalogue: Catalogue, locale: Locale) -> tuple[int, str] | None:
     """`_reading`, remembered for short texts (the same reasons and problems come back often)."""
-    return _remembered(text, depth) if len(text) <= _REMEMBERED_CHARS else _reading(text, depth)
+    if len(text) <= _REMEMBERED_CHARS:
+        return _remembered(text, depth, catalogue, locale)
+    return _reading(text, depth, catalogue, locale)
 
 
-def _reading(text: str, depth: int) -> tuple[int, str] | None:
-    """(how many characters of `text` our templates explain, its Chinese) for the reading that
-    explains the most: "grader 2: top_p must be …" is "grader {index}: {error}" with a known
-    problem inside, not "{name} must be …" with a long name."""
-    literal, valued = _templates()
+def _reading(text: str, depth: int, catalogue: Catalogue, locale: Locale) -> tuple[int, str] | None:
+    """(how many characters of `text` our templates explain, its words in `locale`) for the
+    reading that explains the most: "grader 2: top_p must be …" is "grader {index}: {error}" with
+    a known problem inside, not "{name} must be …" with a long name."""
+    literal, valued = _templates(catalogue, locale.code)
     if text in literal:
         return len(text), literal[text]
     best: tuple[int, str] | None = None
-    for head, tail, pattern, names, explained, chinese in valued:
+    for head, tail, pattern, names, explained, translated in valued:
         if not (text.startswith(head) and text.endswith(tail)):
             continue
         match = pattern.match(text)
         if match is None:
             continue
-        worded = {name: _value(value, depth) for name, value in zip(names, match.groups())}
+        worded = {name: _value(value, depth, catalogue, locale) for name, value in zip(names, match.groups())}
         score = explained + sum(inner for inner, _ in worded.values())
         if best is None or score > best[0]:
-            best = score, "".join(part if kind == "text" else worded.get(part, (0, ""))[1] for kind, part in chinese)
-    if "; " in text:
-        pieces = [_best(piece, depth) or (0, piece) for piece in text.split("; ")]
+            best = score, "".join(part if kind == "text" else worded.get(part, (0, ""))[1] for kind, part in translated)
+    joined = catalogue.source.list_separator
+    if joined in text:
+        pieces = [_best(piece, depth, catalogue, locale) or (0, piece) for piece in text.split(joined)]
         score = sum(inner for inner, _ in pieces)
         if score and (best is None or score > best[0]):
-            best = score, "；".join(piece for _, piece in pieces)
+            best = score, locale.list_separator.join(piece for _, piece in pieces)
     return best
 
 
 _remembered = lru_cache(maxsize=2048)(_reading)
 
 
-def _value(value: str, depth: int) -> tuple[int, str]:
+def _value(value: str, depth: int, catalogue: Catalogue, locale: Locale) -> tuple[int, str]:
     if depth >= _MAX_DEPTH or not re.search(r"[A-Za-z]{2,}", value):
         return 0, value
-    return _best(value, depth + 1) or (0, value)
+    return _best(value, depth + 1, catalogue, locale) or (0, value)
 
 
-def chinese_text(text: str) -> str | None:
-    """`text` in Chinese when it was made from the client's templates, else None."""
-    found = _best(text, 0)
+def translated_text(text: str, locale: Locale) -> str | None:
+    """`text` in `locale` when it was made from the client's templates and `locale` has their
+    words, else None."""
+    found = _best(text, 0, i18n.CATALOGUE, locale)
     return found[1] if found else None
 
 
 def word(text: str) -> str:
-    """`text` in the visitor's language: the client's English turned into Chinese for a Chinese
-    visitor (texts joined with "; " piece by piece); anything else as it is."""
-    if not text or visitor_language() != "zh":
+    """`text` in the visitor's language: the client's English turned into that language (texts
+    joined with "; " piece by piece); anything else, and everything for a visitor of the source
+    language, as it is."""
+    locale = visitor_locale()
+    if not text or locale.code not in i18n.CATALOGUE.client:
         return text
-    return chinese_text(text) or text
+    return translated_text(text, locale) or text
 
 
 def word_list(texts: Iterable[Any]) -> str:
-    """Problems on one line, each worded (`word`): joined by "; ", or "；" for a Chinese visitor."""
-    return ("；" if visitor_language() == "zh" else "; ").join(word(str(text)) for text in texts)
+    """Problems on one line, each worded (`word`), joined by the visitor's list separator."""
+    return visitor_locale().list_separator.join(word(str(text)) for text in texts)

@@ -1,20 +1,72 @@
-"""The header's language switch: English or Simplified Chinese at once (through Gradio's own locale
-store, as its Settings panel does), remembered in this browser; the words are in `i18n.py`.
+"""The languages of the interface (`LOCALES`, the only place one is named) and the header's switch
+between them: it changes the page at once (through Gradio's own locale store, as its Settings panel
+does) and is remembered in this browser; the words are in `locales/<code>.json`.
 
 The choice is kept in one place, a cookie: the page reads it on load (and applies it), and every
 event the page sends carries it, so texts built by handlers (`i18n.say`) come in the same language.
-A first visit without the cookie gets the browser's language, written into the cookie at once. A
-cookie naming anything but a language the switch offers (`__proto__`, a typo, an old value) is
-ignored on both sides: the page treats it as no choice, the server as absent."""
+A first visit without the cookie gets the browser's language, written into the cookie at once.
+A cookie or browser language that names no known locale is ignored, in the page and in handlers.
+
+Adding a language: its files in `locales/` (`<code>.json` with every key of `en.json`, and
+`client.<code>.json` for the client's texts) and one `Locale` in `LOCALES`; no other code names it."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-LANGUAGE_CHOICES = (("English", "en"), ("中文", "zh-CN"))
-LANGUAGE_VALUES = tuple(value for _, value in LANGUAGE_CHOICES)
 LANGUAGE_COOKIE = "gateway-playground-language"
-_KNOWN = f"const known = {json.dumps(list(LANGUAGE_VALUES))};"
+
+
+@dataclass(frozen=True)
+class Locale:
+    """One language of the interface."""
+
+    code: str
+    """Its BCP 47 tag: the name of its files (`locales/<code>.json`) and the switch's value."""
+    name: str
+    """Its name in the header's switch, in its own words."""
+    aliases: tuple[str, ...] = ()
+    """Other tags a browser may ask for it by (`zh`, `zh-Hans`): Gradio's page gets its words under each."""
+    list_separator: str = "; "
+    """Between problems listed on one line."""
+    sentence_gap: str = " "
+    """Between two sentences (a message and its hint)."""
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return (self.code, *self.aliases)
+
+
+LOCALES: tuple[Locale, ...] = (
+    Locale("en", "English"),
+    Locale("zh-CN", "中文", aliases=("zh", "zh-Hans", "zh-SG"), list_separator="；", sentence_gap=""),
+)
+"""The interface's languages; the first is the one the code and the client write in (the default
+rendering of every text and the language of a visitor whose language is unknown)."""
+
+
+def known_tags(locales: Sequence[Locale]) -> dict[str, str]:
+    """Every tag a locale answers to, lower-cased, to its code."""
+    return {tag.lower(): locale.code for locale in locales for tag in locale.tags}
+
+
+def resolve(tag: str | None, locales: Sequence[Locale]) -> Locale | None:
+    """The locale a language tag (or an Accept-Language header, by its first language) names: its
+    code or an alias, else its primary language (`zh-TW` -> the locale answering to `zh`); None for
+    anything else (an unknown cookie value is ignored, never trusted)."""
+    first = (tag or "").split(",")[0].split(";")[0].strip().lower()
+    known = known_tags(locales)
+    code = known.get(first) or known.get(first.split("-")[0])
+    return next((locale for locale in locales if locale.code == code), None) if code else None
+
+
+def switch_choices(locales: Sequence[Locale]) -> list[tuple[str, str]]:
+    """The header switch's choices: (the language's own name, its code)."""
+    return [(locale.name, locale.code) for locale in locales]
+
+
 _APPLY = """(language) => {
   const core = performance.getEntriesByType("resource").map((entry) => entry.name).find((name) => /\\/assets\\/core-[^/]+\\.js$/.test(name));
   if (core && language) import(core).then((module) => module.changeLocale(language));
@@ -23,29 +75,33 @@ _KEEP = f"""(language) => {{
   document.cookie = "{LANGUAGE_COOKIE}=" + encodeURIComponent(language) + "; path=/; max-age=31536000; SameSite=Strict";
 }}"""
 SWITCH_JS = f"""(language) => {{
-  {_KNOWN}
-  if (!known.includes(language)) return null;
-  ({_KEEP})(language);
+  if (language) ({_KEEP})(language);
   ({_APPLY})(language);
   return language;
 }}"""
 """A person switched the language: show it at once (Gradio's own locale store) and remember it."""
-REMEMBERED_JS = f"""() => {{
+
+
+def remembered_js(locales: Sequence[Locale]) -> str:
+    """On load: the language chosen before (applied), else the browser's (Gradio already shows
+    it), kept in the cookie so the handlers' texts follow. Either is read as one of `locales`
+    (the same rule as `resolve`) or ignored."""
+    return f"""() => {{
+  const known = {json.dumps(known_tags(locales), ensure_ascii=False)};
+  const own = (tag) => (Object.prototype.hasOwnProperty.call(known, tag) ? known[tag] : "");
+  const pick = (tag) => {{
+    const first = String(tag || "").split(",")[0].split(";")[0].trim().toLowerCase();
+    return own(first) || own(first.split("-")[0]);
+  }};
   const kept = document.cookie.split("; ").find((part) => part.startsWith("{LANGUAGE_COOKIE}="));
-  {_KNOWN}
   let saved = "";
-  try {{ saved = kept ? decodeURIComponent(kept.slice({len(LANGUAGE_COOKIE) + 1})) : ""; }} catch (error) {{ saved = ""; }}
-  if (!known.includes(saved)) saved = "";
+  try {{
+    saved = kept ? pick(decodeURIComponent(kept.slice({len(LANGUAGE_COOKIE) + 1}))) : "";
+  }} catch (error) {{
+    saved = "";
+  }}
   if (saved) ({_APPLY})(saved);
-  const language = saved || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh-CN" : "en");
+  const language = saved || pick(navigator.language) || "{locales[0].code}";
   ({_KEEP})(language);
   return language;
 }}"""
-"""On load: the language chosen before (applied), else the browser's (Gradio already shows it),
-kept in the cookie so the handlers' texts follow."""
-
-
-def is_chinese(language: str | None) -> bool:
-    """A language tag (`zh-CN`, `zh`, `zh-Hans`, …) or Accept-Language header naming Chinese first."""
-    first = (language or "").split(",")[0].split(";")[0].strip().lower()
-    return first.startswith("zh")

@@ -1,4 +1,4 @@
-"""Help for a first visit and the header's language switch (`i18n.py`): a short guided tour in a sidebar (opened once, closable, reopened by the
+"""Help for a first visit and the header's language switch (`i18n/language.py`): a short guided tour in a sidebar (opened once, closable, reopened by the
 "Tour" button; a plain, non-secret flag in the browser's local storage remembers the visit)
 and the "?" button that lists the keyboard shortcuts (`assets/keys.js`).
 
@@ -12,8 +12,8 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import t
-from playground.ui.i18n.language import LANGUAGE_CHOICES, REMEMBERED_JS, SWITCH_JS
+from playground.ui.i18n import languages, t
+from playground.ui.i18n.language import SWITCH_JS, remembered_js, switch_choices
 
 TOUR_STORAGE_KEY = "gateway-playground-tour-seen"
 # At 768 px or less Gradio's sidebar takes the whole width: a first visit there does not open it
@@ -39,7 +39,7 @@ class Guide:
 
     def header_buttons(self) -> tuple[gr.Button, gr.Button]:
         """The language switch and the "Tour" and "?" buttons (made where the header lays them out)."""
-        self.language = gr.Radio(list(LANGUAGE_CHOICES), value=None, label=t("header.language"), elem_id="language-switch",
+        self.language = gr.Radio(switch_choices(languages()), value=None, label=t("header.language"), elem_id="language-switch",
                                  scale=0, min_width=150)
         tour = gr.Button(t("header.tour"), size="sm", elem_id="tour-open", min_width=60, scale=0)
         keys = gr.Button(t("header.keys"), size="sm", elem_id="shortcuts-open", min_width=40, scale=0)
@@ -58,7 +58,7 @@ class Guide:
             return gr.update(visible=not visible), not visible
 
         blocks.load(first_visit, self.seen, self.sidebar, queue=False, js=FIRST_VISIT_JS)
-        blocks.load(None, None, self.language, js=REMEMBERED_JS)
+        blocks.load(None, None, self.language, js=remembered_js(languages()))
         self.language.input(None, self.language, None, js=SWITCH_JS)
         tour.click(lambda: gr.Sidebar(open=True), None, self.sidebar, queue=False)
         self.close.click(lambda: gr.Sidebar(open=False), None, self.sidebar, queue=False)

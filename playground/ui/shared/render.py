@@ -11,7 +11,7 @@ from playground.client.results import TextResult
 from playground.client.transport import Exchange
 from playground.ui.shared.codegen import indented_json, shorten_long_strings
 from playground.ui.i18n.client_words import word
-from playground.ui.i18n import EN, say, visitor_language
+from playground.ui.i18n import EN, say, visitor_locale
 from playground.ui.shared.shown_files import shown_paths
 
 THINKING_TITLE = "Thinking"
@@ -104,7 +104,7 @@ def error_text(error: BaseException) -> str:
 
 def error_words(error: GatewayError) -> str:
     """The error's message and what to do, in the visitor's language (`client_words.word`)."""
-    return ("" if visitor_language() == "zh" else " ").join(part for part in (word(error.message), word(error.hint)) if part)
+    return visitor_locale().sentence_gap.join(part for part in (word(error.message), word(error.hint)) if part)
 
 
 def error_heading(error: GatewayError) -> str:

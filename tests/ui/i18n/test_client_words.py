@@ -1,6 +1,7 @@
-"""Every text the client writes has Chinese (`playground.ui.i18n.client_words`), with the same values in
-it, and a Chinese visitor reads the client's problems, hints and notes in Chinese while a gateway's
-own words stay as they arrived."""
+"""Every text the client writes has words in every language but English (`locales/client.zh-CN.json`
+for Chinese, read by `playground.ui.i18n.client_words`), with the same values in it, and a Chinese
+visitor reads the client's problems, hints and notes in Chinese while a gateway's own words stay as
+they arrived."""
 
 from __future__ import annotations
 
@@ -22,16 +23,15 @@ from playground.client.report.model import FAIL, CheckResult, Report, Scope
 from playground.client.results import Usage
 from playground.client.validation import validate
 from playground.client.video_catalog import Mode
-from playground.ui.i18n import client_words
+from playground.ui import i18n
 from playground.ui.tabs.report import views as report_views
 from playground.ui.tabs.batch.handlers import leaderboard_heading, plan_from_form
-from playground.ui.i18n.client_words import NOT_SHOWN, ZH_CLIENT, chinese_text, split_template, word, word_list
+from playground.ui.i18n.client_words import NOT_IN_SOURCE, NOT_SHOWN, split_template, translated_text, word, word_list
 from playground.ui.tabs.batch.layout import PRESETS as BATCH_PRESETS
 from playground.ui.tabs.batch.views import grid, sort_choices
 from playground.ui.tabs.embeddings.views import vector_headers
 from playground.ui.tabs.compare.handlers import PRESETS as COMPARE_PRESETS, ColumnRun, mapping_table
-from playground.ui.i18n import choices, say
-from playground.ui.i18n.views import CHOICE_KEYS
+from playground.ui.i18n import CATALOGUE, CHOICE_KEYS, Catalogue, choices, say
 from playground.ui.tabs.messages.handlers import cache_report
 from playground.ui.shared.presets import save_preset
 from playground.ui.shared.render import error_text
@@ -41,52 +41,59 @@ from tests.ui.client_texts import client_templates
 from tests.ui.i18n.test_i18n_views import assert_language, both, chinese
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
+CHINESE = CATALOGUE.locales[1]
+ZH_CLIENT = CATALOGUE.client["zh-CN"]
+FROM_SOURCE = {english: chinese for english, chinese in ZH_CLIENT.items() if english not in NOT_IN_SOURCE}
+
+
+def chinese_text(text: str) -> str | None:
+    return translated_text(text, CHINESE)
 
 
 def values_of(template: str) -> set[str]:
     return {text for kind, text in split_template(template) if kind == "value"}
 
 
-def test_every_text_of_the_client_has_chinese_or_is_never_shown() -> None:
-    missing = [f"{file}:{line} {text!r}" for file, line, text in client_templates() if text not in ZH_CLIENT and text not in NOT_SHOWN]
-    assert not missing, "texts of playground/client without Chinese in playground/ui/i18n_client_*.py:\n" + "\n".join(missing)
+def test_every_text_of_the_client_has_words_in_every_language_or_is_never_shown() -> None:
+    written = client_templates()
+    needed = {text for _, _, text in written} - NOT_SHOWN | NOT_IN_SOURCE
+    for locale in CATALOGUE.locales[1:]:
+        own = CATALOGUE.client.get(locale.code, {})
+        missing = [f"{file}:{line} {text!r}" for file, line, text in written if text not in own and text not in NOT_SHOWN]
+        assert not missing, f"texts of playground/client without words in playground/ui/i18n/locales/client.{locale.code}.json:\n" + "\n".join(missing)
+        assert own.keys() <= needed, f"client.{locale.code}.json words texts nobody writes: {sorted(own.keys() - needed)[:10]}"
 
 
 def test_no_chinese_is_kept_for_a_text_the_client_no_longer_writes() -> None:
     current = {text for _, _, text in client_templates()}
-    stale = sorted((ZH_CLIENT.keys() | NOT_SHOWN) - current)
+    stale = sorted((FROM_SOURCE.keys() | NOT_SHOWN) - current)
     assert not stale, f"no longer in playground/client (reword or remove): {stale}"
 
 
 def test_each_chinese_text_is_chinese_and_carries_the_same_values() -> None:
-    wrong = [(english, chinese) for english, chinese in ZH_CLIENT.items() if not CJK.search(chinese) or values_of(english) != values_of(chinese)]
+    wrong = [(english, chinese) for english, chinese in FROM_SOURCE.items() if not CJK.search(chinese) or values_of(english) != values_of(chinese)]
     assert not wrong, wrong
-    assert not (ZH_CLIENT.keys() & NOT_SHOWN)
+    assert not (ZH_CLIENT.keys() & NOT_SHOWN) and NOT_IN_SOURCE <= ZH_CLIENT.keys()
 
 
 def test_a_text_is_matched_to_its_template_with_its_values_and_the_most_specific_template_wins(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(client_words, "ZH_CLIENT", {
+    made_up = Catalogue(CATALOGUE.locales, CATALOGUE.texts, {"zh-CN": {
         "{name} must be from {low} to {high}": "{name} 必须在 {low} 到 {high} 之间",
         "{label}: {problem}": "{label}：{problem}",
         "grader {index}: {error}": "评分器 {index}：{error}",
         "a literal {{brace}} stays": "字面的 {{brace}} 保留",
         "the request has no messages": "请求里没有消息",
-    })
-    client_words._templates.cache_clear()
-    client_words._remembered.cache_clear()
-    try:
-        assert chinese_text("top_p must be from 0 to 1") == "top_p 必须在 0 到 1 之间"
-        assert chinese_text("Model: the request has no messages") == "Model：请求里没有消息"
-        assert chinese_text("grader 2: top_p must be from 0 to 1") == "评分器 2：top_p 必须在 0 到 1 之间"
-        assert chinese_text("a literal {brace} stays") == "字面的 {brace} 保留"
-        assert chinese_text("temperature is too high") is None
-        with chinese():
-            assert word("the request has no messages; top_p must be from 0 to 1") == "请求里没有消息；top_p 必须在 0 到 1 之间"
-            assert word("a gateway's own words") == "a gateway's own words"
-        assert word("the request has no messages") == "the request has no messages"
-    finally:
-        client_words._templates.cache_clear()
-        client_words._remembered.cache_clear()
+    }})
+    monkeypatch.setattr(i18n, "CATALOGUE", made_up)
+    assert chinese_text("top_p must be from 0 to 1") == "top_p 必须在 0 到 1 之间"
+    assert chinese_text("Model: the request has no messages") == "Model：请求里没有消息"
+    assert chinese_text("grader 2: top_p must be from 0 to 1") == "评分器 2：top_p 必须在 0 到 1 之间"
+    assert chinese_text("a literal {brace} stays") == "字面的 {brace} 保留"
+    assert chinese_text("temperature is too high") is None
+    with chinese():
+        assert word("the request has no messages; top_p must be from 0 to 1") == "请求里没有消息；top_p 必须在 0 到 1 之间"
+        assert word("a gateway's own words") == "a gateway's own words"
+    assert word("the request has no messages") == "the request has no messages"
 
 
 def test_pydantic_problems_are_worded_with_the_value_that_was_refused() -> None:

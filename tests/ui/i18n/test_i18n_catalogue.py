@@ -1,11 +1,13 @@
-"""The interface's words come from one catalogue (`playground/ui/i18n/__init__.py`) in English and
-Simplified Chinese: no key is missing in either language, every key the code asks for exists, and
-the converted modules write no interface text outside the catalogue."""
+"""The interface's words come from one catalogue file per language (`playground/ui/i18n/locales/`,
+English and Simplified Chinese): no key is missing in any language, every key the code asks for
+exists, the converted modules write no interface text outside the catalogue, and a visitor's
+language is read as one of the known locales or not at all."""
 
 from __future__ import annotations
 
 import ast
 import importlib
+import json
 from pathlib import Path
 
 import pytest
@@ -64,15 +66,27 @@ def written_outside(tree: ast.Module) -> list[str]:
     return found
 
 
-def test_both_languages_have_every_key() -> None:
-    assert set(i18n.EN) == set(i18n.ZH), f"missing in Chinese: {sorted(set(i18n.EN) - set(i18n.ZH))}; missing in English: {sorted(set(i18n.ZH) - set(i18n.EN))}"
-    assert all(value.strip() for value in [*i18n.EN.values(), *i18n.ZH.values()])
-    assert set(i18n.I18N.translations_dict) >= {"en", "zh-CN"}
+def test_every_language_has_every_key() -> None:
+    """Each locale's own file (not the loaded catalogue, which shows English for a missing key)."""
+    for locale in i18n.LOCALES:
+        own = json.loads((i18n.LOCALES_DIR / f"{locale.code}.json").read_text(encoding="utf-8"))
+        assert set(own) == set(i18n.EN), f"{locale.code}: missing {sorted(set(i18n.EN) - set(own))}; unknown {sorted(set(own) - set(i18n.EN))}"
+        assert all(value.strip() for value in own.values()), locale.code
+    assert set(i18n.I18N.translations_dict) == {tag for locale in i18n.LOCALES for tag in locale.tags} >= {"en", "zh-CN", "zh"}
+
+
+def test_a_locale_file_with_a_key_english_lacks_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "en.json").write_text('{"a.key": "A text"}', encoding="utf-8")
+    (tmp_path / "xx.json").write_text('{"a.key": "Ein Text", "a.typo": "Tippfehler"}', encoding="utf-8")
+    with pytest.raises(ValueError, match="a.typo"):
+        i18n.load([i18n.Locale("en", "English"), i18n.Locale("xx", "X")], tmp_path)
+    (tmp_path / "xx.json").write_text('{}', encoding="utf-8")
+    assert i18n.load([i18n.Locale("en", "English"), i18n.Locale("xx", "X")], tmp_path).texts["xx"] == {"a.key": "A text"}, "a missing key shows English"
 
 
 def test_every_key_the_code_asks_for_is_in_the_catalogue() -> None:
     used = set()
-    for path in (ROOT / "playground" / "ui").glob("*.py"):
+    for path in (ROOT / "playground" / "ui").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "t" and node.args:
                 if isinstance(node.args[0], ast.Constant):
@@ -126,16 +140,21 @@ class FakeRequest:
 
 @pytest.mark.parametrize(("headers", "language"), [
     ({}, "en"),
-    ({"accept-language": "zh-CN,zh;q=0.9,en;q=0.8"}, "zh"),
+    ({"accept-language": "zh-CN,zh;q=0.9,en;q=0.8"}, "zh-CN"),
     ({"accept-language": "en-US,en;q=0.9,zh;q=0.8"}, "en"),
     ({"accept-language": "zh-CN", "cookie": "other=1; gateway-playground-language=en"}, "en"),
-    ({"accept-language": "en-US", "cookie": "gateway-playground-language=zh-CN"}, "zh"),
+    ({"accept-language": "en-US", "cookie": "gateway-playground-language=zh-CN"}, "zh-CN"),
+    ({"accept-language": "zh-TW"}, "zh-CN"),  # by its primary language
+    ({"accept-language": "en-US", "cookie": "gateway-playground-language=zh-Hans"}, "zh-CN"),  # an alias
+    ({"accept-language": "zh-CN", "cookie": "gateway-playground-language=__proto__"}, "zh-CN"),  # unknown: ignored
+    ({"accept-language": "en-US", "cookie": "gateway-playground-language=fr"}, "en"),
+    ({"accept-language": "fr-FR,zh;q=0.9", "cookie": "gateway-playground-language=%E0"}, "en"),
 ])
 def test_handler_texts_follow_the_switch_then_the_browser(headers: dict[str, str], language: str) -> None:
     token = LocalContext.request.set(FakeRequest(headers))  # type: ignore[arg-type]
     try:
         assert i18n.visitor_language() == language
-        assert i18n.say("note.branch_shown", branch=3) == (i18n.ZH if language == "zh" else i18n.EN)["note.branch_shown"].format(branch=3)
+        assert i18n.say("note.branch_shown", branch=3) == i18n.CATALOGUE.texts[language]["note.branch_shown"].format(branch=3)
     finally:
         LocalContext.request.reset(token)
 
@@ -146,14 +165,15 @@ def test_outside_an_event_handler_texts_are_english() -> None:
 
 
 def test_every_catalogue_text_with_places_fills_in_both_languages() -> None:
-    """The `{name}` places of a text are the same in English and Chinese (a handler fills them)."""
+    """The `{name}` places of a text are the same in every language (a handler fills them)."""
     import string
 
     for key, english in i18n.EN.items():
         places = {name for _, name, _, _ in string.Formatter().parse(english) if name}
         if places and not key.startswith(("batch.", "batch_vars.")):
-            chinese = {name for _, name, _, _ in string.Formatter().parse(i18n.ZH[key]) if name}
-            assert places == chinese, key
+            for locale in i18n.LOCALES[1:]:
+                translated = {name for _, name, _, _ in string.Formatter().parse(i18n.CATALOGUE.texts[locale.code][key]) if name}
+                assert places == translated, (locale.code, key)
 
 
 def test_every_error_heading_of_the_client_is_in_the_catalogue() -> None:

@@ -164,7 +164,7 @@ async def test_embeddings_lessons_and_validation(client: GatewayClient, defaults
 
 def _values_and_keys(choices: list[tuple[object, str]], prefix: str) -> tuple[list[str], list[str]]:
     labels = [label for label, _ in choices]
-    assert all(isinstance(label, I18nData) and label.key in i18n.EN and label.key in i18n.ZH for label in labels)
+    assert all(isinstance(label, I18nData) and label.key in i18n.EN and label.key in i18n.CATALOGUE.texts["zh-CN"] for label in labels)
     assert all(label.key.startswith(prefix) for label in labels)  # type: ignore[attr-defined]
     return [value for _, value in choices], [label.key for label in labels]  # type: ignore[attr-defined]
 

@@ -80,7 +80,7 @@ async def test_hosted_mode_refuses_the_load_run_with_why(client: GatewayClient, 
 def test_hosted_mode_shows_the_load_run_off_and_why() -> None:
     from playground.settings import Settings  # noqa: PLC0415
     from playground.ui.app import build_app  # noqa: PLC0415
-    from playground.ui.i18n import EN, ZH, t  # noqa: PLC0415
+    from playground.ui.i18n import CATALOGUE, EN, t  # noqa: PLC0415
 
     def load_parts(hosted: bool) -> tuple[object, list[str]]:
         blocks = build_app(Settings(hosted=hosted), ServerDefaults("http://127.0.0.1:9", "k", demo=True, hosted=hosted))
@@ -90,7 +90,7 @@ def test_hosted_mode_shows_the_load_run_off_and_why() -> None:
         return button.interactive, notes
 
     assert load_parts(hosted=True) == (False, [str(t("report.load_hosted"))])
-    assert EN["report.load_hosted"] == HOSTED_REFUSAL and ZH["report.load_hosted"].startswith("公开部署模式下")
+    assert EN["report.load_hosted"] == HOSTED_REFUSAL and CATALOGUE.texts["zh-CN"]["report.load_hosted"].startswith("公开部署模式下")
     assert load_parts(hosted=False) == (True, [])
 
 
