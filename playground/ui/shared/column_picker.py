@@ -12,10 +12,10 @@ import gradio as gr
 from playground.ui.i18n import choices, t
 
 from playground.client import catalog
-from playground.client.intent import FORMAT_LABELS, FORMATS
+from playground.client.intent import FORMATS
 
 CUSTOM = "Your own choice"
-FORMAT_CHOICES = [("(none)", "")] + [(FORMAT_LABELS[f], f) for f in FORMATS]
+FORMAT_CHOICES = [(t("columns.no_format"), "")] + [(t(f"rep.format.{f}"), f) for f in FORMATS]
 Presets = dict[str, list[tuple[str, str]]]
 
 

@@ -54,7 +54,7 @@ class ColumnRun:
 
     @property
     def label(self) -> str:
-        return f"{FORMAT_LABELS.get(self.fmt, self.fmt)} · {self.model}"
+        return f"{say(f'rep.format.{self.fmt}') if self.fmt in FORMAT_LABELS else self.fmt} · {self.model}"
 
 
 async def _drive(client: GatewayClient, conn: Connection, run: ColumnRun) -> None:

@@ -22,7 +22,7 @@ from playground.client.video_catalog import (
 )
 from playground.client.video_requests import VideoInput, build_video_request, vidd_text
 from playground.ui.i18n.client_words import word, word_list
-from playground.ui.i18n import say
+from playground.ui.i18n import CHOICE_KEYS, say
 
 DEFAULT_MODEL = VIDEO_MODELS[0].id
 TRI_STATE = ("not set", "true", "false")
@@ -223,6 +223,6 @@ def model_notes(model_id: str) -> str:
     model = video_model(model_id)
     if model is None:
         return say("video.unknown_model")
-    modes = ", ".join(m.value for m in model.modes)
+    modes = ", ".join(say(CHOICE_KEYS[m.value]) if m.value in CHOICE_KEYS else m.value for m in model.modes)
     audio = say("video.with_audio") if model.audio else ""
     return f"**{model.id}** ({model.family}) · {modes}{audio}. {word(model.notes)}"
