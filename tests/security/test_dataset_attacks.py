@@ -21,7 +21,7 @@ from playground.client.batch.dataset import Dataset, DatasetError, read_file
 from playground.settings import Settings
 from playground.ui.app import build_app
 from playground.ui.tabs.batch.handlers import BatchState
-from playground.ui.i18n.client_words import chinese_text
+from tests.ui.i18n.test_client_words import chinese_text
 from playground.ui.shared.connection import ServerDefaults
 from tests.security.hostile_files import CORPUS, far_cell, inline_row, sheet_xml, workbook, zip_bomb
 from tests.security.page_events import Event, event
