@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, Request, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from playground.ui.tabs.registry import TABS
 
 
 def open_tab(page: Page, name: str, ready_selector: str) -> None:
@@ -104,11 +105,7 @@ def import_curl(page: Page, command: str, keep_base_url: bool = False) -> None:
     expect(page.locator("#curl-status")).to_have_text(re.compile(r"\S"), timeout=10_000)
 
 
-EXAMPLE_PROMPT_BOX = {
-    "chat": "#chat-input textarea", "responses": "#responses-input textarea", "messages": "#messages-input textarea",
-    "native": "#native-input textarea", "compare": "#compare-message textarea", "embeddings": "#embeddings-texts textarea",
-    "images": "#images-prompt textarea", "video": "#video-prompt textarea",
-}
+EXAMPLE_PROMPT_BOX = {tab.id: f"#{tab.example_box} textarea" for tab in TABS if tab.example_box is not None}
 
 
 def example_prompt(example: object) -> str:

@@ -36,16 +36,6 @@ class TabLink:
     preset: str
 
 
-LINKS = {
-    "chat": TabLink("chat-model", "chat-input", True, "chat-preset-pick"),
-    "responses": TabLink("responses-model", "responses-input", True, "responses-preset-pick"),
-    "messages": TabLink("messages-model", "messages-input", True, "messages-preset-pick"),
-    "native": TabLink("native-model", "native-input", True, "native-preset-pick"),
-    "embeddings": TabLink("embeddings-list-model", "embeddings-query", False, "embeddings-preset-pick"),
-    "images": TabLink("images-model", "images-prompt", False, "images-preset-pick"),
-    "compare": TabLink(None, "compare-message", False, "compare-preset"),
-    "video": TabLink("video-model", "video-prompt", False, "video-preset-pick"),
-}
 KNOWN_PARAMETERS = ("tab", "model", "preset", "q")
 
 
@@ -67,11 +57,16 @@ class LinkOpener:
         """Where a link's ignored values are named (made above the tabs)."""
         return gr.Markdown(visible=False, elem_id="link-notice")
 
-    def __init__(self, blocks: gr.Blocks, tabs: gr.Tabs, presets: gr.BrowserState | None, notice: gr.Markdown) -> None:
+    def __init__(self, blocks: gr.Blocks, tabs: gr.Tabs, links: dict[str, TabLink | None], presets: gr.BrowserState | None,
+                 notice: gr.Markdown) -> None:
+        """`links`: every tab a link may open, with the fields it fills (None: it only opens)."""
         by_id = {getattr(block, "elem_id", None): block for block in blocks.blocks.values()}
-        self.tabs, self.presets = tabs, presets
+        self.tabs, self.links, self.presets = tabs, links, presets
         self.fields: dict[str, dict[str, Any]] = {}
-        for tab, link in LINKS.items():
+        for tab, link in links.items():
+            if link is None:
+                self.fields[tab] = {}
+                continue
             found = {"model": by_id.get(link.model), "text": by_id.get(link.text), "preset": by_id.get(link.preset)}
             self.fields[tab] = {name: component for name, component in found.items() if component is not None}
         self.outputs = [component for fields in self.fields.values() for component in fields.values()]
@@ -114,7 +109,7 @@ class LinkOpener:
             component = fields.get("text")
             cleaned = _clean_text(text)
             if component is not None and cleaned is not None:
-                chosen[id(component)] = {"text": cleaned, "files": []} if LINKS[tab].draft else cleaned
+                chosen[id(component)] = {"text": cleaned, "files": []} if getattr(self.links[tab], "draft", False) else cleaned
             else:
                 ignored.append(say("link.bad_text"))
         values = [chosen.get(id(component), gr.skip()) for component in self.outputs]

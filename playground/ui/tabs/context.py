@@ -1,13 +1,17 @@
-"""`TabContext`: what every tab is built from (the shared client, the server's defaults and the
-connection panel's inputs), so adding a tab never grows a parameter list."""
+"""`TabContext`: what every tab is built from (the shared client, the server's defaults and
+settings, the connection panel's inputs, the browser stores made before the tabs), so adding a tab
+never grows a parameter list; `TabParts`: what a tab hands back to the page."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import gradio as gr
 
 from playground.client.gateway import GatewayClient
+from playground.settings import Settings
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.shared.curl_panel import ImportRegistry
 from playground.ui.conversation.prompt_move import PromptRegistry
@@ -19,8 +23,12 @@ class TabContext:
     defaults: ServerDefaults
     url_box: gr.Textbox
     key_box: gr.Textbox
+    settings: Settings = field(default_factory=Settings)
     presets: gr.BrowserState | None = None
     """The page's preset store (`ui.presets`), created outside the tabs."""
+    stores: dict[str, Any] = field(default_factory=dict)
+    """Each tab's browser stores by tab id (`Tab.stores`), made before the `gr.Tabs`: a tab's
+    content mounts only when opened, too late for the page-load events that read them."""
     imports: ImportRegistry = field(default_factory=ImportRegistry)
     """Where a tab registers how it takes an imported curl command (`ui.curl_panel`)."""
     prompts: PromptRegistry = field(default_factory=PromptRegistry)
@@ -30,3 +38,13 @@ class TabContext:
     def connection(self) -> list[gr.Textbox]:
         """The inputs every gateway call reads last: base URL, then key."""
         return [self.url_box, self.key_box]
+
+
+@dataclass(frozen=True)
+class TabParts:
+    """What a tab hands back to the page."""
+
+    models: gr.Dropdown | None = None
+    """A model picker the page fills from the gateway's model list (on load and on Test)."""
+    after_load: Callable[[Any], Any] | None = None
+    """Called with the page-load event that restores the connection, to chain the tab's own restore."""

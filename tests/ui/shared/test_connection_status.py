@@ -71,7 +71,7 @@ def test_a_base_url_with_a_version_inside_its_path_is_left_alone() -> None:
 
 
 def _restore_step(page: PageModel) -> Any:
-    return next(fn for fn in page.app.fns.values() if fn.name == "restore" and fn.outputs and fn.outputs[0].elem_id == "connection-url")
+    return next(fn for fn in page.app.fns.values() if fn.name == "restore_connection" and fn.outputs and fn.outputs[0].elem_id == "connection-url")
 
 
 async def test_a_base_url_typed_while_the_page_loads_is_kept_and_its_test_wins(tmp_path: Any) -> None:

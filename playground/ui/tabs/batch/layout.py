@@ -56,12 +56,12 @@ def batch_stores() -> tuple[gr.BrowserState, gr.BrowserState]:
     return gr.BrowserState({"run_id": ""}, storage_key=LAST_RUN_KEY), PriceEditor.store()
 
 
-def build_batch_tab(ctx: TabContext, settings: Settings, stores: tuple[gr.BrowserState, gr.BrowserState]) -> None:
-    """The tab itself (`gr.Tab` included), so the app adds it with one call; `stores` from `batch_stores`."""
+def build_batch_tab(ctx: TabContext) -> None:
+    """Lay out the tab and wire its events; its stores (`batch_stores`) are `ctx.stores["batch"]`."""
+    settings = ctx.settings
     runs = BatchRuns(runs_directory(settings.data_dir), settings.batch_max_rows)
-    last_run, saved_prices = stores
-    with gr.Tab(t("tab.batch"), id="batch", elem_id="tab-batch"):
-        _layout(ctx, settings, runs, last_run, saved_prices)
+    last_run, saved_prices = ctx.stores["batch"]
+    _layout(ctx, settings, runs, last_run, saved_prices)
 
 
 def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.BrowserState, saved_prices: gr.BrowserState) -> None:

@@ -9,7 +9,7 @@ import gradio as gr
 from playground.client import catalog
 from playground.client.curl_import import CurlRequest
 from playground.ui.tabs.chat.handlers import ChatAdapter, ChatForm, chat_form_values
-from playground.ui.tabs.context import TabContext
+from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport, conversation_from
 from playground.ui.shared.developer import developer_section
@@ -42,8 +42,8 @@ EXAMPLES = [
 ]
 
 
-def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
-    """Lay out the tab and wire its events; returns the model picker (refreshed from the gateway)."""
+def build_chat_tab(ctx: TabContext) -> TabParts:
+    """Lay out the tab and wire its events; hands back the model picker (refreshed from the gateway)."""
     with gr.Row():
         with gr.Column(scale=3):
             panel = ConversationPanel.build("chat", t("chat.placeholder"))
@@ -91,4 +91,4 @@ def build_chat_tab(ctx: TabContext) -> gr.Dropdown:
     ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
                                     tuple(fields), check))
     example_tools.click(lambda: TOOLS_EXAMPLE, None, tools, queue=False)
-    return model
+    return TabParts(models=model)

@@ -4,14 +4,13 @@ run `video_handlers`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
 
 from playground.client.video_catalog import video_model_ids
-from playground.ui.tabs.context import TabContext
+from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.shared.developer import VIDEO_MARKERS, developer_section
 from playground.ui.shared.examples import Example, ExampleRow
@@ -209,8 +208,10 @@ def wire_jobs(page: VideoPage, handlers: VideoHandlers, watch: JobWatch) -> None
           queue=False)
 
 
-def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], Any]:
-    """Lay out the tab and wire its events; returns a hook that restores saved jobs after an event."""
+def build_video_tab(ctx: TabContext) -> TabParts:
+    """Lay out the tab and wire its events; hands back the hook that restores the jobs this browser
+    kept (`saved_jobs_state`, `ctx.stores["video"]`) after the page's connection is restored."""
+    saved = ctx.stores["video"]
     page = layout()
     handlers = VideoHandlers(ctx.client, ctx.defaults)
     watch = JobWatch(page, saved, ctx.connection, handlers)
@@ -219,4 +220,4 @@ def build_video_tab(ctx: TabContext, saved: gr.BrowserState) -> Callable[[Any], 
     page.session_file.wire(page.kept_fields, arrival=Arrival([page.arrived], arrive), check=check_video_values)
     ctx.imports.register(FormImport("video", "Video", ("video",), [*page.fields.values(), page.arrived], from_curl, FIELD_NAMES,
                                     check_video_values))
-    return watch.restore_after
+    return TabParts(after_load=watch.restore_after)
