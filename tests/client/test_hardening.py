@@ -10,7 +10,8 @@ from playground.client.chat import ChatRequest
 from playground.client.gateway import GatewayClient
 from playground.client.messages import MessagesRequest
 from playground.client.transport import Connection
-from playground.ui.shared.render import error_text, inspector_response, metrics_text
+from playground.ui.shared.render import error_text, inspector_response
+from playground.ui.shared.metrics import metrics_text
 from tests.conftest import READ_TIMEOUT, RecordingSleep
 
 

@@ -24,7 +24,8 @@ from playground.client.validation import BROKEN_TEXT, is_utf8
 from playground.ui.shared.connection import ServerDefaults, resolve_connection
 from playground.ui.shared.forms import Pacing, Throttle
 from playground.ui.i18n import say
-from playground.ui.shared.render import error_text, metrics_text, pretty_arguments, result_messages
+from playground.ui.shared.render import error_text, pretty_arguments, result_messages
+from playground.ui.shared.metrics import metrics_text
 from playground.ui.shared.shown_files import adopt_upload
 
 logger = logging.getLogger(__name__)

@@ -22,7 +22,6 @@ from playground.client.gateway import GatewayClient
 from playground.client.import_check import check_body
 from playground.ui.i18n.client_words import word
 from playground.ui.shared.connection import ServerDefaults, without_version
-from playground.ui.conversation.turns import Session
 from playground.ui.shared.form_check import RequestCheck, check_whole
 from playground.ui.i18n import t
 from playground.ui.shared.render import error_text, plain
@@ -39,6 +38,8 @@ class FormImport:
     """Field names of the leading `components` (the tab's form), for `check`."""
     check: RequestCheck | None = None
     """The tab's request check (see `form_check.turn_check`): an import fills the form only if it passes."""
+    sent: Callable[[list[Any]], list[dict[str, Any]]] = lambda values: []
+    """The messages the imported values would send before the draft (a conversation tab's history)."""
 
     def checked_values(self, request: CurlRequest) -> list[Any]:
         """`values_from`, after the body passed the interface's request model, and only if the
@@ -48,8 +49,7 @@ class FormImport:
             values = self.values_from(request)
         except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
             raise RequestValidationError([f"the command's body does not have the shape of a {self.label} call ({type(exc).__name__})"]) from None
-        sent = next((value.messages for value in values if isinstance(value, Session)), [])
-        check_whole(dict(zip(self.names, self.components)), dict(zip(self.names, values)), sent, self.check)
+        check_whole(dict(zip(self.names, self.components)), dict(zip(self.names, values)), self.sent(values), self.check)
         return values
 
 
@@ -110,26 +110,6 @@ async def connection_after_import(client: GatewayClient, defaults: ServerDefault
     if key:
         return url_value, key, note + word(" The key from the command is used for this session only.")
     return url_value, "", note + word(f" The command carries no key: the key box was cleared, so type the key for `{shown_target}`.")
-
-
-def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
-    return ""
-
-
-def conversation_from(messages: list[Any], skip_roles: tuple[str, ...] = ("system",)) -> tuple[dict[str, Any], list[dict[str, Any]], Session]:
-    """(draft, chatbot history, session) for an imported message list: the last user message
-    becomes the draft; the turns before it are the conversation, sent as they were."""
-    turns = [m for m in messages if isinstance(m, dict) and m.get("role") not in skip_roles]
-    draft = ""
-    if turns and turns[-1].get("role") == "user" and isinstance(turns[-1].get("content"), str):
-        draft = turns.pop()["content"]
-    history = [{"role": "user" if m.get("role") == "user" else "assistant", "content": _text_of(m.get("content")) or f"({m.get('role')} turn)"}
-               for m in turns]
-    return {"text": draft, "files": []}, history, Session(messages=[dict(m) for m in turns], shown=list(history))
 
 
 @dataclass

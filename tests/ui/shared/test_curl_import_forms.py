@@ -6,7 +6,8 @@ from dataclasses import fields
 
 from playground.client.curl_import import parse_curl
 from playground.ui.tabs.chat.handlers import ChatForm, chat_form_values
-from playground.ui.shared.curl_panel import ImportRegistry, conversation_from, imported_values
+from playground.ui.shared.curl_panel import ImportRegistry, imported_values
+from playground.ui.conversation.imported import conversation_from
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.tabs.messages.handlers import MessagesForm, messages_form_values
 

@@ -11,7 +11,8 @@ from playground.client.curl_import import CurlRequest
 from playground.ui.tabs.chat.handlers import ChatAdapter, ChatForm, chat_form_values
 from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.conversation.panel import ConversationPanel
-from playground.ui.shared.curl_panel import FormImport, conversation_from
+from playground.ui.shared.curl_panel import FormImport
+from playground.ui.conversation.imported import conversation_from, sent_before
 from playground.ui.shared.developer import developer_section
 from playground.ui.shared.form_check import turn_check
 from playground.ui.shared.examples import Example, ExampleRow
@@ -89,6 +90,6 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
         return [*values.values(), draft, history, session]
 
     ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
-                                    tuple(fields), check))
+                                    tuple(fields), check, sent_before))
     example_tools.click(lambda: TOOLS_EXAMPLE, None, tools, queue=False)
     return TabParts(models=model)

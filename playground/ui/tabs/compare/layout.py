@@ -31,7 +31,8 @@ from playground.ui.shared.column_picker import ColumnPicker, slots
 from playground.ui.tabs.context import TabContext
 from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.forms import optional_positive, whole
-from playground.ui.shared.render import error_text, metrics_text
+from playground.ui.shared.render import error_text
+from playground.ui.shared.metrics import metrics_text
 from playground.ui.shared.uploaded_image import uploaded_image
 from playground.ui.shared.widgets import banner_update, error_banner
 

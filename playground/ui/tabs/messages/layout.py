@@ -14,7 +14,8 @@ from playground.ui.i18n.client_words import word
 from playground.ui.tabs.context import TabContext
 from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.conversation.panel import ConversationPanel
-from playground.ui.shared.curl_panel import FormImport, conversation_from
+from playground.ui.shared.curl_panel import FormImport
+from playground.ui.conversation.imported import conversation_from, sent_before
 from playground.ui.shared.developer import developer_section
 from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.form_check import turn_check
@@ -101,7 +102,7 @@ def build_messages_tab(ctx: TabContext) -> None:
 
     ctx.imports.register(FormImport("messages", "Messages", ("messages", "count_tokens"),
                                     [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
-                                    tuple(fields), check))
+                                    tuple(fields), check, sent_before))
 
     def lab_report(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
         if not view.done or not isinstance(adapter, MessagesAdapter):

@@ -13,7 +13,8 @@ from playground.client.curl_import import CurlRequest
 from playground.ui.tabs.context import TabContext
 from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.conversation.panel import ConversationPanel
-from playground.ui.shared.curl_panel import FormImport, conversation_from
+from playground.ui.shared.curl_panel import FormImport
+from playground.ui.conversation.imported import conversation_from, sent_before
 from playground.ui.shared.developer import developer_section
 from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.form_check import turn_check
@@ -122,4 +123,4 @@ def build_native_tab(ctx: TabContext) -> None:
         return [*native_form_values(request.body, request.model, request.auth_style).values(), draft, history, session]
 
     ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
-                                    tuple(fields), check))
+                                    tuple(fields), check, sent_before))

@@ -12,7 +12,8 @@ from playground.client.curl_import import CurlRequest
 from playground.ui.tabs.context import TabContext
 from playground.ui.conversation.turns import TurnAdapter, View
 from playground.ui.conversation.panel import ConversationPanel
-from playground.ui.shared.curl_panel import FormImport, conversation_from
+from playground.ui.shared.curl_panel import FormImport
+from playground.ui.conversation.imported import conversation_from, sent_before
 from playground.ui.shared.developer import developer_section
 from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.form_check import turn_check
@@ -103,5 +104,5 @@ def build_responses_tab(ctx: TabContext) -> None:
         return [*responses_form_values(request.body).values(), draft, history, session]
 
     ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
-                                    tuple(fields), check))
+                                    tuple(fields), check, sent_before))
     chain.change(lambda on, state: chain_status(state.messages, on), [chain, panel.session], status, queue=False)

@@ -21,7 +21,7 @@ from playground.client.results import TextResult, Usage
 from playground.client.transport import Connection
 from playground.ui.tabs.batch import handlers as work
 from playground.ui.shared import prices
-from playground.ui.shared.render import metrics_text
+from playground.ui.shared.metrics import metrics_text
 from playground.ui.conversation.template_vars import fill_draft, rows_for
 
 DATA = Dataset(["question", "expected"], [{"question": "What is 2 plus 2?", "expected": "4"}, {"question": "Capital of France?", "expected": "Paris"}])
