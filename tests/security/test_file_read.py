@@ -2,7 +2,7 @@
 
 A session file is data from a stranger: every way it can name a file (a path in a message, a
 file part, a dict, `..`, a symbolic link, URL forms) is refused as a whole, with our message,
-and nothing on screen changes. Only files the app created (`ui/shared/shown_files.py`) are ever
+and nothing on screen changes. Only files the app created (`ui/web/shown_files.py`) are ever
 handed to a Gradio file component, whatever the browser or the gateway sends."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from playground.ui.tabs.images.state import Generation
 from playground.ui.conversation.turns import Session
 from playground.ui.tabs.images.views import gallery_items, history_items
 from playground.ui.shared.render import result_messages
-from playground.ui.shared.shown_files import media_root, new_file, shown_history, shown_path
+from playground.ui.web.shown_files import media_root, new_file, shown_history, shown_path
 from playground.ui.tabs.video.board import VideoBoard, VideoJob, gallery_items as video_items
 from tests.security.page_events import build_page, event, load_session, session_file, untouched
 

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from playground.ui.web.media_sweep import MediaFiles
-from playground.ui.shared.shown_files import media_root
+from playground.ui.web.shown_files import media_root
 from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, after_sweeps, launched, page_session, private_temp_dir, run_direct, upload
 
 ALICE = {"x-forwarded-for": "203.0.113.10"}

@@ -32,7 +32,7 @@ from playground.ui.conversation.turns import Session, TurnAdapter, View, describ
 from playground.ui.i18n import say, t
 from playground.ui.shared.render import error_text, flatten_text, settle_pending
 from playground.ui.shared.metrics import metrics_text
-from playground.ui.shared.shown_files import shown_history
+from playground.ui.web.shown_files import shown_history
 from playground.ui.conversation.template_vars import fill_draft, fill_form, text_of
 from playground.ui.shared.widgets import Inspector, banner_update
 

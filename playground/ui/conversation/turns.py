@@ -26,7 +26,7 @@ from playground.ui.shared.forms import Pacing, Throttle
 from playground.ui.i18n import say
 from playground.ui.shared.render import error_text, pretty_arguments, result_messages
 from playground.ui.shared.metrics import metrics_text
-from playground.ui.shared.shown_files import adopt_upload
+from playground.ui.web.shown_files import adopt_upload
 
 logger = logging.getLogger(__name__)
 STREAM_UPDATE_INTERVAL = 0.05

@@ -20,7 +20,7 @@ from playground.client.errors import RequestValidationError
 from playground.client.validation import problems_from, strict_json
 from playground.ui.conversation.branches import valid_branches
 from playground.ui.conversation.turns import Session
-from playground.ui.shared.shown_files import part_path, data_of_file, file_from_data, shown_path
+from playground.ui.web.shown_files import part_path, data_of_file, file_from_data, shown_path
 
 FORMAT = "gateway-playground-session"
 VERSION = 2

@@ -19,7 +19,7 @@ from playground.ui.shared.form_check import RequestCheck, check_whole, unchanged
 from playground.ui.i18n import t
 from playground.ui.shared.render import error_text
 from playground.ui.session_files.document import VERSION, read_session, read_session_document, session_document
-from playground.ui.shared.shown_files import new_file
+from playground.ui.web.shown_files import new_file
 
 __all__ = ["VERSION", "Arrival", "SessionFileBar", "read_session_document", "session_document"]
 

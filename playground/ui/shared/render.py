@@ -12,7 +12,7 @@ from playground.client.transport import Exchange
 from playground.ui.shared.codegen import indented_json, shorten_long_strings
 from playground.ui.i18n.client_words import word
 from playground.ui.i18n import EN, say, visitor_locale
-from playground.ui.shared.shown_files import shown_paths
+from playground.ui.web.shown_files import shown_paths
 
 THINKING_TITLE = "Thinking"
 TOOL_CALL_TITLE = "🛠 Tool call: {name}"

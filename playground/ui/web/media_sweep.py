@@ -30,7 +30,7 @@ from typing import Any
 
 import anyio
 
-from playground.ui.shared.shown_files import gradio_cache, media_root
+from playground.ui.web.shown_files import gradio_cache, media_root
 
 logger = logging.getLogger(__name__)
 

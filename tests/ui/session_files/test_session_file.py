@@ -14,7 +14,7 @@ from playground.client.errors import RequestValidationError
 from playground.ui.conversation.turns import Session
 from playground.ui.session_files.document import read_session
 from playground.ui.session_files.panel import VERSION, read_session_document, session_document
-from playground.ui.shared.shown_files import new_file, shown_path
+from playground.ui.web.shown_files import new_file, shown_path
 
 FIELDS = ["model", "system", "temperature", "stream"]
 

@@ -24,7 +24,7 @@ from playground.ui.i18n.client_words import word
 from playground.ui.i18n import say
 from playground.ui.shared.prices import cost_text
 from playground.ui.shared.render import error_text, plain, result_messages
-from playground.ui.shared.shown_files import new_file
+from playground.ui.web.shown_files import new_file
 
 UPDATE_INTERVAL = 0.05
 PRESETS: dict[str, list[tuple[str, str]]] = {

@@ -10,7 +10,7 @@ import math
 from playground.client.images import TIER_PIXELS, GeneratedImage, parse_ratio
 from playground.ui.i18n import say
 from playground.ui.tabs.images.state import NOT_SET, Generation
-from playground.ui.shared.shown_files import shown_path
+from playground.ui.web.shown_files import shown_path
 
 RATIOS = ("1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "4:5", "5:4", "21:9")
 RATIO_TOLERANCE = 0.02

@@ -16,7 +16,7 @@ from typing import Any
 from playground.client.transport import Connection, Exchange
 from playground.client.video import PollUpdate
 from playground.ui.i18n import EN, say
-from playground.ui.shared.shown_files import shown_path
+from playground.ui.web.shown_files import shown_path
 
 MAX_JOBS = 20
 ACTIVE_STATES = frozenset({"submitted", "queued", "in_progress", "resuming", "saving"})

@@ -29,7 +29,7 @@ from playground.ui.shared.connection import ServerDefaults, resolve_connection
 from playground.ui.shared.form_check import unchanged_problems
 from playground.ui.i18n import choices, say
 from playground.ui.shared.render import error_text
-from playground.ui.shared.shown_files import shown_path
+from playground.ui.web.shown_files import shown_path
 from playground.ui.tabs.video.board import VideoBoard, VideoJob, board_html, gallery_items, job_call, job_choices
 from playground.ui.tabs.video.form import DEFAULT_MODEL, FIELD_NAMES, VideoForm, flags_preview, kept_value, mode_fields, model_fields, model_notes
 from playground.ui.tabs.video.curl_import import video_form_values

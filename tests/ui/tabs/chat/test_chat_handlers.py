@@ -12,7 +12,7 @@ from PIL import Image
 
 from playground.client.gateway import GatewayClient
 from playground.demo_gateway.server import RunningGateway
-from playground.ui.shared.shown_files import shown_path
+from playground.ui.web.shown_files import shown_path
 from playground.ui.conversation import turns as conversation
 from playground.ui.tabs.chat.handlers import ChatAdapter, ChatForm
 from playground.ui.conversation.turns import Session as ChatSession

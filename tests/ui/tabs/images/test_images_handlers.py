@@ -19,7 +19,7 @@ from playground.client.media import media_directory
 from playground.ui.tabs.images import state as images_state
 from playground.ui.tabs.images.state import Generation, ImagesSession
 from playground.ui.i18n import english
-from playground.ui.shared.shown_files import new_file
+from playground.ui.web.shown_files import new_file
 from playground.client.images import GeneratedImage, ImagesResult
 from playground.demo_gateway.server import RunningGateway
 from playground.settings import Settings

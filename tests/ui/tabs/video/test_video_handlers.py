@@ -25,7 +25,7 @@ from playground.client.video_requests import build_video_request
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 from playground.ui.shared.connection import ServerDefaults
-from playground.ui.shared.shown_files import new_file
+from playground.ui.web.shown_files import new_file
 from playground.ui.tabs.video.board import VideoBoard, VideoJob, board_html, job_call, job_choices
 from playground.ui.tabs.video.form import (
     FIELD_NAMES,
