@@ -106,7 +106,7 @@ def shown_value(old: Any, new: Any) -> Any:
     """An output's value on the page after an update: an update dict changes only what it carries
     (a skip, `{"__type__": "update"}`, changes nothing)."""
     if isinstance(new, dict) and new.get("__type__") == "update":
-        return new["value"] if "value" in new else old
+        return new.get("value", old)
     return new
 
 

@@ -89,7 +89,7 @@ async def _runner(url: str, rows: list[dict[str, str]], concurrency: int) -> int
 
 
 def worker(approach: str, url: str, count: int, concurrency: int) -> None:
-    import playground.client.batch.runner  # noqa: F401 - loaded before measuring, as in the running app
+    import playground.client.batch.runner
     import playground.ui.tabs.batch.views  # noqa: F401
 
     rows = rows_for(count)

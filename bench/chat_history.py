@@ -21,7 +21,7 @@ from gradio import processing_utils, utils
 from playground import gradio_compat
 from playground.ui.conversation.chatbot import Chatbot
 
-WORDS = "the quick brown fox jumps over a lazy dog while the gateway streams tokens".split()
+WORDS = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while", "the", "gateway", "streams", "tokens"]
 
 
 def history(messages: int, reply: str) -> list[dict]:

@@ -34,7 +34,7 @@ def header_lines(argv: list[str] | None = None) -> list[str]:
     cores = os.cpu_count() or 0
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
     busy = "  (busier than the core count: expect slower figures)" if load[0] > cores else ""
-    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     versions = ", ".join(f"{name} {_version(name)}" for name in PACKAGES)
     return [
         f"$ {command}",

@@ -26,12 +26,12 @@ SKIPPED = 8
 
 def measure(fixed: bool, updates: int, runs: int) -> dict[str, list[float]]:
     """In this process: CPU ms per update for the chatbot alone and with `SKIPPED` skipped outputs."""
-    import gradio as gr  # noqa: PLC0415 - the parent process only starts children
-    import httpx  # noqa: PLC0415
+    import gradio as gr
+    import httpx
 
-    from bench.app_queue import stream_event  # noqa: PLC0415
-    from playground.demo_gateway.server import free_port  # noqa: PLC0415
-    from playground import gradio_compat  # noqa: PLC0415
+    from bench.app_queue import stream_event
+    from playground.demo_gateway.server import free_port
+    from playground import gradio_compat
 
     if fixed:
         gradio_compat.apply()
@@ -78,7 +78,7 @@ def main() -> None:
     if args.child:
         print(json.dumps(measure(args.child == "app", args.updates, args.runs)))
         return
-    from bench.header import print_footer, print_header  # noqa: PLC0415
+    from bench.header import print_footer, print_header
 
     print_header()
     rows = {}

@@ -49,7 +49,7 @@ def time_to_first_200(command: list[str], page_timings: Callable[[str], dict[str
     port = free_port()
     env = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False", "GATEWAY_BASE_URL": ""}
     start = time.perf_counter()
-    errors = tempfile.TemporaryFile()
+    errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below, after the process
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=errors)
     try:
         while time.perf_counter() - start < DEADLINE_S:
@@ -122,7 +122,7 @@ def main() -> None:
     if args.no_browser:
         ours, baseline = measure(args.runs, None)
     else:
-        from playwright.sync_api import sync_playwright  # noqa: PLC0415 - only the page timings need it
+        from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)

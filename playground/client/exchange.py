@@ -30,7 +30,7 @@ class Redactor:
     Whole occurrences are replaced by `REDACTED`; `StreamRedactor` also catches a secret split
     across deltas. Cheap when nothing matches: one substring search per secret."""
 
-    __slots__ = ("secrets", "longest", "_encoded", "_starts")
+    __slots__ = ("_encoded", "_starts", "longest", "secrets")
 
     def __init__(self, secrets: tuple[str | None, ...] | list[str | None] = ()) -> None:
         found = {s for s in secrets if s and len(s) >= MIN_SECRET_CHARS}
@@ -49,7 +49,7 @@ class Redactor:
         return text
 
     def raw(self, raw: bytes) -> bytes:
-        for secret, encoded in zip(self.secrets, self._encoded):
+        for _secret, encoded in zip(self.secrets, self._encoded):
             if encoded in raw:
                 raw = raw.replace(encoded, REDACTED.encode())
         return raw
@@ -122,7 +122,7 @@ class StreamRedactor:
     to be split, `split_fragments` lists (tag, piece, piece without its part of the secret) for
     every piece of it, so the raw events can be cleaned too."""
 
-    __slots__ = ("redactor", "_held", "_trail", "split_fragments")
+    __slots__ = ("_held", "_trail", "redactor", "split_fragments")
 
     def __init__(self, redactor: Redactor) -> None:
         self.redactor = redactor

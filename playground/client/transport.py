@@ -79,7 +79,7 @@ def url_problem(url: str) -> str | None:
     refuses, ...), or None: checked when the URL is typed, not when the call fails."""
     try:
         httpx.URL(url).host  # noqa: B018 - decoding the host is the check
-    except Exception as exc:  # noqa: BLE001 - httpx and idna raise several types for a bad host
+    except Exception as exc:
         return str(exc)[:120] or type(exc).__name__
     return None
 
@@ -234,7 +234,7 @@ class Transport:
             params = {**(params or {}), "key": conn.api_key}
         elif conn.api_key:
             headers["Authorization"] = f"Bearer {conn.api_key}"
-        if conn.api_key and not conn.api_key.isascii() or any(ord(c) < 32 or ord(c) == 127 for c in conn.api_key or ""):
+        if (conn.api_key and not conn.api_key.isascii()) or any(ord(c) < 32 or ord(c) == 127 for c in conn.api_key or ""):
             raise RequestValidationError(["the API key contains characters that cannot be sent (only plain ASCII letters, digits and symbols); check what was pasted"])
         try:
             request = self.http.build_request(method, conn.url(path), json=body, params=params, headers=headers)

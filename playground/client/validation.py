@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, TypeVar
 
-from typing_extensions import Self
+from typing import Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -89,7 +89,7 @@ def data_problems(value: Any, max_depth: int = MAX_DATA_DEPTH) -> list[str]:
                 stack.append((child, [*path, key if isinstance(key, str) and _is_utf8(key) else "?"]))
         elif isinstance(item, list):
             stack.extend((child, [*path, index]) for index, child in enumerate(item))
-        elif isinstance(item, float) and item != item or isinstance(item, float) and item in (float("inf"), float("-inf")):
+        elif (isinstance(item, float) and item != item) or (isinstance(item, float) and item in (float("inf"), float("-inf"))):
             problems.append(f"{_where(path)}: {item} is not a number JSON can carry; it would not be sent as typed")
         elif isinstance(item, str) and not _is_utf8(item):
             problems.append(f"{_where(path)}: the text has a broken character (a lone surrogate, not valid UTF-8)")

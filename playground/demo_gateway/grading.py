@@ -15,10 +15,7 @@ MARKER = "You are grading an answer."
 _SECTION = r"<{0}>\s*(.*?)\s*</{0}>"
 _QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]{3,}")
-_COMMON = frozenset("""about above after again answer answers should would could their there these those which while with
-without within into from that this they them then than what when where must mention mentions have having
-been being does must more most much many some such very also only just like gives give given each every
-correct correctly clear clearly concise good better best answer's score rubric sentence sentences words""".split())
+_COMMON = frozenset(["about", "above", "after", "again", "answer", "answers", "should", "would", "could", "their", "there", "these", "those", "which", "while", "with", "without", "within", "into", "from", "that", "this", "they", "them", "then", "than", "what", "when", "where", "must", "mention", "mentions", "have", "having", "been", "being", "does", "must", "more", "most", "much", "many", "some", "such", "very", "also", "only", "just", "like", "gives", "give", "given", "each", "every", "correct", "correctly", "clear", "clearly", "concise", "good", "better", "best", "answer's", "score", "rubric", "sentence", "sentences", "words"])
 
 
 def is_grading_prompt(prompt: str) -> bool:

@@ -22,7 +22,7 @@ SHORT_SIDES = {"480p": 480, "720p": 720, "1080p": 1080, "4k": 2160}
 
 
 def even(value: float) -> int:
-    return max(2, int(round(value / 2)) * 2)
+    return max(2, round(value / 2) * 2)
 
 
 def frame_size(ratio: str, resolution: str) -> tuple[int, int]:
@@ -70,7 +70,7 @@ def _frames(width: int, height: int, prompt: str, seconds: float) -> list[Image.
 @lru_cache(maxsize=16)
 def render_clip(width: int, height: int, seconds: float, prompt: str) -> bytes:
     """An MP4 of `width` x `height` pixels that plays for `seconds`."""
-    import av  # noqa: PLC0415 - 0.1 s of the app's start-up, needed only when a demo video is made
+    import av
 
     handle, path = tempfile.mkstemp(suffix=".mp4")
     os.close(handle)

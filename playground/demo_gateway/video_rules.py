@@ -179,7 +179,7 @@ def _vidd_flags(model: str, text: str) -> dict[str, str]:
         frames = int(flags["frames"]) if flags["frames"].isdigit() else 0
         if not pro15 or not 29 <= frames <= 289 or (frames - 25) % 4:
             raise _bad("--frames is for the 1.5 pro models only, 25 + 4n from 29 to 289.")
-    if "seed" in flags and not re.fullmatch(r"-1|\d+", flags["seed"]) or int(flags.get("seed", 0)) > 2**32 - 1:
+    if ("seed" in flags and not re.fullmatch(r"-1|\d+", flags["seed"])) or int(flags.get("seed", 0)) > 2**32 - 1:
         raise _bad("--seed must be an integer from -1 to 4294967295.")
     for name in ("watermark", "camerafixed"):
         if name in flags and flags[name] not in ("true", "false"):

@@ -125,8 +125,8 @@ RELIED_ON: dict[str, tuple[Internal, ...]] = {
 
 def _probe() -> dict[str, Any]:
     """The objects a tiny page gives: what the `probe:` entries are read from."""
-    import gradio as gr  # noqa: PLC0415 - only the check builds a page
-    from gradio.state_holder import SessionState  # noqa: PLC0415
+    import gradio as gr
+    from gradio.state_holder import SessionState
 
     with gr.Blocks() as blocks:
         state = gr.State()

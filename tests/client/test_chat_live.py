@@ -204,7 +204,7 @@ async def test_connection_refused_is_a_connection_error(sleeps: RecordingSleep) 
 
 
 async def test_exchange_records_events_with_the_key_redacted(client: GatewayClient, conn: Connection) -> None:
-    result, _ = await stream_all(client, conn, ask("hi"))
+    _result, _ = await stream_all(client, conn, ask("hi"))
     async with client.chat.stream(conn, ask("hi")) as stream:
         async for _ in stream:
             pass

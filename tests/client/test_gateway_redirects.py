@@ -154,7 +154,7 @@ async def test_a_post_after_301_or_302_is_reported_not_resent(client: GatewayCli
 
 
 async def test_a_get_after_301_is_followed(client: GatewayClient, front: Front, seen: list[Any]) -> None:
-    ids, exchange = await client.list_models(Connection(f"{front.url}/perm301", DEMO_KEY))
+    ids, _exchange = await client.list_models(Connection(f"{front.url}/perm301", DEMO_KEY))
     assert "gx-2.5-flash" in ids and [path for _, path, _, _ in seen] == ["/perm301/v1/models", "/v1/models"]
 
 

@@ -35,11 +35,11 @@ def patchable() -> dict[str, object]:
 def main(version: str) -> None:
     gradio.__version__ = version
     before = patchable()
-    from bench.app_queue import start_app  # noqa: PLC0415 - after the version is set
-    from playground import gradio_compat  # noqa: PLC0415
-    from playground.gradio_compat.chatbot import Chatbot  # noqa: PLC0415
-    from playground.gradio_compat.marks import patch_of  # noqa: PLC0415
-    from tests.gradio_compat.sends import answered_and_refused  # noqa: PLC0415
+    from bench.app_queue import start_app
+    from playground import gradio_compat
+    from playground.gradio_compat.chatbot import Chatbot
+    from playground.gradio_compat.marks import patch_of
+    from tests.gradio_compat.sends import answered_and_refused
 
     app = start_app(token_delay=0.0)
     try:

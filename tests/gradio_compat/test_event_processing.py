@@ -4,6 +4,8 @@ copy, and an update value is streamed whole."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import json
 
 import anyio
@@ -89,7 +91,7 @@ def test_an_update_the_page_has_not_shown_yet_is_not_emptied_by_the_next() -> No
     ]
     pending = [json.loads(json.dumps(value)) for value in chunks[0]]
     shown = []
-    for previous, chunk in zip(chunks, chunks[1:]):
+    for previous, chunk in pairwise(chunks):
         shown.append(apply_in_place(pending, [utils.diff(old, new) for old, new in zip(previous, chunk)]))
     assert shown[0][1] == chunks[1][1], f"the banner the page was handed became {shown[0][1]}"
     assert shown[0][0] == ["hi", "reply"] and shown[1] == chunks[2]

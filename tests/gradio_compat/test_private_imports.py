@@ -46,9 +46,8 @@ def private_gradio_uses(source: str) -> list[str]:
                 if not public:
                     found.append(f"line {node.lineno}: from {node.module} import {alias.name}")
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
-            if node.attr not in PUBLIC_NAMES[aliases[node.value.id]]:
-                found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases and node.attr not in PUBLIC_NAMES[aliases[node.value.id]]:
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
     return found
 
 

@@ -18,14 +18,14 @@ def four_outputs() -> tuple[gr.Blocks, object, list]:
 
 async def test_skipped_outputs_are_answered_as_skips_and_leave_the_session_alone() -> None:
     skipped_outputs_cost_nothing()
-    blocks, event, (chatbot, box, note, other) = four_outputs()
+    blocks, event, (_chatbot, box, note, _other) = four_outputs()
     session = SessionState(blocks)
-    held = session[box._id] if box._id in session else None
+    held = session.get(box._id, None)
     answered = await blocks.postprocess_data(event, [[{"role": "user", "content": "hi"}], gr.skip(), gr.update(visible=False), "text"],
                                              session)
     assert answered == [[{"role": "user", "metadata": None, "content": [{"text": "hi", "type": "text"}], "options": None}],
                         {"__type__": "update"}, {"visible": False, "__type__": "update"}, "text"]
-    assert (session[box._id] if box._id in session else None) is held, "a skipped output was built anew for the session"
+    assert (session.get(box._id, None)) is held, "a skipped output was built anew for the session"
     assert session[note._id].visible is False, "the update of another output was lost"
     assert await blocks.postprocess_data(event, [gr.skip()] * 4, session) == [{"__type__": "update"}] * 4
     assert await blocks.postprocess_data(event, gr.skip(), session) == [{"__type__": "update"}] * 4

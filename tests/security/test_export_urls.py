@@ -103,13 +103,12 @@ async def test_files_in_the_export_directory_without_a_mark_are_never_served(hos
     (old / "batch-cells.csv").write_text("row\n1\n", encoding="utf-8")
     loose = media_directory("batch") / f"{secrets.token_hex(4)}.csv"
     loose.write_text("row\n", encoding="utf-8")
-    async with httpx.AsyncClient(timeout=30, headers=OWNER) as owner:
-        async with page_session(owner, hosted_app, OWNER):
-            assert (await owner.get(_url(hosted_app, old / "batch-cells.csv"))).status_code == 404
-            assert (await owner.get(_url(hosted_app, loose))).status_code == 404
-            broken = _export(Request(OWNER, "", "x"))
-            (broken.parent / MARK).write_text(json.dumps({"owner": ["not", "text"]}), encoding="utf-8")
-            assert (await owner.get(_url(hosted_app, broken))).status_code == 404
+    async with httpx.AsyncClient(timeout=30, headers=OWNER) as owner, page_session(owner, hosted_app, OWNER):
+        assert (await owner.get(_url(hosted_app, old / "batch-cells.csv"))).status_code == 404
+        assert (await owner.get(_url(hosted_app, loose))).status_code == 404
+        broken = _export(Request(OWNER, "", "x"))
+        (broken.parent / MARK).write_text(json.dumps({"owner": ["not", "text"]}), encoding="utf-8")
+        assert (await owner.get(_url(hosted_app, broken))).status_code == 404
 
 
 async def test_the_browser_cookie_is_http_only_and_crosses_the_spaces_frame_over_https(hosted_app: LaunchedApp) -> None:

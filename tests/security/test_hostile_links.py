@@ -60,7 +60,7 @@ def test_a_100_kb_link_opens_the_page_cut_and_says_so(hosted_app: LaunchedApp, o
         page = client.get(f"{hosted_app.url}/" + long.headers["location"])
         assert page.status_code == 200 and "gradio_config" in page.text
     assert _get(hosted_app, "/?q=" + "x" * (MAX_LINK_BYTES - 2)).status == 200  # a link within the bound opens as it is
-    tab, notice, values = open_link({"tab": "images", CUT_PARAMETER: "100013"})
+    tab, _notice, values = open_link({"tab": "images", CUT_PARAMETER: "100013"})
     assert tab.selected == "images" and all(value == gr.skip() for value in values)
     english, chinese = both(lambda: open_link({"tab": "images", CUT_PARAMETER: "100013"})[1])
     assert "100 KB long" in english and "40 KB" in english
@@ -68,7 +68,7 @@ def test_a_100_kb_link_opens_the_page_cut_and_says_so(hosted_app: LaunchedApp, o
 
 
 def test_text_that_was_not_utf8_is_said_to_be_damaged(open_link: Any) -> None:
-    _, notice, values = open_link({"q": "\ufffd\ufffd\ufffd"})  # what the page sends for ?q=%ED%A0%80
+    _, _notice, values = open_link({"q": "\ufffd\ufffd\ufffd"})  # what the page sends for ?q=%ED%A0%80
     assert any(value == {"text": "\ufffd\ufffd\ufffd", "files": []} for value in values)  # shown, so it can be fixed
     english, chinese = both(lambda: open_link({"q": "caf\ufffd"})[1])
     assert "not valid UTF-8" in english and "q" in english and "不是有效的 UTF-8" in chinese

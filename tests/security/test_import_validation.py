@@ -85,7 +85,7 @@ def test_a_deep_body_is_refused_quickly(page: gr.Blocks) -> None:
 
 
 def test_a_good_import_still_opens_its_tab(page: gr.Blocks) -> None:
-    status, outputs = import_command(page, curl("/v1/chat/completions", {**CHAT, "max_tokens": 300, "enable_thinking": True}))
+    status, _outputs = import_command(page, curl("/v1/chat/completions", {**CHAT, "max_tokens": 300, "enable_thinking": True}))
     assert "Opened the **Chat** tab" in status, status
 
 

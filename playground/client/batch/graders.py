@@ -37,7 +37,7 @@ PASS_SCORE = 4
 
 
 def _jsonschema() -> Any:
-    import jsonschema  # noqa: PLC0415 - 0.1 s of the app's start-up, needed only by schema graders
+    import jsonschema
 
     return jsonschema
 

@@ -98,11 +98,11 @@ async def load_run(client: GatewayClient, conn: Connection, fmt: str, model: str
         started = time.perf_counter()
         gate = asyncio.Semaphore(concurrency)
 
-        async def limited() -> tuple[float | None, float | None, str | None]:
+        async def limited(gate: asyncio.Semaphore) -> tuple[float | None, float | None, str | None]:
             async with gate:
                 return await _one(client, conn, request, fmt)
 
-        outcomes = await asyncio.gather(*(limited() for _ in range(concurrency * max(1, rounds))))
+        outcomes = await asyncio.gather(*(limited(gate) for _ in range(concurrency * max(1, rounds))))
         errors = dict.fromkeys(ERROR_KINDS, 0)
         for _, _, kind in outcomes:
             if kind:

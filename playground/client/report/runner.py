@@ -79,7 +79,7 @@ async def run_cell(client: GatewayClient, conn: Connection, scope: Scope, fmt: s
         result.status, result.reason = FAIL, excerpt(error.message)
         result.arrived = excerpt(getattr(error.exchange, "response_body", None) or error.message) if error.exchange is not None else ""
         probe.keep(error.exchange)
-    except Exception as error:  # noqa: BLE001 - a probe's own bug is that cell's failure, not the run's
+    except Exception as error:
         result.status, result.reason = FAIL, f"the probe itself failed ({type(error).__name__}: {excerpt(str(error), 120)})"
     result.seconds = time.perf_counter() - started
     result.exchanges, result.timings = probe.exchanges, probe.timings

@@ -22,7 +22,7 @@ def batch_prompt(draft: Any, system: Any, table: Any, tab: str, typed: str = "")
     """(system, user, data set) for Batch from a conversation tab: the templates as typed (the
     message box, or when it is empty the last message sent as typed), and the Variables panel's
     values as one row (a prompt without variables is one row of nothing)."""
-    user, system_text = text_of(draft).strip() and text_of(draft) or typed, system if isinstance(system, str) else ""
+    user, system_text = (text_of(draft).strip() and text_of(draft)) or typed, system if isinstance(system, str) else ""
     names, values = names_in([system_text, user]), values_of(table)
     return system_text, user, Dataset(names, [{name: values.get(name, "") for name in names}], f"the {TAB_NAMES.get(tab, tab)} tab")
 

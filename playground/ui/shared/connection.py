@@ -99,7 +99,7 @@ def without_version(url: str) -> tuple[str, str]:
     """(the base URL without a trailing `/v1` or `/v1beta`, the segment dropped or "")."""
     trimmed = url.rstrip("/")
     path = urlsplit(trimmed).path
-    head, _, last = path.rpartition("/")
+    _head, _, last = path.rpartition("/")
     if path and last.lower() in VERSION_SEGMENTS:
         return trimmed[: len(trimmed) - len(last) - 1], "/" + last
     return trimmed, ""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from html import escape
+from itertools import pairwise
 
 from playground.client.stream_check import check_stream
 from playground.client.exchange import Exchange, RecordedEvent
@@ -36,7 +37,7 @@ def event_type(event: RecordedEvent) -> str:
 def long_gaps(events: list[RecordedEvent], threshold: float = LONG_GAP_S) -> list[tuple[float, float]]:
     """(start, end) of every silence longer than `threshold` seconds between two events."""
     times = [event.at for event in events]
-    return [(a, b) for a, b in zip(times, times[1:]) if b - a > threshold]
+    return [(a, b) for a, b in pairwise(times) if b - a > threshold]
 
 
 def _x(at: float, span: float) -> float:

@@ -277,7 +277,7 @@ class MediaFiles:
         while True:
             try:
                 await self.sweep()
-            except Exception as error:  # noqa: BLE001 - a failed sweep must not stop the next one
+            except Exception as error:
                 logger.warning("the media sweep failed: %s", type(error).__name__)
             with suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.interval_s)

@@ -40,4 +40,4 @@ def may_open(owner: str, requester: str | None) -> bool:
     hosted, only what the same visitor made (a run that names nobody is nobody's)."""
     if requester is None:
         return False
-    return requester == EVERYONE or requester == owner
+    return requester in (EVERYONE, owner)

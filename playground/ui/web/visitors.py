@@ -259,7 +259,7 @@ class PageGuard:
 
         try:
             await self.app(scope, receive, sending)
-        except Exception as exc:  # noqa: BLE001 - a script's request must not produce a 500 or a traceback
+        except Exception as exc:
             logger.warning("refused %s %s: %s", scope.get("method"), scope.get("path"), type(exc).__name__)
             if not started:
                 await _answer(send, 400, BAD_REQUEST)

@@ -17,9 +17,8 @@ from tests.ui.conversation.conversation_screen import send
 
 def test_the_interval_stretches_beyond_the_full_rate_and_the_count_survives_an_error() -> None:
     pacing = Pacing(full_rate=20)
-    with pytest.raises(RuntimeError):
-        with pacing.streaming():
-            raise RuntimeError("the stream broke")
+    with pytest.raises(RuntimeError), pacing.streaming():
+        raise RuntimeError("the stream broke")
     assert pacing.active == 0
     pacing.active = 20
     assert pacing.interval(0.05) == 0.05

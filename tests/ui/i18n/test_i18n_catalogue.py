@@ -88,9 +88,8 @@ def test_every_key_the_code_asks_for_is_in_the_catalogue() -> None:
     used = set()
     for path in (ROOT / "playground" / "ui").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "t" and node.args:
-                if isinstance(node.args[0], ast.Constant):
-                    used.add(node.args[0].value)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "t" and node.args and isinstance(node.args[0], ast.Constant):
+                used.add(node.args[0].value)
     assert used, "no module uses the catalogue"
     assert used <= set(i18n.EN), f"keys not in the catalogue: {sorted(used - set(i18n.EN))}"
 

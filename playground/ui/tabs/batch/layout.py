@@ -232,7 +232,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
 
     async def on_watch(batch: BatchState) -> Any:
         try:
-            run_file, plan = runs.open(batch.run_id, owner())
+            _run_file, _plan = runs.open(batch.run_id, owner())
         except (OSError, ValueError):
             return
         async for state_now in work.watch(runs, batch.run_id):

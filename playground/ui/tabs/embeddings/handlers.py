@@ -134,8 +134,8 @@ def _runner(client: GatewayClient, conn: Connection, form: EmbeddingsForm, progr
     task = None if form.task_type == NO_TASK else form.task_type
     extra = extra_fields(form)
 
-    async def run(fmt: str, texts: list[str], *, encoding: str | None = None, size: int | None | bool = False,
-                  task_type: str | None | bool = False) -> EmbeddingsResult:
+    async def run(fmt: str, texts: list[str], *, encoding: str | None = None, size: int | bool | None = False,
+                  task_type: str | bool | None = False) -> EmbeddingsResult:
         chosen_size = dimensions if size is False else size
         chosen_task = task if task_type is False else task_type
         if fmt == LIST_FORMAT:

@@ -168,7 +168,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
         switch.press()
         return banner_update(say("embeddings.stopped"))
 
-    async def on_run(switch: StopSwitch, url: str, key: str, *values: Any, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
+    async def on_run(switch: StopSwitch, url: str, key: str, *values: Any, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         def report(done: int, total: int) -> None:
             progress((done, total), desc=say("embeddings.progress"), unit=say("embeddings.progress_unit"))
 

@@ -101,7 +101,7 @@ def _spread_labels(xs: np.ndarray, ys: np.ndarray, labels: list[str], line: floa
     shifted = [0.0] * len(labels)
     for i in sorted(range(len(labels)), key=lambda n: ys[n]):
         left, right, y = xs[i], xs[i] + 7 + char * len(labels[i]), float(ys[i])
-        while any(left < r and l < right and abs(y - py) < line for l, r, py in placed):
+        while any(left < r and start < right and abs(y - py) < line for start, r, py in placed):
             y += line
         placed.append((left, right, y))
         shifted[i] = y

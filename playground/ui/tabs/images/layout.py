@@ -163,14 +163,14 @@ def build_images_tab(ctx: TabContext) -> None:
 
     async def on_generate(state: ImagesSession, url: str, key: str, text: str, model_id: str, ratio_text: str, tier_text: str, count: float,
                           quality_text: str, mime: str, modes: str, extra_text: str, files: list[str] | None,
-                          progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
+                          progress: Any = gr.Progress()) -> tuple[Any, ...]:
         form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, files, extra_text)
         progress(0.1, desc=say("images.progress_generate", count=int(count or 1), images=images_word(int(count or 1))))
         return finished(state, await generate(ctx.client, ctx.defaults, state, url, key, form))
 
     async def on_refine(state: ImagesSession, url: str, key: str, change: str, text: str, model_id: str, ratio_text: str, tier_text: str,
                         count: float, quality_text: str, mime: str, modes: str, extra_text: str,
-                        progress: Any = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 - Gradio finds it by its default
+                        progress: Any = gr.Progress()) -> tuple[Any, ...]:
         form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, extra_fields=extra_text)
         progress(0.1, desc=say("images.progress_refine"))
         return finished(state, await refine(ctx.client, ctx.defaults, state, url, key, form, change))

@@ -105,7 +105,7 @@ def load_saved(path: str | None) -> Report:
 async def run_load(client: GatewayClient, defaults: ServerDefaults, url: str, key: str, session: ReportSession, fmt: str, model: str,
                    max_concurrency: int, stop_rate_percent: float) -> AsyncIterator[LoadRun]:
     if defaults.hosted:
-        from playground.client.report.latency import HOSTED_REFUSAL, LoadRunRefused  # noqa: PLC0415
+        from playground.client.report.latency import HOSTED_REFUSAL, LoadRunRefused
 
         raise LoadRunRefused(HOSTED_REFUSAL)
     if not (model or "").strip():

@@ -135,7 +135,7 @@ async def follow(client: GatewayClient, board: VideoBoard, job: VideoJob, fallba
         if error.exchange is not None:
             job.calls["download" if job.state == "saving" else "latest poll"] = error.exchange
         job.end("error", error.user_message)
-    except Exception as error:  # noqa: BLE001 - a job must never stay "active" because of a bug
+    except Exception as error:
         job.end("error", error_text(error))
 
 

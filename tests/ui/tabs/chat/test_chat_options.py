@@ -46,5 +46,5 @@ async def test_several_images_in_one_message(client: GatewayClient, defaults: Se
     view = await last_view(client, defaults, {"text": "compare these", "files": [{"path": p} for p in paths]})
     parts = view.exchange.request_body["messages"][-1]["content"]
     assert [p["type"] for p in parts] == ["text", "image_url", "image_url", "image_url"]
-    shown = [part["path"] for part in [m for m in view.history if m["role"] == "user"][0]["content"][1:]]
+    shown = [part["path"] for part in next(m for m in view.history if m["role"] == "user")["content"][1:]]
     assert [Path(p).read_bytes() for p in shown] == [Path(p).read_bytes() for p in paths] and not set(shown) & set(paths)  # app-made copies

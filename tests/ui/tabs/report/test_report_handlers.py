@@ -41,7 +41,7 @@ def test_gateway_models_join_the_picker() -> None:
 async def test_a_run_writes_json_markdown_and_a_self_contained_page(client: GatewayClient, defaults: ServerDefaults) -> None:
     session = handlers.ReportSession()
     scope = handlers.build_scope(["chat"], ["chat completions · gx-2.5-flash"], ["plain", "auth", "json_schema"], False, 5)
-    async for state in handlers.run(client, defaults, "", "", session, scope, 2):
+    async for _state in handlers.run(client, defaults, "", "", session, scope, 2):
         pass
     report = session.report
     assert report is not None and report.finished
@@ -78,9 +78,9 @@ async def test_hosted_mode_refuses_the_load_run_with_why(client: GatewayClient, 
 
 
 def test_hosted_mode_shows_the_load_run_off_and_why() -> None:
-    from playground.settings import Settings  # noqa: PLC0415
-    from playground.ui.app import build_app  # noqa: PLC0415
-    from playground.ui.i18n import CATALOGUE, EN, t  # noqa: PLC0415
+    from playground.settings import Settings
+    from playground.ui.app import build_app
+    from playground.ui.i18n import CATALOGUE, EN, t
 
     def load_parts(hosted: bool) -> tuple[object, list[str]]:
         blocks = build_app(Settings(hosted=hosted), ServerDefaults("http://127.0.0.1:9", "k", demo=True, hosted=hosted))
