@@ -24,6 +24,7 @@ from typing import Any
 import gradio as gr
 
 from playground import gradio_compat
+from playground.client.batch.cost import Price
 from playground.client.errors import GatewayError
 from playground.ui.conversation import turns as conversation
 from playground.ui.i18n.client_words import word
@@ -32,6 +33,7 @@ from playground.ui.conversation.turns import Session, TurnAdapter, View, describ
 from playground.ui.i18n import say, t
 from playground.ui.shared.render import error_text, flatten_text, settle_pending
 from playground.ui.shared.metrics import metrics_text
+from playground.ui.shared.prices import SessionPrices
 from playground.ui.web.shown_files import shown_history
 from playground.ui.conversation.template_vars import fill_draft, fill_form, text_of
 from playground.ui.shared.widgets import Inspector, banner_update
@@ -84,8 +86,9 @@ def refused(error: GatewayError, state: Session) -> Begun:
     return View(list(state.shown), state, error=error_text(error), done=True), "none", None
 
 
-async def stop_reply(state: Session) -> Update:
-    """Stop: the reply on its way ends where it is and is shown exactly as it is kept to be sent."""
+async def stop_reply(state: Session, prices: dict[str, Price] | None = None) -> Update:
+    """Stop: the reply on its way ends where it is and is shown exactly as it is kept to be sent
+    (its metrics costed from `prices`, the session's price table)."""
     if not (state.ready or state.replying):  # nothing is running: Stop changes nothing
         return (gr.skip(),) * (len(STOP_OUTPUTS) + INSPECTOR_SIZE)
     was_replying = state.replying
@@ -95,7 +98,7 @@ async def stop_reply(state: Session) -> Update:
     await after_stop(state)  # the stopped reply is recorded: show it exactly as it is kept to be sent
     shown = state.shown = conversation.stopped(state.shown, state) if was_replying else settle_pending(state.shown)
     result, exchange = state.live or (None, None)
-    metrics = metrics_text(result, exchange) + " · " + say("metrics.stopped") if result is not None else say("metrics.stopped")
+    metrics = metrics_text(result, exchange, prices) + " · " + say("metrics.stopped") if result is not None else say("metrics.stopped")
     hidden = banner_update("")  # a note about the running reply (or an older error) is over now
     return (shown, gr.update(placeholder=IDLE_PLACEHOLDER), hidden, hidden, metrics, *Inspector.values(exchange))
 
@@ -114,11 +117,20 @@ class ConversationHandlers:
     system_name: str = "the system prompt"
     extra: Extra | None = None
     n_extra: int = 0
+    prices: SessionPrices | None = None
+    """The page's price tables: each reply's metrics line carries its cost from the session's."""
 
     @property
     def width(self) -> int:
         """How many outputs an action writes after the chatbot."""
         return len(BEGIN_OUTPUTS) + INSPECTOR_SIZE + self.n_extra
+
+    def _prices(self) -> dict[str, Price]:
+        return self.prices.current() if self.prices is not None else {}
+
+    async def stop(self, state: Session) -> Update:
+        """Stop (`stop_reply`), the stopped reply's cost from the session's price table."""
+        return await stop_reply(state, self._prices())
 
     # The events. Each reads the chat as the server drew it (`state.shown`; the page's copy is
     # not an input), waits for a stopped reply first and refuses (nothing sent) when the form or
@@ -215,7 +227,7 @@ class ConversationHandlers:
         adapter, url, key = target
         stop = asyncio.Event()
         state.ready, state.replying, state.stop = False, True, stop
-        turn = conversation.run_turn(adapter, self.defaults, url, key, list(state.shown), state, view.request)
+        turn = conversation.run_turn(adapter, self.defaults, url, key, list(state.shown), state, view.request, self._prices())
         streaming = (gr.skip(),) * self.width
         outcome = None
         try:

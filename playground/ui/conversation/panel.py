@@ -20,9 +20,9 @@ from playground.ui.conversation.handlers import (
     AdapterFactory,
     ConversationHandlers,
     Extra,
-    stop_reply,
 )
 from playground.ui.i18n import english, t
+from playground.ui.shared.prices import SessionPrices
 from playground.ui.conversation.prompt_move import PromptRegistry, PromptSource
 from playground.ui.conversation.template_vars import VariablesPanel
 from playground.ui.shared.widgets import Inspector, banner_update, error_banner, metrics_line, notice_banner
@@ -91,6 +91,7 @@ class ConversationPanel:
         extra_outputs: list[Any] | None = None,
         system: Any | None = None,
         prompts: PromptRegistry | None = None,
+        prices: SessionPrices | None = None,
     ) -> None:
         """Connect the events to `ConversationHandlers` (see there). `adapter_for(*form_values)`
         builds the tab's adapter per call; `extra(view, adapter)` feeds tab-specific
@@ -107,7 +108,7 @@ class ConversationPanel:
             prompts.add(PromptSource(self.prefix, self.to_batch, self.draft, system, self.variables.table, self.variables.group,
                                      self.session))
         handlers = ConversationHandlers(adapter_for, defaults, len(form_inputs), form_inputs.index(system) if system is not None else None,
-                                        box_name(system), extra, len(extra_outputs))
+                                        box_name(system), extra, len(extra_outputs), prices)
         tail = [*form_inputs, self.variables.table, *connection]
         outputs = [self.chatbot, *(getattr(self, name) for name in BEGIN_OUTPUTS), *inspector.components, *extra_outputs]
         for trigger, handler, inputs in (
@@ -117,6 +118,6 @@ class ConversationPanel:
             (self.chatbot.edit, handlers.edit, [self.session, *tail]),
         ):  # "multiple": a second send while a reply streams is answered with a note, not ignored
             trigger(handler, inputs, outputs, concurrency_limit=None, show_progress="hidden", trigger_mode="multiple")
-        self.stop.click(stop_reply, [self.session], [*(getattr(self, name) for name in STOP_OUTPUTS), *inspector.components], queue=False)
+        self.stop.click(handlers.stop, [self.session], [*(getattr(self, name) for name in STOP_OUTPUTS), *inspector.components], queue=False)
         self.clear.click(handlers.clear, None, outputs, queue=False)
         self.chatbot.clear(handlers.chatbot_cleared, None, outputs[1:], queue=False)

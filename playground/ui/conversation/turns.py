@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from playground.client.batch.cost import Price
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.media import image_data_url
 from playground.client.results import TextResult, ToolCall, Usage
@@ -126,7 +127,7 @@ def _problem(history: list[dict[str, Any]], session: Session, message: str) -> V
 
 async def run_turn(
     adapter: TurnAdapter, defaults: ServerDefaults, url: str, key: str, history: list[dict[str, Any]], session: Session,
-    request: Any = None,
+    request: Any = None, prices: dict[str, Price] | None = None,
 ) -> AsyncIterator[View]:
     """Send `session.messages` (as `request` when the begin step built it) and show the reply as
     it arrives. Never loses what is on screen."""
@@ -163,7 +164,7 @@ async def run_turn(
                             shown = shown or first_words
                             yield View(history + result_messages(result, done=False), session, notice=notice)
         record()
-        yield View(history + result_messages(result, True), session, notice=notice, metrics=metrics_text(result, exchange),
+        yield View(history + result_messages(result, True), session, notice=notice, metrics=metrics_text(result, exchange, prices),
                    exchange=exchange, done=True, result=result)
     except GatewayError as error:
         partial = getattr(error, "partial", None)
@@ -172,7 +173,7 @@ async def run_turn(
         exchange = error.exchange or exchange
         record()
         shown = history + (result_messages(result, True) if (result.text or result.reasoning or result.tool_calls) else [])
-        yield View(shown, session, error=error_text(error), metrics=metrics_text(result, exchange) if exchange else "",
+        yield View(shown, session, error=error_text(error), metrics=metrics_text(result, exchange, prices) if exchange else "",
                    exchange=exchange, done=True, result=result)
     except (asyncio.CancelledError, GeneratorExit):
         record()

@@ -4,6 +4,7 @@ the reply is incomplete."""
 
 from __future__ import annotations
 
+from playground.client.batch.cost import Price
 from playground.client.results import TextResult
 from playground.client.transport import Exchange
 from playground.ui.i18n import say
@@ -14,7 +15,8 @@ FINISH_WORDS = {"SAFETY": "finish.SAFETY", "MAX_TOKENS": "finish.MAX_TOKENS", "l
 """Finish reasons explained in words: the catalogue key of each."""
 
 
-def metrics_text(result: TextResult, exchange: Exchange | None) -> str:
+def metrics_text(result: TextResult, exchange: Exchange | None, prices: dict[str, Price] | None = None) -> str:
+    """The line under a reply; its cost from `prices` (the session's table; none: no cost)."""
     parts = []
     if not result.streamed:
         total = result.finished_at if result.finished_at is not None else (exchange.finished_at if exchange else None)
@@ -40,7 +42,7 @@ def metrics_text(result: TextResult, exchange: Exchange | None) -> str:
         parts.append(say("metrics.finish", reason=result.finish_reason) + (f" ({explained})" if explained else ""))
     if usage and usage.reasoning_tokens and not result.reasoning and result.streamed:
         parts.append(say("metrics.reasoning_hidden"))
-    if cost := cost_text(result, exchange):
+    if cost := cost_text(result, exchange, prices or {}):
         parts.append(cost)
     if exchange is not None and exchange.attempts > 1:
         parts.append(say("metrics.attempts", count=exchange.attempts))

@@ -32,7 +32,8 @@ HEADERS = ["model", "input $/1M", "output $/1M", "cached input $/1M"]
 
 @dataclass
 class SessionPrices:
-    """One price table per browser session (by Gradio's session hash)."""
+    """The page's price tables, one per browser session (by Gradio's session hash): made once per
+    page by the app (`TabContext.prices`), read by the handlers that show a cost."""
 
     _tables: dict[str, tuple[dict[str, Price], float]] = field(default_factory=dict)
 
@@ -56,12 +57,8 @@ class SessionPrices:
         return entry[0] if entry else {}
 
 
-PRICES = SessionPrices()
-
-
-def cost_text(result: TextResult, exchange: Exchange | None) -> str:
+def cost_text(result: TextResult, exchange: Exchange | None, table: dict[str, Price]) -> str:
     """"cost $…" for a reply, "cost —" when the table has no price for its model, "" with no table."""
-    table = PRICES.current()
     if not table or exchange is None:
         return ""
     value = cost(table, model_of(exchange.url, exchange.request_body), result.usage, format_of_url(exchange.url))
@@ -83,6 +80,7 @@ class PriceEditor:
     upload: gr.File
     status: gr.Markdown
     saved: gr.BrowserState
+    prices: SessionPrices
 
     @staticmethod
     def store() -> gr.BrowserState:
@@ -90,7 +88,7 @@ class PriceEditor:
         return gr.BrowserState({"rows": []}, storage_key=STORAGE_KEY)
 
     @classmethod
-    def build(cls, prefix: str, saved: gr.BrowserState) -> PriceEditor:
+    def build(cls, prefix: str, saved: gr.BrowserState, prices: SessionPrices) -> PriceEditor:
         with gr.Accordion(t("prices.prices_per_1m_tokens"), open=False, elem_id=f"{prefix}-prices"):
             gr.Markdown(t("prices.cost_input_input_price"))
             table = gr.Dataframe(headers=HEADERS, column_count=4, type="array", interactive=True, row_count=3,
@@ -98,12 +96,12 @@ class PriceEditor:
             with gr.Row():
                 upload = gr.File(label=t("prices.import") + f" ({', '.join(COLUMNS)})", file_types=[".csv"], type="filepath", elem_id=f"{prefix}-prices-csv")
             status = gr.Markdown(elem_id=f"{prefix}-prices-status")
-        return cls(table, upload, status, saved)
+        return cls(table, upload, status, saved, prices)
 
     def wire(self, blocks: gr.Blocks) -> None:
         def restore(stored: Any) -> Any:
             table = parse_stored(stored)
-            PRICES.set(table)
+            self.prices.set(table)
             return table_rows(table) or [["", None, None, None]]
 
         def edited(rows: Any) -> tuple[Any, Any]:
@@ -111,7 +109,7 @@ class PriceEditor:
                 table = table_from_rows(rows if isinstance(rows, list) else [])
             except PriceError as error:
                 return word(f"⚠️ Prices not applied: {plain(str(error))}"), gr.skip()
-            PRICES.set(table)
+            self.prices.set(table)
             return (word(f"{len(table)} model price(s) in use.") if table else word("No prices: costs show as “—”.")), {"rows": table_rows(table)}
 
         def imported(path: str | None) -> tuple[Any, Any, Any]:
@@ -124,7 +122,7 @@ class PriceEditor:
                 table = table_from_csv(data.decode("utf-8"))
             except (PriceError, UnicodeDecodeError, OSError) as error:
                 return gr.skip(), word(f"⚠️ Not imported: {plain(str(error))}"), gr.skip()
-            PRICES.set(table)
+            self.prices.set(table)
             return table_rows(table), word(f"Imported {len(table)} model price(s)."), {"rows": table_rows(table)}
 
         blocks.load(restore, self.saved, self.table, queue=False)

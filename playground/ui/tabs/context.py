@@ -14,6 +14,7 @@ from playground.client.gateway import GatewayClient
 from playground.settings import Settings
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.shared.curl_panel import ImportRegistry
+from playground.ui.shared.prices import SessionPrices
 from playground.ui.conversation.prompt_move import PromptRegistry
 
 
@@ -26,6 +27,8 @@ class TabContext:
     settings: Settings = field(default_factory=Settings)
     presets: gr.BrowserState | None = None
     """The page's preset store (`ui.presets`), created outside the tabs."""
+    prices: SessionPrices = field(default_factory=SessionPrices)
+    """Each browser session's price table (edited in Batch; costs in every metrics line, Compare, Batch)."""
     stores: dict[str, Any] = field(default_factory=dict)
     """Each tab's browser stores by tab id (`Tab.stores`), made before the `gr.Tabs`: a tab's
     content mounts only when opened, too late for the page-load events that read them."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.client.batch.call import exchange_from_dict
+from playground.client.batch.cost import Price
 from playground.client.batch.dataset import Dataset, read_file, read_in_worker, read_paste
 from playground.client.batch.elo import Vote
 from playground.client.batch.exports import write_exports
@@ -32,7 +33,6 @@ from playground.ui.tabs.batch.columns import columns_with_settings, temperature_
 from playground.ui.i18n.client_words import word, word_list
 from playground.ui.shared.forms import optional_positive, whole
 from playground.ui.i18n import EN, say
-from playground.ui.shared.prices import PRICES
 from playground.ui.shared.render import plain
 
 GRADER_SLOTS = 6
@@ -174,10 +174,10 @@ def leaderboard_heading(name: str) -> str:
     return word(name)
 
 
-def leaderboard_text(plan: Plan, run: RunFile) -> str:
+def leaderboard_text(plan: Plan, run: RunFile, prices: dict[str, Price]) -> str:
     if not run.cells:
         return ""
-    return say("bview.leaderboard") + "\n\n" + leaderboard_markdown(plan, leaderboard(plan, run, PRICES.current()), plain, leaderboard_heading) + "\n\n" + say("bview.legend")
+    return say("bview.leaderboard") + "\n\n" + leaderboard_markdown(plan, leaderboard(plan, run, prices), plain, leaderboard_heading) + "\n\n" + say("bview.legend")
 
 
 def cell_exchange(run: RunFile, key: str) -> tuple[Exchange | None, dict[str, Any]]:
@@ -197,10 +197,10 @@ def rng_for(run: RunFile) -> random.Random:
     return random.Random(f"{run.run_id}:{len(run.votes)}")
 
 
-def exports(plan: Plan, run: RunFile, folder: Path) -> list[str]:
+def exports(plan: Plan, run: RunFile, folder: Path, prices: dict[str, Price]) -> list[str]:
     """The run's five files, written into `folder` (the caller's, from `owned_files.owned_folder`:
     a fresh name that holds no run id, served only to its owner)."""
-    return [str(path) for path in write_exports(folder, plan, run, PRICES.current()).values()]
+    return [str(path) for path in write_exports(folder, plan, run, prices).values()]
 
 
 def read_session(path: str | None, max_rows: int) -> Plan:

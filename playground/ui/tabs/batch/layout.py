@@ -34,7 +34,7 @@ from playground.ui.shared.connection import resolve_connection
 from playground.ui.tabs.context import TabContext
 from playground.ui.web.owned_files import owned_folder
 from playground.ui.web.owners import current_owner
-from playground.ui.shared.prices import PRICES, PriceEditor
+from playground.ui.shared.prices import PriceEditor
 from playground.ui.conversation.prompt_move import BatchTarget
 from playground.ui.shared.render import error_text, plain
 from playground.ui.shared.widgets import Inspector, banner_update, error_banner, notice_banner
@@ -135,7 +135,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
             vote_tie = gr.Button(t("batch.tie"), elem_id="batch-vote-tie")
             vote_b = gr.Button(t("batch.b_is_better"), elem_id="batch-vote-b")
         ab_status = gr.Markdown(elem_id="batch-ab-status")
-    prices = PriceEditor.build("batch", saved_prices)
+    prices = PriceEditor.build("batch", saved_prices, ctx.prices)
     with gr.Accordion(t("batch.export_and_session_file"), open=False, elem_id="batch-export-panel"):
         with gr.Row():
             export = gr.Button(t("batch.export_this_run"), elem_id="batch-export")
@@ -176,9 +176,9 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         except (OSError, ValueError):
             return (progress_html(None), "", gr.skip(), "", gr.skip(), gr.skip(), gr.skip())
         runner = runs.active(batch.run_id)
-        value, note = grid(plan, run_file, PRICES.current(), filter_name, order)
+        value, note = grid(plan, run_file, ctx.prices.current(), filter_name, order)
         labels = [(f"C{i + 1} {model}", i) for i, (_, model) in enumerate(plan.columns)]
-        return (progress_html(runner.progress if runner else work.progress_of(run_file, plan)), work.leaderboard_text(plan, run_file),
+        return (progress_html(runner.progress if runner else work.progress_of(run_file, plan)), work.leaderboard_text(plan, run_file, ctx.prices.current()),
                 value, note, gr.update(choices=sort_choices(plan), value=order if order in {value for _, value in sort_choices(plan)} else "row"),
                 gr.update(choices=labels, value=0), gr.update(choices=labels, value=1 if len(labels) > 1 else 0))
 
@@ -282,7 +282,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         if column is None:
             column = 0
         exchange, detail = work.cell_exchange(run_file, cell_key(row, repeat, column))
-        text = cell_markdown(plan, run_file, row, repeat, column, PRICES.current())
+        text = cell_markdown(plan, run_file, row, repeat, column, ctx.prices.current())
         shown_exchange = Inspector.values(exchange) if exchange else Inspector.note(say("bview.no_request"))
         return (text, *shown_exchange, grader_exchanges_json(detail))
 
@@ -327,7 +327,7 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
         except (OSError, ValueError):
             return gr.skip(), say("bview.run_first")
         folder = owned_folder("batch", exported_by or "", current_request())
-        return work.exports(plan, run_file, folder), say("bview.exported", count=f"{len(run_file.cells):,}")
+        return work.exports(plan, run_file, folder, ctx.prices.current()), say("bview.exported", count=f"{len(run_file.cells):,}")
 
     export.click(on_export, state, [files, session_status], queue=False)
 

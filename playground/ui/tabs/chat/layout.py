@@ -77,7 +77,7 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
     form_inputs = [model, system, stream, temperature, top_p, max_tokens, tool_choice, tools, schema, extensions, effort, stream_usage]
     examples.wire({**named_fields(ChatForm, form_inputs), "draft": panel.draft})
     panel.wire(lambda *form: ChatAdapter(ctx.client, ChatForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
-               system=system, prompts=ctx.prompts)
+               system=system, prompts=ctx.prompts, prices=ctx.prices)
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(ChatForm, form_inputs))
     fields = named_fields(ChatForm, form_inputs)

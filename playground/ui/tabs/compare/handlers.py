@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground.client.batch.cost import Price
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
 from playground.client.intent import FORMAT_LABELS, Intent, Mapped, to_request
@@ -127,7 +128,7 @@ def metrics_rows(runs: list[ColumnRun]) -> list[tuple[str, list[float | None], s
     ]
 
 
-def metrics_table(runs: list[ColumnRun]) -> str:
+def metrics_table(runs: list[ColumnRun], prices: dict[str, Price] | None = None) -> str:
     """A Markdown table, one column per run, the best value of each timed row marked ★."""
     if not runs:
         return ""
@@ -138,7 +139,7 @@ def metrics_table(runs: list[ColumnRun]) -> str:
         cells = [("★ " if v is not None and v == target else "") + _number(v, digits=1 if name == "tokens per second" else 0) for v in values]
         lines.append(f"| {say(ROW_KEYS[name])} | " + " | ".join(cells) + " |")
     lines.append(f"| {say('cmp.row.finish')} | " + " | ".join(plain(r.result.finish_reason or (say("cmp.error") if r.error else "—")) for r in runs) + " |")
-    costs = [cost_text(r.result, r.exchange).removeprefix("cost ") for r in runs]
+    costs = [cost_text(r.result, r.exchange, prices or {}).removeprefix("cost ") for r in runs]
     if any(costs):
         lines.append(f"| {say('cmp.row.cost')} | " + " | ".join(value or "—" for value in costs) + " |")
     return "\n".join(lines)
@@ -180,7 +181,7 @@ def request_json(run: ColumnRun) -> str:
     return json.dumps(shown, indent=2, ensure_ascii=False)
 
 
-def export_files(intent: Intent, runs: list[ColumnRun]) -> tuple[str, str]:
+def export_files(intent: Intent, runs: list[ColumnRun], prices: dict[str, Price] | None = None) -> tuple[str, str]:
     """(JSON path, Markdown path) of the comparison: inputs, each column's request, answer, metrics."""
     columns = []
     for run in runs:
@@ -191,7 +192,7 @@ def export_files(intent: Intent, runs: list[ColumnRun]) -> tuple[str, str]:
     document = {"inputs": {k: v for k, v in intent.__dict__.items() if k != "image"} | {"image": bool(intent.image)}, "columns": columns}
     json_path = new_file("compare", "comparison.json", json.dumps(document, indent=2, ensure_ascii=False))
     report = [say("cmp.md.title"), "", say("cmp.md.system", system=intent.system or "—"), "", say("cmp.md.message", message=intent.user), "",
-              say("cmp.md.metrics"), "", metrics_table(runs), "", say("cmp.md.mapping"), "", mapping_table(runs), ""]
+              say("cmp.md.metrics"), "", metrics_table(runs, prices), "", say("cmp.md.mapping"), "", mapping_table(runs), ""]
     for run in runs:
         report += [f"## {run.label}", "", run.result.text or run.error or say("cmp.md.no_answer"), ""]
     md_path = new_file("compare", "comparison.md", "\n".join(report))

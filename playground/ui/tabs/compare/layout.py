@@ -152,9 +152,10 @@ def build_compare_tab(ctx: TabContext) -> None:
         by_slot = []
         for fmt, model in columns:
             by_slot.append(next((r for r in runs if r.fmt == fmt and r.model == model.strip()), None) if fmt and model else None)
-        column_lines = [(metrics_text(r.result, r.exchange) + (" · " + say("cmp.error") if r.error else "")) if r else "" for r in by_slot]
-        files = export_files(intent, runs)
-        return (*column_lines, metrics_table(runs), mapping_table(runs), *[request_json(r) if r else "" for r in by_slot],
+        prices = ctx.prices.current()
+        column_lines = [(metrics_text(r.result, r.exchange, prices) + (" · " + say("cmp.error") if r.error else "")) if r else "" for r in by_slot]
+        files = export_files(intent, runs, prices)
+        return (*column_lines, metrics_table(runs, prices), mapping_table(runs), *[request_json(r) if r else "" for r in by_slot],
                 diff_of(runs, by_slot, first, second), *files)
 
     def diff_of(runs: list[ColumnRun], by_slot: list[ColumnRun | None], first: int, second: int) -> str:

@@ -110,7 +110,7 @@ def build_messages_tab(ctx: TabContext) -> None:
         return (cache_report(adapter.form.model, view.session.usage_log),)
 
     panel.wire(lambda *form: MessagesAdapter(ctx.client, MessagesForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
-               extra=lab_report, extra_outputs=[report], system=system, prompts=ctx.prompts)
+               extra=lab_report, extra_outputs=[report], system=system, prompts=ctx.prompts, prices=ctx.prices)
 
     async def on_count(draft: Any, session: Session, table: Any, url: str, key: str, *form: Any) -> str:
         try:  # counted as Send would send it: the placeholders filled

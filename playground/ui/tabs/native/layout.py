@@ -106,7 +106,7 @@ def build_native_tab(ctx: TabContext) -> None:
         return (grounding_note(view.result) if view.done else gr.skip(),)
 
     panel.wire(lambda *form: NativeAdapter(ctx.client, NativeForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
-               extra=grounding_line, extra_outputs=[grounding], system=system, prompts=ctx.prompts)
+               extra=grounding_line, extra_outputs=[grounding], system=system, prompts=ctx.prompts, prices=ctx.prices)
     model.input(output_images_for, [model, output_images], output_images, queue=False)  # a person picked it: not an import or a load
     examples.wire({**fields, "draft": panel.draft}, keep=("auth",))  # how the key is sent is the visitor's, not the example's
     if ctx.presets is not None:

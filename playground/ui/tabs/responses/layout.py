@@ -90,7 +90,7 @@ def build_responses_tab(ctx: TabContext) -> None:
         return (chain_status(view.session.messages, chained),)
 
     panel.wire(lambda *form: ResponsesAdapter(ctx.client, ResponsesForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
-               extra=chain_line, extra_outputs=[status], system=instructions, prompts=ctx.prompts)
+               extra=chain_line, extra_outputs=[status], system=instructions, prompts=ctx.prompts, prices=ctx.prices)
     examples.wire({**fields, "draft": panel.draft})
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)

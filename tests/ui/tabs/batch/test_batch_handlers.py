@@ -3,6 +3,9 @@ session file round trip, exports of a real run, the Variables panel and cost on 
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from unittest.mock import patch
+
 import csv
 import json
 from pathlib import Path
@@ -84,9 +87,8 @@ async def test_exports_of_a_real_run(client: GatewayClient, conn: Connection, tm
     plan, _ = _plan()
     run = RunFile.create(tmp_path, plan.to_dict())
     await Runner(client, conn, plan, run).run()
-    monkeypatch.setattr(prices.PRICES, "current", lambda: {"gx-2.5-flash": Price(1.0, 2.0)})
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "media"))
-    files = {Path(p).name: Path(p) for p in work.exports(plan, run, tmp_path / "exports")}
+    files = {Path(p).name: Path(p) for p in work.exports(plan, run, tmp_path / "exports", {"gx-2.5-flash": Price(1.0, 2.0)})}
     rows = list(csv.DictReader(files["batch-cells.csv"].open(encoding="utf-8")))
     assert len(rows) == 4 and rows[0]["var:question"] == "What is 2 plus 2?" and rows[0]["pass:contains '{{question}}'"] == "True"
     assert float(rows[0]["cost_usd"]) > 0 and rows[1]["cost_usd"] == ""  # the messages model has no price: unknown, not 0
@@ -107,25 +109,32 @@ def test_variables_panel_rows_and_filling_the_draft() -> None:
     assert fill_draft({"text": "plain", "files": []}, None) == {"text": "plain", "files": []}
 
 
-def test_cost_on_every_metrics_line_and_a_dash_when_the_price_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cost_on_every_metrics_line_and_a_dash_when_the_price_is_unknown() -> None:
     result = TextResult(text="hi", usage=Usage(input_tokens=1_000, output_tokens=500, cached_tokens=200), complete=True, first_token_at=0.1)
     exchange = Exchange("POST", "http://gw/v1/chat/completions", {}, {"model": "gpt-4.1"})
-    assert "cost" not in metrics_text(result, exchange)  # no price table: nothing said
-    monkeypatch.setattr(prices.PRICES, "current", lambda: {"gpt-4.1": Price(2.0, 8.0, 0.5)})
-    assert "cost $0.0057" in metrics_text(result, exchange)
-    monkeypatch.setattr(prices.PRICES, "current", lambda: {"other": Price(2.0, 8.0)})
-    assert "cost —" in metrics_text(result, exchange)
+    assert "cost" not in metrics_text(result, exchange, {})  # no price table: nothing said
+    assert "cost $0.0057" in metrics_text(result, exchange, {"gpt-4.1": Price(2.0, 8.0, 0.5)})
+    assert "cost —" in metrics_text(result, exchange, {"other": Price(2.0, 8.0)})
 
 
-def test_compare_metrics_table_has_a_cost_row_once_prices_exist(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_browser_session_has_its_own_price_table() -> None:
+    book = prices.SessionPrices()
+    for session, table in (("a", {"gpt-4.1": Price(2.0, 8.0)}), ("b", {})):
+        with patch.object(prices, "current_request", return_value=SimpleNamespace(session_hash=session)):
+            book.set(table)
+    for session, table in (("a", {"gpt-4.1": Price(2.0, 8.0)}), ("b", {}), ("c", {})):
+        with patch.object(prices, "current_request", return_value=SimpleNamespace(session_hash=session)):
+            assert book.current() == table
+
+
+def test_compare_metrics_table_has_a_cost_row_once_prices_exist() -> None:
     from playground.ui.tabs.compare.handlers import ColumnRun, metrics_table
 
     run = ColumnRun("chat", "gpt-4.1", result=TextResult(text="hi", usage=Usage(input_tokens=1_000_000, output_tokens=0), complete=True),
                     exchange=Exchange("POST", "http://gw/v1/chat/completions", {}, {"model": "gpt-4.1"}))
     other = ColumnRun("chat", "x", exchange=Exchange("POST", "http://gw/v1/chat/completions", {}, {"model": "x"}))
     assert "| cost |" not in metrics_table([run, other])
-    monkeypatch.setattr(prices.PRICES, "current", lambda: {"gpt-4.1": Price(2.0, 8.0)})
-    assert "| cost | $2.00 | — |" in metrics_table([run, other])
+    assert "| cost | $2.00 | — |" in metrics_table([run, other], {"gpt-4.1": Price(2.0, 8.0)})
 
 
 def test_each_column_settings_are_read_as_typed_and_refused_with_the_column_named() -> None:
