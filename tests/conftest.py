@@ -12,6 +12,7 @@ from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection, Transport
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
+from tests.browser import browser  # noqa: F401 - the browser tests' fixture, for every folder
 
 DEMO_KEY = "sk-demo-secret-1234567890"
 BUSY_LOOP = "import time\nend = time.monotonic() + 3 * 3600\nwhile time.monotonic() < end: pass"

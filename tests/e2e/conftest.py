@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, free_port, start_in_thread
@@ -17,11 +15,6 @@ from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.shared.connection import ServerDefaults
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 SERVER_KEY = "sk-server-secret-0987654321"
 
 
@@ -42,14 +35,6 @@ def app_server() -> Iterator[RunningApp]:
     blocks.close()
     gateway.stop()
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Module-scoped: sync Playwright runs an event loop that must be gone before async tests run."""
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -14,11 +14,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from playground.client.batch.store import runs_directory
 from playground.ui.tabs.batch.layout import LAST_RUN_KEY
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.e2e.pages import open_accordion, open_tab
 from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, launched
 
@@ -33,13 +32,6 @@ def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LaunchedA
     with launched(hosted=True, data_dir=data_dir, trusted_proxies=LOOPBACK_PROXY) as app:
         yield app, data_dir
 
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def _visitor(browser: Browser, url: str, headers: dict[str, str]) -> Page:

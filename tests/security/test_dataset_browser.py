@@ -11,9 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.e2e.pages import open_tab
 from tests.security.hostile_files import far_cell, zip_bomb
 from tests.security.page_session import launched
@@ -27,13 +26,6 @@ def hosted_url() -> Iterator[str]:
     with launched(hosted=True) as app:
         yield app.url
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def _visitor(browser: Browser, url: str) -> Page:

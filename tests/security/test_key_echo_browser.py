@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.security.page_session import SERVER_KEY, launched
 
 pytestmark = pytest.mark.browser
