@@ -158,6 +158,18 @@ async def test_a_session_limit_skips_cells_with_the_limit_named(report_client: G
     assert skipped and all("PLAYGROUND_REQUESTS_PER_MINUTE" in r.reason for r in skipped)
 
 
+async def test_a_session_limit_never_fails_a_check_that_expects_an_error(report_client: GatewayClient, plain_gateway: RunningGateway) -> None:
+    """The app's own limit is not the gateway's answer: an error check past it is not run, not failed."""
+    conn = Connection(plain_gateway.url, KEY, quota=SessionQuota(requests_per_minute=1))
+    checks = ("bad_request", "unknown_model", "auth")
+    state = None
+    async for state in run_report(report_client, conn, Scope({"chat": ["gx-2.5-flash"]}, ("plain", *checks)), concurrency=1):
+        pass
+    assert state is not None and checks
+    limited = [r for r in state.report.results if r.check in checks and "PLAYGROUND_REQUESTS_PER_MINUTE" in r.reason]
+    assert limited and all(r.status == SKIPPED for r in limited)
+
+
 async def test_video_probe_per_family_on_a_fast_demo() -> None:
     gateway = _start(video_queue_seconds=0.2, video_run_seconds=0.6)
     transport = Transport(connect_timeout=2.0, read_timeout=10.0)

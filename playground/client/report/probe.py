@@ -18,6 +18,7 @@ from playground.client.errors import APIStatusError, GatewayError, IncompleteStr
 from playground.client.exchange import Exchange
 from playground.client.gateway import GatewayClient
 from playground.client.intent import Intent, to_request
+from playground.client.limits import LimitError
 from playground.client.report.model import Timing
 from playground.client.results import TextResult
 from playground.client.transport import Connection
@@ -130,6 +131,8 @@ class Probe:
         except APIStatusError as error:
             self.keep(error.exchange)
             return error
+        except LimitError:
+            raise  # this app's own limit, not the gateway's answer: the cell is not run
         except GatewayError as error:
             self.keep(error.exchange)
             raise Fail(f"no error status: {error.message}", "an HTTP error status with an error body", excerpt(error.message)) from None
