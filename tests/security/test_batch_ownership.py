@@ -23,7 +23,7 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app
-from playground.ui.tabs.batch.handlers import BatchState
+from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.web.owners import EVERYONE, may_open, owner_of
 
@@ -80,7 +80,7 @@ class Tab:
         self.inputs: dict[str, list[Any]] = {}
         for block_fn in blocks.fns.values():
             fn = block_fn.fn
-            if getattr(fn, "__module__", "") == "playground.ui.tabs.batch.layout" and fn.__name__ not in self.fns:
+            if isinstance(getattr(fn, "__self__", None), BatchHandlers) and fn.__name__ not in self.fns:
                 self.fns[fn.__name__] = fn
                 self.inputs[fn.__name__] = list(block_fn.inputs)
 
@@ -114,7 +114,7 @@ class Tab:
                 "view": self.fns["on_view"](batch, "all rows", "row"),
                 "cell": self.fns["on_select"](batch, select)[0],
                 "pair": pair[1:],
-                "vote": self.fns["handler"](batch, 0, 1, "all rows", "row")[1],
+                "vote": self.fns["vote_a"](batch, 0, 1, "all rows", "row")[1],
                 "export": self.fns["on_export"](batch),
                 "resume": (await self.fns["on_resume"](batch, True, "", ""))[1],
                 "stop": await self.fns["on_stop"](batch, "all rows", "row"),

@@ -1,42 +1,48 @@
 """The Batch tab's work without layout: the data set and template checks, the plan from the
-form, starting, watching, stopping and resuming a run, the grid, a cell's details, blind A/B
-votes, exports and the session file. Plain functions the tests call directly."""
+form, the leaderboard, exports and the session file: plain functions the tests call directly. Then
+`BatchHandlers`, the handlers the tab's events run (the layout wires its methods, the tests call
+them): each turns those functions' answers into the page's updates. The work on one run (start,
+resume, watch, a cell's exchange, votes) is in `runs` beside the process's runs."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playground.client.batch.call import exchange_from_dict
+import gradio as gr
+
 from playground.client.batch.cost import Price
-from playground.client.batch.dataset import Dataset, read_file, read_in_worker, read_paste
-from playground.client.batch.elo import Vote
+from playground.client.batch.dataset import Dataset, DatasetError, read_file, read_in_worker, read_paste
 from playground.client.batch.exports import write_exports
 from playground.client.batch.graders import GraderError, GraderSpec
-from playground.client.batch.plan import Plan, PlanError
-from playground.client.batch.report import leaderboard, leaderboard_markdown
-from playground.client.batch.runner import Progress
-from playground.client.batch.store import RunFile
+from playground.client.batch.plan import MAX_COLUMNS, Plan, PlanError
+from playground.client.batch.report import FILTERS, leaderboard, leaderboard_markdown
+from playground.client.batch.store import RUN_ID, RunFile, cell_key
 from playground.client.batch.template import TemplateError, check_variables, variables_of
-from playground.client.errors import RequestValidationError
-from playground.client.gateway import GatewayClient
+from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.json_depth import deeper_than
-from playground.client.transport import Connection, Exchange
 from playground.client.validation import MAX_DATA_DEPTH
-from playground.ui.tabs.batch.runs import BatchRuns
-from playground.ui.tabs.batch.columns import columns_with_settings, temperature_of
+from playground.gradio_compat import current_request
+from playground.ui.tabs.batch.runs import BatchRuns, cell_exchange, progress_of, resume, rng_for, run_problem, start, vote, watch
+from playground.ui.tabs.batch.columns import columns_with_settings, session_setting_values, temperature_of, used_text
+from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
+                                            preview_rows, progress_html, sort_choices)
+from playground.ui.tabs.context import TabContext
 from playground.ui.i18n.client_words import word, word_list
+from playground.ui.shared.connection import resolve_connection
 from playground.ui.shared.forms import optional_positive, whole
+from playground.ui.shared.widgets import Inspector, banner_update
+from playground.ui.web.owned_files import owned_folder
+from playground.ui.web.owners import current_owner
 from playground.ui.i18n import EN, say
-from playground.ui.shared.render import plain
+from playground.ui.shared.render import error_text, plain
 
 GRADER_SLOTS = 6
-WATCH_INTERVAL_S = 0.4
+VIEW_OUTPUTS = 7
+"""What `BatchHandlers.views` answers: progress, leaderboard, grid, grid note, sort, A/B columns (x2)."""
 MAX_SESSION_BYTES = 20_000_000
 
 
@@ -128,41 +134,6 @@ def plan_from_form(system: str, user: str, dataset: Dataset | None, column_value
     return plan, warnings
 
 
-def progress_of(run: RunFile, plan: Plan) -> Progress:
-    cells = run.cells.values()
-    return Progress(plan.total, len(run.cells), sum(1 for c in cells if c.error), running=False)
-
-
-async def watch(runs: BatchRuns, run_id: str) -> AsyncIterator[Progress]:
-    """The run's progress at a bounded rate while it runs (also for a run another page started)."""
-    task, runner = runs.task(run_id), runs.active(run_id)
-    while task is not None and runner is not None and not task.done():
-        yield runner.progress
-        await asyncio.wait([task], timeout=WATCH_INTERVAL_S)
-    if runner is not None:
-        yield runner.progress
-
-
-def run_problem(runs: BatchRuns, run_id: str) -> str:
-    """What went wrong inside a finished runner task, if anything did (its exception)."""
-    task = runs.task(run_id)
-    if task is None or not task.done() or task.cancelled() or task.exception() is None:
-        return ""
-    return say("bview.run_error", error=plain(type(task.exception()).__name__))
-
-
-def start(runs: BatchRuns, client: GatewayClient, conn: Connection, plan: Plan, owner: str) -> str:
-    run = runs.create(plan, owner)
-    runs.start(client, conn, plan, run)
-    return run.run_id
-
-
-def resume(runs: BatchRuns, client: GatewayClient, conn: Connection, run_id: str, rerun_errors: bool, owner: str | None) -> Plan:
-    run, plan = runs.open(run_id, owner)
-    runs.start(client, conn, plan, run, rerun_errors)
-    return plan
-
-
 def leaderboard_heading(name: str) -> str:
     """A leaderboard column's heading in the visitor's language (the client names them in English)."""
     if f"bview.head.{name}" in EN:
@@ -178,23 +149,6 @@ def leaderboard_text(plan: Plan, run: RunFile, prices: dict[str, Price]) -> str:
     if not run.cells:
         return ""
     return say("bview.leaderboard") + "\n\n" + leaderboard_markdown(plan, leaderboard(plan, run, prices), plain, leaderboard_heading) + "\n\n" + say("bview.legend")
-
-
-def cell_exchange(run: RunFile, key: str) -> tuple[Exchange | None, dict[str, Any]]:
-    detail = run.detail(key)
-    return exchange_from_dict(detail.get("exchange")), detail
-
-
-def vote(run: RunFile, pair: dict[str, Any] | None, outcome: str) -> bool:
-    """Record a blind vote on the pair shown ("a", "b" or "tie"); False when no pair is shown."""
-    if not pair or outcome not in ("a", "b", "tie"):
-        return False
-    run.add_vote(Vote(int(pair["a"]), int(pair["b"]), outcome, int(pair["row"])))
-    return True
-
-
-def rng_for(run: RunFile) -> random.Random:
-    return random.Random(f"{run.run_id}:{len(run.votes)}")
 
 
 def exports(plan: Plan, run: RunFile, folder: Path, prices: dict[str, Price]) -> list[str]:
@@ -232,3 +186,212 @@ def session_values(plan: Plan, columns: int) -> list[Any]:
         grader_values += [spec.kind, spec.value, spec.minimum, spec.maximum, spec.model] if spec else ["", "", None, None, ""]
     return column_values + grader_values[:GRADER_SLOTS * 5]
 
+
+
+@dataclass
+class BatchHandlers:
+    """The handlers the tab's events run (`layout` wires these methods, the tests call them), bound
+    to the page's context and the process's runs. `columns`, `graders` and `own` count the form's
+    column pickers, grader boxes and the columns' own setting boxes, in the order the form sends
+    them. Every handler that reads a run opens it for the event's owner (`owner`)."""
+
+    ctx: TabContext
+    runs: BatchRuns
+    columns: int
+    graders: int
+    own: int
+
+    @property
+    def form_size(self) -> int:
+        """system, user, column pickers, six run settings, grader boxes, the columns' own boxes."""
+        return 8 + self.columns + self.graders + self.own
+
+    def owner(self) -> str | None:
+        """Who the current event acts for (`owners.current_owner`)."""
+        return current_owner(self.ctx.settings.hosted)
+
+    def plan_of(self, batch: BatchState, values: tuple[Any, ...]) -> tuple[Plan, list[str]]:
+        """The plan and its warnings from the form's values (as `form_size` orders them)."""
+        n_cols, n_graders, settings = self.columns, self.graders, self.ctx.settings
+        cols = list(values[2:2 + n_cols])
+        rep, conc, temp, tokens, streamed, cached = values[2 + n_cols:8 + n_cols]
+        graders = list(values[8 + n_cols:8 + n_cols + n_graders])
+        return plan_from_form(values[0], values[1], batch.dataset, cols, rep, conc, temp, tokens, streamed, cached, graders,
+                              settings.batch_max_rows, settings.batch_concurrency, list(values[8 + n_cols + n_graders:]))
+
+    def views(self, batch: BatchState, filter_name: str = FILTERS[0], order: str = "row") -> tuple[Any, ...]:
+        """progress, leaderboard, grid, grid note, sort choices, A/B column choices (x2)."""
+        try:
+            run_file, plan = self.runs.open(batch.run_id, self.owner())
+        except (OSError, ValueError):
+            return (progress_html(None), "", gr.skip(), "", gr.skip(), gr.skip(), gr.skip())
+        runner = self.runs.active(batch.run_id)
+        prices = self.ctx.prices.current()
+        value, note = grid(plan, run_file, prices, filter_name, order)
+        labels = [(f"C{i + 1} {model}", i) for i, (_, model) in enumerate(plan.columns)]
+        orders = {value for _, value in sort_choices(plan)}
+        return (progress_html(runner.progress if runner else progress_of(run_file, plan)), leaderboard_text(plan, run_file, prices),
+                value, note, gr.update(choices=sort_choices(plan), value=order if order in orders else "row"),
+                gr.update(choices=labels, value=0), gr.update(choices=labels, value=1 if len(labels) > 1 else 0))
+
+    def on_settings(self, temp: Any, tokens: Any, streamed: Any, *values: Any) -> str:
+        """The "columns used" line for the shared settings, the pickers and the columns' own boxes."""
+        return used_text(list(values[:self.columns]), list(values[self.columns:]), temp, tokens, streamed)
+
+    async def on_data(self, batch: BatchState, path: str | None, pasted: str, system_text: str, user_text: str) -> tuple[Any, ...]:
+        """An uploaded (or pasted) data set: state, status, preview, template check."""
+        try:
+            dataset = await load_dataset(path, pasted, system_text, user_text, self.ctx.settings.batch_max_rows)
+        except (DatasetError, TemplateError, OSError) as problem:
+            return batch, say("bview.not_loaded", problem=plain(word(str(problem)))), gr.skip(), gr.skip()
+        batch.dataset = dataset
+        return batch, dataset_status(dataset), preview_rows(dataset), template_check(system_text, user_text, dataset)
+
+    async def on_paste(self, batch: BatchState, pasted: str, system_text: str, user_text: str) -> tuple[Any, ...]:
+        return await self.on_data(batch, None, pasted, system_text, user_text)
+
+    def on_receive(self, batch: BatchState, system_text: str, user_text: str, dataset: Any) -> tuple[Any, ...]:
+        """A prompt sent from a text tab ("Send to Batch"): state, templates, status, preview, check."""
+        batch.dataset = dataset
+        return (batch, system_text, user_text, dataset_status(dataset), preview_rows(dataset), template_check(system_text, user_text, dataset))
+
+    def on_template(self, batch: BatchState, system_text: str, user_text: str) -> str:
+        return template_check(system_text, user_text, batch.dataset)
+
+    async def on_run(self, batch: BatchState, url: str, key: str, *values: Any) -> tuple[Any, ...]:
+        """Start a run of the form's plan: state, error banner, notice banner, the browser's last-run store."""
+        started_by = self.owner()
+        try:
+            plan, warnings = self.plan_of(batch, values)
+            conn = resolve_connection(self.ctx.defaults, url, key)
+        except PlanError as problem:
+            return batch, banner_update(say("bview.not_started", problems=plain(word_list(problem.problems)))), banner_update(""), gr.skip()
+        except GatewayError as problem:
+            return batch, banner_update(error_text(problem)), banner_update(""), gr.skip()
+        if started_by is None:  # hosted, and the request names no visitor: nobody to own the run
+            return batch, banner_update(say("bview.no_owner")), banner_update(""), gr.skip()
+        batch.run_id = start(self.runs, self.ctx.client, conn, plan, started_by)
+        note = "⚠️ " + plain(word_list(warnings)) if warnings else ""
+        return batch, banner_update(""), banner_update(note), {"run_id": batch.run_id}
+
+    async def on_resume(self, batch: BatchState, again: bool, url: str, key: str) -> tuple[Any, ...]:
+        try:
+            conn = resolve_connection(self.ctx.defaults, url, key)
+            resume(self.runs, self.ctx.client, conn, batch.run_id, bool(again), self.owner())
+        except GatewayError as problem:
+            return batch, banner_update(error_text(problem)), banner_update("")
+        except (OSError, ValueError):
+            return batch, banner_update(say("bview.nothing_to_resume")), banner_update("")
+        return batch, banner_update(""), banner_update("")
+
+    async def on_watch(self, batch: BatchState) -> AsyncIterator[str]:
+        """The progress bar while the state's run runs (nothing for a run this visitor may not open)."""
+        try:
+            self.runs.open(batch.run_id, self.owner())
+        except (OSError, ValueError):
+            return
+        async for state_now in watch(self.runs, batch.run_id):
+            yield progress_html(state_now)
+
+    async def on_end(self, batch: BatchState, filter_name: str, order: str) -> tuple[Any, ...]:
+        problem = run_problem(self.runs, batch.run_id)  # the state's run id: set only for a run this visitor may open
+        return (*self.views(batch, filter_name, order), banner_update(problem) if problem else gr.skip())
+
+    async def on_stop(self, batch: BatchState, filter_name: str, order: str) -> tuple[Any, ...]:
+        await self.runs.stop(batch.run_id, self.owner())
+        return (*self.views(batch, filter_name, order), gr.skip())
+
+    def on_view(self, batch: BatchState, filter_name: str, order: str) -> tuple[Any, ...]:
+        """The grid and its note for the filter and order chosen."""
+        return self.views(batch, filter_name, order)[2:4]
+
+    def on_restore(self, batch: BatchState, stored: Any) -> tuple[Any, ...]:
+        """On page load: adopt the browser's last run if it is this visitor's, and show it."""
+        run_id = stored.get("run_id", "") if isinstance(stored, dict) else ""
+        kept = (batch, *(gr.skip(),) * VIEW_OUTPUTS)
+        if not isinstance(run_id, str) or not RUN_ID.match(run_id):
+            return kept
+        try:  # the browser's store is written by the browser: a run that is not this visitor's is not adopted
+            self.runs.open(run_id, self.owner())
+        except (OSError, ValueError):
+            return kept
+        batch.run_id = run_id
+        return (batch, *self.views(batch))
+
+    def on_select(self, batch: BatchState, evt: gr.SelectData) -> tuple[Any, ...]:
+        """A grid cell opened: its text, its request in the inspector, its graders' exchanges."""
+        try:
+            run_file, plan = self.runs.open(batch.run_id, self.owner())
+            row, repeat = int(evt.row_value[0]) - 1, int(evt.row_value[1]) - 1
+        except (OSError, ValueError, TypeError, IndexError):
+            return ("", *Inspector.note(""), "")
+        column = column_of_grid_index(plan, evt.index[1] if isinstance(evt.index, (list, tuple)) else 0)
+        if column is None:
+            column = 0
+        exchange, detail = cell_exchange(run_file, cell_key(row, repeat, column))
+        text = cell_markdown(plan, run_file, row, repeat, column, self.ctx.prices.current())
+        shown_exchange = Inspector.values(exchange) if exchange else Inspector.note(say("bview.no_request"))
+        return (text, *shown_exchange, grader_exchanges_json(detail))
+
+    def on_pair(self, batch: BatchState, a: Any, b: Any) -> tuple[Any, ...]:
+        """A blind pair of two columns' answers to one row: state, prompt, answer A, answer B."""
+        try:
+            run_file, plan = self.runs.open(batch.run_id, self.owner())
+        except (OSError, ValueError):
+            return batch, say("bview.run_first"), "", ""
+        pair = pick_pair(plan, run_file, int(a or 0), int(b or 0), rng_for(run_file))
+        batch.pair = pair
+        if pair is None:
+            return batch, say("bview.pick_columns"), "", ""
+        values = plan.dataset.rows[pair["row"]]
+        prompt = say("bview.pair_row", row=pair["row"] + 1, values=plain("; ".join(f"{k}: {v[:200]}" for k, v in values.items())))
+        return (batch, prompt, run_file.cells[cell_key(pair["row"], pair["repeat"], pair["a"])].answer,
+                run_file.cells[cell_key(pair["row"], pair["repeat"], pair["b"])].answer)
+
+    def on_vote(self, outcome: str, batch: BatchState, a: Any, b: Any, filter_name: str, order: str) -> tuple[Any, ...]:
+        """Record `outcome` ("a", "b", "tie") on the pair shown: state, status, the next pair, the leaderboard."""
+        try:
+            run_file, _ = self.runs.open(batch.run_id, self.owner())
+        except (OSError, ValueError):
+            return (batch, say("bview.run_first"), gr.skip(), gr.skip(), gr.skip(), gr.skip())
+        if not vote(run_file, batch.pair, outcome):
+            return (batch, say("bview.show_pair"), gr.skip(), gr.skip(), gr.skip(), gr.skip())
+        status = say("bview.voted", count=len(run_file.votes))
+        following = self.on_pair(batch, a, b)
+        return (following[0], status, *following[1:], self.views(batch, filter_name, order)[1])
+
+    def vote_a(self, batch: BatchState, a: Any, b: Any, filter_name: str, order: str) -> tuple[Any, ...]:
+        return self.on_vote("a", batch, a, b, filter_name, order)
+
+    def vote_tie(self, batch: BatchState, a: Any, b: Any, filter_name: str, order: str) -> tuple[Any, ...]:
+        return self.on_vote("tie", batch, a, b, filter_name, order)
+
+    def vote_b(self, batch: BatchState, a: Any, b: Any, filter_name: str, order: str) -> tuple[Any, ...]:
+        return self.on_vote("b", batch, a, b, filter_name, order)
+
+    def on_export(self, batch: BatchState) -> tuple[Any, Any]:
+        """The run's five files, in a folder only this visitor is served: files, status."""
+        exported_by = self.owner()
+        try:
+            run_file, plan = self.runs.open(batch.run_id, exported_by)
+        except (OSError, ValueError):
+            return gr.skip(), say("bview.run_first")
+        folder = owned_folder("batch", exported_by or "", current_request())
+        return exports(plan, run_file, folder, self.ctx.prices.current()), say("bview.exported", count=f"{len(run_file.cells):,}")
+
+    def on_load(self, batch: BatchState, path: str | None) -> tuple[Any, ...]:
+        """A saved session file: state, status, every form box, data status, preview, template check."""
+        settings = self.ctx.settings
+        try:
+            plan = read_session(path, settings.batch_max_rows)
+        except (PlanError, OSError) as problem:
+            message = word_list(problem.problems) if isinstance(problem, PlanError) else word(str(problem))
+            return (batch, say("bview.not_loaded", problem=plain(message)), *(gr.skip(),) * (self.form_size + 3))
+        batch.dataset = plan.dataset
+        values = session_values(plan, MAX_COLUMNS)
+        n_cols = self.columns
+        return (batch, say("bview.loaded", rows=f"{len(plan.dataset.rows):,}", columns=len(plan.columns), graders=len(plan.graders)),
+                plan.system, plan.user, *values[:n_cols], plan.repeats, min(plan.concurrency, settings.batch_concurrency),
+                "" if plan.temperature is None else repr(plan.temperature), plan.max_tokens or 0, plan.stream, plan.cache, *values[n_cols:],
+                *session_setting_values(plan, MAX_COLUMNS), dataset_status(plan.dataset), preview_rows(plan.dataset),
+                template_check(plan.system, plan.user, plan.dataset))

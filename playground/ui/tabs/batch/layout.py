@@ -2,8 +2,9 @@
 Compare, graders, the runner's progress bar with Stop and Resume, the leaderboard, the results
 grid whose cells open their request, raw events and curl, blind A/B votes, prices and exports.
 
-Every handler that reads a run names its owner (`owners.current_owner`, from the event's request):
-the run id in the browser's store is only a pointer, and another visitor's id opens nothing."""
+The layout lays out and wires; the events run `handlers.BatchHandlers`' methods. Every handler
+that reads a run names its owner (`owners.current_owner`, from the event's request): the run id in
+the browser's store is only a pointer, and another visitor's id opens nothing."""
 
 from __future__ import annotations
 
@@ -11,33 +12,23 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import choices, say, t
-from playground.gradio_compat import current_blocks, current_request
+from playground.ui.i18n import choices, t
+from playground.gradio_compat import current_blocks
 
-from playground.client.batch.dataset import DatasetError
 from playground.client.batch.graders import KINDS
-from playground.client.batch.plan import MAX_COLUMNS, MAX_REPEATS, PlanError
+from playground.client.batch.plan import MAX_COLUMNS, MAX_REPEATS
 from playground.client.batch.report import FILTERS
-from playground.client.batch.store import RUN_ID, cell_key, runs_directory
-from playground.client.batch.template import TemplateError
-from playground.client.errors import GatewayError
+from playground.client.batch.store import runs_directory
 from playground.settings import Settings
-from playground.ui.tabs.batch import handlers as work
-from playground.ui.tabs.batch.columns import ColumnSettingsInputs, session_setting_values, used_text
-from playground.ui.tabs.batch.handlers import GRADER_SLOTS, BatchState
+from playground.ui.tabs.batch.columns import ColumnSettingsInputs, used_text
+from playground.ui.tabs.batch.handlers import GRADER_SLOTS, BatchHandlers, BatchState
 from playground.ui.tabs.batch.runs import BatchRuns
-from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
-                                       preview_rows, progress_html, sort_choices)
-from playground.ui.i18n.client_words import word, word_list
+from playground.ui.tabs.batch.views import preview_rows
 from playground.ui.shared.column_picker import ColumnPicker, model_ids
-from playground.ui.shared.connection import resolve_connection
 from playground.ui.tabs.context import TabContext
-from playground.ui.web.owned_files import owned_folder
-from playground.ui.web.owners import current_owner
 from playground.ui.shared.prices import PriceEditor
 from playground.ui.conversation.prompt_move import BatchTarget
-from playground.ui.shared.render import error_text, plain
-from playground.ui.shared.widgets import Inspector, banner_update, error_banner, notice_banner
+from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
 
 KIND_CHOICES = [(t("bgrader.none"), "")] + [(t(f"bgrader.{kind}"), kind) for kind in KINDS]
 """The client's grader kinds, named through the catalogue; the values the handlers read are the kinds."""
@@ -148,201 +139,32 @@ def _layout(ctx: TabContext, settings: Settings, runs: BatchRuns, last_run: gr.B
     assert page is not None  # the Batch tab is built inside the page's gr.Blocks
     prices.wire(page)
     form = [system, user, *picker.inputs, repeats, concurrency, temperature, max_tokens, stream, cache, *grader_inputs, *own.components]
-    n_cols = len(picker.inputs)
-    n_graders = len(grader_inputs)
-
-    def plan_of(batch: BatchState, values: tuple[Any, ...]) -> tuple[Any, list[str]]:
-        system_text, user_text = values[0], values[1]
-        cols = list(values[2:2 + n_cols])
-        rep, conc, temp, tokens, streamed, cached = values[2 + n_cols:8 + n_cols]
-        graders = list(values[8 + n_cols:8 + n_cols + n_graders])
-        return work.plan_from_form(system_text, user_text, batch.dataset, cols, rep, conc, temp, tokens, streamed, cached, graders,
-                                   settings.batch_max_rows, settings.batch_concurrency, list(values[8 + n_cols + n_graders:]))
-
-    def on_settings(temp: Any, tokens: Any, streamed: Any, *values: Any) -> str:
-        return used_text(list(values[:n_cols]), list(values[n_cols:]), temp, tokens, streamed)
+    handlers = BatchHandlers(ctx, runs, len(picker.inputs), len(grader_inputs), len(own.components))
 
     shown_settings = [temperature, max_tokens, stream, *picker.inputs, *own.components]
-    gr.on([c.change for c in shown_settings], on_settings, shown_settings, used, queue=False, show_progress="hidden")
-
-    def owner() -> str | None:
-        """Who the current event acts for (`owners.current_owner`)."""
-        return current_owner(settings.hosted)
-
-    def views(batch: BatchState, filter_name: str = FILTERS[0], order: str = "row") -> tuple[Any, ...]:
-        """progress, leaderboard, grid, grid note, sort choices, A/B column choices (x2)."""
-        try:
-            run_file, plan = runs.open(batch.run_id, owner())
-        except (OSError, ValueError):
-            return (progress_html(None), "", gr.skip(), "", gr.skip(), gr.skip(), gr.skip())
-        runner = runs.active(batch.run_id)
-        value, note = grid(plan, run_file, ctx.prices.current(), filter_name, order)
-        labels = [(f"C{i + 1} {model}", i) for i, (_, model) in enumerate(plan.columns)]
-        return (progress_html(runner.progress if runner else work.progress_of(run_file, plan)), work.leaderboard_text(plan, run_file, ctx.prices.current()),
-                value, note, gr.update(choices=sort_choices(plan), value=order if order in {value for _, value in sort_choices(plan)} else "row"),
-                gr.update(choices=labels, value=0), gr.update(choices=labels, value=1 if len(labels) > 1 else 0))
+    gr.on([c.change for c in shown_settings], handlers.on_settings, shown_settings, used, queue=False, show_progress="hidden")
 
     view_outputs = [progress, board, table, grid_note, sort, left, right]
+    ctx.prompts.register_batch(BatchTarget(to_chat, system, user, state, handlers.on_receive, [state, system, user, data_status, preview, check]))
+    upload.upload(handlers.on_data, [state, upload, paste, system, user], [state, data_status, preview, check], queue=False)
+    use_paste.click(handlers.on_paste, [state, paste, system, user], [state, data_status, preview, check], queue=False)
+    gr.on([system.change, user.change], handlers.on_template, [state, system, user], check, queue=False)
 
-    async def on_data(batch: BatchState, path: str | None, pasted: str, system_text: str, user_text: str) -> tuple[Any, ...]:
-        try:
-            dataset = await work.load_dataset(path, pasted, system_text, user_text, settings.batch_max_rows)
-        except (DatasetError, TemplateError, OSError) as problem:
-            return batch, say("bview.not_loaded", problem=plain(word(str(problem)))), gr.skip(), gr.skip()
-        batch.dataset = dataset
-        return batch, work.dataset_status(dataset), preview_rows(dataset), work.template_check(system_text, user_text, dataset)
-
-    def on_receive(batch: BatchState, system_text: str, user_text: str, dataset: Any) -> tuple[Any, ...]:
-        batch.dataset = dataset
-        return (batch, system_text, user_text, work.dataset_status(dataset), preview_rows(dataset),
-                work.template_check(system_text, user_text, dataset))
-
-    ctx.prompts.register_batch(BatchTarget(to_chat, system, user, state, on_receive, [state, system, user, data_status, preview, check]))
-    upload.upload(on_data, [state, upload, paste, system, user], [state, data_status, preview, check], queue=False)
-    async def on_paste(batch: BatchState, pasted: str, system_text: str, user_text: str) -> tuple[Any, ...]:
-        return await on_data(batch, None, pasted, system_text, user_text)
-
-    use_paste.click(on_paste, [state, paste, system, user], [state, data_status, preview, check], queue=False)
-    gr.on([system.change, user.change], lambda b, s, u: work.template_check(s, u, b.dataset), [state, system, user], check, queue=False)
-
-    async def on_run(batch: BatchState, url: str, key: str, *values: Any) -> tuple[Any, ...]:
-        started_by = owner()
-        try:
-            plan, warnings = plan_of(batch, values)
-            conn = resolve_connection(ctx.defaults, url, key)
-        except PlanError as problem:
-            return batch, banner_update(say("bview.not_started", problems=plain(word_list(problem.problems)))), banner_update(""), gr.skip()
-        except GatewayError as problem:
-            return batch, banner_update(error_text(problem)), banner_update(""), gr.skip()
-        if started_by is None:  # hosted, and the request names no visitor: nobody to own the run
-            return batch, banner_update(say("bview.no_owner")), banner_update(""), gr.skip()
-        batch.run_id = work.start(runs, ctx.client, conn, plan, started_by)
-        note = "⚠️ " + plain(word_list(warnings)) if warnings else ""
-        return batch, banner_update(""), banner_update(note), {"run_id": batch.run_id}
-
-    async def on_resume(batch: BatchState, again: bool, url: str, key: str) -> tuple[Any, ...]:
-        try:
-            conn = resolve_connection(ctx.defaults, url, key)
-            work.resume(runs, ctx.client, conn, batch.run_id, bool(again), owner())
-        except GatewayError as problem:
-            return batch, banner_update(error_text(problem)), banner_update("")
-        except (OSError, ValueError):
-            return batch, banner_update(say("bview.nothing_to_resume")), banner_update("")
-        return batch, banner_update(""), banner_update("")
-
-    async def on_watch(batch: BatchState) -> Any:
-        try:
-            _run_file, _plan = runs.open(batch.run_id, owner())
-        except (OSError, ValueError):
-            return
-        async for state_now in work.watch(runs, batch.run_id):
-            yield progress_html(state_now)
-
-    async def on_end(batch: BatchState, filter_name: str, order: str) -> tuple[Any, ...]:
-        problem = work.run_problem(runs, batch.run_id)  # the state's run id: set only for a run this visitor may open
-        return (*views(batch, filter_name, order), banner_update(problem) if problem else gr.skip())
-
-    async def on_stop(batch: BatchState, filter_name: str, order: str) -> tuple[Any, ...]:
-        await runs.stop(batch.run_id, owner())
-        return (*views(batch, filter_name, order), gr.skip())
-
-    def on_view(batch: BatchState, filter_name: str, order: str) -> tuple[Any, ...]:
-        return views(batch, filter_name, order)[2:4]
-
+    on_watch, on_end = handlers.on_watch, handlers.on_end  # one function each: both runs' watchers share its queue, as before
     ends = [*view_outputs, error]
-    started = run.click(on_run, [state, *ctx.connection, *form], [state, error, notice, last_run], queue=False)
+    started = run.click(handlers.on_run, [state, *ctx.connection, *form], [state, error, notice, last_run], queue=False)
     watching = started.then(on_watch, state, progress, concurrency_limit=None, show_progress="hidden")
     watching.then(on_end, [state, shown, sort], ends, queue=False)
-    resumed = resume.click(on_resume, [state, rerun_errors, *ctx.connection], [state, error, notice], queue=False)
+    resumed = resume.click(handlers.on_resume, [state, rerun_errors, *ctx.connection], [state, error, notice], queue=False)
     watching_again = resumed.then(on_watch, state, progress, concurrency_limit=None, show_progress="hidden")
     watching_again.then(on_end, [state, shown, sort], ends, queue=False)
-    stop.click(on_stop, [state, shown, sort], ends, cancels=[watching, watching_again], queue=False)
-    gr.on([shown.input, sort.input], on_view, [state, shown, sort], [table, grid_note], queue=False)
+    stop.click(handlers.on_stop, [state, shown, sort], ends, cancels=[watching, watching_again], queue=False)
+    gr.on([shown.input, sort.input], handlers.on_view, [state, shown, sort], [table, grid_note], queue=False)
+    page.load(handlers.on_restore, [state, last_run], [state, *view_outputs], queue=False)
+    table.select(handlers.on_select, state, [cell, *inspector.components, grader_exchange], queue=False)
 
-    def on_restore(batch: BatchState, stored: Any) -> tuple[Any, ...]:
-        run_id = stored.get("run_id", "") if isinstance(stored, dict) else ""
-        if not isinstance(run_id, str) or not RUN_ID.match(run_id):
-            return (batch, *(gr.skip(),) * len(view_outputs))
-        try:  # the browser's store is written by the browser: a run that is not this visitor's is not adopted
-            runs.open(run_id, owner())
-        except (OSError, ValueError):
-            return (batch, *(gr.skip(),) * len(view_outputs))
-        batch.run_id = run_id
-        return (batch, *views(batch))
-
-    page.load(on_restore, [state, last_run], [state, *view_outputs], queue=False)
-
-    def on_select(batch: BatchState, evt: gr.SelectData) -> tuple[Any, ...]:
-        try:
-            run_file, plan = runs.open(batch.run_id, owner())
-            row, repeat = int(evt.row_value[0]) - 1, int(evt.row_value[1]) - 1
-        except (OSError, ValueError, TypeError, IndexError):
-            return ("", *Inspector.note(""), "")
-        column = column_of_grid_index(plan, evt.index[1] if isinstance(evt.index, (list, tuple)) else 0)
-        if column is None:
-            column = 0
-        exchange, detail = work.cell_exchange(run_file, cell_key(row, repeat, column))
-        text = cell_markdown(plan, run_file, row, repeat, column, ctx.prices.current())
-        shown_exchange = Inspector.values(exchange) if exchange else Inspector.note(say("bview.no_request"))
-        return (text, *shown_exchange, grader_exchanges_json(detail))
-
-    table.select(on_select, state, [cell, *inspector.components, grader_exchange], queue=False)
-
-    def on_pair(batch: BatchState, a: Any, b: Any) -> tuple[Any, ...]:
-        try:
-            run_file, plan = runs.open(batch.run_id, owner())
-        except (OSError, ValueError):
-            return batch, say("bview.run_first"), "", ""
-        pair = pick_pair(plan, run_file, int(a or 0), int(b or 0), work.rng_for(run_file))
-        batch.pair = pair
-        if pair is None:
-            return batch, say("bview.pick_columns"), "", ""
-        values = plan.dataset.rows[pair["row"]]
-        prompt = say("bview.pair_row", row=pair["row"] + 1, values=plain("; ".join(f"{k}: {v[:200]}" for k, v in values.items())))
-        return (batch, prompt, run_file.cells[cell_key(pair["row"], pair["repeat"], pair["a"])].answer,
-                run_file.cells[cell_key(pair["row"], pair["repeat"], pair["b"])].answer)
-
-    def on_vote(outcome: str) -> Any:
-        def handler(batch: BatchState, a: Any, b: Any, filter_name: str, order: str) -> tuple[Any, ...]:
-            try:
-                run_file, _ = runs.open(batch.run_id, owner())
-            except (OSError, ValueError):
-                return (batch, say("bview.run_first"), gr.skip(), gr.skip(), gr.skip(), gr.skip())
-            if not work.vote(run_file, batch.pair, outcome):
-                return (batch, say("bview.show_pair"), gr.skip(), gr.skip(), gr.skip(), gr.skip())
-            count = len(run_file.votes)
-            following = on_pair(batch, a, b)
-            status = say("bview.voted", count=count)
-            return (following[0], status, *following[1:], views(batch, filter_name, order)[1])
-        return handler
-
-    next_pair.click(on_pair, [state, left, right], [state, ab_prompt, answer_a, answer_b], queue=False)
-    for button, outcome in ((vote_a, "a"), (vote_tie, "tie"), (vote_b, "b")):
-        button.click(on_vote(outcome), [state, left, right, shown, sort], [state, ab_status, ab_prompt, answer_a, answer_b, board], queue=False)
-
-    def on_export(batch: BatchState) -> tuple[Any, Any]:
-        exported_by = owner()
-        try:
-            run_file, plan = runs.open(batch.run_id, exported_by)
-        except (OSError, ValueError):
-            return gr.skip(), say("bview.run_first")
-        folder = owned_folder("batch", exported_by or "", current_request())
-        return work.exports(plan, run_file, folder, ctx.prices.current()), say("bview.exported", count=f"{len(run_file.cells):,}")
-
-    export.click(on_export, state, [files, session_status], queue=False)
-
-    def on_load(batch: BatchState, path: str | None) -> tuple[Any, ...]:
-        try:
-            plan = work.read_session(path, settings.batch_max_rows)
-        except (PlanError, OSError) as problem:
-            message = word_list(problem.problems) if isinstance(problem, PlanError) else word(str(problem))
-            return (batch, say("bview.not_loaded", problem=plain(message)), *(gr.skip(),) * (len(form) + 3))
-        batch.dataset = plan.dataset
-        values = work.session_values(plan, MAX_COLUMNS)
-        return (batch, say("bview.loaded", rows=f"{len(plan.dataset.rows):,}", columns=len(plan.columns), graders=len(plan.graders)),
-                plan.system, plan.user, *values[:n_cols], plan.repeats, min(plan.concurrency, settings.batch_concurrency),
-                "" if plan.temperature is None else repr(plan.temperature), plan.max_tokens or 0, plan.stream, plan.cache, *values[n_cols:],
-                *session_setting_values(plan, MAX_COLUMNS), work.dataset_status(plan.dataset), preview_rows(plan.dataset),
-                work.template_check(plan.system, plan.user, plan.dataset))
-
-    load_session.upload(on_load, [state, load_session], [state, session_status, *form, data_status, preview, check], queue=False)
+    next_pair.click(handlers.on_pair, [state, left, right], [state, ab_prompt, answer_a, answer_b], queue=False)
+    for button, voted in ((vote_a, handlers.vote_a), (vote_tie, handlers.vote_tie), (vote_b, handlers.vote_b)):
+        button.click(voted, [state, left, right, shown, sort], [state, ab_status, ab_prompt, answer_a, answer_b, board], queue=False)
+    export.click(handlers.on_export, state, [files, session_status], queue=False)
+    load_session.upload(handlers.on_load, [state, load_session], [state, session_status, *form, data_status, preview, check], queue=False)

@@ -2,23 +2,32 @@
 so a reloaded page finds its run (running or stopped) and two pages never run one run twice.
 
 Every run records its owner (`owners.owner_of`); opening and stopping one take the caller's
-owner, and another visitor's run id answers exactly as an id that does not exist."""
+owner, and another visitor's run id answers exactly as an id that does not exist. Below the
+class, the work on one run the tab's handlers use: start, resume, watch, a cell's exchange, votes."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from playground.client.batch.call import exchange_from_dict
+from playground.client.batch.elo import Vote
 from playground.client.batch.plan import Plan
-from playground.client.batch.runner import Runner
+from playground.client.batch.runner import Progress, Runner
 from playground.client.batch.store import RunFile
 from playground.client.gateway import GatewayClient
-from playground.client.transport import Connection
+from playground.client.transport import Connection, Exchange
+from playground.ui.i18n import say
+from playground.ui.shared.render import plain
 from playground.ui.web.owners import may_open
 
 KEEP_OPEN = 16
+WATCH_INTERVAL_S = 0.4
 
 
 @dataclass
@@ -86,3 +95,55 @@ class BatchRuns:
         entry[1].cancel()
         await asyncio.gather(entry[1], return_exceptions=True)
         return True
+
+
+def progress_of(run: RunFile, plan: Plan) -> Progress:
+    cells = run.cells.values()
+    return Progress(plan.total, len(run.cells), sum(1 for c in cells if c.error), running=False)
+
+
+async def watch(runs: BatchRuns, run_id: str) -> AsyncIterator[Progress]:
+    """The run's progress at a bounded rate while it runs (also for a run another page started)."""
+    task, runner = runs.task(run_id), runs.active(run_id)
+    while task is not None and runner is not None and not task.done():
+        yield runner.progress
+        await asyncio.wait([task], timeout=WATCH_INTERVAL_S)
+    if runner is not None:
+        yield runner.progress
+
+
+def run_problem(runs: BatchRuns, run_id: str) -> str:
+    """What went wrong inside a finished runner task, if anything did (its exception)."""
+    task = runs.task(run_id)
+    if task is None or not task.done() or task.cancelled() or task.exception() is None:
+        return ""
+    return say("bview.run_error", error=plain(type(task.exception()).__name__))
+
+
+def start(runs: BatchRuns, client: GatewayClient, conn: Connection, plan: Plan, owner: str) -> str:
+    run = runs.create(plan, owner)
+    runs.start(client, conn, plan, run)
+    return run.run_id
+
+
+def resume(runs: BatchRuns, client: GatewayClient, conn: Connection, run_id: str, rerun_errors: bool, owner: str | None) -> Plan:
+    run, plan = runs.open(run_id, owner)
+    runs.start(client, conn, plan, run, rerun_errors)
+    return plan
+
+
+def cell_exchange(run: RunFile, key: str) -> tuple[Exchange | None, dict[str, Any]]:
+    detail = run.detail(key)
+    return exchange_from_dict(detail.get("exchange")), detail
+
+
+def vote(run: RunFile, pair: dict[str, Any] | None, outcome: str) -> bool:
+    """Record a blind vote on the pair shown ("a", "b" or "tie"); False when no pair is shown."""
+    if not pair or outcome not in ("a", "b", "tie"):
+        return False
+    run.add_vote(Vote(int(pair["a"]), int(pair["b"]), outcome, int(pair["row"])))
+    return True
+
+
+def rng_for(run: RunFile) -> random.Random:
+    return random.Random(f"{run.run_id}:{len(run.votes)}")
