@@ -88,3 +88,6 @@ def test_the_batch_tabs_events_run_its_handlers(page: Any) -> None:
     assert sorted(fn.name for fn in chained) == ["on_end", "on_end", "on_restore", "on_watch", "on_watch"], "after run and resume; on load"
     watchers = [fn for fn in chained if fn.name == "on_watch"]
     assert watchers[0].concurrency_id == watchers[1].concurrency_id and watchers[0].concurrency_limit is None, "one queue, no limit"
+    events = {fn.name: fn for fn in page.fns.values() if getattr(fn.fn, "__self__", None) is tab}
+    assert len(events["on_run"].inputs) == 3 + tab.form_size, "state, URL, key, then the form as BatchHandlers reads it"
+    assert len(events["on_load"].outputs) == 2 + tab.form_size + 3, "state, status, the form, data status, preview, check"
