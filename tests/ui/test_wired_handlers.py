@@ -1,7 +1,6 @@
-"""The code the page runs is the code the tests call: the conversation column's, the Video tab's
-and the Batch tab's events are wired to named handlers (`conversation_handlers`, `video_handlers`,
-`BatchHandlers`), never to closures a layout function holds, so a test that calls a handler calls
-what the page runs."""
+"""The code the page runs is the code the tests call: the conversation column's and the tabs'
+events are wired to named handlers (`ConversationHandlers`, each tab's `handlers` module), never
+to closures a layout function holds, so a test that calls a handler calls what the page runs."""
 
 from __future__ import annotations
 
@@ -16,11 +15,13 @@ from playground.ui.app import build_app
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.conversation.handlers import ConversationHandlers
 from playground.ui.tabs.video.handlers import VideoHandlers
-from playground.ui.tabs.batch.handlers import BatchHandlers
+from playground.ui.tabs.report import handlers as report_handlers
+from playground.ui.tabs.report.handlers import ReportHandlers
 
 TEXT_TABS = ("chat", "responses", "messages", "native")
 LAYOUT_MODULES = ("playground.ui.conversation.panel", "playground.ui.conversation.handlers", "playground.ui.tabs.video.layout",
-                  "playground.ui.tabs.video.handlers", "playground.ui.tabs.batch.layout", "playground.ui.tabs.batch.handlers")
+                  "playground.ui.tabs.video.handlers", "playground.ui.tabs.report.layout", "playground.ui.tabs.report.handlers")
+"""The modules whose events the closure check covers (a tab joins when its closures are lifted)."""
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,7 @@ def plain(fn: Any) -> Any:
     return getattr(fn, "__func__", fn)
 
 
-def test_no_event_of_the_conversation_the_video_or_the_batch_tab_runs_a_closure(page: Any) -> None:
+def test_no_event_of_the_conversation_or_a_lifted_tab_runs_a_closure(page: Any) -> None:
     held = [f"{fn.fn.__module__}.{fn.fn.__qualname__}" for fn in page.fns.values()
             if fn.fn is not None and getattr(fn.fn, "__module__", "") in LAYOUT_MODULES and "<locals>" in fn.fn.__qualname__]
     assert not held, f"events wired to closures (lift them into the handlers module): {held}"
@@ -70,24 +71,13 @@ def test_the_video_tabs_events_run_its_handlers(page: Any) -> None:
         assert handler(page, elem_id, event) is getattr(video_handlers, name), elem_id
 
 
-BATCH_EVENTS = (("batch-upload", "upload", "on_data"), ("batch-paste-use", "click", "on_paste"), ("batch-system", "change", "on_template"),
-                ("batch-user", "change", "on_template"), ("batch-temperature", "change", "on_settings"), ("batch-run", "click", "on_run"),
-                ("batch-resume", "click", "on_resume"), ("batch-stop", "click", "on_stop"), ("batch-filter", "input", "on_view"),
-                ("batch-sort", "input", "on_view"), ("batch-grid", "select", "on_select"), ("batch-ab-next", "click", "on_pair"),
-                ("batch-vote-a", "click", "vote_a"), ("batch-vote-tie", "click", "vote_tie"), ("batch-vote-b", "click", "vote_b"),
-                ("batch-export", "click", "on_export"), ("batch-session-load", "upload", "on_load"))
-
-
-def test_the_batch_tabs_events_run_its_handlers(page: Any) -> None:
-    wired = {f"{elem_id}.{event}": handler(page, elem_id, event) for elem_id, event, _ in BATCH_EVENTS}
-    for elem_id, event, name in BATCH_EVENTS:
-        assert plain(wired[f"{elem_id}.{event}"]) is getattr(BatchHandlers, name), f"{elem_id} {event}"
-    assert len({id(fn.__self__) for fn in wired.values()}) == 1, "one tab, one set of handlers"
-    tab = next(iter(wired.values())).__self__
-    chained = [fn for fn in page.fns.values() if getattr(fn.fn, "__self__", None) is tab and fn.name in ("on_watch", "on_end", "on_restore")]
-    assert sorted(fn.name for fn in chained) == ["on_end", "on_end", "on_restore", "on_watch", "on_watch"], "after run and resume; on load"
-    watchers = [fn for fn in chained if fn.name == "on_watch"]
-    assert watchers[0].concurrency_id == watchers[1].concurrency_id and watchers[0].concurrency_limit is None, "one queue, no limit"
-    events = {fn.name: fn for fn in page.fns.values() if getattr(fn.fn, "__self__", None) is tab}
-    assert len(events["on_run"].inputs) == 3 + tab.form_size, "state, URL, key, then the form as BatchHandlers reads it"
-    assert len(events["on_load"].outputs) == 2 + tab.form_size + 3, "state, status, the form, data status, preview, check"
+def test_the_report_tabs_events_run_its_handlers(page: Any) -> None:
+    bound = {"report-run": ("click", "run_checks"), "report-refresh-models": ("click", "refresh_models"),
+             "report-load-run": ("click", "load_test")}
+    for elem_id, (event, name) in bound.items():
+        assert plain(handler(page, elem_id, event)) is getattr(ReportHandlers, name), elem_id
+    for elem_id, event, name in (("report-stop", "click", "stop"), ("report-depth", "input", "depth_changed"),
+                                 ("report-matrix", "click", "matrix_clicked"), ("report-cell", "input", "show_cell"),
+                                 ("report-call", "input", "show_call"), ("report-load-file", "upload", "saved_uploaded")):
+        assert handler(page, elem_id, event) is getattr(report_handlers, name), elem_id
+    assert any(fn.fn is report_handlers.finished for fn in page.fns.values()), "the run's summary after it ends"
