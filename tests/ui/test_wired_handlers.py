@@ -17,10 +17,13 @@ from playground.ui.conversation.handlers import ConversationHandlers
 from playground.ui.tabs.video.handlers import VideoHandlers
 from playground.ui.tabs.report import handlers as report_handlers
 from playground.ui.tabs.report.handlers import ReportHandlers
+from playground.ui.tabs.images import handlers as images_handlers
+from playground.ui.tabs.images.handlers import ImagesHandlers
 
 TEXT_TABS = ("chat", "responses", "messages", "native")
 LAYOUT_MODULES = ("playground.ui.conversation.panel", "playground.ui.conversation.handlers", "playground.ui.tabs.video.layout",
-                  "playground.ui.tabs.video.handlers", "playground.ui.tabs.report.layout", "playground.ui.tabs.report.handlers")
+                  "playground.ui.tabs.video.handlers", "playground.ui.tabs.report.layout", "playground.ui.tabs.report.handlers",
+                  "playground.ui.tabs.images.layout", "playground.ui.tabs.images.handlers")
 """The modules whose events the closure check covers (a tab joins when its closures are lifted)."""
 
 
@@ -81,3 +84,16 @@ def test_the_report_tabs_events_run_its_handlers(page: Any) -> None:
                                  ("report-call", "input", "show_call"), ("report-load-file", "upload", "saved_uploaded")):
         assert handler(page, elem_id, event) is getattr(report_handlers, name), elem_id
     assert any(fn.fn is report_handlers.finished for fn in page.fns.values()), "the run's summary after it ends"
+
+
+def test_the_images_tabs_events_run_its_handlers(page: Any) -> None:
+    for elem_id, name in (("images-generate", "generate_images"), ("images-refine", "refine_image")):
+        waiting = handler(page, elem_id, "click")
+        assert waiting is images_handlers.waiting, elem_id
+        then = [fn for fn in page.fns.values() if plain(fn.fn) is getattr(ImagesHandlers, name)]
+        assert len(then) == 1 and then[0].concurrency_id == "images-generate", name
+    for elem_id, event, name in (("images-stop", "click", "stop_clicked"), ("images-gallery", "select", "pick_image"),
+                                 ("images-history", "select", "restore_generation")):
+        assert handler(page, elem_id, event) is getattr(images_handlers, name), elem_id
+    restore = next(fn for fn in page.fns.values() if fn.fn is images_handlers.restore_generation)
+    assert len(restore.outputs) == images_handlers.RESTORE_COUNT, "the skips restore returns match its outputs"

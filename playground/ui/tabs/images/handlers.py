@@ -7,7 +7,10 @@ prompt), the image as the model's turn, then the new instruction.
 
 Stop works inside the running event (like the text tabs' Stop): `begin` arms an event, `stop`
 sets it, and the call waiting on the gateway is cancelled where it waits. Cancelling the Gradio
-event from the page instead sometimes left an error badge and a spinning progress bar."""
+event from the page instead sometimes left an error badge and a spinning progress bar.
+
+Then the handlers the tab's events run (`layout` wires them), which turn those into the page's
+updates: module functions, and `ImagesHandlers` for the two that call the gateway."""
 
 from __future__ import annotations
 
@@ -19,8 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import gradio as gr
 from PIL import Image
 
+from playground.client.curl_import import CurlRequest
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.images import (
@@ -38,6 +43,8 @@ from playground.ui.shared.forms import parse_json_field
 from playground.ui.tabs.images.state import NOT_SET, Generation, ImagesSession, Outcome
 from playground.ui.shared.render import error_text, plain
 from playground.ui.shared.stopping import unless_stopped
+from playground.ui.shared.widgets import Inspector, banner_update
+from playground.ui.tabs.images.views import delivered_html, gallery_items, history_items, images_word, nothing_delivered_html
 
 MAX_REFERENCES = 4
 THUMBNAIL_PX = 256
@@ -232,3 +239,99 @@ def image_form_values(body: Any) -> dict[str, Any]:
               "mime_type": rest.pop("mime_type", NOT_SET), "modalities": rest.pop("response_modalities", NOT_SET)}
     values["extra_fields"] = json.dumps(rest, indent=2, ensure_ascii=False) if rest else ""
     return values
+
+
+def check_form(values: dict[str, Any], sent: list[dict[str, Any]]) -> None:
+    """A saved or imported form checked as Generate would check it (an empty prompt stands in)."""
+    ImageForm(**{**values, "prompt": values.get("prompt") or PROMPT_STAND_IN}).request()
+
+
+def form_from_curl(request: CurlRequest) -> list[Any]:
+    """An imported curl command's body as the form's values, in `FORM_FIELDS` order."""
+    values = image_form_values(request.body)
+    return [values[name] for name in FORM_FIELDS]
+
+
+SHOWN_COUNT = 8
+"""`shown`'s outputs: gallery, downloads, delivered, picked, history, the refine row, source, result."""
+RESTORE_COUNT = len(FORM_FIELDS) + 3 + SHOWN_COUNT + 5
+"""`restore_generation`'s outputs: the form, status, error, notice, `shown`'s, the inspector's five."""
+
+
+def status_line(generation: Generation) -> str:
+    result, exchange = generation.result, generation.exchange
+    count = len(result.images) if result else 0
+    took = say("images.status_took", seconds=f"{exchange.finished_at:.1f}") if exchange is not None and exchange.finished_at is not None else ""
+    what = say("images.refined" if generation.kind == "refine" else "images.generated")
+    return say("images.status", number=generation.number, count=count, images=images_word(count), what=what, took=took,
+               model=generation.asked.get("model", ""))
+
+
+def shown(state: ImagesSession) -> tuple[Any, ...]:
+    """The generation on show: gallery, downloads, delivered, picked, history, the refine row, source, result."""
+    generation = state.shown
+    items = gallery_items(generation)
+    is_refine = generation is not None and generation.kind == "refine" and bool(items)
+    files = [str(path) for path in generation.downloads] if generation is not None and generation.downloads else [path for path, _ in items]
+    return (items, files or None, delivered_html(generation), items[0][0] if items else None,
+            history_items(state.history), gr.update(visible=is_refine),
+            str(generation.source) if is_refine and generation else None, items[0][0] if is_refine else None)
+
+
+def finished(state: ImagesSession, outcome: Outcome) -> tuple[Any, ...]:
+    """After Generate or Refine: error, notice, status, `shown`'s outputs, the inspector."""
+    if outcome.generation is None and outcome.error:  # nothing delivered: no stale gallery or "✓ 4 of 4" stays
+        failed = ([], None, nothing_delivered_html(), gr.skip(), gr.skip(), gr.update(visible=False), None, None)
+        return (banner_update(outcome.error), banner_update(outcome.notice), "", *failed, *Inspector.values(outcome.exchange))
+    if outcome.generation is None:
+        return (banner_update(outcome.error), banner_update(outcome.notice), "", *(gr.skip(),) * SHOWN_COUNT,
+                *Inspector.values(outcome.exchange))
+    return (banner_update(""), banner_update(outcome.notice), status_line(outcome.generation), *shown(state), *Inspector.values(outcome.exchange))
+
+
+def waiting(state: ImagesSession) -> tuple[Any, ...]:
+    """Before Generate or Refine: Stop armed, the banners cleared, "waiting" in the status."""
+    begin(state)
+    return banner_update(""), banner_update(""), word("⏳ Waiting for the gateway… (Stop gives up waiting)")
+
+
+def stop_clicked(state: ImagesSession) -> tuple[Any, ...]:
+    stop(state)
+    return banner_update(say(STOPPED)), ""
+
+
+def pick_image(state: ImagesSession, evt: gr.SelectData) -> Any:
+    """A result clicked in the gallery becomes the picture Refine starts from."""
+    image = select(state, evt.index if isinstance(evt.index, int) else None)
+    return str(image.path) if image is not None else gr.skip()
+
+
+def restore_generation(state: ImagesSession, evt: gr.SelectData) -> tuple[Any, ...]:
+    """A generation clicked in the history: its settings back in the form, and it on show."""
+    generation = restore(state, evt.index if isinstance(evt.index, int) else -1)
+    if generation is None:
+        return (gr.skip(),) * RESTORE_COUNT
+    settings = [generation.settings.get(name, gr.skip()) for name in FORM_FIELDS]
+    return (*settings, status_line(generation), banner_update(""), banner_update(""), *shown(state), *Inspector.values(generation.exchange))
+
+
+@dataclass(frozen=True)
+class ImagesHandlers:
+    """Generate and Refine, with the client and the server's defaults."""
+
+    client: GatewayClient
+    defaults: ServerDefaults
+
+    async def generate_images(self, state: ImagesSession, url: str, key: str, text: str, model_id: str, ratio_text: str, tier_text: str,
+                              count: float, quality_text: str, mime: str, modes: str, extra_text: str, files: list[str] | None,
+                              progress: Any = gr.Progress()) -> tuple[Any, ...]:
+        form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, files, extra_text)
+        progress(0.1, desc=say("images.progress_generate", count=int(count or 1), images=images_word(int(count or 1))))
+        return finished(state, await generate(self.client, self.defaults, state, url, key, form))
+
+    async def refine_image(self, state: ImagesSession, url: str, key: str, change: str, text: str, model_id: str, ratio_text: str,
+                           tier_text: str, count: float, quality_text: str, mime: str, modes: str, extra_text: str,
+                           progress: Any = gr.Progress()) -> tuple[Any, ...]:
+        form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, extra_fields=extra_text)
+        progress(0.1, desc=say("images.progress_refine"))
+        return finished(state, await refine(self.client, self.defaults, state, url, key, form, change))

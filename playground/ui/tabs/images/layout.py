@@ -8,42 +8,21 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.tabs.images.state import Generation, ImagesSession, NOT_SET, Outcome
-from playground.ui.i18n.client_words import word
-from playground.ui.i18n import say, t
+from playground.ui.tabs.images.state import ImagesSession, NOT_SET
+from playground.ui.i18n import t
 
 from playground.client.catalog import IMAGE_MODELS
-from playground.client.curl_import import CurlRequest
 from playground.client.images import MAX_IMAGES_PER_CALL
 from playground.ui.tabs.context import TabContext
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.shared.developer import developer_section
 from playground.ui.shared.examples import Example, ExampleRow
-from playground.ui.tabs.images.handlers import (
-    FORM_FIELDS,
-    PROMPT_STAND_IN,
-    STOPPED,
-    ImageForm,
-    begin,
-    generate,
-    image_form_values,
-    refine,
-    restore,
-    select,
-    stop,
-)
-from playground.ui.tabs.images.views import (
-    RATIOS,
-    delivered_html,
-    images_word,
-    gallery_items,
-    history_items,
-    nothing_delivered_html,
-    ratio_preview_html,
-)
+from playground.ui.tabs.images import handlers
+from playground.ui.tabs.images.handlers import FORM_FIELDS
+from playground.ui.tabs.images.views import RATIOS, ratio_preview_html
 from playground.ui.shared.presets import PresetBar
 from playground.ui.session_files.panel import SessionFileBar
-from playground.ui.shared.widgets import Inspector, banner_update, error_banner, notice_banner
+from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
 
 GENERATE_CONCURRENCY = 16
 EXAMPLES = [
@@ -56,15 +35,6 @@ EXAMPLES = [
     Example(t("images.see_a_refused_prompt"), t("images.the_demo_refuses_prompts"),
             {"prompt": "A forbidden temple in the jungle", "ratio": "1:1", "n": 1}),
 ]
-
-
-def _status(generation: Generation) -> str:
-    result, exchange = generation.result, generation.exchange
-    count = len(result.images) if result else 0
-    took = say("images.status_took", seconds=f"{exchange.finished_at:.1f}") if exchange is not None and exchange.finished_at is not None else ""
-    what = say("images.refined" if generation.kind == "refine" else "images.generated")
-    return say("images.status", number=generation.number, count=count, images=images_word(count), what=what, took=took,
-               model=generation.asked.get("model", ""))
 
 
 NOT_SHOWN = (t("imgview.not_set"), NOT_SET)
@@ -126,79 +96,21 @@ def build_images_tab(ctx: TabContext) -> None:
 
     form_inputs = [prompt, model, ratio, tier, n, quality, mime_type, modalities, extra]
     by_name = dict(zip(FORM_FIELDS, form_inputs, strict=True))
-    def check(values: dict[str, Any], sent: list[dict[str, Any]]) -> None:
-        ImageForm(**{**values, "prompt": values.get("prompt") or PROMPT_STAND_IN}).request()
-
-    session_file.wire(by_name, check=check)
+    session_file.wire(by_name, check=handlers.check_form)
     examples.wire({**by_name, "instruction": instruction})
     if ctx.presets is not None:
         presets.wire(ctx.presets, by_name)
     shown_outputs = [gallery, downloads, delivered, picked, history, compare, before, after]
 
-    def shown(state: ImagesSession) -> tuple[Any, ...]:
-        generation = state.shown
-        items = gallery_items(generation)
-        is_refine = generation is not None and generation.kind == "refine" and bool(items)
-        files = [str(path) for path in generation.downloads] if generation is not None and generation.downloads else [path for path, _ in items]
-        return (items, files or None, delivered_html(generation), items[0][0] if items else None,
-                history_items(state.history), gr.update(visible=is_refine),
-                str(generation.source) if is_refine and generation else None, items[0][0] if is_refine else None)
-
-    def finished(state: ImagesSession, outcome: Outcome) -> tuple[Any, ...]:
-        if outcome.generation is None and outcome.error:  # nothing delivered: no stale gallery or "✓ 4 of 4" stays
-            failed = ([], None, nothing_delivered_html(), gr.skip(), gr.skip(), gr.update(visible=False), None, None)
-            return (banner_update(outcome.error), banner_update(outcome.notice), "", *failed, *Inspector.values(outcome.exchange))
-        if outcome.generation is None:
-            return (banner_update(outcome.error), banner_update(outcome.notice), "", *(gr.skip(),) * len(shown_outputs),
-                    *Inspector.values(outcome.exchange))
-        return (banner_update(""), banner_update(outcome.notice), _status(outcome.generation), *shown(state), *Inspector.values(outcome.exchange))
-
-    def working(state: ImagesSession) -> tuple[Any, ...]:
-        begin(state)
-        return banner_update(""), banner_update(""), word("⏳ Waiting for the gateway… (Stop gives up waiting)")
-
-    def on_stop(state: ImagesSession) -> tuple[Any, ...]:
-        stop(state)
-        return banner_update(say(STOPPED)), ""
-
-    async def on_generate(state: ImagesSession, url: str, key: str, text: str, model_id: str, ratio_text: str, tier_text: str, count: float,
-                          quality_text: str, mime: str, modes: str, extra_text: str, files: list[str] | None,
-                          progress: Any = gr.Progress()) -> tuple[Any, ...]:
-        form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, files, extra_text)
-        progress(0.1, desc=say("images.progress_generate", count=int(count or 1), images=images_word(int(count or 1))))
-        return finished(state, await generate(ctx.client, ctx.defaults, state, url, key, form))
-
-    async def on_refine(state: ImagesSession, url: str, key: str, change: str, text: str, model_id: str, ratio_text: str, tier_text: str,
-                        count: float, quality_text: str, mime: str, modes: str, extra_text: str,
-                        progress: Any = gr.Progress()) -> tuple[Any, ...]:
-        form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, extra_fields=extra_text)
-        progress(0.1, desc=say("images.progress_refine"))
-        return finished(state, await refine(ctx.client, ctx.defaults, state, url, key, form, change))
-
-    def on_select(state: ImagesSession, evt: gr.SelectData) -> Any:
-        image = select(state, evt.index if isinstance(evt.index, int) else None)
-        return str(image.path) if image is not None else gr.skip()
-
-    def on_restore(state: ImagesSession, evt: gr.SelectData) -> tuple[Any, ...]:
-        generation = restore(state, evt.index if isinstance(evt.index, int) else -1)
-        if generation is None:
-            return (gr.skip(),) * (len(form_inputs) + 3 + len(shown_outputs) + len(inspector.components))
-        settings = [generation.settings.get(name, gr.skip()) for name in FORM_FIELDS]
-        return (*settings, _status(generation), banner_update(""), banner_update(""), *shown(state), *Inspector.values(generation.exchange))
-
+    wired = handlers.ImagesHandlers(ctx.client, ctx.defaults)
     outputs = [error, notice, status, *shown_outputs, *inspector.components]
     options: dict[str, Any] = {"concurrency_limit": GENERATE_CONCURRENCY, "concurrency_id": "images-generate"}
     gr.on([ratio.change, tier.change], ratio_preview_html, [ratio, tier], preview, queue=False, show_progress="hidden")
-    run.click(working, session, [error, notice, status], queue=False).then(
-        on_generate, [session, *ctx.connection, *form_inputs, references], outputs, **options)
-    refine_button.click(working, session, [error, notice, status], queue=False).then(
-        on_refine, [session, *ctx.connection, instruction, *form_inputs], outputs, **options)
-    stop_button.click(on_stop, session, [notice, status], queue=False)
-    gallery.select(on_select, session, picked, queue=False)
-    history.select(on_restore, session, [*form_inputs, status, error, notice, *shown_outputs, *inspector.components], queue=False)
-
-    def from_curl(request: CurlRequest) -> list[Any]:
-        values = image_form_values(request.body)
-        return [values[name] for name in FORM_FIELDS]
-
-    ctx.imports.register(FormImport("images", "Images", ("images",), form_inputs, from_curl, FORM_FIELDS, check))
+    run.click(handlers.waiting, session, [error, notice, status], queue=False).then(
+        wired.generate_images, [session, *ctx.connection, *form_inputs, references], outputs, **options)
+    refine_button.click(handlers.waiting, session, [error, notice, status], queue=False).then(
+        wired.refine_image, [session, *ctx.connection, instruction, *form_inputs], outputs, **options)
+    stop_button.click(handlers.stop_clicked, session, [notice, status], queue=False)
+    gallery.select(handlers.pick_image, session, picked, queue=False)
+    history.select(handlers.restore_generation, session, [*form_inputs, status, error, notice, *shown_outputs, *inspector.components], queue=False)
+    ctx.imports.register(FormImport("images", "Images", ("images",), form_inputs, handlers.form_from_curl, FORM_FIELDS, handlers.check_form))
