@@ -19,11 +19,14 @@ from playground.ui.tabs.report import handlers as report_handlers
 from playground.ui.tabs.report.handlers import ReportHandlers
 from playground.ui.tabs.images import handlers as images_handlers
 from playground.ui.tabs.images.handlers import ImagesHandlers
+from playground.ui.tabs.embeddings import handlers as embeddings_handlers
+from playground.ui.tabs.embeddings.handlers import EmbeddingsHandlers
 
 TEXT_TABS = ("chat", "responses", "messages", "native")
 LAYOUT_MODULES = ("playground.ui.conversation.panel", "playground.ui.conversation.handlers", "playground.ui.tabs.video.layout",
                   "playground.ui.tabs.video.handlers", "playground.ui.tabs.report.layout", "playground.ui.tabs.report.handlers",
-                  "playground.ui.tabs.images.layout", "playground.ui.tabs.images.handlers")
+                  "playground.ui.tabs.images.layout", "playground.ui.tabs.images.handlers",
+                  "playground.ui.tabs.embeddings.layout", "playground.ui.tabs.embeddings.handlers")
 """The modules whose events the closure check covers (a tab joins when its closures are lifted)."""
 
 
@@ -97,3 +100,12 @@ def test_the_images_tabs_events_run_its_handlers(page: Any) -> None:
         assert handler(page, elem_id, event) is getattr(images_handlers, name), elem_id
     restore = next(fn for fn in page.fns.values() if fn.fn is images_handlers.restore_generation)
     assert len(restore.outputs) == images_handlers.RESTORE_COUNT, "the skips restore returns match its outputs"
+
+
+def test_the_embeddings_tabs_events_run_its_handlers(page: Any) -> None:
+    for elem_id, event in (("embeddings-run", "click"), ("embeddings-texts", "submit"), ("embeddings-query", "submit")):
+        assert handler(page, elem_id, event) is embeddings_handlers.arm_stop, elem_id
+    embed = [fn for fn in page.fns.values() if plain(fn.fn) is EmbeddingsHandlers.embed]
+    assert len(embed) == 1 and len(embed[0].outputs) == embeddings_handlers.RUN_OUTPUTS
+    assert handler(page, "embeddings-stop", "click") is embeddings_handlers.stop_clicked
+    assert handler(page, "embeddings-text-exports", "click") is embeddings_handlers.write_text_exports

@@ -5,10 +5,12 @@ Plain async functions over plain values."""
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+import gradio as gr
 import numpy as np
 
 from playground.client.embeddings import (
@@ -19,12 +21,14 @@ from playground.client.embeddings import (
     ListEmbeddingRequest,
     NativeEmbeddingRequest,
 )
+from playground.client.curl_import import CurlRequest
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection, Exchange
 from playground.ui.shared.connection import ServerDefaults, resolve_connection
 from playground.ui.tabs.embeddings.views import (
     TEXT_EXPORT_LIMIT,
+    add_text_exports,
     export_files,
     heatmap_html,
     map_svg,
@@ -32,12 +36,15 @@ from playground.ui.tabs.embeddings.views import (
     ranking,
     ranking_html,
     side_by_side,
+    vector_headers,
     vector_rows,
 )
 from playground.ui.shared.forms import optional_positive, parse_json_field
 from playground.ui.i18n import say, t
 from playground.ui.tabs.native.handlers import AUTH_CHOICES
 from playground.ui.shared.render import error_text
+from playground.ui.shared.stopping import StopSwitch, unless_stopped
+from playground.ui.shared.widgets import Inspector, banner_update
 
 LIST_FORMAT = "List format (/v1/embeddings)"
 NATIVE_FORMAT = "Native format (:embedContent)"
@@ -238,3 +245,93 @@ def default_sizes_note() -> Any:
     """The Dimensions field's info line: the catalogue's words, then each model's default size."""
     sizes = ", ".join(f"`{model}` {size}" for model, size in {**LIST_MODELS, **NATIVE_MODELS}.items())
     return t("embeddings.sizes_note") + f" {sizes}"
+
+
+def form_from_curl(request: CurlRequest) -> dict[str, Any]:
+    """Form values for a pasted embeddings call (list or native, single or batch)."""
+    body = request.body if isinstance(request.body, dict) else {}
+    if request.interface == "embeddings":
+        texts = body.get("input")
+        texts = [texts] if isinstance(texts, str) else texts
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise RequestValidationError(["the command's input is not a text or a list of texts"])
+        return {"texts": "\n".join(texts), "query": "", "formats": [LIST_FORMAT], "list_model": body.get("model") or "text-embedding-3-small",
+                "encoding": body.get("encoding_format") or "float", "dimensions": body.get("dimensions"),
+                "extra_fields": _extra_json(body, CONTROLLED[LIST_FORMAT])}
+    batch = ":batchEmbedContents" in request.path
+    items = body.get("requests") if batch else [body]
+    if not isinstance(items, list) or not items:
+        raise RequestValidationError(["the command's body has no requests to embed"])
+    texts = [" ".join(str(p.get("text", "")) for p in (item.get("content") or {}).get("parts") or [] if isinstance(p, dict))
+             for item in items if isinstance(item, dict)]
+    first = items[0] if isinstance(items[0], dict) else {}
+    auth = next((label for label, style in AUTH_CHOICES.items() if style == request.auth_style), "Authorization: Bearer")
+    return {"texts": "\n".join(texts), "query": "", "formats": [NATIVE_FORMAT], "native_model": request.model or "gx-embedding-001",
+            "native_call": next(label for label, is_batch in NATIVE_CALLS.items() if is_batch == batch),
+            "prefix": "v1" if request.path.startswith("/v1/") or "/v1/models/" in request.path else "v1beta", "auth": auth,
+            "dimensions": first.get("outputDimensionality"), "task_type": first.get("taskType") or NO_TASK,
+            "extra_fields": _extra_json(first, (*CONTROLLED[NATIVE_FORMAT], "model"))}
+
+
+def _extra_json(body: dict[str, Any], controlled: tuple[str, ...]) -> str:
+    extra = {name: value for name, value in body.items() if name not in controlled}
+    return json.dumps(extra, indent=2, ensure_ascii=False) if extra else ""
+
+
+def curl_form_values(request: CurlRequest) -> list[Any]:
+    """An imported curl command as the form's values, in `EmbeddingsForm`'s field order."""
+    values = {**asdict(EmbeddingsForm()), **{k: v for k, v in form_from_curl(request).items() if v is not None}}
+    return [values[item.name] for item in fields(EmbeddingsForm)]
+
+
+def check_values(values: dict[str, Any], sent: list[dict[str, Any]]) -> None:
+    """A saved or imported form checked as Embed would check it."""
+    check_form(EmbeddingsForm(**values))
+
+
+RUN_OUTPUTS = 9 + 5
+"""`EmbeddingsHandlers.embed`'s outputs: error, summary, heatmap, map, search, table, files, the
+text-exports button, lesson; then the inspector's five."""
+
+
+def arm_stop(switch: StopSwitch) -> Any:
+    """Before Embed: Stop armed, the notice cleared."""
+    switch.arm()
+    return banner_update("")
+
+
+def stop_clicked(switch: StopSwitch) -> Any:
+    switch.press()
+    return banner_update(say("embeddings.stopped"))
+
+
+def write_text_exports(paths: list[str] | None) -> tuple[Any, ...]:
+    """The CSV and `vectors.tsv` written beside the .npy on request: files, the button hidden, error."""
+    try:
+        return add_text_exports(paths), gr.update(visible=False), banner_update("")
+    except GatewayError as error:
+        return gr.skip(), gr.skip(), banner_update(error_text(error))
+
+
+@dataclass(frozen=True)
+class EmbeddingsHandlers:
+    """Embed, with the client and the server's defaults."""
+
+    client: GatewayClient
+    defaults: ServerDefaults
+
+    async def embed(self, switch: StopSwitch, url: str, key: str, *values: Any, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+        """Embed (or Stop while it waits): the views of `RUN_OUTPUTS`, skipped when stopped."""
+        def report(done: int, total: int) -> None:
+            progress((done, total), desc=say("embeddings.progress"), unit=say("embeddings.progress_unit"))
+
+        form = EmbeddingsForm(*values)
+        stopped, view = await unless_stopped(embed_texts(self.client, self.defaults, url, key, form, report), switch.event)
+        if stopped or view is None:
+            return (gr.skip(),) * RUN_OUTPUTS
+        if not view.map:
+            return (banner_update(view.error), *(gr.skip(),) * 8, *Inspector.values(view.exchange))
+        has_text = any(path.endswith(".csv") for path in view.files)
+        return (banner_update(view.error), view.summary, view.heatmap, view.map,
+                view.search or t("embeddings.p_type_a_search"), {"headers": vector_headers(), "data": view.table}, view.files, gr.update(visible=not has_text),
+                view.lesson or t("embeddings.p_pick_a_comparison"), *Inspector.values(view.exchange))

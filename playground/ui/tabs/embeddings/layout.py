@@ -4,22 +4,17 @@ lessons on the right."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict
-from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import say, t
+from playground.ui.i18n import t
 
-from playground.client.curl_import import CurlRequest
 from playground.client.embeddings import LIST_MODELS, NATIVE_MODELS, TASK_TYPES
-from playground.client.errors import GatewayError, RequestValidationError
 from playground.ui.tabs.context import TabContext
 from playground.ui.shared.curl_panel import FormImport
-from playground.ui.tabs.embeddings.views import add_text_exports, vector_headers
+from playground.ui.tabs.embeddings.views import vector_headers
+from playground.ui.tabs.embeddings import handlers
 from playground.ui.tabs.embeddings.handlers import (
-    CONTROLLED,
     FORMATS,
     LESSONS,
     LIST_FORMAT,
@@ -27,19 +22,16 @@ from playground.ui.tabs.embeddings.handlers import (
     NATIVE_FORMAT,
     NO_TASK,
     EmbeddingsForm,
-    check_form,
     default_sizes_note,
-    embed_texts,
 )
 from playground.ui.shared.developer import developer_section
 from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.forms import named_fields
 from playground.ui.tabs.native.handlers import AUTH_CHOICES
 from playground.ui.shared.presets import PresetBar
-from playground.ui.shared.render import error_text
 from playground.ui.session_files.panel import SessionFileBar
-from playground.ui.shared.stopping import StopSwitch, unless_stopped
-from playground.ui.shared.widgets import Inspector, banner_update, error_banner, notice_banner
+from playground.ui.shared.stopping import StopSwitch
+from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
 
 PARAPHRASES = "The cat sat on the mat.\nA cat was sitting on a mat.\nQuarterly revenue grew by ten percent.\nSales rose 10% this quarter.\nHow do I bake sourdough bread?"
 DOCUMENTS = ("Sourdough bread needs flour, water, salt and a starter.\nThe train to Berlin leaves at nine.\n"
@@ -62,37 +54,6 @@ CHOICE_KEYS = {LIST_FORMAT: "embeddings.choice.list", NATIVE_FORMAT: "embeddings
                                     "embeddings.choice.dimensions"), strict=True))}
 """Each choice's words in the catalogue; the value sent to the handlers stays the English name."""
 SETTINGS = ("formats", "list_model", "native_model", "native_call", "prefix", "auth", "encoding", "dimensions", "task_type", "lesson", "extra_fields")
-
-
-def form_from_curl(request: CurlRequest) -> dict[str, Any]:
-    """Form values for a pasted embeddings call (list or native, single or batch)."""
-    body = request.body if isinstance(request.body, dict) else {}
-    if request.interface == "embeddings":
-        texts = body.get("input")
-        texts = [texts] if isinstance(texts, str) else texts
-        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-            raise RequestValidationError(["the command's input is not a text or a list of texts"])
-        return {"texts": "\n".join(texts), "query": "", "formats": [LIST_FORMAT], "list_model": body.get("model") or "text-embedding-3-small",
-                "encoding": body.get("encoding_format") or "float", "dimensions": body.get("dimensions"),
-                "extra_fields": _extra_json(body, CONTROLLED[LIST_FORMAT])}
-    batch = ":batchEmbedContents" in request.path
-    items = body.get("requests") if batch else [body]
-    if not isinstance(items, list) or not items:
-        raise RequestValidationError(["the command's body has no requests to embed"])
-    texts = [" ".join(str(p.get("text", "")) for p in (item.get("content") or {}).get("parts") or [] if isinstance(p, dict))
-             for item in items if isinstance(item, dict)]
-    first = items[0] if isinstance(items[0], dict) else {}
-    auth = next((label for label, style in AUTH_CHOICES.items() if style == request.auth_style), "Authorization: Bearer")
-    return {"texts": "\n".join(texts), "query": "", "formats": [NATIVE_FORMAT], "native_model": request.model or "gx-embedding-001",
-            "native_call": next(label for label, is_batch in NATIVE_CALLS.items() if is_batch == batch),
-            "prefix": "v1" if request.path.startswith("/v1/") or "/v1/models/" in request.path else "v1beta", "auth": auth,
-            "dimensions": first.get("outputDimensionality"), "task_type": first.get("taskType") or NO_TASK,
-            "extra_fields": _extra_json(first, (*CONTROLLED[NATIVE_FORMAT], "model"))}
-
-
-def _extra_json(body: dict[str, Any], controlled: tuple[str, ...]) -> str:
-    extra = {name: value for name, value in body.items() if name not in controlled}
-    return json.dumps(extra, indent=2, ensure_ascii=False) if extra else ""
 
 
 def build_embeddings_tab(ctx: TabContext) -> None:
@@ -155,49 +116,13 @@ def build_embeddings_tab(ctx: TabContext) -> None:
     examples.wire(fields)
     if ctx.presets is not None:
         presets.wire(ctx.presets, {name: fields[name] for name in SETTINGS})
-    def check(values: dict[str, Any], sent: list[dict[str, Any]]) -> None:
-        check_form(EmbeddingsForm(**values))
+    session_file.wire(fields, check=handlers.check_values)
 
-    session_file.wire(fields, check=check)
-
-    def on_begin(switch: StopSwitch) -> Any:
-        switch.arm()
-        return banner_update("")
-
-    def on_stop(switch: StopSwitch) -> Any:
-        switch.press()
-        return banner_update(say("embeddings.stopped"))
-
-    async def on_run(switch: StopSwitch, url: str, key: str, *values: Any, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
-        def report(done: int, total: int) -> None:
-            progress((done, total), desc=say("embeddings.progress"), unit=say("embeddings.progress_unit"))
-
-        form = EmbeddingsForm(*values)
-        stopped, view = await unless_stopped(embed_texts(ctx.client, ctx.defaults, url, key, form, report), switch.event)
-        if stopped or view is None:
-            return (gr.skip(),) * (len(outputs))
-        if not view.map:
-            return (banner_update(view.error), *(gr.skip(),) * 8, *Inspector.values(view.exchange))
-        has_text = any(path.endswith(".csv") for path in view.files)
-        return (banner_update(view.error), view.summary, view.heatmap, view.map,
-                view.search or t("embeddings.p_type_a_search"), {"headers": vector_headers(), "data": view.table}, view.files, gr.update(visible=not has_text),
-                view.lesson or t("embeddings.p_pick_a_comparison"), *Inspector.values(view.exchange))
-
-    def on_text_exports(paths: list[str] | None) -> tuple[Any, ...]:
-        try:
-            return add_text_exports(paths), gr.update(visible=False), banner_update("")
-        except GatewayError as error:
-            return gr.skip(), gr.skip(), banner_update(error_text(error))
-
+    wired = handlers.EmbeddingsHandlers(ctx.client, ctx.defaults)
     outputs = [error, summary, heatmap, scatter, search, table, files, text_exports, lesson_view, *inspector.components]
-    gr.on([run.click, texts.submit, query.submit], on_begin, switch, notice, queue=False).then(
-        on_run, [switch, *ctx.connection, *form_inputs], outputs, concurrency_limit=None)
-    stop.click(on_stop, switch, notice, queue=False)
-    text_exports.click(on_text_exports, files, [files, text_exports, error], concurrency_limit=4)
-
-    def from_curl(request: CurlRequest) -> list[Any]:
-        values = {**asdict(EmbeddingsForm()), **{k: v for k, v in form_from_curl(request).items() if v is not None}}
-        return [values[name] for name in fields]
-
-    ctx.imports.register(FormImport("embeddings", "Embeddings", ("embeddings", "native_embeddings"), form_inputs, from_curl,
-                                    tuple(fields), check))
+    gr.on([run.click, texts.submit, query.submit], handlers.arm_stop, switch, notice, queue=False).then(
+        wired.embed, [switch, *ctx.connection, *form_inputs], outputs, concurrency_limit=None)
+    stop.click(handlers.stop_clicked, switch, notice, queue=False)
+    text_exports.click(handlers.write_text_exports, files, [files, text_exports, error], concurrency_limit=4)
+    ctx.imports.register(FormImport("embeddings", "Embeddings", ("embeddings", "native_embeddings"), form_inputs,
+                                    handlers.curl_form_values, tuple(fields), handlers.check_values))

@@ -27,7 +27,7 @@ from playground.ui.tabs.embeddings.handlers import (
     EmbeddingsForm,
     embed_texts,
 )
-from playground.ui.tabs.embeddings.layout import form_from_curl
+from playground.ui.tabs.embeddings.handlers import form_from_curl
 from playground.ui.session_files.panel import read_session_document, session_document
 from playground.ui.shared.stopping import StopSwitch, unless_stopped
 
