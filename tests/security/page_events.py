@@ -81,9 +81,9 @@ def session_file(tab: str, form: dict[str, Any] | None = None, shown: list[Any] 
 async def compare_begin(blocks: gr.Blocks, values: dict[str, Any]) -> dict[str, Any]:
     """Press Send on the Compare tab with `values` by elem_id (the rest as the page starts); the
     error banner's update."""
-    from playground.ui.tabs.compare.layout import CompareState
+    from playground.ui.tabs.compare.handlers import CompareState
 
-    begin = event(blocks, "on_begin", input_with="compare-system")
+    begin = event(blocks, "begin", input_with="compare-system")
     names = [getattr(c, "elem_id", None) for c in begin.inputs]
     given = begin.current_values(skip=0)
     given[0] = CompareState()

@@ -21,12 +21,15 @@ from playground.ui.tabs.images import handlers as images_handlers
 from playground.ui.tabs.images.handlers import ImagesHandlers
 from playground.ui.tabs.embeddings import handlers as embeddings_handlers
 from playground.ui.tabs.embeddings.handlers import EmbeddingsHandlers
+from playground.ui.tabs.compare import handlers as compare_handlers
+from playground.ui.tabs.compare.handlers import CompareHandlers
 
 TEXT_TABS = ("chat", "responses", "messages", "native")
 LAYOUT_MODULES = ("playground.ui.conversation.panel", "playground.ui.conversation.handlers", "playground.ui.tabs.video.layout",
                   "playground.ui.tabs.video.handlers", "playground.ui.tabs.report.layout", "playground.ui.tabs.report.handlers",
                   "playground.ui.tabs.images.layout", "playground.ui.tabs.images.handlers",
-                  "playground.ui.tabs.embeddings.layout", "playground.ui.tabs.embeddings.handlers")
+                  "playground.ui.tabs.embeddings.layout", "playground.ui.tabs.embeddings.handlers",
+                  "playground.ui.tabs.compare.layout", "playground.ui.tabs.compare.handlers")
 """The modules whose events the closure check covers (a tab joins when its closures are lifted)."""
 
 
@@ -109,3 +112,13 @@ def test_the_embeddings_tabs_events_run_its_handlers(page: Any) -> None:
     assert len(embed) == 1 and len(embed[0].outputs) == embeddings_handlers.RUN_OUTPUTS
     assert handler(page, "embeddings-stop", "click") is embeddings_handlers.stop_clicked
     assert handler(page, "embeddings-text-exports", "click") is embeddings_handlers.write_text_exports
+
+
+def test_the_compare_tabs_events_run_its_handlers(page: Any) -> None:
+    assert handler(page, "compare-send", "click") is compare_handlers.begin
+    assert plain(handler(page, "compare-stop", "click")) is CompareHandlers.stopped
+    for elem_id in ("compare-diff-left", "compare-diff-right"):
+        assert plain(handler(page, elem_id, "change")) is CompareHandlers.diff_picked, elem_id
+    stream = [fn for fn in page.fns.values() if plain(fn.fn) is CompareHandlers.stream]
+    ended = [fn for fn in page.fns.values() if plain(fn.fn) is CompareHandlers.ended]
+    assert len(stream) == 1 and len(ended) == 1 and len(ended[0].outputs) == compare_handlers.ENDS

@@ -1,7 +1,8 @@
-"""The Compare tab's work, without Gradio: run one intent through up to four (format, model)
-columns at once, each streaming on its own (one column's error stays in that column), then the
-metrics table with the best value of each row marked, a word diff of two answers, and the
-comparison exported as JSON and Markdown."""
+"""The Compare tab's work: run one intent through up to four (format, model) columns at once,
+each streaming on its own (one column's error stays in that column), then the metrics table with
+the best value of each row marked, a word diff of two answers, and the comparison exported as
+JSON and Markdown; then the handlers the tab's events run (`layout` wires them): `begin`, and
+`CompareHandlers` for the run and what it ends with."""
 
 from __future__ import annotations
 
@@ -13,18 +14,26 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import gradio as gr
+
 from playground.client.batch.cost import Price
-from playground.client.errors import GatewayError
+from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.intent import FORMAT_LABELS, Intent, Mapped, to_request
+from playground.client.media import image_data_url
 from playground.client.results import TextResult
 from playground.client.transport import Connection, Exchange
+from playground.client.validation import BROKEN_TEXT, is_utf8
 from playground.ui.shared.codegen import shorten_long_strings
 from playground.ui.shared.connection import ServerDefaults, resolve_connection
 from playground.ui.i18n.client_words import word
 from playground.ui.i18n import say
-from playground.ui.shared.prices import cost_text
+from playground.ui.shared.column_picker import slots
+from playground.ui.shared.forms import optional_positive, whole
+from playground.ui.shared.metrics import metrics_text
+from playground.ui.shared.prices import SessionPrices, cost_text
 from playground.ui.shared.render import error_text, plain, result_messages
+from playground.ui.shared.widgets import banner_update
 from playground.ui.web.shown_files import new_file
 
 UPDATE_INTERVAL = 0.05
@@ -207,3 +216,99 @@ def transcript(intent: Intent, run: ColumnRun) -> list[dict[str, Any]]:
     if run.error:
         shown.append({"role": "assistant", "content": "⚠️ " + run.error})
     return shown
+
+
+@dataclass
+class CompareState:
+    intent: Intent | None = None
+    runs: list[ColumnRun] = field(default_factory=list)
+    ready: bool = False
+
+
+def _column_outputs(runs: list[ColumnRun], intent: Intent | None, slots: list[tuple[str, str]]) -> list[Any]:
+    """One chat per column slot (empty for unused slots)."""
+    by_slot, outputs = list(runs), []
+    for fmt, model in slots:
+        run = next((r for r in by_slot if r.fmt == fmt and r.model == model.strip()), None) if fmt and model else None
+        if run is not None:
+            by_slot.remove(run)
+        outputs.append(transcript(intent, run) if run is not None and intent is not None else [])
+    return outputs
+
+
+ENDS = 4 + 1 + 1 + 4 + 1 + 2
+"""What a finished comparison updates: each column's metrics line, the table, the mapping, each
+column's request, the word diff, the two exports."""
+
+
+async def begin(compare_state: CompareState, system_text: str, message: str, image_path: str | None, temp: float,
+                tokens: float | None, think: bool, budget_tokens: float | None, streamed: bool, *values: Any) -> Any:
+    """Send: the shared message checked and kept as the intent every column sends (error banner)."""
+    compare_state.ready = False
+    try:
+        if not (message or "").strip():
+            raise RequestValidationError([say("cmp.type_first")])
+        broken = [say(key) for key, text in (("cmp.shared.user", message), ("cmp.shared.system", system_text or "")) if not is_utf8(text)]
+        if broken:
+            raise RequestValidationError([f"{name}: {BROKEN_TEXT}" for name in broken])
+        if not any(fmt and model.strip() for fmt, model in slots(values)):
+            raise RequestValidationError([say("cmp.no_model")])
+        picture = image_data_url(image_path) if image_path else None
+        compare_state.intent = Intent(message, system_text or "", picture, temp, optional_positive(tokens, "max output tokens"), bool(think),
+                                      whole("thinking budget", budget_tokens) or 2048, bool(streamed))
+    except GatewayError as problem:
+        return banner_update(error_text(problem))
+    compare_state.ready = True
+    return banner_update("")
+
+
+def diff_of(by_slot: list[ColumnRun | None], first: int, second: int) -> str:
+    a, b = by_slot[int(first) - 1], by_slot[int(second) - 1]
+    if a is None or b is None:
+        return say("cmp.pick_two")
+    return word_diff(a.result.text, b.result.text)
+
+
+@dataclass(frozen=True)
+class CompareHandlers:
+    """The columns' run and what it ends with, with the client, the server's defaults and the page's prices."""
+
+    client: GatewayClient
+    defaults: ServerDefaults
+    prices: SessionPrices
+
+    async def stream(self, compare_state: CompareState, url: str, key: str, *values: Any) -> AsyncIterator[list[Any]]:
+        """After `begin`: every column's chat as the answers stream in."""
+        if not compare_state.ready or compare_state.intent is None:
+            return
+        compare_state.ready = False
+        columns = slots(values)
+        async for runs in compare(self.client, self.defaults, url, key, compare_state.intent, columns):
+            compare_state.runs = runs
+            yield _column_outputs(runs, compare_state.intent, columns)
+
+    def finished(self, compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
+        """The `ENDS` outputs for the runs so far (skipped before any)."""
+        runs, intent, columns = compare_state.runs, compare_state.intent, slots(values)
+        if intent is None or not runs:
+            return (gr.skip(),) * ENDS
+        by_slot = []
+        for fmt, model in columns:
+            by_slot.append(next((r for r in runs if r.fmt == fmt and r.model == model.strip()), None) if fmt and model else None)
+        prices = self.prices.current()
+        column_lines = [(metrics_text(r.result, r.exchange, prices) + (" · " + say("cmp.error") if r.error else "")) if r else "" for r in by_slot]
+        files = export_files(intent, runs, prices)
+        return (*column_lines, metrics_table(runs, prices), mapping_table(runs), *[request_json(r) if r else "" for r in by_slot],
+                diff_of(by_slot, first, second), *files)
+
+    async def ended(self, compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
+        return self.finished(compare_state, first, second, *values)
+
+    async def stopped(self, compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
+        """Stop all: what arrived is kept and measured; a queued run does not start."""
+        compare_state.ready = False
+        return self.finished(compare_state, first, second, *values)
+
+    def diff_picked(self, compare_state: CompareState, first: int, second: int, *values: Any) -> Any:
+        """Two other columns picked for the word diff."""
+        return self.finished(compare_state, first, second, *values)[-3]

@@ -4,37 +4,20 @@ shared parameters, and the export."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import say, t
+from playground.ui.i18n import t
 
-from playground.client.errors import GatewayError, RequestValidationError
-from playground.client.intent import Intent
-from playground.client.media import image_data_url
-from playground.client.validation import BROKEN_TEXT, is_utf8
 from playground.ui.conversation.chatbot import Chatbot
-from playground.ui.tabs.compare.handlers import (
-    PRESETS,
-    ColumnRun,
-    compare,
-    export_files,
-    mapping_table,
-    metrics_table,
-    request_json,
-    transcript,
-    word_diff,
-)
-from playground.ui.shared.column_picker import ColumnPicker, slots
+from playground.ui.tabs.compare import handlers
+from playground.ui.tabs.compare.handlers import PRESETS, CompareState
+from playground.ui.shared.column_picker import ColumnPicker
 from playground.ui.tabs.context import TabContext
 from playground.ui.shared.examples import Example, ExampleRow
-from playground.ui.shared.forms import optional_positive, whole
-from playground.ui.shared.render import error_text
-from playground.ui.shared.metrics import metrics_text
 from playground.ui.shared.uploaded_image import uploaded_image
-from playground.ui.shared.widgets import banner_update, error_banner
+from playground.ui.shared.widgets import error_banner
 
 COLUMNS = 4
 
@@ -52,24 +35,6 @@ EXAMPLES = [
     Example(t("compare.thinking_everywhere"), t("compare.thinking_on_see_how"),
             _with_columns({"user": "Why do we have seasons? Think it through.", "thinking": True, "preset": "One model family through all four formats"})),
 ]
-
-
-@dataclass
-class CompareState:
-    intent: Intent | None = None
-    runs: list[ColumnRun] = field(default_factory=list)
-    ready: bool = False
-
-
-def _column_outputs(runs: list[ColumnRun], intent: Intent | None, slots: list[tuple[str, str]]) -> list[Any]:
-    """One chat per column slot (empty for unused slots)."""
-    by_slot, outputs = list(runs), []
-    for fmt, model in slots:
-        run = next((r for r in by_slot if r.fmt == fmt and r.model == model.strip()), None) if fmt and model else None
-        if run is not None:
-            by_slot.remove(run)
-        outputs.append(transcript(intent, run) if run is not None and intent is not None else [])
-    return outputs
 
 
 def build_compare_tab(ctx: TabContext) -> None:
@@ -117,67 +82,14 @@ def build_compare_tab(ctx: TabContext) -> None:
 
     slots_in = picker.inputs
 
-    async def on_begin(compare_state: CompareState, system_text: str, message: str, image_path: str | None, temp: float,
-                       tokens: float | None, think: bool, budget_tokens: float | None, streamed: bool, *values: Any) -> Any:
-        compare_state.ready = False
-        try:
-            if not (message or "").strip():
-                raise RequestValidationError([say("cmp.type_first")])
-            broken = [say(key) for key, text in (("cmp.shared.user", message), ("cmp.shared.system", system_text or "")) if not is_utf8(text)]
-            if broken:
-                raise RequestValidationError([f"{name}: {BROKEN_TEXT}" for name in broken])
-            if not any(fmt and model.strip() for fmt, model in slots(values)):
-                raise RequestValidationError([say("cmp.no_model")])
-            picture = image_data_url(image_path) if image_path else None
-            compare_state.intent = Intent(message, system_text or "", picture, temp, optional_positive(tokens, "max output tokens"), bool(think),
-                                          whole("thinking budget", budget_tokens) or 2048, bool(streamed))
-        except GatewayError as problem:
-            return banner_update(error_text(problem))
-        compare_state.ready = True
-        return banner_update("")
-
-    async def on_stream(compare_state: CompareState, url: str, key: str, *values: Any) -> Any:
-        if not compare_state.ready or compare_state.intent is None:
-            return
-        compare_state.ready = False
-        columns = slots(values)
-        async for runs in compare(ctx.client, ctx.defaults, url, key, compare_state.intent, columns):
-            compare_state.runs = runs
-            yield _column_outputs(runs, compare_state.intent, columns)
-
-    def finished(compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
-        runs, intent, columns = compare_state.runs, compare_state.intent, slots(values)
-        if intent is None or not runs:
-            return (gr.skip(),) * len(ends)
-        by_slot = []
-        for fmt, model in columns:
-            by_slot.append(next((r for r in runs if r.fmt == fmt and r.model == model.strip()), None) if fmt and model else None)
-        prices = ctx.prices.current()
-        column_lines = [(metrics_text(r.result, r.exchange, prices) + (" · " + say("cmp.error") if r.error else "")) if r else "" for r in by_slot]
-        files = export_files(intent, runs, prices)
-        return (*column_lines, metrics_table(runs, prices), mapping_table(runs), *[request_json(r) if r else "" for r in by_slot],
-                diff_of(runs, by_slot, first, second), *files)
-
-    def diff_of(runs: list[ColumnRun], by_slot: list[ColumnRun | None], first: int, second: int) -> str:
-        a, b = by_slot[int(first) - 1], by_slot[int(second) - 1]
-        if a is None or b is None:
-            return say("cmp.pick_two")
-        return word_diff(a.result.text, b.result.text)
-
-    async def on_end(compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
-        return finished(compare_state, first, second, *values)
-
-    async def on_stop(compare_state: CompareState, first: int, second: int, *values: Any) -> tuple[Any, ...]:
-        compare_state.ready = False
-        return finished(compare_state, first, second, *values)
-
+    wired = handlers.CompareHandlers(ctx.client, ctx.defaults, ctx.prices)
     ends = [*lines, table, mapping, *requests, diff, export_json, export_md]
     inputs = [state, system, user, image, temperature, max_tokens, thinking, budget, stream]
-    began = send.click(on_begin, [*inputs, *slots_in], [error], queue=False)
-    streaming = began.then(on_stream, [state, *ctx.connection, *slots_in], chats, concurrency_limit=None, show_progress="hidden")
-    streaming.then(on_end, [state, left, right, *slots_in], ends, queue=False)
-    stop.click(on_stop, [state, left, right, *slots_in], ends, cancels=[streaming], queue=False)
-    gr.on([left.change, right.change], lambda s, a, b, *v: finished(s, a, b, *v)[-3], [state, left, right, *slots_in], diff, queue=False)
+    began = send.click(handlers.begin, [*inputs, *slots_in], [error], queue=False)
+    streaming = began.then(wired.stream, [state, *ctx.connection, *slots_in], chats, concurrency_limit=None, show_progress="hidden")
+    streaming.then(wired.ended, [state, left, right, *slots_in], ends, queue=False)
+    stop.click(wired.stopped, [state, left, right, *slots_in], ends, cancels=[streaming], queue=False)
+    gr.on([left.change, right.change], wired.diff_picked, [state, left, right, *slots_in], diff, queue=False)
 
     picker.wire()
     columns = {f"{kind}_{index}": component for index, pair in enumerate(zip(picker.formats, picker.models))
