@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from playground.client.chat import ChatRequest, ChatStream
+from playground.client.curl_import import CurlRequest
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.results import TextResult, ToolCall
 from playground.client.transport import Connection, Exchange
+from playground.ui.conversation.imported import conversation_from
 from playground.ui.shared.forms import optional_positive, parse_extensions, parse_json_field
 
 EXTENSION_FIELDS = (
@@ -138,3 +140,20 @@ def chat_form_values(body: Any) -> dict[str, Any]:
         "reasoning_effort": body.get("reasoning_effort") or "",
         "stream_usage": bool((body.get("stream_options") or {}).get("include_usage")),
     }
+
+
+def chat_adapter(client: GatewayClient, *form: Any) -> ChatAdapter:
+    """The adapter a send uses, from the form's values in order (`ConversationPanel.wire`)."""
+    return ChatAdapter(client, ChatForm(*form))
+
+
+def chat_adapter_of(client: GatewayClient, values: dict[str, Any]) -> ChatAdapter:
+    """The adapter a loaded or imported form is checked with (`turn_check`), from its values by name."""
+    return ChatAdapter(client, ChatForm(**values))
+
+
+def form_from_curl(request: CurlRequest) -> list[Any]:
+    """An imported curl command as the form's values, then the draft, the chat and the session."""
+    values = chat_form_values(request.body)
+    draft, history, session = conversation_from(request.body.get("messages") or [])
+    return [*values.values(), draft, history, session]

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
 
 import gradio as gr
 
 from playground.client import catalog
-from playground.client.curl_import import CurlRequest
-from playground.ui.tabs.chat.handlers import ChatAdapter, ChatForm, chat_form_values
+from playground.ui.tabs.chat import handlers
+from playground.ui.tabs.chat.handlers import ChatForm
 from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
-from playground.ui.conversation.imported import conversation_from, sent_before
+from playground.ui.conversation.imported import sent_before
 from playground.ui.shared.developer import developer_section
 from playground.ui.shared.form_check import turn_check
 from playground.ui.shared.examples import Example, ExampleRow
@@ -76,20 +76,15 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
     inspector = Inspector.build("chat")
     form_inputs = [model, system, stream, temperature, top_p, max_tokens, tool_choice, tools, schema, extensions, effort, stream_usage]
     examples.wire({**named_fields(ChatForm, form_inputs), "draft": panel.draft})
-    panel.wire(lambda *form: ChatAdapter(ctx.client, ChatForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
+    panel.wire(partial(handlers.chat_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
                system=system, prompts=ctx.prompts, prices=ctx.prices)
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(ChatForm, form_inputs))
     fields = named_fields(ChatForm, form_inputs)
-    check = turn_check(lambda values: ChatAdapter(ctx.client, ChatForm(**values)))
+    check = turn_check(partial(handlers.chat_adapter_of, ctx.client))
     session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
-    def from_curl(request: CurlRequest) -> list[Any]:
-        values = chat_form_values(request.body)
-        draft, history, session = conversation_from(request.body.get("messages") or [])
-        return [*values.values(), draft, history, session]
-
-    ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+    ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, panel.draft, panel.chatbot, panel.session], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
     example_tools.click(lambda: TOOLS_EXAMPLE, None, tools, queue=False)
     return TabParts(models=model)
