@@ -12,12 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from playground.client.curl_import import CurlRequest
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.media import file_data_url
 from playground.client.responses import ResponsesRequest, ResponsesStream
 from playground.client.results import TextResult, ToolCall
 from playground.client.transport import Connection, Exchange
+from playground.ui.conversation.imported import conversation_from
+from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.shared.forms import optional_positive, parse_extensions, parse_json_field
 from playground.ui.i18n import say
 
@@ -183,3 +186,32 @@ def responses_form_values(body: Any) -> dict[str, Any]:
         "tool_format": TOOL_FORMATS[1] if any("function" not in tool for tool in functions) else TOOL_FORMATS[0],
         "chain": False, "extensions_json": json.dumps(extensions, indent=2) if extensions else "",
     }
+
+
+def responses_adapter(client: GatewayClient, *form: Any) -> ResponsesAdapter:
+    """The adapter a send uses, from the form's values in order (`ConversationPanel.wire`)."""
+    return ResponsesAdapter(client, ResponsesForm(*form))
+
+
+def responses_adapter_of(client: GatewayClient, values: dict[str, Any]) -> ResponsesAdapter:
+    """The adapter a loaded or imported form is checked with (`turn_check`), from its values by name."""
+    return ResponsesAdapter(client, ResponsesForm(**values))
+
+
+def chain_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
+    """After each turn: how the next one is sent (the panel's extra output)."""
+    chained = isinstance(adapter, ResponsesAdapter) and adapter.form.chain
+    return (chain_status(view.session.messages, chained),)
+
+
+def chain_changed(chain: bool, state: Session) -> str:
+    """The chain box ticked or cleared: how the next turn is sent."""
+    return chain_status(state.messages, chain)
+
+
+def form_from_curl(request: CurlRequest) -> list[Any]:
+    """An imported curl command as the form's values, then the draft, the chat and the session."""
+    raw = request.body.get("input")
+    items = [{"role": "user", "content": raw}] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    draft, history, session = conversation_from(items)
+    return [*responses_form_values(request.body).values(), draft, history, session]

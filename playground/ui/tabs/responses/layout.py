@@ -3,24 +3,23 @@ tools, web search), the two ways to continue a conversation, and file attachment
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
 
 import gradio as gr
 
 from playground.client import catalog
-from playground.client.curl_import import CurlRequest
 from playground.ui.tabs.context import TabContext
-from playground.ui.conversation.turns import TurnAdapter, View
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
-from playground.ui.conversation.imported import conversation_from, sent_before
+from playground.ui.conversation.imported import sent_before
 from playground.ui.shared.developer import developer_section
 from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.form_check import turn_check
 from playground.ui.shared.forms import named_fields
 from playground.ui.i18n import choices, t
 from playground.ui.shared.presets import PresetBar
-from playground.ui.tabs.responses.handlers import TOOL_FORMATS, ResponsesAdapter, ResponsesForm, chain_status, responses_form_values
+from playground.ui.tabs.responses import handlers
+from playground.ui.tabs.responses.handlers import TOOL_FORMATS, ResponsesForm
 from playground.ui.session_files.panel import SessionFileBar
 from playground.ui.shared.widgets import Inspector
 
@@ -85,24 +84,14 @@ def build_responses_tab(ctx: TabContext) -> None:
                    tool_choice, tool_format, chain, extensions]
     fields = named_fields(ResponsesForm, form_inputs)
 
-    def chain_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
-        chained = isinstance(adapter, ResponsesAdapter) and adapter.form.chain
-        return (chain_status(view.session.messages, chained),)
-
-    panel.wire(lambda *form: ResponsesAdapter(ctx.client, ResponsesForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
-               extra=chain_line, extra_outputs=[status], system=instructions, prompts=ctx.prompts, prices=ctx.prices)
+    panel.wire(partial(handlers.responses_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
+               extra=handlers.chain_line, extra_outputs=[status], system=instructions, prompts=ctx.prompts, prices=ctx.prices)
     examples.wire({**fields, "draft": panel.draft})
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
-    check = turn_check(lambda values: ResponsesAdapter(ctx.client, ResponsesForm(**values)))
+    check = turn_check(partial(handlers.responses_adapter_of, ctx.client))
     session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
-    def from_curl(request: CurlRequest) -> list[Any]:
-        raw = request.body.get("input")
-        items = [{"role": "user", "content": raw}] if isinstance(raw, str) else raw if isinstance(raw, list) else []
-        draft, history, session = conversation_from(items)
-        return [*responses_form_values(request.body).values(), draft, history, session]
-
-    ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+    ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, panel.draft, panel.chatbot, panel.session], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
-    chain.change(lambda on, state: chain_status(state.messages, on), [chain, panel.session], status, queue=False)
+    chain.change(handlers.chain_changed, [chain, panel.session], status, queue=False)
