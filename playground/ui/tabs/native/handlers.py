@@ -9,12 +9,17 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import gradio as gr
+
 from playground.client.catalog import IMAGE_MODELS
+from playground.client.curl_import import CurlRequest
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.native import NativeRequest, NativeStream
 from playground.client.results import TextResult, ToolCall
 from playground.client.transport import Connection, Exchange
+from playground.ui.conversation.imported import conversation_from
+from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.shared.forms import optional_positive, whole, parse_extensions, parse_json_field
 from playground.ui.i18n import say
 from playground.ui.shared.render import plain
@@ -173,3 +178,28 @@ def native_form_values(body: Any, model: str | None, auth_style: str) -> dict[st
         "safety_json": json.dumps(body["safetySettings"], indent=2) if body.get("safetySettings") else "", "auth": auth,
         "extensions_json": json.dumps(extensions, indent=2) if extensions else "",
     }
+
+
+def native_adapter(client: GatewayClient, *form: Any) -> NativeAdapter:
+    """The adapter a send uses, from the form's values in order (`ConversationPanel.wire`)."""
+    return NativeAdapter(client, NativeForm(*form))
+
+
+def native_adapter_of(client: GatewayClient, values: dict[str, Any]) -> NativeAdapter:
+    """The adapter a loaded or imported form is checked with (`turn_check`), from its values by name."""
+    return NativeAdapter(client, NativeForm(**values))
+
+
+def grounding_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
+    """After a turn: what grounded the answer (the panel's extra output)."""
+    return (grounding_note(view.result) if view.done else gr.skip(),)
+
+
+def form_from_curl(request: CurlRequest) -> list[Any]:
+    """An imported curl command as the form's values, then the draft, the chat and the session."""
+    contents = request.body.get("contents") or []
+    turns = [{"role": "assistant" if c.get("role") == "model" else "user",
+              "content": " ".join(p.get("text", "") for p in c.get("parts") or [] if isinstance(p, dict))} for c in contents if isinstance(c, dict)]
+    draft, history, _ = conversation_from(turns)
+    session = Session(messages=[dict(c) for c in contents[: len(contents) - (1 if draft["text"] else 0)]], shown=list(history))
+    return [*native_form_values(request.body, request.model, request.auth_style).values(), draft, history, session]

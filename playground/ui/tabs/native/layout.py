@@ -4,29 +4,25 @@ settings, and how the key is sent."""
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
 
 import gradio as gr
 
 from playground.client import catalog
-from playground.client.curl_import import CurlRequest
 from playground.ui.tabs.context import TabContext
-from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
-from playground.ui.conversation.imported import conversation_from, sent_before
+from playground.ui.conversation.imported import sent_before
 from playground.ui.shared.developer import developer_section
 from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.form_check import turn_check
 from playground.ui.shared.forms import named_fields
 from playground.ui.i18n import t
+from playground.ui.tabs.native import handlers
 from playground.ui.tabs.native.handlers import (
     AUTH_CHOICES,
     THINKING_CHOICES,
-    NativeAdapter,
     NativeForm,
-    grounding_note,
-    native_form_values,
     output_images_for,
 )
 from playground.ui.shared.presets import PresetBar
@@ -102,25 +98,14 @@ def build_native_tab(ctx: TabContext) -> None:
                    mode, safety, auth, extensions]
     fields = named_fields(NativeForm, form_inputs)
 
-    def grounding_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
-        return (grounding_note(view.result) if view.done else gr.skip(),)
-
-    panel.wire(lambda *form: NativeAdapter(ctx.client, NativeForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
-               extra=grounding_line, extra_outputs=[grounding], system=system, prompts=ctx.prompts, prices=ctx.prices)
+    panel.wire(partial(handlers.native_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
+               extra=handlers.grounding_line, extra_outputs=[grounding], system=system, prompts=ctx.prompts, prices=ctx.prices)
     model.input(output_images_for, [model, output_images], output_images, queue=False)  # a person picked it: not an import or a load
     examples.wire({**fields, "draft": panel.draft}, keep=("auth",))  # how the key is sent is the visitor's, not the example's
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
-    check = turn_check(lambda values: NativeAdapter(ctx.client, NativeForm(**values)))
+    check = turn_check(partial(handlers.native_adapter_of, ctx.client))
     session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
-    def from_curl(request: CurlRequest) -> list[Any]:
-        contents = request.body.get("contents") or []
-        turns = [{"role": "assistant" if c.get("role") == "model" else "user",
-                  "content": " ".join(p.get("text", "") for p in c.get("parts") or [] if isinstance(p, dict))} for c in contents if isinstance(c, dict)]
-        draft, history, _ = conversation_from(turns)
-        session = Session(messages=[dict(c) for c in contents[: len(contents) - (1 if draft["text"] else 0)]], shown=list(history))
-        return [*native_form_values(request.body, request.model, request.auth_style).values(), draft, history, session]
-
-    ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+    ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, panel.draft, panel.chatbot, panel.session], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
