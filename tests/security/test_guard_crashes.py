@@ -49,7 +49,7 @@ def test_an_unknown_language_cookie_is_ignored_on_the_server(value: str) -> None
 
 
 async def test_an_event_with_a_hostile_language_cookie_answers_in_english(app: LaunchedApp) -> None:
-    fn_index, data = app.inputs("on_count", **{"messages-input": {"text": "how many tokens is this?", "files": []}})
+    fn_index, data = app.inputs("count_tokens", **{"messages-input": {"text": "how many tokens is this?", "files": []}})
     headers = {"cookie": f"{LANGUAGE_COOKIE}=__proto__", "accept-language": "en"}
     async with httpx.AsyncClient(timeout=30) as http, page_session(http, app, headers) as session:
         status, output = await run_event(http, app, session, fn_index, data, headers)

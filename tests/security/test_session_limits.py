@@ -26,7 +26,7 @@ from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, launched, p
 
 LIMIT = 3
 """The tests' own proxy: X-Forwarded-For written by the test stands for the address a proxy appended."""
-COUNT_EVENT = "on_count"
+COUNT_EVENT = "count_tokens"
 """The Messages tab's token count: one POST to the gateway per call (GETs are not counted)."""
 
 

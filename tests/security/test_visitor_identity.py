@@ -14,7 +14,7 @@ from playground.ui.web.visitor_identity import TrustedProxies, allowance_key, pa
 from tests.security.page_session import LaunchedApp, launched, page_session, run_event
 
 LIMIT = 3
-COUNT_EVENT = "on_count"
+COUNT_EVENT = "count_tokens"
 """The Messages tab's token count: one POST to the gateway per call."""
 
 

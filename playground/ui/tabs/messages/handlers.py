@@ -10,7 +10,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import gradio as gr
+
 from playground.client import catalog
+from playground.client.curl_import import CurlRequest
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.media import image_data_url
@@ -18,7 +21,9 @@ from playground.client.messages import MessagesRequest, MessagesStream
 from playground.client.results import TextResult, ToolCall, Usage
 from playground.client.transport import Connection, Exchange
 from playground.ui.shared.connection import ServerDefaults, resolve_connection
-from playground.ui.conversation.turns import Session
+from playground.ui.conversation.imported import conversation_from
+from playground.ui.conversation.template_vars import fill_draft, fill_form
+from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.shared.forms import optional_positive, whole, parse_extensions, parse_json_field
 from playground.ui.i18n.client_words import word
 from playground.ui.shared.render import plain
@@ -257,3 +262,43 @@ def cache_report(model: str, usage_log: list[Usage]) -> str:
     else:
         note = "Nothing was cached: mark a breakpoint (cache the system prompt or the last message); any change to the prefix invalidates the cache."
     return "\n".join(rows) + "\n\n" + word(note)
+
+
+def messages_adapter(client: GatewayClient, *form: Any) -> MessagesAdapter:
+    """The adapter a send uses, from the form's values in order (`ConversationPanel.wire`)."""
+    return MessagesAdapter(client, MessagesForm(*form))
+
+
+def messages_adapter_of(client: GatewayClient, values: dict[str, Any]) -> MessagesAdapter:
+    """The adapter a loaded or imported form is checked with (`turn_check`), from its values by name."""
+    return MessagesAdapter(client, MessagesForm(**values))
+
+
+def lab_report(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
+    """After a turn: the prompt-caching report of the session (the panel's extra output)."""
+    if not view.done or not isinstance(adapter, MessagesAdapter):
+        return (gr.skip(),) if view.history else (cache_report("", []),)
+    return (cache_report(adapter.form.model, view.session.usage_log),)
+
+
+def form_from_curl(request: CurlRequest) -> list[Any]:
+    """An imported curl command as the form's values, then the draft, the chat and the session."""
+    draft, history, session = conversation_from(request.body.get("messages") or [])
+    return [*messages_form_values(request.body).values(), draft, history, session]
+
+
+@dataclass(frozen=True)
+class MessagesHandlers:
+    """The live token count, with the client, the server's defaults and where the form holds the system prompt."""
+
+    client: GatewayClient
+    defaults: ServerDefaults
+    system_at: int
+
+    async def count_tokens(self, draft: Any, session: Session, table: Any, url: str, key: str, *form: Any) -> str:
+        """The draft's input tokens, counted as Send would send it: the placeholders filled."""
+        try:
+            draft, filled = fill_draft(draft, table), fill_form(form, self.system_at, table)
+        except GatewayError:
+            return word("Token count: fill in the Variables panel to see how many input tokens it will cost.")
+        return await count_draft_tokens(self.client, self.defaults, draft, session, url, key, MessagesForm(*filled))

@@ -3,19 +3,15 @@ count and the prompt-cache lab."""
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
 
 import gradio as gr
 
 from playground.client import catalog
-from playground.client.curl_import import CurlRequest
-from playground.client.errors import GatewayError
-from playground.ui.i18n.client_words import word
 from playground.ui.tabs.context import TabContext
-from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
-from playground.ui.conversation.imported import conversation_from, sent_before
+from playground.ui.conversation.imported import sent_before
 from playground.ui.shared.developer import developer_section
 from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.form_check import turn_check
@@ -23,8 +19,8 @@ from playground.ui.shared.forms import named_fields
 from playground.ui.i18n import t
 from playground.ui.shared.presets import PresetBar
 from playground.ui.session_files.panel import SessionFileBar
-from playground.ui.tabs.messages.handlers import MessagesAdapter, MessagesForm, cache_report, count_draft_tokens, messages_form_values
-from playground.ui.conversation.template_vars import fill_draft, fill_form
+from playground.ui.tabs.messages import handlers
+from playground.ui.tabs.messages.handlers import MessagesForm, cache_report
 from playground.ui.shared.widgets import Inspector
 
 LONG_DOCUMENT = " ".join(f"Section {i}: the gateway routes each request to the model family named by its model id." for i in range(1, 101))
@@ -93,34 +89,19 @@ def build_messages_tab(ctx: TabContext) -> None:
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(MessagesForm, form_inputs))
     fields = named_fields(MessagesForm, form_inputs)
-    check = turn_check(lambda values: MessagesAdapter(ctx.client, MessagesForm(**values)))
+    check = turn_check(partial(handlers.messages_adapter_of, ctx.client))
     session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
-    def from_curl(request: CurlRequest) -> list[Any]:
-        draft, history, session = conversation_from(request.body.get("messages") or [])
-        return [*messages_form_values(request.body).values(), draft, history, session]
-
     ctx.imports.register(FormImport("messages", "Messages", ("messages", "count_tokens"),
-                                    [*form_inputs, panel.draft, panel.chatbot, panel.session], from_curl,
+                                    [*form_inputs, panel.draft, panel.chatbot, panel.session], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
 
-    def lab_report(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
-        if not view.done or not isinstance(adapter, MessagesAdapter):
-            return (gr.skip(),) if view.history else (cache_report("", []),)
-        return (cache_report(adapter.form.model, view.session.usage_log),)
+    panel.wire(partial(handlers.messages_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
+               extra=handlers.lab_report, extra_outputs=[report], system=system, prompts=ctx.prompts, prices=ctx.prices)
 
-    panel.wire(lambda *form: MessagesAdapter(ctx.client, MessagesForm(*form)), form_inputs, ctx.defaults, ctx.connection, inspector,
-               extra=lab_report, extra_outputs=[report], system=system, prompts=ctx.prompts, prices=ctx.prices)
-
-    async def on_count(draft: Any, session: Session, table: Any, url: str, key: str, *form: Any) -> str:
-        try:  # counted as Send would send it: the placeholders filled
-            draft, filled = fill_draft(draft, table), fill_form(form, form_inputs.index(system), table)
-        except GatewayError:
-            return word("Token count: fill in the Variables panel to see how many input tokens it will cost.")
-        return await count_draft_tokens(ctx.client, ctx.defaults, draft, session, url, key, MessagesForm(*filled))
-
+    counting = handlers.MessagesHandlers(ctx.client, ctx.defaults, form_inputs.index(system))
     assert panel.variables is not None
     count_inputs = [panel.draft, panel.session, panel.variables.table, *ctx.connection, *form_inputs]
     triggers = [panel.draft.change, panel.variables.table.change, system.change, tools.change, model.change, cache_system.change, cache_last.change, web_search.change]
-    gr.on(triggers, on_count, count_inputs, token_count, trigger_mode="always_last", concurrency_limit=None, show_progress="hidden")
+    gr.on(triggers, counting.count_tokens, count_inputs, token_count, trigger_mode="always_last", concurrency_limit=None, show_progress="hidden")
     fill.click(lambda: (LONG_DOCUMENT, True), None, [system, cache_system], queue=False)
