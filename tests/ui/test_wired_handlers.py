@@ -4,7 +4,9 @@ to closures a layout function holds, so a test that calls a handler calls what t
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -23,13 +25,18 @@ from playground.ui.tabs.embeddings import handlers as embeddings_handlers
 from playground.ui.tabs.embeddings.handlers import EmbeddingsHandlers
 from playground.ui.tabs.compare import handlers as compare_handlers
 from playground.ui.tabs.compare.handlers import CompareHandlers
+from playground.ui.tabs.chat import handlers as chat_handlers
+from playground.ui.tabs.messages import handlers as messages_handlers
+from playground.ui.tabs.native import handlers as native_handlers
+from playground.ui.tabs.responses import handlers as responses_handlers
 
 TEXT_TABS = ("chat", "responses", "messages", "native")
 LAYOUT_MODULES = ("playground.ui.conversation.panel", "playground.ui.conversation.handlers", "playground.ui.tabs.video.layout",
                   "playground.ui.tabs.video.handlers", "playground.ui.tabs.report.layout", "playground.ui.tabs.report.handlers",
                   "playground.ui.tabs.images.layout", "playground.ui.tabs.images.handlers",
                   "playground.ui.tabs.embeddings.layout", "playground.ui.tabs.embeddings.handlers",
-                  "playground.ui.tabs.compare.layout", "playground.ui.tabs.compare.handlers")
+                  "playground.ui.tabs.compare.layout", "playground.ui.tabs.compare.handlers",
+                  *(f"playground.ui.tabs.{tab}.{module}" for tab in TEXT_TABS for module in ("layout", "handlers")))
 """The modules whose events the closure check covers (a tab joins when its closures are lifted)."""
 
 
@@ -48,10 +55,24 @@ def plain(fn: Any) -> Any:
     return getattr(fn, "__func__", fn)
 
 
+def constant(fn: Any) -> bool:
+    """A `lambda: CONSTANT`: no parameters and nothing of the layout closed over (it may stay)."""
+    code = fn.__code__
+    return fn.__name__ == "<lambda>" and code.co_argcount == 0 and not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) \
+        and fn.__closure__ is None
+
+
 def test_no_event_of_the_conversation_or_a_lifted_tab_runs_a_closure(page: Any) -> None:
     held = [f"{fn.fn.__module__}.{fn.fn.__qualname__}" for fn in page.fns.values()
-            if fn.fn is not None and getattr(fn.fn, "__module__", "") in LAYOUT_MODULES and "<locals>" in fn.fn.__qualname__]
+            if fn.fn is not None and getattr(fn.fn, "__module__", "") in LAYOUT_MODULES and "<locals>" in fn.fn.__qualname__
+            and not constant(fn.fn)]
     assert not held, f"events wired to closures (lift them into the handlers module): {held}"
+
+
+def test_a_constant_lambda_is_told_from_one_with_logic() -> None:
+    table = "x"
+    assert constant(lambda: 3) and constant(lambda: ("a", True))
+    assert not constant(lambda value: value) and not constant(lambda *v: v) and not constant(lambda: table)
 
 
 @pytest.mark.parametrize("tab", TEXT_TABS)
@@ -122,3 +143,19 @@ def test_the_compare_tabs_events_run_its_handlers(page: Any) -> None:
     stream = [fn for fn in page.fns.values() if plain(fn.fn) is CompareHandlers.stream]
     ended = [fn for fn in page.fns.values() if plain(fn.fn) is CompareHandlers.ended]
     assert len(stream) == 1 and len(ended) == 1 and len(ended[0].outputs) == compare_handlers.ENDS
+
+
+def test_the_text_tabs_build_their_turns_and_extras_with_named_handlers(page: Any) -> None:
+    """What each text tab hands the conversation column (its adapter factory, the line or report
+    after a turn) is a named handler of the tab, not a closure of its layout."""
+    named = {"chat": (chat_handlers.chat_adapter, None), "responses": (responses_handlers.responses_adapter, responses_handlers.chain_line),
+             "messages": (messages_handlers.messages_adapter, messages_handlers.lab_report),
+             "native": (native_handlers.native_adapter, native_handlers.grounding_line)}
+    for tab, (adapter, extra) in named.items():
+        column = handler(page, f"{tab}-input", "submit").__self__
+        assert isinstance(column.adapter_for, partial) and column.adapter_for.func is adapter, tab
+        assert column.extra is extra, tab
+    counting = [fn for fn in page.fns.values() if plain(fn.fn) is messages_handlers.MessagesHandlers.count_tokens]
+    assert len(counting) == 1 and [block.elem_id for block in counting[0].outputs] == ["messages-token-count"]
+    chain = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == "responses-chain")
+    assert next(fn.fn for fn in page.fns.values() if (chain._id, "change") in fn.targets) is responses_handlers.chain_changed
