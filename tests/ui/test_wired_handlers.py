@@ -29,6 +29,7 @@ from playground.ui.tabs.chat import handlers as chat_handlers
 from playground.ui.tabs.messages import handlers as messages_handlers
 from playground.ui.tabs.native import handlers as native_handlers
 from playground.ui.tabs.responses import handlers as responses_handlers
+from playground.ui.tabs.batch.handlers import BatchHandlers
 
 TEXT_TABS = ("chat", "responses", "messages", "native")
 LAYOUT_MODULES = ("playground.ui.conversation.panel", "playground.ui.conversation.handlers", "playground.ui.tabs.video.layout",
@@ -36,8 +37,9 @@ LAYOUT_MODULES = ("playground.ui.conversation.panel", "playground.ui.conversatio
                   "playground.ui.tabs.images.layout", "playground.ui.tabs.images.handlers",
                   "playground.ui.tabs.embeddings.layout", "playground.ui.tabs.embeddings.handlers",
                   "playground.ui.tabs.compare.layout", "playground.ui.tabs.compare.handlers",
+                  "playground.ui.tabs.batch.layout", "playground.ui.tabs.batch.handlers",
                   *(f"playground.ui.tabs.{tab}.{module}" for tab in TEXT_TABS for module in ("layout", "handlers")))
-"""The modules whose events the closure check covers (a tab joins when its closures are lifted)."""
+"""The modules whose events the closure check covers: every tab's layout and handlers."""
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +161,26 @@ def test_the_text_tabs_build_their_turns_and_extras_with_named_handlers(page: An
     assert len(counting) == 1 and [block.elem_id for block in counting[0].outputs] == ["messages-token-count"]
     chain = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == "responses-chain")
     assert next(fn.fn for fn in page.fns.values() if (chain._id, "change") in fn.targets) is responses_handlers.chain_changed
+
+
+BATCH_EVENTS = (("batch-upload", "upload", "on_data"), ("batch-paste-use", "click", "on_paste"), ("batch-system", "change", "on_template"),
+                ("batch-user", "change", "on_template"), ("batch-temperature", "change", "on_settings"), ("batch-run", "click", "on_run"),
+                ("batch-resume", "click", "on_resume"), ("batch-stop", "click", "on_stop"), ("batch-filter", "input", "on_view"),
+                ("batch-sort", "input", "on_view"), ("batch-grid", "select", "on_select"), ("batch-ab-next", "click", "on_pair"),
+                ("batch-vote-a", "click", "vote_a"), ("batch-vote-tie", "click", "vote_tie"), ("batch-vote-b", "click", "vote_b"),
+                ("batch-export", "click", "on_export"), ("batch-session-load", "upload", "on_load"))
+
+
+def test_the_batch_tabs_events_run_its_handlers(page: Any) -> None:
+    wired = {f"{elem_id}.{event}": handler(page, elem_id, event) for elem_id, event, _ in BATCH_EVENTS}
+    for elem_id, event, name in BATCH_EVENTS:
+        assert plain(wired[f"{elem_id}.{event}"]) is getattr(BatchHandlers, name), f"{elem_id} {event}"
+    assert len({id(fn.__self__) for fn in wired.values()}) == 1, "one tab, one set of handlers"
+    tab = next(iter(wired.values())).__self__
+    chained = [fn for fn in page.fns.values() if getattr(fn.fn, "__self__", None) is tab and fn.name in ("on_watch", "on_end", "on_restore")]
+    assert sorted(fn.name for fn in chained) == ["on_end", "on_end", "on_restore", "on_watch", "on_watch"], "after run and resume; on load"
+    watchers = [fn for fn in chained if fn.name == "on_watch"]
+    assert watchers[0].concurrency_id == watchers[1].concurrency_id and watchers[0].concurrency_limit is None, "one queue, no limit"
+    events = {fn.name: fn for fn in page.fns.values() if getattr(fn.fn, "__self__", None) is tab}
+    assert len(events["on_run"].inputs) == 3 + tab.form_size, "state, URL, key, then the form as BatchHandlers reads it"
+    assert len(events["on_load"].outputs) == 2 + tab.form_size + 3, "state, status, the form, data status, preview, check"
