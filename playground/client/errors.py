@@ -32,6 +32,8 @@ contains the API key (see `redact`).
 
 from __future__ import annotations
 
+from playground.client.texts import Items, Text
+
 import html
 import re
 from typing import Any
@@ -40,7 +42,7 @@ from typing import Any
 class GatewayError(Exception):
     """Base class; `str(err)` is safe to show to a person."""
 
-    title = "Something went wrong"
+    title: str = Text("errors.something_went_wrong")
     exchange: Any = None
     """The call's `transport.Exchange` when there was one (the inspector shows it)."""
     partial: Any = None
@@ -54,7 +56,7 @@ class GatewayError(Exception):
     def hint(self) -> str:
         """What to do next. Read-only: a subclass sets a constant `hint = "..."` or computes it in
         a property of its own."""
-        return "Check the request and try again."
+        return Text("errors.check_request_try_again")
 
     @property
     def user_message(self) -> str:
@@ -62,51 +64,51 @@ class GatewayError(Exception):
 
 
 class RequestValidationError(GatewayError):
-    title = "Please check the request"
-    hint = "Fix what is named above and try again; nothing was sent."
+    title = Text("errors.please_check_request")
+    hint = Text("errors.fix_what_named_above_try")
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
-        super().__init__("Invalid request: " + "; ".join(problems) + ".")
+        super().__init__(Text("errors.invalid_request", problems=Items(problems)))
 
 
 class APIConnectionError(GatewayError):
-    title = "Could not reach the gateway"
-    hint = "Check the base URL and that the gateway is running, then retry."
+    title = Text("errors.could_not_reach_gateway")
+    hint = Text("errors.check_base_url_gateway_running")
 
 
 class APITimeoutError(APIConnectionError):
-    title = "The gateway did not answer in time"
-    hint = "The gateway did not answer in time; retry, or raise the timeout in the settings."
+    title = Text("errors.gateway_did_not_answer_time")
+    hint = Text("errors.gateway_did_not_answer_time_2")
 
 
 class UnexpectedResponseError(GatewayError):
     """The gateway said success but the body is not the interface's answer (not JSON, an HTML
     page, an event stream, an error object, or the wrong shape)."""
 
-    title = "The gateway's answer could not be read"
-    hint = "The inspector shows what arrived; check the base URL points at the gateway, then retry."
+    title = Text("errors.gateway_answer_could_not_read")
+    hint = Text("errors.inspector_shows_what_arrived_check")
 
 
 class PromptBlockedError(GatewayError):
     """The gateway refused the prompt before generating anything (native
     `promptFeedback.blockReason`). Not a failure of the call: the same prompt is blocked again."""
 
-    title = "The prompt was blocked"
-    hint = "Sending the same prompt again will be blocked again: change the prompt (or the safety settings) first."
+    title = Text("errors.prompt_blocked")
+    hint = Text("errors.sending_same_prompt_again_will")
     partial: Any = None
     """The result so far (its usage: the prompt's tokens were counted)."""
 
     def __init__(self, reason: str, detail: Any = None) -> None:
         self.reason = reason
         shown = f": {detail}" if isinstance(detail, str) and detail.strip() else ""
-        super().__init__(f"The gateway blocked the prompt before answering (reason: {reason}){shown}.")
+        super().__init__(Text("errors.gateway_blocked_prompt_before_answering", reason=reason, shown=shown))
 class GatewayMovedError(GatewayError):
     """The gateway answered with a redirect that is not followed: to another host (the key is not
     sent there), a POST after 301/302/303 (it would arrive as a GET), too many hops, or no target."""
 
-    title = "The gateway moved"
-    hint = "Put the new address in the Base URL box of the connection panel (if you trust it), then retry."
+    title = Text("errors.gateway_moved")
+    hint = Text("errors.put_new_address_base_url")
 
     def __init__(self, message: str, status: int, target: str | None = None, suggested_base_url: str | None = None) -> None:
         self.status = status
@@ -118,7 +120,7 @@ class GatewayMovedError(GatewayError):
 class APIStatusError(GatewayError):
     """An HTTP error answer. Keeps the gateway's own error type and message."""
 
-    title = "The gateway returned an error"
+    title = Text("errors.gateway_returned_error")
 
     def __init__(self, status: int, message: str, error_type: str | None = None, body: Any = None) -> None:
         self.status = status
@@ -129,20 +131,20 @@ class APIStatusError(GatewayError):
 
     @property
     def hint(self) -> str:
-        return "Check the request parameters."
+        return Text("errors.check_request_parameters")
 
 
 class ErrorInAnswerError(APIStatusError):
     """A success status whose body is an error object: the gateway accepted the request, then
     reported that it failed."""
 
-    title = "The gateway reported an error inside a successful answer"
-    hint = "The request was accepted, then failed at the gateway or its upstream: retry, or change the request if it fails again."
+    title = Text("errors.gateway_reported_error_inside_successful")
+    hint = Text("errors.request_accepted_then_failed_gateway")
 
     def __init__(self, status: int, message: str, error_type: str | None = None, body: Any = None) -> None:
         super().__init__(status, message, error_type, body)
         kind = f"{error_type}: " if error_type else ""
-        self.message = f"{kind}{message} (inside an HTTP {status} answer)"
+        self.message = Text("errors.inside_http_answer", kind=kind, message=message, status=status)
         self.args = (self.message,)
 
 
@@ -159,49 +161,49 @@ def in_answer(cls: type[APIStatusError]) -> type[ErrorInAnswerError]:
 
 
 class BadRequestError(APIStatusError):
-    title = "The gateway rejected the request"
-    hint = "The gateway rejected the request: check the parameters."
+    title = Text("errors.gateway_rejected_request")
+    hint = Text("errors.gateway_rejected_request_check_parameters")
 
 
 class AuthenticationError(APIStatusError):
-    title = "The API key was not accepted"
-    hint = "Check the API key in the connection panel."
+    title = Text("errors.api_key_not_accepted")
+    hint = Text("errors.check_api_key_connection_panel")
 
 
 class NotFoundError(APIStatusError):
-    title = "Not found on the gateway"
+    title = Text("errors.not_found_gateway")
 
     @property
     def hint(self) -> str:
         url = getattr(self.exchange, "url", "") or ""
         if "/video/generations/" in url:
-            return "The gateway knows no task with this id: check the id, and that it was made on this gateway with this key."
+            return Text("errors.gateway_knows_no_task_id")
         if url.rstrip("/").endswith("/v1/models"):
-            return "This gateway does not list its models."
-        return "Check the model name and the base URL (the gateway has no such model or path)."
+            return Text("errors.gateway_does_not_list_models")
+        return Text("errors.check_model_name_base_url")
 
 
 class RateLimitError(APIStatusError):
-    title = "Too many requests"
+    title = Text("errors.too_many_requests")
     retry_after: float | None = None
     """Seconds the gateway asked to wait (Retry-After), when it said."""
 
     @property
     def hint(self) -> str:
         if self.retry_after is not None:
-            return f"The gateway asks to wait about {self.retry_after:.0f} s before trying again."
-        return "The gateway is rate limiting; wait a moment and retry."
+            return Text("errors.gateway_asks_wait_about_before", retry_after=self.retry_after)
+        return Text("errors.gateway_rate_limiting_wait_moment")
 
 
 class ServerError(APIStatusError):
-    title = "The gateway failed"
-    hint = "The gateway or its upstream failed; retry in a moment."
+    title = Text("errors.gateway_failed")
+    hint = Text("errors.gateway_upstream_failed_retry_moment")
 
 
 class StreamError(GatewayError):
     """Something went wrong inside a stream; the output received so far is kept by the caller."""
 
-    title = "The reply stopped early"
+    title = Text("errors.reply_stopped_early")
     partial: Any = None
     """The result so far (`results.TextResult`), attached by the stream."""
 
@@ -209,8 +211,8 @@ class StreamError(GatewayError):
     def hint(self) -> str:
         partial = self.partial
         if partial is not None and (getattr(partial, "text", None) or getattr(partial, "reasoning", None) or getattr(partial, "tool_calls", None)):
-            return "The partial output is kept; press Retry to send again."
-        return "Nothing of the reply arrived; press Retry to send again."
+            return Text("errors.partial_output_kept_press_retry")
+        return Text("errors.nothing_reply_arrived_press_retry")
 
 
 class IncompleteStreamError(StreamError):
@@ -218,32 +220,32 @@ class IncompleteStreamError(StreamError):
 
 
 class StreamEventError(StreamError):
-    title = "The gateway reported an error during the reply"
+    title = Text("errors.gateway_reported_error_during_reply")
 
     def __init__(self, message: str, error_type: str | None = None) -> None:
         self.error_type = error_type
         kind = f" ({error_type})" if error_type else ""
-        super().__init__(f"The gateway reported an error in the stream{kind}: {message}")
+        super().__init__(Text("errors.gateway_reported_error_stream", kind=kind, message=message))
 
 
 class MalformedEventError(StreamError):
-    title = "The gateway sent something unreadable"
+    title = Text("errors.gateway_sent_something_unreadable")
 
 
 class VideoTaskFailed(GatewayError):
-    title = "The video job failed"
-    hint = "Change the prompt or the parameters and submit again."
+    title = Text("errors.video_job_failed")
+    hint = Text("errors.change_prompt_parameters_submit_again")
 
     def __init__(self, task_id: str, code: int | None, message: str) -> None:
         self.task_id = task_id
         self.code = code
         shown = f" (code {code})" if code is not None else ""
-        super().__init__(f"Video task {task_id} failed{shown}: {message}")
+        super().__init__(Text("errors.video_task_failed", task_id=task_id, shown=shown, message=message))
 
 
 class PollError(GatewayError):
-    title = "Stopped checking on the video job"
-    hint = "The job may still be running on the gateway: paste its task id under Resume to check again."
+    title = Text("errors.stopped_checking_video_job")
+    hint = Text("errors.job_may_still_running_gateway")
 
 
 class PollDeadlineError(PollError):
@@ -255,8 +257,8 @@ class TooManyFailedPolls(PollError):
 
 
 class DownloadError(GatewayError):
-    title = "The video could not be saved"
-    hint = "The video was not saved; try the download again."
+    title = Text("errors.video_could_not_saved")
+    hint = Text("errors.video_not_saved_try_download")
 
 
 class CorruptDownloadError(DownloadError):
@@ -264,8 +266,8 @@ class CorruptDownloadError(DownloadError):
 
 
 class DownloadTooLargeError(DownloadError):
-    title = "The video is too large"
-    hint = "Raise the size cap if you trust this gateway, or pick a shorter or smaller video."
+    title = Text("errors.video_too_large")
+    hint = Text("errors.raise_size_cap_if_you")
 
 
 _STATUS_CLASSES: dict[int, type[APIStatusError]] = {
@@ -282,7 +284,7 @@ def error_from_status(status: int, body: Any) -> APIStatusError:
     """Map an HTTP status and a (decoded or raw) error body to the right exception."""
     message, error_type = extract_error(body)
     if not message:
-        message = "no error message in the response"
+        message = Text("errors.no_error_message_response")
     if status < 400:
         return ErrorInAnswerError(status, message, error_type, body)
     return _class_for(status)(status, message, error_type, body)
@@ -312,12 +314,12 @@ def error_in_answer(body: Any, answer_keys: tuple[str, ...] = ()) -> APIStatusEr
         code = _status_code(inner.get("code")) if isinstance(inner, dict) else None
         message, error_type = extract_error(body)
         cls = _class_for(code) if code is not None and 400 <= code < 600 else APIStatusError
-        return in_answer(cls)(200, message or "no error message in the response", error_type or (f"code {code}" if code else None), body)
+        return in_answer(cls)(200, message or Text("errors.no_error_message_response"), error_type or (f"code {code}" if code else None), body)
     code = _status_code(body.get("code", body.get("status_code")))
     said = body.get("msg") if body.get("msg") is not None else body.get("message")
     if code is None or code in (0, 200) or not isinstance(said, (str, int, float)) or body.get("data"):
         return None
-    return in_answer(_class_for(code))(200, plain_excerpt(str(said)) or "no error message in the response", f"code {code}", body)
+    return in_answer(_class_for(code))(200, plain_excerpt(str(said)) or Text("errors.no_error_message_response"), f"code {code}", body)
 
 
 def _class_for(code: int) -> type[APIStatusError]:

@@ -2,10 +2,14 @@
 advisories, check explanations and model notes, the texts some handlers still build as f-strings,
 and pydantic's refusals.
 
-`playground/client` does not know the UI's catalogue; its texts are f-strings with values in them.
-Each is listed once, in `locales/client.<code>.json` of every language but the source, as the
-f-string's body exactly as the source writes it (`{expression}` for a value, a literal brace
-doubled) with the same text in that language. `word(text)` finds the template a text was made
+`playground/client` does not know the UI's catalogue. Its converted texts are messages
+(`playground.client.texts.Text`: an id, parameters, the English from `client/locales/en.json`);
+`locales/client.<code>.json` of every language but the source holds each id's template in that
+language, and `word` renders a message from it. The client's other texts are still f-strings:
+they are listed in the same file as the f-string's body exactly as the source writes it
+(`{expression}` for a value, a literal brace doubled) with the same text in that language. A
+message read back from disk (run files, Report documents store plain strings) is recognised by its
+English template like an f-string's text. `word(text)` finds the template a text was made
 from and puts the same values into the visitor's language; the values are worded too (a problem
 inside "{label}: {problem}"). Whatever matches no template (a gateway's message, a model's
 answer) stays as it arrived. `client_texts.json` names the texts that need no words: never shown
@@ -23,6 +27,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from playground.client.texts import TEMPLATES, Text, render
 from playground.ui import i18n
 from playground.ui.i18n import Catalogue, Locale, visitor_locale
 
@@ -81,11 +86,14 @@ def _templates(catalogue: Catalogue, code: str) -> tuple[dict[str, str], list[tu
     length, the translation's parts)."""
     literal: dict[str, str] = {}
     valued: list[tuple[str, str, re.Pattern[str], list[str], int, list[tuple[str, str]]]] = []
-    for english, translated in catalogue.client.get(code, {}).items():
+    for key, translated in catalogue.client.get(code, {}).items():
+        english = TEMPLATES.get(key, key)  # a message id's English template, or an f-string's body
         parts = split_template(english)
         if all(kind == "text" for kind, _ in parts):
             literal["".join(text for _, text in parts)] = "".join(text for _, text in split_template(translated))
             continue
+        if not any(kind == "text" and text for kind, text in parts):
+            continue  # all values ("{items}"): it explains nothing of a text, and would match any
         pattern, names = _pattern(english)
         head = parts[0][1] if parts[0][0] == "text" else ""
         tail = parts[-1][1] if parts[-1][0] == "text" else ""
@@ -143,13 +151,31 @@ def translated_text(text: str, locale: Locale) -> str | None:
     return found[1] if found else None
 
 
+def text_in(text: Text, locale: Locale) -> str:
+    """A message of the client in `locale`: its template there (by its id) with its parameters
+    worded the same way (nested messages by their ids, lists joined by the locale's separator,
+    plain strings recognised by their English template); the English when `locale` lacks the id."""
+    template = i18n.CATALOGUE.client.get(locale.code, {}).get(text.id)
+    if template is None:
+        return translated_text(text, locale) or str(text)
+    return render(template, text.params, locale.list_separator, lambda value: _worded(value, locale))
+
+
+def _worded(value: str, locale: Locale) -> str:
+    if isinstance(value, Text):
+        return text_in(value, locale)
+    return translated_text(value, locale) or value if re.search(r"[A-Za-z]{2,}", value) else value
+
+
 def word(text: str) -> str:
-    """`text` in the visitor's language: the client's English turned into that language (texts
-    joined with "; " piece by piece); anything else, and everything for a visitor of the source
-    language, as it is."""
+    """`text` in the visitor's language: a client message (`Text`) by its id, the client's English
+    turned into that language (texts joined with "; " piece by piece); anything else, and
+    everything for a visitor of the source language, as it is."""
     locale = visitor_locale()
     if not text or locale.code not in i18n.CATALOGUE.client:
         return text
+    if isinstance(text, Text):
+        return text_in(text, locale)
     return translated_text(text, locale) or text
 
 

@@ -22,6 +22,7 @@ from playground.client.chat import ChatRequest
 from playground.client.errors import RequestValidationError
 from playground.client.intent import Intent, to_request
 from playground.client.report.model import FAIL, CheckResult
+from playground.client.texts import TEMPLATES
 from playground.settings import Settings
 from playground.ui import i18n
 from playground.ui.i18n import Catalogue
@@ -55,7 +56,8 @@ def catalogue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Catalogue:
         shutil.copy(path, tmp_path)
     (tmp_path / f"{PSEUDO.code}.json").write_text(json.dumps({key: pseudo(text) for key, text in i18n.EN.items()}), encoding="utf-8")
     needed = {text for _, _, text in client_templates()} - NOT_SHOWN | NOT_IN_SOURCE
-    (tmp_path / f"client.{PSEUDO.code}.json").write_text(json.dumps({text: pseudo(text) for text in needed}), encoding="utf-8")
+    messages = {message_id: pseudo(template) for message_id, template in TEMPLATES.items()}  # the client's messages, by id
+    (tmp_path / f"client.{PSEUDO.code}.json").write_text(json.dumps({**{text: pseudo(text) for text in needed}, **messages}), encoding="utf-8")
     loaded = i18n.load([*i18n.LOCALES, PSEUDO], tmp_path)
     monkeypatch.setattr(i18n, "CATALOGUE", loaded)
     return loaded
