@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import json
 from typing import Any, TypeVar
 
@@ -64,11 +66,11 @@ MAX_DATA_DEPTH = 64
 
 
 def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+    raise ValueError(Text("validation.not_json_number", name=name))
 
 
 def _where(path: list[Any]) -> str:
-    return _location(tuple(path)) if path else "the top level"
+    return _location(tuple(path)) if path else Text("validation.top_level")
 
 
 def data_problems(value: Any, max_depth: int = MAX_DATA_DEPTH) -> list[str]:
@@ -80,24 +82,23 @@ def data_problems(value: Any, max_depth: int = MAX_DATA_DEPTH) -> list[str]:
     while stack and len(problems) < 5:
         item, path = stack.pop()
         if len(path) > max_depth:
-            problems.append(f"nested more than {max_depth} levels deep")
+            problems.append(Text("validation.nested_more_than_levels_deep", max_depth=max_depth))
             break
         if isinstance(item, dict):
             for key, child in item.items():
                 if isinstance(key, str) and not _is_utf8(key):
-                    problems.append(f"{_where(path)}: a field name has a broken character (a lone surrogate, not valid UTF-8)")
+                    problems.append(Text("validation.field_name_broken_character_lone", path=_where(path)))
                 stack.append((child, [*path, key if isinstance(key, str) and _is_utf8(key) else "?"]))
         elif isinstance(item, list):
             stack.extend((child, [*path, index]) for index, child in enumerate(item))
         elif (isinstance(item, float) and item != item) or (isinstance(item, float) and item in (float("inf"), float("-inf"))):
-            problems.append(f"{_where(path)}: {item} is not a number JSON can carry; it would not be sent as typed")
+            problems.append(Text("validation.not_number_json_can_carry", path=_where(path), item=item))
         elif isinstance(item, str) and not _is_utf8(item):
-            problems.append(f"{_where(path)}: the text has a broken character (a lone surrogate, not valid UTF-8)")
+            problems.append(Text("validation.text_broken_character_lone_surrogate", path=_where(path)))
     return problems
 
 
-BROKEN_TEXT = ("the text contains a broken character (half of a surrogate pair, as a bad copy and paste can leave) that cannot "
-               "be sent or shown; remove it and try again (your text is kept)")
+BROKEN_TEXT = Text("validation.text_contains_broken_character_half")
 
 
 def is_utf8(text: str) -> bool:
@@ -120,11 +121,11 @@ def strict_json(text: str | bytes, max_depth: int = MAX_DATA_DEPTH) -> Any:
     try:
         value = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
-        raise RequestValidationError([f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"]) from None
+        raise RequestValidationError([Text("validation.not_valid_json_line_column", reason=exc.msg, line=exc.lineno, column=exc.colno)]) from None
     except RecursionError:
-        raise RequestValidationError([f"nested more than {max_depth} levels deep"]) from None
+        raise RequestValidationError([Text("validation.nested_more_than_levels_deep", max_depth=max_depth)]) from None
     except ValueError as exc:  # NaN / Infinity, or bytes that are not UTF-8
-        raise RequestValidationError([f"not valid JSON ({exc})"]) from None
+        raise RequestValidationError([Text("validation.not_valid_json", reason=exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc))]) from None
     problems = data_problems(value, max_depth)
     if problems:
         raise RequestValidationError(problems)

@@ -10,6 +10,8 @@ threads of its own, so a file never holds the event loop."""
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import asyncio
 import csv
 import io
@@ -57,9 +59,8 @@ def _sendable(text: str, line: int | None, what: str, unit: str) -> None:
     if bad is None:
         return
     if bad.group() == "\x00":
-        raise DatasetError(line, f"{what} holds a NUL character (code 0), which cannot be sent; remove it", unit)
-    raise DatasetError(line, f"{what} holds a broken character (a lone surrogate, not valid UTF-8), which cannot be sent or shown; "
-                             "fix the text", unit)
+        raise DatasetError(line, Text("dataset.holds_nul_character_code_0", what=what), unit)
+    raise DatasetError(line, Text("dataset.holds_broken_character_lone_surrogate", what=what), unit)
 
 
 def _shown(text: str) -> str:
@@ -77,26 +78,26 @@ def _cell(value: Any, line: int, name: str, unit: str = "line") -> str:
     else:
         text = json.dumps(value, ensure_ascii=False)
     if len(text) > MAX_VALUE_CHARS:
-        raise DatasetError(line, f"the value of {name!r} has {len(text):,} characters (at most {MAX_VALUE_CHARS:,})", unit)
-    _sendable(text, line, f"the value of {name!r}", unit)
+        raise DatasetError(line, Text("dataset.value_characters_most", name=repr(name), length=len(text), limit=MAX_VALUE_CHARS), unit)
+    _sendable(text, line, Text("dataset.value", name=repr(name)), unit)
     return text
 
 
 def _header(names: list[Any], unit: str = "line") -> list[str]:
     columns = [str(name).strip() if name is not None else "" for name in names]
     if not any(columns):
-        raise DatasetError(1, "the first line must name the columns (the variables)", unit)
+        raise DatasetError(1, Text("dataset.first_line_name_columns_variables"), unit)
     if len(columns) > MAX_COLUMNS:
-        raise DatasetError(1, f"{len(columns)} columns; at most {MAX_COLUMNS}", unit)
+        raise DatasetError(1, Text("dataset.columns_most", columns=len(columns), limit=MAX_COLUMNS), unit)
     for index, name in enumerate(columns):
         if not name:
-            raise DatasetError(1, f"column {index + 1} has no name", unit)
-        _sendable(name, 1, f"the name of column {index + 1}", unit)
+            raise DatasetError(1, Text("dataset.column_no_name", index=index + 1), unit)
+        _sendable(name, 1, Text("dataset.name_column", index=index + 1), unit)
         if "{" in name or "}" in name or len(name) > 64:
-            raise DatasetError(1, f"the column name {name[:40]!r} cannot be a variable (no braces, at most 64 characters)", unit)
+            raise DatasetError(1, Text("dataset.column_name_cannot_variable_no", name=repr(name[:40])), unit)
     duplicate = next((name for name in columns if columns.count(name) > 1), None)
     if duplicate:
-        raise DatasetError(1, f"the column {duplicate!r} appears twice", unit)
+        raise DatasetError(1, Text("dataset.column_appears_twice", duplicate=repr(duplicate)), unit)
     return columns
 
 
@@ -105,7 +106,7 @@ def _text(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
-        raise DatasetError(line, f"not UTF-8 text (byte {error.start + 1}); save the file as UTF-8") from None
+        raise DatasetError(line, Text("dataset.not_utf_8_text_byte", byte=error.start + 1)) from None
 
 
 def _lines(text: str) -> Iterator[tuple[int, str]]:
@@ -130,32 +131,30 @@ def read_csv(text: str, budget: Budget) -> Dataset:
                 budget.blank_rows(line)
                 continue
             if len(values) != len(columns):
-                raise DatasetError(line, f"{len(values)} fields, but the header has {len(columns)}")
+                raise DatasetError(line, Text("dataset.fields_but_header", fields=len(values), columns=len(columns)))
             budget.data_row(line)
             rows.append({name: _cell(value, line, name) for name, value in zip(columns, values)})
     except csv.Error as error:
-        raise DatasetError(reader.line_num, f"not valid CSV ({error})") from None
+        raise DatasetError(reader.line_num, Text("dataset.not_valid_csv", error=error)) from None
     return Dataset(columns, rows, "CSV")
 
 
 def _no_constant(name: str) -> Any:
-    raise DatasetError(None, f"{name} is not a number a data set can hold (NaN and Infinity are refused, not read as text); "
-                             "put it in quotes if you mean the text")
+    raise DatasetError(None, Text("dataset.not_number_data_set_can", name=name))
 
 
 def _finite(text: str) -> float:
     number = float(text)
     if not math.isfinite(number):
-        raise DatasetError(None, f"{text[:20]} is too large for a number (it would be Infinity); put it in quotes if you mean the text")
+        raise DatasetError(None, Text("dataset.too_large_number_would_infinity", number=text[:20]))
     return number
 
 
 def _json_line(raw: str, line: int, limits: Limits) -> Any:
     """One JSONL line parsed, its size and nesting checked first (raises `DatasetError`)."""
     if len(raw) > MAX_LINE_CHARS:
-        raise DatasetError(line, f"the line has {len(raw):,} characters; at most {MAX_LINE_CHARS:,} ({MAX_COLUMNS} values of "
-                                 f"{MAX_VALUE_CHARS:,} characters)")
-    too_deep = f"the JSON is nested more than {limits.json_depth} levels deep (the limit for a data set)"
+        raise DatasetError(line, Text("dataset.line_characters_most_values_characters", length=len(raw), limit=MAX_LINE_CHARS, max_columns=MAX_COLUMNS, max_value=MAX_VALUE_CHARS))
+    too_deep = Text("dataset.json_nested_more_than_levels", limit=limits.json_depth)
     if deeper_than(raw, limits.json_depth):
         raise DatasetError(line, too_deep)
     try:
@@ -165,7 +164,7 @@ def _json_line(raw: str, line: int, limits: Limits) -> Any:
     except RecursionError:  # not reached: the nesting is checked above
         raise DatasetError(line, too_deep) from None
     except ValueError as error:
-        raise DatasetError(line, f"not valid JSON ({error.args[0] if error.args else error})") from None
+        raise DatasetError(line, Text("dataset.not_valid_json", reason=error.args[0] if error.args else error)) from None
 
 
 def read_jsonl(text: str, budget: Budget) -> Dataset:
@@ -177,17 +176,18 @@ def read_jsonl(text: str, budget: Budget) -> Dataset:
             continue
         item = _json_line(raw, line, budget.limits)
         if not isinstance(item, dict):
-            raise DatasetError(line, f"each line must be a JSON object, not {type(item).__name__}")
+            raise DatasetError(line, Text("dataset.each_line_json_object_not", kind=type(item).__name__))
         if not columns:
             columns = _header(list(item))
         elif list(item) != columns and set(item) != set(columns):
             missing, extra = [_shown(c) for c in columns if c not in item], [_shown(str(k)) for k in item if k not in columns]
-            raise DatasetError(line, "the keys differ from the first line" + (f"; missing {', '.join(missing)}" if missing else "")
-                               + (f"; extra {', '.join(map(str, extra))}" if extra else ""))
+            raise DatasetError(line, Text("dataset.keys_differ_from_first_line",
+                                                 missing=Text("dataset.keys_missing", keys=", ".join(missing)) if missing else "",
+                                                 extra=Text("dataset.keys_extra", keys=", ".join(map(str, extra))) if extra else ""))
         budget.data_row(line)
         rows.append({name: _cell(item[name], line, name) for name in columns})
     if not rows:
-        raise DatasetError(None, "the file has no rows")
+        raise DatasetError(None, Text("dataset.file_no_rows"))
     return Dataset(columns, rows, "JSONL")
 
 
@@ -215,7 +215,7 @@ def read_xlsx(path: Path, budget: Budget) -> Dataset:
                 budget.blank_rows(number)
                 continue
             if len(values) > len(columns):
-                raise DatasetError(number, f"{len(values)} cells, but the header has {len(columns)}", "row")
+                raise DatasetError(number, Text("dataset.cells_but_header", cells=len(values), columns=len(columns)), "row")
             budget.data_row(number)
             values += [None] * (len(columns) - len(values))
             rows.append({name: _cell(value, number, name, "row") for name, value in zip(columns, values)})
@@ -229,9 +229,9 @@ def read_paste(text: str, variables: list[str], max_rows: int, limits: Limits = 
     (or JSONL when the first line is a JSON object)."""
     stripped = (text or "").strip()
     if not stripped:
-        raise DatasetError(None, "paste some rows first")
+        raise DatasetError(None, Text("dataset.paste_some_rows_first"))
     if len(stripped) > limits.file_bytes:
-        raise DatasetError(None, f"the pasted text has {len(stripped):,} characters; at most {limits.file_bytes:,}")
+        raise DatasetError(None, Text("dataset.pasted_text_characters_most", length=len(stripped), limit=limits.file_bytes))
     budget = Budget(max_rows, limits)
     if stripped.startswith("{"):
         return read_jsonl(stripped, budget)
@@ -247,7 +247,7 @@ def read_paste(text: str, variables: list[str], max_rows: int, limits: Limits = 
         return Dataset([name], rows, "pasted")
     dataset = read_csv(stripped, budget)
     if not dataset.rows:
-        raise DatasetError(None, "the pasted text has a header but no rows")
+        raise DatasetError(None, Text("dataset.pasted_text_header_but_no"))
     return dataset
 
 
@@ -264,7 +264,7 @@ def read_file(path: str | Path, max_rows: int, limits: Limits = LIMITS) -> Datas
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise DatasetError(None, f"upload a .csv, .jsonl or .xlsx file (got {suffix or 'no extension'})")
+        raise DatasetError(None, Text("dataset.upload_csv_jsonl_xlsx_file", suffix=suffix or Text("dataset.no_extension")))
     budget = Budget(max_rows, limits, "row" if suffix == ".xlsx" else "line")
     budget.file_size(path.stat().st_size)
     if suffix == ".xlsx":
@@ -273,7 +273,7 @@ def read_file(path: str | Path, max_rows: int, limits: Limits = LIMITS) -> Datas
         text = _text(_read_bytes(path, budget))
         dataset = read_csv(text, budget) if suffix == ".csv" else read_jsonl(text, budget)
     if not dataset.rows:
-        raise DatasetError(None, "the file has a header but no rows")
+        raise DatasetError(None, Text("dataset.file_header_but_no_rows"))
     return dataset
 
 

@@ -5,6 +5,8 @@ one, its setting; the readers check before they parse and as they go."""
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import time
 from dataclasses import dataclass
 
@@ -12,10 +14,15 @@ MAX_VALUE_CHARS = 100_000
 MAX_COLUMNS = 64
 
 
+UNITS = ("line", "row")
+"""Where a data set's problem is: a line of text, or a row of a sheet (`dataset.at_<unit>`)."""
+
+
 class DatasetError(ValueError):
     def __init__(self, line: int | None, reason: str, unit: str = "line") -> None:
         self.line, self.reason = line, reason
-        super().__init__(f"{unit} {line}: {reason}" if line is not None else reason)
+        super().__init__(reason if line is None else Text(f"dataset.at_{unit}", line=line, reason=reason) if unit in UNITS
+                         else f"{unit} {line}: {reason}")
 
 
 @dataclass(frozen=True)
@@ -46,7 +53,7 @@ LIMITS = Limits()
 
 
 def too_many_rows(max_rows: int) -> str:
-    return f"more than {max_rows:,} rows (the limit for a run; setting PLAYGROUND_BATCH_MAX_ROWS)"
+    return Text("dataset.more_than_rows_limit_run", limit=max_rows)
 
 
 class Budget:
@@ -60,8 +67,7 @@ class Budget:
 
     def check_time(self, line: int | None = None) -> None:
         if time.monotonic() > self._deadline:
-            raise DatasetError(line, f"reading the file took more than {self.limits.seconds:g} s (the time limit for reading a data set); "
-                                     "split it into smaller files", self.unit)
+            raise DatasetError(line, Text("dataset.reading_file_took_more_than", seconds=self.limits.seconds), self.unit)
 
     def data_row(self, line: int) -> None:
         if self.rows >= self.max_rows:
@@ -72,11 +78,10 @@ class Budget:
     def blank_rows(self, line: int, count: int = 1) -> None:
         self.blank += count
         if self.blank > self.blank_limit:
-            raise DatasetError(line, f"more than {self.blank_limit:,} blank rows (the limit for empty rows read in a data set: as many as "
-                                     f"the rows of a run, setting PLAYGROUND_BATCH_MAX_ROWS, and at least {self.limits.blank_rows:,}); delete the empty rows",
+            raise DatasetError(line, Text("dataset.more_than_blank_rows_limit", limit=self.blank_limit, at_least=self.limits.blank_rows),
                                self.unit)
         self.check_time(line)
 
     def file_size(self, size: int) -> None:
         if size > self.limits.file_bytes:
-            raise DatasetError(None, f"the file has {size:,} bytes; a data set file has at most {self.limits.file_bytes:,} bytes")
+            raise DatasetError(None, Text("dataset.file_bytes_data_set_file", size=size, limit=self.limits.file_bytes))
