@@ -78,8 +78,8 @@ def _cell(value: Any, line: int, name: str, unit: str = "line") -> str:
     else:
         text = json.dumps(value, ensure_ascii=False)
     if len(text) > MAX_VALUE_CHARS:
-        raise DatasetError(line, Text("dataset.value_characters_most", name=repr(name), length=len(text), limit=MAX_VALUE_CHARS), unit)
-    _sendable(text, line, Text("dataset.value", name=repr(name)), unit)
+        raise DatasetError(line, Text("dataset.value_too_long", name=repr(name), length=len(text), limit=MAX_VALUE_CHARS), unit)
+    _sendable(text, line, Text("dataset.the_value_of", name=repr(name)), unit)
     return text
 
 
@@ -88,11 +88,11 @@ def _header(names: list[Any], unit: str = "line") -> list[str]:
     if not any(columns):
         raise DatasetError(1, Text("dataset.first_line_name_columns_variables"), unit)
     if len(columns) > MAX_COLUMNS:
-        raise DatasetError(1, Text("dataset.columns_most", columns=len(columns), limit=MAX_COLUMNS), unit)
+        raise DatasetError(1, Text("dataset.too_many_columns", columns=len(columns), limit=MAX_COLUMNS), unit)
     for index, name in enumerate(columns):
         if not name:
             raise DatasetError(1, Text("dataset.column_no_name", index=index + 1), unit)
-        _sendable(name, 1, Text("dataset.name_column", index=index + 1), unit)
+        _sendable(name, 1, Text("dataset.the_name_of_column", index=index + 1), unit)
         if "{" in name or "}" in name or len(name) > 64:
             raise DatasetError(1, Text("dataset.column_name_cannot_variable_no", name=repr(name[:40])), unit)
     duplicate = next((name for name in columns if columns.count(name) > 1), None)
@@ -131,7 +131,7 @@ def read_csv(text: str, budget: Budget) -> Dataset:
                 budget.blank_rows(line)
                 continue
             if len(values) != len(columns):
-                raise DatasetError(line, Text("dataset.fields_but_header", fields=len(values), columns=len(columns)))
+                raise DatasetError(line, Text("dataset.fields_differ_from_header", fields=len(values), columns=len(columns)))
             budget.data_row(line)
             rows.append({name: _cell(value, line, name) for name, value in zip(columns, values)})
     except csv.Error as error:
@@ -215,7 +215,7 @@ def read_xlsx(path: Path, budget: Budget) -> Dataset:
                 budget.blank_rows(number)
                 continue
             if len(values) > len(columns):
-                raise DatasetError(number, Text("dataset.cells_but_header", cells=len(values), columns=len(columns)), "row")
+                raise DatasetError(number, Text("dataset.cells_differ_from_header", cells=len(values), columns=len(columns)), "row")
             budget.data_row(number)
             values += [None] * (len(columns) - len(values))
             rows.append({name: _cell(value, number, name, "row") for name, value in zip(columns, values)})

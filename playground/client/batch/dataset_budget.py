@@ -53,7 +53,7 @@ LIMITS = Limits()
 
 
 def too_many_rows(max_rows: int) -> str:
-    return Text("dataset.more_than_rows_limit_run", limit=max_rows)
+    return Text("dataset.too_many_rows", limit=max_rows)
 
 
 class Budget:
@@ -84,4 +84,4 @@ class Budget:
 
     def file_size(self, size: int) -> None:
         if size > self.limits.file_bytes:
-            raise DatasetError(None, Text("dataset.file_bytes_data_set_file", size=size, limit=self.limits.file_bytes))
+            raise DatasetError(None, Text("dataset.file_too_large", size=size, limit=self.limits.file_bytes))

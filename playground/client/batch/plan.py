@@ -4,6 +4,8 @@ and in the run file, and read back with the same checks."""
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import json
 import math
 from dataclasses import dataclass, field
@@ -38,17 +40,17 @@ class ColumnSettings:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            problems.append(f"column {index} settings must be an object")
+            problems.append(Text("plan.column_settings_object", index=index))
             return cls()
         temperature, tokens, stream = data.get("temperature"), data.get("max_tokens"), data.get("stream")
         if temperature is not None and not _temperature_ok(temperature):
-            problems.append(f"column {index} temperature must be a number from 0 to 2, or null")
+            problems.append(Text("plan.column_temperature_number_from_0", index=index))
             temperature = None
         if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int) or not 1 <= tokens <= 1_000_000):
-            problems.append(f"column {index} max_tokens must be a whole number from 1 to 1000000, or null")
+            problems.append(Text("plan.column_max_tokens_whole_number", index=index))
             tokens = None
         if stream is not None and not isinstance(stream, bool):
-            problems.append(f"column {index} stream must be true, false or null")
+            problems.append(Text("plan.column_stream_true_false_null", index=index))
             stream = None
         return cls(temperature, tokens, stream)
 
@@ -91,7 +93,7 @@ class Plan:
         """The column's own settings in words ("" when it uses the run's values throughout)."""
         own = self.column_settings[column] if column < len(self.column_settings) else ColumnSettings()
         parts = ([f"temperature {own.temperature:g}"] if own.temperature is not None else []) + \
-            ([f"max {own.max_tokens} tokens"] if own.max_tokens is not None else []) + \
+            ([Text("plan.max_tokens", max_tokens=own.max_tokens)] if own.max_tokens is not None else []) + \
             ([f"stream {'on' if own.stream else 'off'}"] if own.stream is not None else [])
         return " · ".join(parts)
 
@@ -110,17 +112,17 @@ class Plan:
             return None
         except UnicodeEncodeError:
             pass
-        where = "a column or a grader"
+        where = Text("plan.a_column_or_grader")
         if not is_utf8(self.system):
-            where = "the system prompt"
+            where = Text("plan.system_prompt")
         elif not is_utf8(self.user):
-            where = "the user prompt"
+            where = Text("plan.user_prompt")
         else:
             broken = next((index for index, row in enumerate(self.dataset.rows, 1)
                            if not all(is_utf8(name) and is_utf8(value) for name, value in row.items())), None)
             if broken is not None or not all(is_utf8(name) for name in self.dataset.columns):
-                where = f"row {broken} of the data set" if broken is not None else "a column name of the data set"
-        return f"{where} holds a broken character (a lone surrogate, not valid UTF-8) that cannot be sent or saved; remove it"
+                where = Text("plan.row_data_set", row=broken) if broken is not None else Text("plan.column_name_data_set")
+        return Text("plan.holds_broken_character_lone_surrogate", where=where)
 
     def problems(self, max_rows: int, max_concurrency: int) -> tuple[list[str], list[str]]:
         """(blocking problems, warnings) — e.g. a missing variable blocks, an unused column warns."""
@@ -130,39 +132,39 @@ class Plan:
         if broken:
             blocking.append(broken)
         if not self.user.strip():
-            blocking.append("write the user prompt")
+            blocking.append(Text("plan.write_user_prompt"))
         try:
             used = self.variables()
         except TemplateError as error:
             blocking.append(str(error))
             used = []
         if not self.dataset.rows:
-            blocking.append("add a data set (paste rows or upload a file)" if used else "add a data set: one row per request")
+            blocking.append(Text("plan.add_data_set_paste_rows") if used else Text("plan.add_data_set_one_row"))
         else:
             for problem in check_variables(used, self.dataset.columns):
                 (blocking if problem.startswith("no value") else warnings).append(problem)
         if len(self.dataset.rows) > max_rows:
-            blocking.append(f"{len(self.dataset.rows):,} rows; at most {max_rows:,}")
+            blocking.append(Text("plan.too_many_rows", rows=len(self.dataset.rows), limit=max_rows))
         if not 1 <= len(self.columns) <= MAX_COLUMNS:
-            blocking.append(f"choose 1 to {MAX_COLUMNS} columns (a format and a model each)")
+            blocking.append(Text("plan.choose_1_columns_format_model", limit=MAX_COLUMNS))
         for index, (fmt, model) in enumerate(self.columns, 1):
             if fmt not in FORMATS or not model.strip():
-                blocking.append(f"column {index} needs a format and a model")
+                blocking.append(Text("plan.column_needs_format_model", index=index))
         if not 1 <= self.repeats <= MAX_REPEATS:
-            blocking.append(f"repeat each row 1 to {MAX_REPEATS} times")
+            blocking.append(Text("plan.repeat_each_row_1_times", limit=MAX_REPEATS))
         if not 1 <= self.concurrency <= max_concurrency:
-            blocking.append(f"requests at once: 1 to {max_concurrency}")
+            blocking.append(Text("plan.requests_at_once", limit=max_concurrency))
         if len(self.graders) > MAX_GRADERS:
-            blocking.append(f"at most {MAX_GRADERS} graders")
+            blocking.append(Text("plan.too_many_graders", limit=MAX_GRADERS))
         if self.temperature is not None and not _temperature_ok(self.temperature):
-            blocking.append("temperature is between 0 and 2")
+            blocking.append(Text("plan.temperature_between_0_2"))
         if len(self.column_settings) > len(self.columns):
-            blocking.append("column settings given for a column without a format and a model")
+            blocking.append(Text("plan.column_settings_given_column_without"))
         for index, own in enumerate(self.column_settings, 1):
             if own.temperature is not None and not _temperature_ok(own.temperature):
-                blocking.append(f"column {index} temperature is between 0 and 2")
+                blocking.append(Text("plan.column_temperature_between_0_2", index=index))
         if self.cache and self.repeats > 1:
-            warnings.append("with the cache on, repeats of a row send one request and reuse its answer")
+            warnings.append(Text("plan.cache_repeats_row_send_one"))
         return blocking, warnings
 
     def to_dict(self) -> dict[str, Any]:
@@ -177,12 +179,12 @@ class Plan:
         """A plan from a session or run file, checked whole (raises `PlanError` naming each field)."""
         problems: list[str] = []
         if not isinstance(data, dict) or data.get("kind") != KIND:
-            raise PlanError([f"not a batch session file (its kind must be {KIND!r})"])
+            raise PlanError([Text("plan.not_batch_session_file_kind", kind=repr(KIND))])
 
         def text(name: str) -> str:
             value = data.get(name, "")
             if not isinstance(value, str):
-                problems.append(f"{name} must be text")
+                problems.append(Text("plan.must_be_text", name=name))
                 return ""
             return value
 
@@ -191,7 +193,7 @@ class Plan:
             if value is None and default is None:
                 return None
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                problems.append(f"{name} must be a whole number from {low} to {high}")
+                problems.append(Text("plan.whole_number_from", name=name, low=low, high=high))
                 return default
             return value
 
@@ -200,21 +202,21 @@ class Plan:
         rows = raw.get("rows") if isinstance(raw, dict) else None
         dataset = Dataset([])
         if not (isinstance(columns, list) and all(isinstance(c, str) for c in columns) and isinstance(rows, list)):
-            problems.append("dataset must have columns (names) and rows")
+            problems.append(Text("plan.dataset_columns_names_rows"))
         elif len(rows) > max_rows:
-            problems.append(f"dataset has {len(rows):,} rows; at most {max_rows:,}")
+            problems.append(Text("plan.dataset_too_many_rows", rows=len(rows), limit=max_rows))
         elif not all(isinstance(r, dict) and set(r) == set(columns) and all(isinstance(v, str) for v in r.values()) for r in rows):
-            problems.append("every dataset row must give a text value for each column")
+            problems.append(Text("plan.every_dataset_row_give_text"))
         else:
-            dataset = Dataset(list(columns), [dict(r) for r in rows], str(raw.get("source") or "session file"))
+            dataset = Dataset(list(columns), [dict(r) for r in rows], str(raw.get("source") or Text("plan.session_file")))
         pairs = data.get("columns")
         if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(v, str) for v in p) for p in pairs):
-            problems.append("columns must be [format, model] pairs")
+            problems.append(Text("plan.columns_format_model_pairs"))
             pairs = []
         graders = []
         raw_graders = data.get("graders") or []
         if not isinstance(raw_graders, list):
-            problems.append("graders must be a list")
+            problems.append(Text("plan.graders_must_be_list"))
             raw_graders = []
         for index, item in enumerate(raw_graders, 1):
             try:
@@ -223,18 +225,18 @@ class Plan:
                 problems.append(f"grader {index}: {error}")
         raw_settings = data.get("column_settings") or []
         if not isinstance(raw_settings, list) or len(raw_settings) > len(pairs):
-            problems.append("column_settings must be a list with at most one entry per column")
+            problems.append(Text("plan.column_settings_list_most_one"))
             raw_settings = []
         own = [ColumnSettings.from_dict(item, index, problems) for index, item in enumerate(raw_settings, 1)]
         temperature = data.get("temperature")
         if temperature is not None and not _temperature_ok(temperature):
-            problems.append("temperature must be a number from 0 to 2, or null")
+            problems.append(Text("plan.temperature_number_from_0_2"))
             temperature = None
         flags = {}
         for name in ("stream", "cache"):
             flags[name] = data.get(name, name == "stream")
             if not isinstance(flags[name], bool):
-                problems.append(f"{name} must be true or false")
+                problems.append(Text("plan.must_be_true_or_false", name=name))
         plan = cls(text("user"), text("system"), dataset, [(f, m) for f, m in pairs], whole("repeats", 1, MAX_REPEATS, 1) or 1,
                    graders, temperature, whole("max_tokens", 1, 1_000_000, None), bool(flags["stream"]), bool(flags["cache"]),
                    whole("concurrency", 1, 64, 4) or 4, own)
