@@ -13,6 +13,7 @@ from typing import Any
 
 from playground.client import catalog
 from playground.client.exchange import Exchange
+from playground.client.texts import Text
 from playground.client.video_catalog import one_text_model_per_family
 
 PASS, FAIL, UNSUPPORTED, SKIPPED = "pass", "fail", "unsupported", "skipped"
@@ -20,8 +21,7 @@ STATUSES = (PASS, FAIL, UNSUPPORTED, SKIPPED)
 
 TEXT_FORMATS = ("chat", "responses", "messages", "native")
 FORMATS = (*TEXT_FORMATS, "embeddings", "embeddings-native", "images", "video")
-FORMAT_LABELS = {"chat": "chat completions", "responses": "responses", "messages": "messages", "native": "native",
-                 "embeddings": "embeddings (list)", "embeddings-native": "embeddings (native)", "images": "images", "video": "video"}
+FORMAT_LABELS = {fmt: Text(f"report.format.{fmt}") for fmt in FORMATS}
 QUICK_FORMATS = FORMATS[:-1]
 
 
@@ -36,37 +36,30 @@ class Check:
 
 
 CHECKS: tuple[Check, ...] = (
-    Check("plain", "plain answer", TEXT_FORMATS, "The model answers a short question, once whole and once streamed: both have text, "
-          "a finish reason and usage (input and output tokens above zero, the total their sum), and the streamed answer has the same shape."),
-    Check("stream", "stream conformance", TEXT_FORMATS, "The streamed events follow the format's rules: their order, the end marker "
-          "(chat: data: [DONE]), exactly one finish reason, nothing after the end."),
-    Check("finish", "stop reason & max tokens", TEXT_FORMATS, "A normal answer ends with the format's 'stop' reason; with a tiny "
-          "max-tokens limit it is cut and says so (length / max_tokens / MAX_TOKENS / incomplete)."),
-    Check("system", "system prompt", TEXT_FORMATS, "A system prompt asking to start every answer with a code word is followed: the answer contains it."),
-    Check("sampling", "temperature / top_p", TEXT_FORMATS, "temperature and top_p inside the spec's ranges are accepted and answered."),
-    Check("json_schema", "JSON-schema output", ("chat",), "Asked for JSON that fits a schema, the answer is JSON valid against that schema."),
-    Check("tools", "tool round trip", TEXT_FORMATS, "The model calls a function with arguments that parse, the result is sent back, "
-          "and the final answer uses the result."),
-    Check("tool_choice", "forced tool choice", TEXT_FORMATS, "When a tool is forced, the model calls that tool even for an unrelated question."),
-    Check("thinking", "thinking / reasoning", TEXT_FORMATS, "With thinking switched on, reasoning is shown and counted in usage; "
-          "where the format signs it (messages, native) the signed turn is accepted when sent back."),
-    Check("image", "image input", TEXT_FORMATS, "A small picture sent with the question is accepted and counted in the input tokens."),
-    Check("document", "document input", ("responses",), "A PDF sent as input_file is accepted and counted in the input tokens."),
-    Check("caching", "prompt caching", ("messages",), "A long system block marked cache_control is written to the cache on the first call "
-          "and read from it on the second."),
-    Check("count_tokens", "count_tokens", ("messages",), "count_tokens for a request is within 10% of the input tokens the call itself reports."),
-    Check("ttft", "first token in time", TEXT_FORMATS, "The first streamed token arrives within the time budget set for the run."),
-    Check("bad_request", "error: bad request", TEXT_FORMATS, "A request with an out-of-range value gets 400 and the format's error body."),
-    Check("unknown_model", "error: unknown model", TEXT_FORMATS, "A model that does not exist gets 404 (or 400) and the format's error body."),
-    Check("auth", "error: wrong key", (*TEXT_FORMATS, "embeddings"), "A wrong API key gets 401 (or 403) and the format's error body."),
-    Check("dimensions", "vector size", ("embeddings", "embeddings-native"), "Vectors have the model's documented size, and the asked size where the model takes one."),
-    Check("base64", "float = base64", ("embeddings",), "The same text as float numbers and as base64 gives the same vector."),
-    Check("batch", "batch = single", ("embeddings", "embeddings-native"), "Texts sent together get the same vectors as sent one by one."),
-    Check("order", "order kept", ("embeddings", "embeddings-native"), "A batch in reverse order gets its vectors back in reverse order."),
-    Check("ratio", "ratio and tier", ("images",), "The picture delivered has the aspect ratio and size tier asked (measured with Pillow)."),
-    Check("n", "n images", ("images",), "Asking for two images delivers two."),
-    Check("video", "video job", ("video",), "A video job is submitted, reports progress while polled, ends succeeded, and the "
-          "download is an MP4 with a duration (its ftyp and mvhd boxes).", thorough_only=True),
+    Check("plain", Text("report.check.plain.label"), TEXT_FORMATS, Text("report.check.plain.meaning")),
+    Check("stream", Text("report.check.stream.label"), TEXT_FORMATS, Text("report.check.stream.meaning")),
+    Check("finish", Text("report.check.finish.label"), TEXT_FORMATS, Text("report.check.finish.meaning")),
+    Check("system", Text("report.check.system.label"), TEXT_FORMATS, Text("report.check.system.meaning")),
+    Check("sampling", Text("report.check.sampling.label"), TEXT_FORMATS, Text("report.check.sampling.meaning")),
+    Check("json_schema", Text("report.check.json_schema.label"), ("chat",), Text("report.check.json_schema.meaning")),
+    Check("tools", Text("report.check.tools.label"), TEXT_FORMATS, Text("report.check.tools.meaning")),
+    Check("tool_choice", Text("report.check.tool_choice.label"), TEXT_FORMATS, Text("report.check.tool_choice.meaning")),
+    Check("thinking", Text("report.check.thinking.label"), TEXT_FORMATS, Text("report.check.thinking.meaning")),
+    Check("image", Text("report.check.image.label"), TEXT_FORMATS, Text("report.check.image.meaning")),
+    Check("document", Text("report.check.document.label"), ("responses",), Text("report.check.document.meaning")),
+    Check("caching", Text("report.check.caching.label"), ("messages",), Text("report.check.caching.meaning")),
+    Check("count_tokens", Text("report.check.count_tokens.label"), ("messages",), Text("report.check.count_tokens.meaning")),
+    Check("ttft", Text("report.check.ttft.label"), TEXT_FORMATS, Text("report.check.ttft.meaning")),
+    Check("bad_request", Text("report.check.bad_request.label"), TEXT_FORMATS, Text("report.check.bad_request.meaning")),
+    Check("unknown_model", Text("report.check.unknown_model.label"), TEXT_FORMATS, Text("report.check.unknown_model.meaning")),
+    Check("auth", Text("report.check.auth.label"), (*TEXT_FORMATS, "embeddings"), Text("report.check.auth.meaning")),
+    Check("dimensions", Text("report.check.dimensions.label"), ("embeddings", "embeddings-native"), Text("report.check.dimensions.meaning")),
+    Check("base64", Text("report.check.base64.label"), ("embeddings",), Text("report.check.base64.meaning")),
+    Check("batch", Text("report.check.batch.label"), ("embeddings", "embeddings-native"), Text("report.check.batch.meaning")),
+    Check("order", Text("report.check.order.label"), ("embeddings", "embeddings-native"), Text("report.check.order.meaning")),
+    Check("ratio", Text("report.check.ratio.label"), ("images",), Text("report.check.ratio.meaning")),
+    Check("n", Text("report.check.n.label"), ("images",), Text("report.check.n.meaning")),
+    Check("video", Text("report.check.video.label"), ("video",), Text("report.check.video.meaning"), thorough_only=True),
 )
 CHECKS_BY_ID = {check.id: check for check in CHECKS}
 QUICK_CHECKS = tuple(check.id for check in CHECKS if not check.thorough_only)
