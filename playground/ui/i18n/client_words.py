@@ -179,6 +179,13 @@ def word(text: str) -> str:
     return translated_text(text, locale) or text
 
 
+def message_of(error: BaseException) -> str:
+    """What an exception of the client says: its message (`Text`) when it holds one, so `word`
+    finds it by its id, else its text."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, Text) else str(error)
+
+
 def word_list(texts: Iterable[Any]) -> str:
     """Problems on one line, each worded (`word`), joined by the visitor's list separator."""
     return visitor_locale().list_separator.join(word(str(text)) for text in texts)

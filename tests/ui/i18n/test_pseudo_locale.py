@@ -170,6 +170,16 @@ def _batch_problems() -> str:
     return word_list(caught.value.problems)
 
 
+def _dataset_refusal() -> str:
+    from playground.client.batch.dataset import read_paste
+    from playground.client.batch.dataset_budget import DatasetError
+    from playground.ui.i18n.client_words import message_of, word
+
+    with pytest.raises(DatasetError) as caught:
+        read_paste('city,country\n"Paris",France,extra', ["city", "country"], max_rows=10)
+    return word(message_of(caught.value))
+
+
 def _run_time_texts() -> list[tuple[str, Callable[[], Any], set[str]]]:
     """(what, the handler's call, the words of the values it shows: model ids)."""
     from playground.ui.tabs.report import views as report_views
@@ -185,6 +195,7 @@ def _run_time_texts() -> list[tuple[str, Callable[[], Any], set[str]]]:
     return [
         ("the error banner: heading, the client's problems, pydantic's refusals", _refused_request, set()),
         ("a batch problem, worded", _batch_problems, set()),
+        ("a data set's refusal (the client's messages, nested)", _dataset_refusal, set()),
         ("the metrics table", lambda: metrics_table([run]), {"gx", "flash"}),
         ("the mapping table", lambda: mapping_table([run]), {"gx", "flash"}),
         ("a report cell's verdict", lambda: report_views.cell_verdict(verdict), set()),

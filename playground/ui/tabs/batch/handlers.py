@@ -31,7 +31,7 @@ from playground.ui.tabs.batch.columns import columns_with_settings, session_sett
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
                                             preview_rows, progress_html, sort_choices)
 from playground.ui.tabs.context import TabContext
-from playground.ui.i18n.client_words import word, word_list
+from playground.ui.i18n.client_words import message_of, word, word_list
 from playground.ui.shared.connection import resolve_connection
 from playground.ui.shared.forms import optional_positive, whole
 from playground.ui.shared.widgets import Inspector, banner_update
@@ -243,7 +243,7 @@ class BatchHandlers:
         try:
             dataset = await load_dataset(path, pasted, system_text, user_text, self.ctx.settings.batch_max_rows)
         except (DatasetError, TemplateError, OSError) as problem:
-            return batch, say("bview.not_loaded", problem=plain(word(str(problem)))), gr.skip(), gr.skip()
+            return batch, say("bview.not_loaded", problem=plain(word(message_of(problem)))), gr.skip(), gr.skip()
         batch.dataset = dataset
         return batch, dataset_status(dataset), preview_rows(dataset), template_check(system_text, user_text, dataset)
 

@@ -1,0 +1,151 @@
+"""The client's messages (`playground.client.texts.Text`) are worded by their id: every id has a
+template in every locale with the same `{places}`, no id is kept that the client does not write,
+a Chinese visitor reads converted messages in Chinese (a refused request, a data set's refusal, a
+Report check's rule), and a message read back from disk as plain English is recognised by its
+template, which does not depend on the code that filled it in."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from playground.client.batch.dataset import read_paste
+from playground.client.batch.dataset_budget import DatasetError
+from playground.client.batch.plan import PlanError
+from playground.client.chat import ChatRequest
+from playground.client.errors import RequestValidationError
+from playground.client.report.model import CHECKS_BY_ID, FAIL, CheckResult
+from playground.client.texts import TEMPLATES, Text
+from playground.client.validation import strict_json
+from playground.ui import i18n
+from playground.ui.i18n import CATALOGUE, Catalogue
+from playground.ui.i18n.client_words import message_of, split_template, word, word_list
+from playground.ui.shared.render import error_text
+from playground.ui.tabs.batch.handlers import plan_from_form
+from playground.ui.tabs.report import views as report_views
+from tests.ui.i18n.test_i18n_views import assert_language, both, chinese
+
+CLIENT = Path(__file__).resolve().parents[3] / "playground" / "client"
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def place_set(template: str) -> set[str]:
+    return {text for kind, text in split_template(template) if kind == "value"}
+
+
+def written_ids() -> tuple[set[str], list[re.Pattern[str]], list[str]]:
+    """(the ids the client writes as constants, patterns of the ids it builds (f"report.format.{fmt}"),
+    `Text(...)` calls whose keywords are not the template's places)."""
+    constants: set[str] = {"list.items"}  # texts.joined
+    built: list[re.Pattern[str]] = []
+    wrong: list[str] = []
+    for path in CLIENT.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Text" and node.args):
+                continue
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                constants.add(first.value)
+                given = {keyword.arg for keyword in node.keywords}
+                expected = {name.split(":")[0] for name in place_set(TEMPLATES.get(first.value, ""))}
+                if given != expected:
+                    wrong.append(f"{path.name}:{node.lineno} {first.value}: {sorted(given)} != {sorted(expected)}")
+            elif isinstance(first, ast.JoinedStr):
+                built.append(re.compile("".join(re.escape(part.value) if isinstance(part, ast.Constant) else r"[\w-]+" for part in first.values) + r"\Z"))
+    return constants, built, wrong
+
+
+def test_every_message_has_a_template_in_every_locale_with_the_same_places() -> None:
+    for locale in CATALOGUE.locales[1:]:
+        own = CATALOGUE.client[locale.code]
+        missing = sorted(TEMPLATES.keys() - own.keys())
+        assert not missing, f"messages without words in client.{locale.code}.json: {missing}"
+        differ = [(message_id, TEMPLATES[message_id], own[message_id]) for message_id in TEMPLATES if place_set(TEMPLATES[message_id]) != place_set(own[message_id])]
+        assert not differ, differ
+
+
+def test_every_message_is_written_by_the_client_and_every_written_id_exists() -> None:
+    constants, built, wrong = written_ids()
+    unknown = sorted(constants - TEMPLATES.keys())
+    assert not unknown, f"Text ids the client writes that client/locales/en.json lacks: {unknown}"
+    unused = sorted(message_id for message_id in TEMPLATES if message_id not in constants and not any(pattern.match(message_id) for pattern in built))
+    assert not unused, f"messages nobody writes (remove them from every locale): {unused}"
+    assert not wrong, "Text calls whose parameters are not the template's places:\n" + "\n".join(wrong)
+
+
+def test_the_unused_check_finds_a_message_nobody_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    constants, built, _ = written_ids()
+    extra = {**TEMPLATES, "dataset.never_written": "never written"}
+    assert [m for m in extra if m not in constants and not any(p.match(m) for p in built)] == ["dataset.never_written"]
+
+
+def test_a_refused_chat_request_reads_in_chinese_by_its_ids() -> None:
+    def banner() -> str:
+        with pytest.raises(RequestValidationError) as caught:
+            ChatRequest.build(model="gx-2.5-flash", messages=[{"role": "user", "content": "hi"}], temperature=5)
+        return error_text(caught.value)
+
+    assert_language(both(banner), ["Please check the request", "Invalid request:", "Fix what is named above"],
+                    ["请检查请求", "请求无效：", "请修正上面指出的问题后重试"])
+
+    def refused_json() -> str:
+        with pytest.raises(RequestValidationError) as caught:
+            strict_json('{"a": [1, NaN]}')
+        return error_text(caught.value)
+
+    assert_language(both(refused_json), ["not valid JSON (NaN is not a JSON number)"], ["不是有效的 JSON（NaN 不是 JSON 数字）"])
+
+
+def test_a_data_set_refusal_reads_in_chinese_by_its_ids_and_from_its_plain_english() -> None:
+    with pytest.raises(DatasetError) as caught:
+        read_paste("city,country\nParis,France,extra", ["city", "country"], max_rows=10)
+    message = message_of(caught.value)
+    assert isinstance(message, Text) and message.id == "dataset.at_line"
+    assert_language(both(lambda: word(message)), ["line 2: 3 fields, but the header has 2"], ["第 2 行：3 个字段，但表头有 2 个"])
+    with chinese():
+        assert word(str(caught.value)) == word(message), "the English read back from a file is recognised by the id's template"
+    with pytest.raises(PlanError) as blocked:
+        plan_from_form("", "", None, [], 1, 1, "", 0, False, False, [], 10, 4)
+    assert_language(both(lambda: word_list(blocked.value.problems)), ["write the user prompt", "add a data set"], ["请填写用户提示", "请加入数据集"])
+
+
+def test_a_report_checks_rule_reads_in_chinese_by_its_id() -> None:
+    result = CheckResult("chat", "m", "plain", FAIL, "no text")
+    english, chinese_text = both(lambda: report_views.cell_verdict(result))
+    assert CHECKS_BY_ID["plain"].meaning.id == "report.check.plain.meaning"
+    assert "The model answers a short question" in english and "The model answers" not in chinese_text
+    assert CATALOGUE.client["zh-CN"]["report.check.plain.meaning"][:12] in chinese_text
+
+
+def test_a_messages_key_is_its_id_not_the_code_that_filled_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Chinese is found by id, whatever the English says or which variable held the value:
+    the same message built from differently named locals is one key, and a reworded English
+    template keeps its translation (stored English is then recognised by the new template)."""
+    def from_limit(limit: int) -> Text:
+        return Text("dataset.too_many_rows", limit=limit)
+
+    def from_rows(max_rows_of_this_run: int) -> Text:
+        return Text("dataset.too_many_rows", limit=max_rows_of_this_run)
+
+    first, second = from_limit(5), from_rows(5)
+    assert (first.id, first.params) == (second.id, second.params)
+    reworded = dict(TEMPLATES, **{"dataset.too_many_rows": "over {limit:,} rows: the run's limit"})
+    monkeypatch.setattr("playground.client.texts.TEMPLATES", reworded)
+    monkeypatch.setattr("playground.ui.i18n.client_words.TEMPLATES", reworded)
+    monkeypatch.setattr(i18n, "CATALOGUE", Catalogue(CATALOGUE.locales, CATALOGUE.texts, {code: dict(words) for code, words in CATALOGUE.client.items()}))
+    text = Text("dataset.too_many_rows", limit=5)
+    assert text == "over 5 rows: the run's limit"
+    with chinese():
+        assert word(text) == CATALOGUE.client["zh-CN"]["dataset.too_many_rows"].format(limit=5)
+        assert word("over 7 rows: the run's limit") == CATALOGUE.client["zh-CN"]["dataset.too_many_rows"].format(limit=7)
+
+
+def test_a_message_a_locale_lacks_shows_its_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    words = {code: {k: v for k, v in own.items() if k != "plan.write_user_prompt"} for code, own in CATALOGUE.client.items()}
+    monkeypatch.setattr(i18n, "CATALOGUE", Catalogue(CATALOGUE.locales, CATALOGUE.texts, words))
+    with chinese():
+        assert word(Text("plan.write_user_prompt")) == "write the user prompt"
+        assert CJK.search(word(Text("dataset.at_line", line=1, reason=Text("plan.write_user_prompt")))), "its frame is still worded"
