@@ -7,6 +7,8 @@ still shows its text in the UI; this says what was wrong with it.
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -64,7 +66,7 @@ def check_chat(events: Sequence[RecordedEvent]) -> list[Violation]:
     for index, _name, data in _decoded(events):
         last = index
         if done_at is not None:
-            problems.append(Violation(index, "an event arrived after [DONE]"))
+            problems.append(Violation(index, Text("stream.event_arrived_after_done")))
             continue
         if data == "[DONE]":
             done_at = index
@@ -73,26 +75,26 @@ def check_chat(events: Sequence[RecordedEvent]) -> list[Violation]:
             problems.append(Violation(index, "not a chat.completion.chunk"))
             continue
         if data.get("choices") is not None and not isinstance(data.get("choices"), list):
-            problems.append(Violation(index, "choices is not a list"))
+            problems.append(Violation(index, Text("stream.choices_not_list")))
         for choice in _list(data.get("choices")):
             if not isinstance(choice, dict):
-                problems.append(Violation(index, "a choice that is not an object"))
+                problems.append(Violation(index, Text("stream.choice_not_object")))
                 continue
             position = _key(choice.get("index", 0))
             if choice.get("finish_reason") is not None:
                 if position in finished:
-                    problems.append(Violation(index, f"a second finish_reason for choice {position}"))
+                    problems.append(Violation(index, Text("stream.second_finish_reason_choice", position=position)))
                 finished.add(position)
             elif position in finished and _dict(choice.get("delta")).get("content"):
-                problems.append(Violation(index, f"text for choice {position} after its finish_reason"))
+                problems.append(Violation(index, Text("stream.text_choice_after_finish_reason", position=position)))
         if data.get("usage"):
             if usage_seen:
-                problems.append(Violation(index, "usage sent more than once"))
+                problems.append(Violation(index, Text("stream.usage_sent_more_than_once")))
             usage_seen = True
     if not finished:
-        problems.append(Violation(max(last, 0), "no chunk carried a finish_reason"))
+        problems.append(Violation(max(last, 0), Text("stream.no_chunk_carried_finish_reason")))
     if done_at is None:
-        problems.append(Violation(max(last, 0), "the stream did not end with data: [DONE]"))
+        problems.append(Violation(max(last, 0), Text("stream.stream_did_not_end_data")))
     return problems
 
 
@@ -110,40 +112,40 @@ def check_messages(events: Sequence[RecordedEvent]) -> list[Violation]:
         if kind in KEEPALIVES:
             continue
         if not isinstance(data, dict):
-            problems.append(Violation(index, "an event that is not a JSON object"))
+            problems.append(Violation(index, Text("stream.event_not_json_object")))
             data = {}
         if stopped:
-            problems.append(Violation(index, f"{kind} after message_stop"))
+            problems.append(Violation(index, Text("stream.after_message_stop", kind=kind)))
             continue
         if position == 0 and kind != "message_start":
-            problems.append(Violation(index, f"the first event is {kind}, not message_start"))
+            problems.append(Violation(index, Text("stream.first_event_not_message_start", kind=kind)))
         if kind == "message_start":
             if saw_start:
-                problems.append(Violation(index, "a second message_start"))
+                problems.append(Violation(index, Text("stream.second_message_start")))
             saw_start = True
         elif kind == "content_block_start":
             block = _key(data.get("index"))
             if block in started:
-                problems.append(Violation(index, f"block {block} started twice"))
+                problems.append(Violation(index, Text("stream.block_started_twice", block=block)))
             started.add(block)
             open_blocks.add(block)
         elif kind == "content_block_delta":
             if _key(data.get("index")) not in open_blocks:
-                problems.append(Violation(index, f"a delta for block {_key(data.get('index'))} outside its start and stop"))
+                problems.append(Violation(index, Text("stream.delta_block_outside_start_stop", block=_key(data.get('index')))))
         elif kind == "content_block_stop":
             if _key(data.get("index")) not in open_blocks:
-                problems.append(Violation(index, f"block {_key(data.get('index'))} stopped without being started"))
+                problems.append(Violation(index, Text("stream.block_stopped_without_being_started", block=_key(data.get('index')))))
             open_blocks.discard(_key(data.get("index")))
         elif kind == "message_delta":
             saw_delta = True
         elif kind == "message_stop":
             if not saw_delta:
-                problems.append(Violation(index, "message_stop before any message_delta"))
+                problems.append(Violation(index, Text("stream.message_stop_before_any_message")))
             if open_blocks:
-                problems.append(Violation(index, f"block(s) {sorted(open_blocks, key=str)} never stopped"))
+                problems.append(Violation(index, Text("stream.block_never_stopped", blocks=sorted(open_blocks, key=str))))
             stopped = True
     if not stopped:
-        problems.append(Violation(max(last, 0), "the stream did not end with message_stop"))
+        problems.append(Violation(max(last, 0), Text("stream.stream_did_not_end_message")))
     return problems
 
 
@@ -160,37 +162,37 @@ def check_responses(events: Sequence[RecordedEvent]) -> list[Violation]:
         last = index
         kind = str(_key(data.get("type") if isinstance(data, dict) else None) or name or "?")
         if final_at is not None:
-            problems.append(Violation(index, f"{kind} after the response ended"))
+            problems.append(Violation(index, Text("stream.after_response_ended", kind=kind)))
             continue
         if not isinstance(data, dict):
-            problems.append(Violation(index, "an event that is not a JSON object"))
+            problems.append(Violation(index, Text("stream.event_not_json_object")))
             continue
         sequence = data.get("sequence_number")
         if isinstance(sequence, int):
             if previous_sequence is not None and sequence <= previous_sequence:
-                problems.append(Violation(index, f"sequence_number {sequence} does not increase (previous {previous_sequence})"))
+                problems.append(Violation(index, Text("stream.sequence_number_does_not_increase", sequence=sequence, previous=previous_sequence)))
             previous_sequence = sequence
         item_id = _key(data.get("item_id") or _dict(data.get("item")).get("id"))
         if kind == "response.output_item.added" and item_id:
             open_items.add(item_id)
         elif kind == "response.output_item.done" and item_id:
             if item_id not in open_items:
-                problems.append(Violation(index, f"item {item_id} done without being added"))
+                problems.append(Violation(index, Text("stream.item_done_without_being_added", item_id=item_id)))
             open_items.discard(item_id)
         elif kind.endswith(".delta") and item_id:
             if item_id not in open_items:
-                problems.append(Violation(index, f"a delta for item {item_id} outside its added and done events"))
+                problems.append(Violation(index, Text("stream.delta_item_outside_added_done", item_id=item_id)))
             if kind == "response.output_text.delta":
                 key = (item_id, _key(data.get("content_index", 0)))
                 joined.setdefault(key, []).append(str(data.get("delta", "")))
         elif kind == "response.output_text.done" and item_id:
             key = (item_id, _key(data.get("content_index", 0)))
             if "".join(joined.get(key, ())) != data.get("text", ""):
-                problems.append(Violation(index, f"the done text of item {item_id} differs from its joined deltas"))
+                problems.append(Violation(index, Text("stream.done_text_item_differs_from", item_id=item_id)))
         elif kind in ("response.completed", "response.failed", "response.incomplete"):
             final_at = index
     if final_at is None:
-        problems.append(Violation(max(last, 0), "the stream did not end with response.completed"))
+        problems.append(Violation(max(last, 0), Text("stream.stream_did_not_end_response")))
     return problems
 
 
@@ -203,23 +205,23 @@ def check_native(events: Sequence[RecordedEvent]) -> list[Violation]:
     candidate_indexes = []
     for index, data in fragments:
         if not isinstance(data, dict):
-            problems.append(Violation(index, "a fragment that is not a JSON object"))
+            problems.append(Violation(index, Text("stream.fragment_not_json_object")))
             continue
         candidates = _list(data.get("candidates"))
         if data.get("candidates") is not None and not isinstance(data.get("candidates"), list):
-            problems.append(Violation(index, "candidates is not a list"))
+            problems.append(Violation(index, Text("stream.candidates_not_list")))
         if candidates:
             candidate_indexes.append(index)
             if any(candidate.get("finishReason") for candidate in candidates if isinstance(candidate, dict)):
                 finish_indexes.append(index)
         elif "usageMetadata" not in data and "promptFeedback" not in data:
-            problems.append(Violation(index, "a fragment without candidates"))
+            problems.append(Violation(index, Text("stream.fragment_without_candidates")))
     if not candidate_indexes:
-        problems.append(Violation(0, "no fragment carried a candidate"))
+        problems.append(Violation(0, Text("stream.no_fragment_carried_candidate")))
     elif not finish_indexes or finish_indexes[-1] != candidate_indexes[-1]:
-        problems.append(Violation(candidate_indexes[-1], "the last candidate fragment has no finish reason"))
+        problems.append(Violation(candidate_indexes[-1], Text("stream.last_candidate_fragment_no_finish")))
     for index in finish_indexes[:-1]:
-        problems.append(Violation(index, "a finish reason before the last fragment"))
+        problems.append(Violation(index, Text("stream.finish_reason_before_last_fragment")))
     return problems
 
 
