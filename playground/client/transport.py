@@ -7,6 +7,8 @@ of every call (with the key redacted).
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import asyncio
 import json
 import random
@@ -34,7 +36,7 @@ from playground.client.keepalive import ReuseCheckedBackend, StaleConnectionErro
 from playground.client.limits import SessionQuota, UpstreamCap
 from playground.client.redirects import next_hop
 
-HIDDEN_BODY = "(not shown: this public app does not echo pages from addresses its visitors choose)"
+HIDDEN_BODY = Text("transport.not_shown_public_app_does")
 RETRYABLE_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 60.0
 MAX_REDIRECTS = 5
@@ -118,11 +120,11 @@ def _json_answer(response: httpx.Response, raw: bytes) -> Any:
     content_type = response.headers.get("content-type", "").lower()
     text = raw.decode("utf-8", "replace")
     if "text/event-stream" in content_type:
-        raise UnexpectedResponseError("The gateway answered with an event stream where one JSON answer was expected.")
+        raise UnexpectedResponseError(Text("transport.gateway_answered_event_stream_where"))
     if "html" in content_type or text.lstrip()[:15].lower().startswith(("<!doctype", "<html")):
-        raise UnexpectedResponseError("The gateway answered with an HTML page instead of JSON (is the base URL the gateway's?).")
+        raise UnexpectedResponseError(Text("transport.gateway_answered_html_page_instead"))
     if not raw.strip():
-        raise UnexpectedResponseError("The gateway answered with an empty body.")
+        raise UnexpectedResponseError(Text("transport.gateway_answered_empty_body"))
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -130,9 +132,9 @@ def _json_answer(response: httpx.Response, raw: bytes) -> Any:
     try:
         return json.loads(raw)
     except RecursionError:
-        raise UnexpectedResponseError("The gateway's JSON answer is nested too deeply to read.") from None
+        raise UnexpectedResponseError(Text("transport.gateway_json_answer_nested_too")) from None
     except ValueError as exc:
-        raise UnexpectedResponseError(f"The gateway's answer is not valid JSON ({exc.args[0][:80]}); it may have been cut off.") from None
+        raise UnexpectedResponseError(Text("transport.gateway_answer_not_valid_json", reason=exc.args[0][:80])) from None
 
 
 def _without_secrets(redactor: Redactor, raw: bytes, data: Any) -> Any:
@@ -146,10 +148,9 @@ def _without_secrets(redactor: Redactor, raw: bytes, data: Any) -> Any:
 def read_error(exc: httpx.HTTPError, what: str, silent_s: float | None = None) -> APIConnectionError:
     """A body that stopped arriving: a timeout is silence (said with its seconds), not a cut connection."""
     if isinstance(exc, httpx.TimeoutException):
-        seconds = f"{silent_s:g} s" if silent_s is not None else "longer than the read timeout (GATEWAY_READ_TIMEOUT)"
-        return APITimeoutError(f"The gateway started {what}, then went silent for {seconds}. It was not sent again: "
-                               "the gateway may still be working on it.")
-    return APIConnectionError(f"The connection was cut while reading {what} ({type(exc).__name__}).")
+        seconds = f"{silent_s:g} s" if silent_s is not None else Text("transport.longer_than_read_timeout_gateway")
+        return APITimeoutError(Text("transport.gateway_started_then_went_silent", what=what, seconds=seconds))
+    return APIConnectionError(Text("transport.connection_cut_while_reading", what=what, error=type(exc).__name__))
 
 
 def _with(error: GatewayError, exchange: Exchange) -> GatewayError:
@@ -235,17 +236,16 @@ class Transport:
         elif conn.api_key:
             headers["Authorization"] = f"Bearer {conn.api_key}"
         if (conn.api_key and not conn.api_key.isascii()) or any(ord(c) < 32 or ord(c) == 127 for c in conn.api_key or ""):
-            raise RequestValidationError(["the API key contains characters that cannot be sent (only plain ASCII letters, digits and symbols); check what was pasted"])
+            raise RequestValidationError([Text("transport.api_key_contains_characters_cannot")])
         try:
             request = self.http.build_request(method, conn.url(path), json=body, params=params, headers=headers)
         except UnicodeEncodeError:
-            raise RequestValidationError(["the text contains characters that cannot be sent (unpaired surrogate code points); remove them and try again"]) from None
+            raise RequestValidationError([Text("transport.text_contains_characters_cannot_sent")]) from None
         except RecursionError:
-            raise RequestValidationError(["the request is nested too deeply to send (check the JSON editors)"]) from None
+            raise RequestValidationError([Text("transport.request_nested_too_deeply_send")]) from None
         size = len(request.content) if body is not None else 0
         if self.max_body_bytes and size > self.max_body_bytes:
-            raise RequestValidationError([f"the request is {size / 1e6:.1f} MB; this server sends at most {self.max_body_bytes / 1e6:.0f} MB "
-                                          "per call (PLAYGROUND_MAX_REQUEST_MB): use fewer or smaller attachments"])
+            raise RequestValidationError([Text("transport.request_mb_server_sends_most", size=size / 1000000.0, limit=self.max_body_bytes / 1000000.0)])
         return request
 
     async def _send(self, conn: Connection, request: httpx.Request, exchange: Exchange, retry_after_accept: bool,
@@ -263,12 +263,12 @@ class Transport:
             try:
                 response = await self.http.send(request, stream=True)
             except GatewayError as error:  # the hosted-mode guard refused the address: nothing was sent
-                exchange.attempt_outcomes.append("refused by the hosted-mode guard")
+                exchange.attempt_outcomes.append(Text("transport.refused_hosted_mode_guard"))
                 exchange.finish(str(error))
                 raise _with(error, exchange) from None
             except httpx.TimeoutException as exc:
                 not_sent = isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
-                exchange.attempt_outcomes.append("connect timeout" if not_sent else "no answer (timeout)")
+                exchange.attempt_outcomes.append(Text("transport.connect_timeout") if not_sent else Text("transport.no_answer_timeout"))
                 if (not_sent or request.method == "GET") and attempt < retries:
                     await self._sleep(backoff_delay(attempt))
                     attempt += 1
@@ -276,25 +276,24 @@ class Transport:
                 exchange.finish("timeout")
                 where = redact_url(str(request.url))
                 if not_sent:
-                    raise _with(APITimeoutError(f"Could not connect to {where} in time."), exchange) from None
+                    raise _with(APITimeoutError(Text("transport.could_not_connect_time", where=where)), exchange) from None
                 raise _with(APITimeoutError(
-                    f"No answer from {where} within {self.read_timeout:g} s after the request was sent. It was not sent "
-                    "again: the gateway may still be working on it."), exchange) from None
+                    Text("transport.no_answer_from_within_after", where=where, seconds=self.read_timeout)), exchange) from None
             except httpx.TransportError as exc:
                 if isinstance(exc.__cause__, StaleConnectionError) and not stale_resent:
                     # the pooled connection was closed by the gateway and nothing was written: safe to send once more, now
-                    exchange.attempt_outcomes.append("kept-alive connection closed by the gateway before the request was written")
+                    exchange.attempt_outcomes.append(Text("transport.kept_alive_connection_closed_gateway"))
                     stale_resent = True
                     continue
                 not_sent = isinstance(exc, httpx.ConnectError)
-                exchange.attempt_outcomes.append("could not connect" if not_sent else "connection broken")
+                exchange.attempt_outcomes.append(Text("transport.could_not_connect") if not_sent else Text("transport.connection_broken"))
                 if (not_sent or request.method == "GET") and attempt < retries:
                     await self._sleep(backoff_delay(attempt))
                     attempt += 1
                     continue
-                exchange.finish("connection error")
+                exchange.finish(Text("transport.connection_error"))
                 detail = conn.redact(str(exc)).rstrip(".") or type(exc).__name__
-                raise _with(APIConnectionError(f"Could not reach the gateway at {conn.base_url}: {detail}."), exchange) from None
+                raise _with(APIConnectionError(Text("transport.could_not_reach_gateway", base_url=conn.base_url, detail=detail)), exchange) from None
             exchange.first_byte_at = exchange.elapsed()
             exchange.status = response.status_code
             exchange.attempt_outcomes.append(str(response.status_code))
@@ -340,8 +339,7 @@ class Transport:
             request = self._hop(conn, request, target)
             hops += 1
             shown = conn.redact(redact_url(str(request.url)))
-            exchange.notes.append(f"{exchange.url} answered HTTP {response.status_code}: followed to {shown} (same host, key kept); "
-                                  "a base URL that points there directly saves the extra round trip")
+            exchange.notes.append(Text("transport.answered_http_followed_same_host", url=exchange.url, status_code=response.status_code, shown=shown))
             exchange.url = shown
 
     def _hop(self, conn: Connection, request: httpx.Request, target: str) -> httpx.Request:
@@ -384,8 +382,8 @@ class Transport:
             try:
                 raw = await response.aread()
             except httpx.HTTPError as exc:
-                exchange.finish("timeout" if isinstance(exc, httpx.TimeoutException) else "connection cut")
-                raise _with(read_error(exc, "its answer", self.read_timeout), exchange) from None
+                exchange.finish("timeout" if isinstance(exc, httpx.TimeoutException) else Text("transport.connection_cut"))
+                raise _with(read_error(exc, Text("transport.answer"), self.read_timeout), exchange) from None
             finally:
                 await response.aclose()
         exchange.response_bytes = len(raw)
@@ -419,7 +417,7 @@ class Transport:
     async def fetch(self, url: str, accept: str = "video/mp4, */*", what: str = "video") -> AsyncIterator[tuple[httpx.Response, Exchange]]:
         """GET a URL the gateway handed out (a video or image file): no credentials, redirects followed."""
         if not url.startswith(("http://", "https://")):
-            raise APIConnectionError(f"The gateway gave a {what} address that is not http(s): {url[:80]!r}.")
+            raise APIConnectionError(Text("transport.gateway_gave_address_not_http", kind=what, url=repr(url[:80])))
         request = self.http.build_request("GET", url, headers={"Accept": accept})
         exchange = self._exchange(request, None)
         anonymous = Connection(url)
