@@ -11,6 +11,8 @@ configured with (its own gateway) are trusted.
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import asyncio
 import ipaddress
 import socket
@@ -30,8 +32,8 @@ NAT64 = ipaddress.ip_network("64:ff9b::/96")
 class BlockedAddressError(GatewayError):
     """A visitor-chosen address that hosted mode does not connect to; nothing was sent there."""
 
-    title = "This address is not allowed here"
-    hint = "This playground runs as a public app: it only calls gateways on public internet addresses."
+    title = Text("egress.address_not_allowed_here")
+    hint = Text("egress.playground_runs_public_app_only")
 
 
 async def system_resolver(host: str, port: int) -> list[str]:
@@ -44,24 +46,24 @@ def refusal(address: str) -> str | None:
     try:
         ip = ipaddress.ip_address(address.strip("[]").split("%")[0])
     except ValueError:
-        return "not an IP address"
+        return Text("egress.not_an_ip_address")
     if isinstance(ip, ipaddress.IPv6Address):
         embedded = ip.ipv4_mapped or (ip.sixtofour if ip.sixtofour else None)
         if embedded is None and ip in NAT64:
             embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
         if embedded is not None:
             inner = refusal(str(embedded))
-            return f"an IPv6 form of {inner}" if inner else None
-    for kind, flag in (("an unspecified address", ip.is_unspecified), ("a loopback address", ip.is_loopback),
-                       ("a link-local address", ip.is_link_local), ("a multicast address", ip.is_multicast), ("a reserved address", ip.is_reserved)):
+            return Text("egress.ipv6_form", address=inner) if inner else None
+    for kind, flag in ((Text("egress.unspecified_address"), ip.is_unspecified), (Text("egress.loopback_address"), ip.is_loopback),
+                       (Text("egress.link_local_address"), ip.is_link_local), (Text("egress.multicast_address"), ip.is_multicast), (Text("egress.reserved_address"), ip.is_reserved)):
         if flag:
             return kind
     if isinstance(ip, ipaddress.IPv6Address) and ip in ipaddress.ip_network("fc00::/7"):
-        return "a unique-local address"
+        return Text("egress.unique_local_address")
     if ip.is_private:
-        return "a private address"
+        return Text("egress.private_address")
     if not ip.is_global:
-        return "a reserved address"
+        return Text("egress.reserved_address")
     return None
 
 
@@ -99,18 +101,18 @@ class EgressGuard:
         if self.trusted(host, port):
             return host
         if self.allowed_hosts and not host_matches(host, self.allowed_hosts):
-            raise BlockedAddressError(f"{host} is not on this server's list of allowed gateway hosts (GATEWAY_ALLOWED_HOSTS).")
+            raise BlockedAddressError(Text("egress.not_server_list_allowed_gateway", host=host))
         try:
             addresses = [host] if _is_ip(host) else await self.resolver(host, port)
         except OSError:
-            raise BlockedAddressError(f"The name {host} could not be resolved.") from None
+            raise BlockedAddressError(Text("egress.name_could_not_resolved", host=host)) from None
         if not addresses:
-            raise BlockedAddressError(f"The name {host} has no address.")
+            raise BlockedAddressError(Text("egress.name_has_no_address", host=host))
         for address in addresses:
             reason = refusal(address)
             if reason:
                 shown = host if host == address else f"{host} ({address})"
-                raise BlockedAddressError(f"{shown} is {reason}: the server does not connect there for visitors.")
+                raise BlockedAddressError(Text("egress.address_refused", shown=shown, reason=reason))
         return addresses[0]
 
 RESOLVE_TIMEOUT_S = 3.0
@@ -123,20 +125,20 @@ async def host_problem(url: str, guard: EgressGuard | None, resolver: Resolver =
     parts = urlsplit(url)
     host = (parts.hostname or "").strip("[]")
     if parts.scheme not in ("http", "https") or not host:
-        return "the address is not an http(s) address"
+        return Text("egress.address_not_http_address")
     port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
         async with asyncio.timeout(timeout):
             if guard is not None:
                 await guard.address_for(host, port)
             elif not _is_ip(host) and not await resolver(host, port):
-                return f"{host} has no address"
+                return Text("egress.host_has_no_address", host=host)
     except BlockedAddressError as error:
         return error.message
     except TimeoutError:  # before OSError, of which it is a subclass
-        return f"the name {host} did not resolve within {timeout:g} s"
+        return Text("egress.name_did_not_resolve_within", host=host, seconds=timeout)
     except (OSError, UnicodeError):
-        return f"the name {host} does not resolve from this server"
+        return Text("egress.name_does_not_resolve_from", host=host)
     return None
 
 
@@ -161,7 +163,7 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         return await self._inner.connect_tcp(address, port, timeout=timeout, local_address=local_address, socket_options=socket_options)
 
     async def connect_unix_socket(self, path: str, timeout: float | None = None, socket_options: Any = None) -> httpcore.AsyncNetworkStream:
-        raise BlockedAddressError("Local sockets are not reachable from this server.")
+        raise BlockedAddressError(Text("egress.local_sockets_not_reachable_from"))
 
     async def sleep(self, seconds: float) -> None:
         await self._inner.sleep(seconds)
