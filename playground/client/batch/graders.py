@@ -8,6 +8,8 @@ are capped, so a catastrophic pattern costs at most `REGEX_TIMEOUT_S` per answer
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import json
 import re
 import unicodedata
@@ -19,16 +21,7 @@ import regex
 
 from playground.client.batch.template import TemplateError, fill
 
-KINDS = {
-    "contains": "contains",
-    "not_contains": "does not contain",
-    "regex": "matches the regex",
-    "equals": "equals `expected` (normalised)",
-    "json": "is valid JSON",
-    "schema": "matches the JSON schema",
-    "length": "length in characters within",
-    "model": "model-graded (1-5)",
-}
+KINDS = {kind: Text(f"graders.kind.{kind}") for kind in ("contains", "not_contains", "regex", "equals", "json", "schema", "length", "model")}
 MODEL_KINDS = frozenset({"model"})
 MAX_PATTERN_CHARS = 500
 MAX_REGEX_INPUT_CHARS = 200_000
@@ -59,11 +52,11 @@ class GraderSpec:
     @property
     def label(self) -> str:
         if self.kind == "length":
-            return f"length {self.minimum if self.minimum is not None else 0}–{self.maximum if self.maximum is not None else '∞'}"
+            return Text("graders.length_label", minimum=self.minimum if self.minimum is not None else 0, maximum=self.maximum if self.maximum is not None else "∞")
         if self.kind in ("contains", "not_contains", "regex"):
             return f"{KINDS[self.kind]} {self.value[:30]!r}"
         if self.kind == "model":
-            return f"graded by {self.model}"
+            return Text("graders.graded_by", model=self.model)
         return KINDS.get(self.kind, self.kind)
 
     def to_dict(self) -> dict[str, Any]:
@@ -72,17 +65,17 @@ class GraderSpec:
     @classmethod
     def from_dict(cls, data: Any) -> GraderSpec:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str) or data["kind"] not in KINDS:
-            raise GraderError(f"a grader must be one of {', '.join(KINDS)}")
+            raise GraderError(Text("graders.unknown_kind", kinds=', '.join(KINDS)))
         def bound(name: str) -> int | None:
             value = data.get(name)
             if value is None:
                 return None
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise GraderError(f"{name} must be a whole number of 0 or more")
+                raise GraderError(Text("graders.bound_must_be_whole_number", name=name))
             return value
         value, model = data.get("value", ""), data.get("model", "")
         if not isinstance(value, str) or not isinstance(model, str):
-            raise GraderError("a grader's value and model are text")
+            raise GraderError(Text("graders.grader_value_model_text"))
         spec = cls(data["kind"], value, bound("minimum"), bound("maximum"), model)
         check(spec)
         return spec
@@ -104,40 +97,40 @@ class Mark:
 def check(spec: GraderSpec) -> None:
     """Raise `GraderError` saying what to fix."""
     if spec.kind in ("contains", "not_contains") and not spec.value:
-        raise GraderError(f"“{KINDS[spec.kind]}” needs the text to look for")
+        raise GraderError(Text("graders.needs_text_look", kind=KINDS[spec.kind]))
     if spec.kind == "regex":
         if not spec.value or len(spec.value) > MAX_PATTERN_CHARS:
-            raise GraderError(f"the regex must have 1 to {MAX_PATTERN_CHARS} characters")
+            raise GraderError(Text("graders.regex_length", limit=MAX_PATTERN_CHARS))
         try:
             regex.compile(spec.value)
         except (regex.error, ValueError, OverflowError) as error:
-            raise GraderError(f"the regex does not compile: {error}") from None
+            raise GraderError(Text("graders.regex_does_not_compile", error=error)) from None
     if spec.kind == "schema":
         schema = schema_of(spec)
         jsonschema = _jsonschema()
         try:
             jsonschema.validators.validator_for(schema).check_schema(schema)
         except jsonschema.SchemaError as error:
-            raise GraderError(f"not a valid JSON Schema: {error.message}") from None
+            raise GraderError(Text("graders.not_valid_json_schema", reason=error.message)) from None
     if spec.kind == "length":
         if spec.minimum is None and spec.maximum is None:
-            raise GraderError("length bounds need a minimum, a maximum or both")
+            raise GraderError(Text("graders.length_bounds_need_minimum_maximum"))
         if spec.minimum is not None and spec.maximum is not None and spec.minimum > spec.maximum:
-            raise GraderError(f"the length minimum ({spec.minimum}) is above the maximum ({spec.maximum})")
+            raise GraderError(Text("graders.length_minimum_above_maximum", minimum=spec.minimum, maximum=spec.maximum))
     if spec.kind == "model":
         if not spec.value.strip():
-            raise GraderError("a model-graded grader needs a rubric")
+            raise GraderError(Text("graders.model_graded_grader_needs_rubric"))
         if not spec.model.strip():
-            raise GraderError("a model-graded grader needs a grading model")
+            raise GraderError(Text("graders.model_graded_grader_needs_grading"))
 
 
 def schema_of(spec: GraderSpec) -> dict[str, Any]:
     try:
         schema = json.loads(spec.value)
     except ValueError as error:
-        raise GraderError(f"the schema is not valid JSON ({error})") from None
+        raise GraderError(Text("graders.schema_not_valid_json", error=error)) from None
     if not isinstance(schema, dict):
-        raise GraderError("the schema must be a JSON object")
+        raise GraderError(Text("graders.schema_json_object"))
     return schema
 
 
@@ -160,7 +153,7 @@ def grade(spec: GraderSpec, answer: str, row: Mapping[str, str]) -> Mark:
     try:
         return _grade(spec, answer, row)
     except Exception as error:  # a grader never takes a run down
-        return Mark(False, f"could not grade: {type(error).__name__}")
+        return Mark(False, Text("graders.could_not_grade", error=type(error).__name__))
 
 
 def _grade(spec: GraderSpec, answer: str, row: Mapping[str, str]) -> Mark:
@@ -168,39 +161,39 @@ def _grade(spec: GraderSpec, answer: str, row: Mapping[str, str]) -> Mark:
         needle = _template_value(spec, row)
         found = needle.casefold() in answer.casefold()
         passed = found if spec.kind == "contains" else not found
-        return Mark(passed, ("found " if found else "not found ") + repr(needle[:40]))
+        return Mark(passed, Text("graders.found", text=repr(needle[:40])) if found else Text("graders.not_found", text=repr(needle[:40])))
     if spec.kind == "regex":
         if len(answer) > MAX_REGEX_INPUT_CHARS:
-            return Mark(False, f"answer longer than {MAX_REGEX_INPUT_CHARS:,} characters: not searched")
+            return Mark(False, Text("graders.answer_longer_than_characters_not", limit=MAX_REGEX_INPUT_CHARS))
         try:
             match = regex.search(spec.value, answer, timeout=REGEX_TIMEOUT_S)
         except TimeoutError:
-            return Mark(False, f"the regex took longer than {REGEX_TIMEOUT_S} s on this answer: stopped")
-        return Mark(match is not None, f"matched {match.group(0)[:40]!r}" if match else "no match")
+            return Mark(False, Text("graders.regex_took_longer_than_answer", seconds=REGEX_TIMEOUT_S))
+        return Mark(match is not None, Text("graders.matched", text=repr(match.group(0)[:40])) if match else Text("graders.no_match"))
     if spec.kind == "equals":
         if "expected" not in row:
-            return Mark(None, "the data set has no expected column")
+            return Mark(None, Text("graders.data_set_no_expected_column"))
         same = normalise(answer) == normalise(row["expected"])
-        return Mark(same, "equal" if same else f"expected {row['expected'][:40]!r}")
+        return Mark(same, Text("graders.equal") if same else Text("graders.expected", text=repr(row["expected"][:40])))
     if spec.kind in ("json", "schema"):
         try:
             document = json.loads(_strip_fence(answer))
         except ValueError as error:
-            return Mark(False, f"not JSON: {str(error)[:80]}")
+            return Mark(False, Text("graders.not_json", reason=str(error)[:80]))
         if spec.kind == "json":
-            return Mark(True, "valid JSON")
+            return Mark(True, Text("graders.answer_is_valid_json"))
         validator = _jsonschema().validators.validator_for(schema_of(spec))
         errors = sorted(validator(schema_of(spec)).iter_errors(document), key=lambda e: list(e.path))
         if errors:
             where = "/".join(map(str, errors[0].path)) or "(root)"
             return Mark(False, f"{where}: {errors[0].message[:100]}")
-        return Mark(True, "matches the schema")
+        return Mark(True, Text("graders.matches_schema"))
     if spec.kind == "length":
         size = len(answer)
         low = spec.minimum if spec.minimum is not None else 0
         high = spec.maximum if spec.maximum is not None else float("inf")
-        return Mark(low <= size <= high, f"{size:,} characters")
-    return Mark(None, f"{spec.kind} is graded by a model")
+        return Mark(low <= size <= high, Text("graders.characters", size=size))
+    return Mark(None, Text("graders.graded_by_a_model", kind=spec.kind))
 
 
 def _strip_fence(text: str) -> str:
