@@ -2,7 +2,9 @@
 
     locales/<code>.json          key -> text: every text the interface writes, in the layout and at
                                  run time; `en.json` is the source, the others have the same keys
-    locales/client.<code>.json   English template of a text `playground/client` writes -> the same
+    locales/client.<code>.json   a client message's id (`playground.client.texts.Text`; its English
+                                 is `playground/client/locales/en.json`) -> its template in <code>,
+                                 and for modules not converted yet, an f-string's body -> the same
                                  text in <code> (`client_words.word`); none for English
     client_texts.json            the client's texts that need no words (never shown, or not ours)
 
