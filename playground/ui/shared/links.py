@@ -105,11 +105,12 @@ class LinkOpener:
             else:
                 ignored.append(say("link.unknown_preset", name=plain(preset[:60])))
         text = params.get("q")
+        link = self.links[tab]
         if text is not None:
             component = fields.get("text")
             cleaned = _clean_text(text)
-            if component is not None and cleaned is not None:
-                chosen[id(component)] = {"text": cleaned, "files": []} if getattr(self.links[tab], "draft", False) else cleaned
+            if component is not None and link is not None and cleaned is not None:
+                chosen[id(component)] = {"text": cleaned, "files": []} if link.draft else cleaned
             else:
                 ignored.append(say("link.bad_text"))
         values = [chosen.get(id(component), gr.skip()) for component in self.outputs]
