@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,19 +132,17 @@ async def run_direct(http: httpx.AsyncClient, url: str, fn_index: int, data: lis
     return answer.json()["data"]
 
 
-async def stream_event(http: httpx.AsyncClient, url: str, fn_index: int, data: list[Any], session_hash: str) -> Reply:
-    """Join the queue with `data` and follow the event to its end; the first output is the chatbot."""
-    start = time.perf_counter()
+async def join_queue(http: httpx.AsyncClient, url: str, fn_index: int, data: list[Any], session_hash: str) -> str:
+    """Join the queue with `data`, as the page does; the event's id."""
     joined = await http.post(f"{url}/gradio_api/queue/join",
                              json={"data": data, "fn_index": fn_index, "session_hash": session_hash, "event_data": None, "trigger_id": None})
     joined.raise_for_status()
-    join = time.perf_counter() - start
-    event_id = joined.json()["event_id"]
-    ttft: float | None = None
-    seen = 0
-    chunks: list[Any] | None = None  # the event's last chunk per output, as its diffs apply to
-    values: list[Any] | None = None  # what the page shows per output
-    closing: list[Any] | None = None
+    return str(joined.json()["event_id"])
+
+
+async def event_outputs(http: httpx.AsyncClient, url: str, event_id: str, session_hash: str) -> AsyncIterator[tuple[str, list[Any]]]:
+    """The event's output messages from the session's stream, until it ends: ("process_generating"
+    or "process_completed", the message's data per output)."""
     async with http.stream("GET", f"{url}/gradio_api/queue/data", params={"session_hash": session_hash}) as stream:
         async for line in stream.aiter_lines():
             if not line.startswith("data:"):
@@ -153,17 +152,30 @@ async def stream_event(http: httpx.AsyncClient, url: str, fn_index: int, data: l
                 continue
             kind = message.get("msg")
             if kind in ("process_generating", "process_completed"):
-                seen += 1
-                output = (message.get("output") or {}).get("data") or []
-                if kind == "process_completed":
-                    closing = list(output)
-                if chunks is None or kind == "process_completed":
-                    chunks = list(output)
-                else:  # streamed updates after the first carry diffs of each output
-                    chunks = [apply_diff(old, diff) for old, diff in zip(chunks, output)]
-                values = [shown_value(old, new) for old, new in zip(values or [None] * len(chunks), chunks)]
-                if ttft is None and values and shows_reply(values[0]):
-                    ttft = time.perf_counter() - start
+                yield kind, (message.get("output") or {}).get("data") or []
             if kind in ("process_completed", "close_stream"):
-                break
+                return
+
+
+async def stream_event(http: httpx.AsyncClient, url: str, fn_index: int, data: list[Any], session_hash: str) -> Reply:
+    """Join the queue with `data` and follow the event to its end; the first output is the chatbot."""
+    start = time.perf_counter()
+    event_id = await join_queue(http, url, fn_index, data, session_hash)
+    join = time.perf_counter() - start
+    ttft: float | None = None
+    seen = 0
+    chunks: list[Any] | None = None  # the event's last chunk per output, as its diffs apply to
+    values: list[Any] | None = None  # what the page shows per output
+    closing: list[Any] | None = None
+    async for kind, output in event_outputs(http, url, event_id, session_hash):
+        seen += 1
+        if kind == "process_completed":
+            closing = list(output)
+        if chunks is None or kind == "process_completed":
+            chunks = list(output)
+        else:  # streamed updates after the first carry diffs of each output
+            chunks = [apply_diff(old, diff) for old, diff in zip(chunks, output)]
+        values = [shown_value(old, new) for old, new in zip(values or [None] * len(chunks), chunks)]
+        if ttft is None and values and shows_reply(values[0]):
+            ttft = time.perf_counter() - start
     return Reply(ttft, time.perf_counter() - start, json.dumps(values[0] if values else None, ensure_ascii=False), seen, join, values, closing)

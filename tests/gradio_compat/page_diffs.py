@@ -7,10 +7,11 @@ before the next arrived: an update emptied in place by a later diff then shows n
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import httpx
+
+from bench.app_queue import event_outputs, join_queue
 
 
 def apply_in_place(pending: list, diffs: list) -> list:
@@ -41,32 +42,18 @@ def apply_in_place(pending: list, diffs: list) -> list:
 
 async def handed_on(http: httpx.AsyncClient, url: str, fn_index: int, data: list[Any], session_hash: str) -> list[list[Any]]:
     """Run one queued event as the page does; per output, every object the page handed on, in order."""
-    joined = await http.post(f"{url}/gradio_api/queue/join",
-                             json={"data": data, "fn_index": fn_index, "session_hash": session_hash, "event_data": None, "trigger_id": None})
-    joined.raise_for_status()
-    event_id = joined.json()["event_id"]
+    event_id = await join_queue(http, url, fn_index, data, session_hash)
     pending: list[Any] | None = None
     outputs: list[list[Any]] = []
-    async with http.stream("GET", f"{url}/gradio_api/queue/data", params={"session_hash": session_hash}) as stream:
-        async for line in stream.aiter_lines():
-            if not line.startswith("data:"):
-                continue
-            message = json.loads(line[5:])
-            if message.get("event_id") not in (None, event_id):
-                continue
-            kind = message.get("msg")
-            if kind in ("process_generating", "process_completed"):
-                data_out = (message.get("output") or {}).get("data") or []
-                if pending is None or kind == "process_completed":
-                    pending = copy.deepcopy(data_out)
-                    delivered = list(pending)
-                else:
-                    delivered = apply_in_place(pending, data_out)
-                outputs = outputs or [[] for _ in delivered]
-                for index, value in enumerate(delivered):
-                    outputs[index].append(value)
-            if kind in ("process_completed", "close_stream"):
-                break
+    async for kind, data_out in event_outputs(http, url, event_id, session_hash):
+        if pending is None or kind == "process_completed":
+            pending = copy.deepcopy(data_out)
+            delivered = list(pending)
+        else:
+            delivered = apply_in_place(pending, data_out)
+        outputs = outputs or [[] for _ in delivered]
+        for index, value in enumerate(delivered):
+            outputs[index].append(value)
     return outputs
 
 
