@@ -16,7 +16,8 @@ def server_defaults(settings: Settings) -> tuple[ServerDefaults, GatewayProcess 
     """The gateway this process talks to by default, starting the demo gateway (in a process of
     its own, `wait_ready` before serving) when none is set."""
     limits = {"hosted": settings.hosted, "video_jobs_per_session": settings.video_jobs_per_session,
-              "quotas": SessionQuotas(settings.requests_per_minute, settings.concurrent_calls)}
+              "quotas": SessionQuotas(settings.requests_per_minute, settings.concurrent_calls),
+              "uploads_per_minute": settings.uploads_per_minute}
     if settings.gateway_base_url is not None:
         return ServerDefaults(settings.gateway_base_url, settings.gateway_api_key, demo=False, **limits), None
     demo = GatewayProcess.start(DemoConfig(api_key=settings.demo_api_key, token_delay=settings.demo_token_delay, quirks=settings.demo_quirks),

@@ -42,7 +42,7 @@ def hosted_page(browser: Browser, hosted_url: str) -> Iterator[Page]:
 
 def test_a_loopback_base_url_is_refused_and_never_reached(hosted_page: Page) -> None:
     page = hosted_page
-    expect(page.locator("#gateway-badge")).to_contain_text("Hosted mode")
+    expect(page.locator("#gateway-badge")).to_contain_text("Public app")
     with Recorder().running() as recorder:
         page.click("#connection-panel")
         page.fill("#connection-url textarea", f"{recorder.url}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -12,7 +13,8 @@ from playground.client.errors import RequestValidationError
 from playground.demo_gateway.server import RunningGateway, free_port
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.shared.connection import ServerDefaults, badge_text, resolve_connection
+from playground.ui.shared.connection import ServerDefaults, SessionQuotas, badge_text, resolve_connection
+from playground.ui.shared.connection import test_connection as connection_status
 from playground.ui.tabs.video.board import VideoBoard, VideoJob
 from playground.ui.tabs.video.form import FIELD_NAMES, VideoForm
 from playground.ui.tabs.video.handlers import submit_job
@@ -54,8 +56,30 @@ def test_a_typed_key_goes_only_with_the_typed_url_and_the_server_key_only_to_its
 
 
 def test_the_badge_says_which_mode() -> None:
-    assert "Hosted mode" in badge_text(ServerDefaults("http://x", hosted=True), "")
+    assert "Public app" in badge_text(ServerDefaults("http://x", hosted=True), "")
     assert "Local mode" in badge_text(DEFAULTS, "")
+
+
+HOSTED_DEMO = ServerDefaults("http://127.0.0.1:9", "server-key", demo=True, hosted=True, quotas=SessionQuotas(30, 4),
+                             video_jobs_per_session=3, uploads_per_minute=20)
+
+
+def test_a_visitor_reads_their_limits_up_front_and_no_operator_words() -> None:
+    badge = badge_text(HOSTED_DEMO, "")
+    assert "Each visitor can make 30 requests a minute; 4 calls at once; 3 video jobs at once; 20 uploads a minute." in badge
+    assert "per-session" not in badge
+    assert not re.search(r"\b[A-Z]+_[A-Z_]+\b", badge), badge  # no setting's name
+    assert "127.0.0.1" not in badge and "open **Connection**" in badge
+    assert "Each visitor" not in badge_text(ServerDefaults("http://x", hosted=True, video_jobs_per_session=0), "")  # no limits set: none stated
+    assert "Each visitor" not in badge_text(DEFAULTS, "")  # locally there are none to state
+
+
+async def test_the_connection_status_names_the_hosted_demo_gateway_in_words(client: GatewayClient, gateway: RunningGateway) -> None:
+    hosted = ServerDefaults(gateway.url, DEMO_KEY, demo=True, hosted=True)
+    status, _ = await connection_status(client, hosted, "", "")
+    local, _ = await connection_status(client, ServerDefaults(gateway.url, DEMO_KEY, demo=True), "", "")
+    assert "Connected to the built-in demo gateway in" in status and gateway.url not in status
+    assert f"Connected to `{gateway.url}` in" in local
 
 
 def test_the_gradio_api_lists_nothing(gateway: RunningGateway) -> None:

@@ -19,7 +19,7 @@ from playground.client.gateway import GatewayClient
 from playground.client.limits import SessionQuota
 from playground.client.transport import Connection, url_problem
 from playground.gradio_compat import current_request
-from playground.ui.i18n import say
+from playground.ui.i18n import say, visitor_locale
 from playground.ui.shared.render import plain
 from playground.ui.web.visitor_identity import visitor_of
 
@@ -60,6 +60,26 @@ class ServerDefaults:
     hosted: bool = False
     quotas: SessionQuotas = field(default_factory=SessionQuotas, repr=False, compare=False)
     video_jobs_per_session: int = 20
+    uploads_per_minute: int = 0
+
+    def is_default(self, url: str) -> bool:
+        """Whether `url` (without a trailing version) is the server's own gateway."""
+        return without_version(url)[0] == without_version(self.base_url)[0]
+
+    def gateway_name(self, url: str) -> str:
+        """How the screen names the gateway at `url`: its address, or in words the built-in
+        demo gateway in hosted mode, whose address is the server's own and means nothing to a visitor."""
+        if self.hosted and self.demo and self.is_default(url):
+            return say("connection.the_demo_gateway")
+        return f"`{plain(url[:200])}`"
+
+    def visitor_limits(self) -> str:
+        """The limits each visitor has, in words ("" when there are none)."""
+        limits = [say(key, count=count) for key, count in (
+            ("connection.limit_requests", self.quotas.requests_per_minute), ("connection.limit_at_once", self.quotas.concurrent_calls),
+            ("connection.limit_video_jobs", self.video_jobs_per_session if self.hosted else 0),
+            ("connection.limit_uploads", self.uploads_per_minute)) if count]
+        return say("connection.visitor_limits", limits=visitor_locale().list_separator.join(limits)) if limits else ""
 
 
 def checked_base_url(text: str) -> str:
@@ -142,12 +162,13 @@ def resolve_connection(defaults: ServerDefaults, url_text: str | None, key_text:
 
 
 def badge_text(defaults: ServerDefaults, url_text: str | None) -> str:
+    """The header's badge: the mode (in hosted mode with each visitor's limits) and the gateway in use."""
     url = without_version((url_text or "").strip() or defaults.base_url)[0]
-    mode = say("connection.hosted_mode" if defaults.hosted else "connection.local_mode")
+    mode = say("connection.hosted_mode") + defaults.visitor_limits() if defaults.hosted else say("connection.local_mode")
     note = version_note(url_text)
     note = f"\n\n{note}" if note else ""
-    if defaults.demo and url == without_version(defaults.base_url)[0]:
-        return mode + say("connection.demo_gateway") + note
+    if defaults.demo and defaults.is_default(url):
+        return mode + say("connection.demo_gateway_hosted" if defaults.hosted else "connection.demo_gateway") + note
     return mode + say("connection.gateway", url=plain(url[:200])) + note
 
 
@@ -160,7 +181,7 @@ async def test_connection(client: GatewayClient, defaults: ServerDefaults, url_t
     `GatewayError` on anything else (wrong key, unreachable gateway)."""
     conn = resolve_connection(defaults, url_text, key_text)
     catalog_ids = catalog.chat_model_ids()
-    where = plain(conn.base_url)
+    where = defaults.gateway_name(conn.base_url)
     note = version_note(url_text)
     note = f"\n\n{note}" if note else ""
     try:

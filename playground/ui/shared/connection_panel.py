@@ -66,9 +66,10 @@ class ConnectionPanel:
     @classmethod
     def build(cls, defaults: ServerDefaults) -> ConnectionPanel:
         key_hint = t("connection.key_on_server" if defaults.server_key else "connection.key_yours")
+        url_hint = t("connection.url_demo_placeholder") if defaults.hosted and defaults.demo else defaults.base_url
         with gr.Accordion(t("connection.panel"), open=not defaults.demo, elem_id="connection-panel"):
             with gr.Row():
-                url_box = gr.Textbox(label=t("connection.url"), placeholder=defaults.base_url, elem_id="connection-url", scale=3)
+                url_box = gr.Textbox(label=t("connection.url"), placeholder=url_hint, elem_id="connection-url", scale=3)
                 key_box = gr.Textbox(label=t("connection.key"), type="password", placeholder=key_hint, elem_id="connection-key", scale=2)
             with gr.Row():
                 remember = gr.Checkbox(False, label=t("connection.remember"), elem_id="connection-remember",
