@@ -50,3 +50,25 @@ def test_chain_two_turns_example_asks_no_reasoning_of_a_model_without_it(page: P
     expect(request).to_contain_text('"model": "gpt-4.1"')
     expect(request).not_to_contain_text('"reasoning"')
     expect(request).not_to_contain_text("get_weather")
+
+
+def _top_in_window(page: Page, selector: str) -> bool:
+    """Whether the top edge of `selector` is inside the window (so its start is on screen)."""
+    return page.eval_on_selector(selector, "el => { const top = el.getBoundingClientRect().top; return top >= 0 && top < window.innerHeight; }")
+
+
+@pytest.mark.parametrize(("label", "starts", "at", "shows"), [
+    ("Chat", "#chat-example-0", "start", "#chat-chatbot"),  # the chat is above the examples
+    ("Compare", "#compare-example-0", "end", "#compare-chat-0"),  # the answers are below them
+    ("Video", "#video-submit", "start", "#video-board"),  # the progress bar is above Generate
+])
+def test_what_a_person_starts_is_brought_into_view_on_a_projector(page: Page, label: str, starts: str, at: str, shows: str) -> None:
+    """At 1280x720 an example or Generate pressed with the result's place off screen scrolls that
+    place into view (issue 40: the streaming answer and the progress bar were out of the window)."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_tab(page, label, starts)
+    page.eval_on_selector(starts, f"el => el.scrollIntoView({{block: '{at}'}})")
+    assert not _top_in_window(page, shows)
+    page.click(starts)
+    page.wait_for_function("selector => { const top = document.querySelector(selector).getBoundingClientRect().top;"
+                           " return top >= 0 && top < window.innerHeight; }", arg=shows, timeout=5_000)

@@ -22,7 +22,7 @@ Interleave = Callable[[], Awaitable[None]]
 
 def browser_fill(dependency: Any) -> Any:
     """What a `js=`-only event (`examples.browser_filler`) writes to its outputs."""
-    return json.loads(dependency.js.split("=>", 1)[1])
+    return json.loads(dependency.js.rsplit("return ", 1)[1].rsplit(";", 1)[0])
 
 
 class PageModel:
@@ -52,7 +52,12 @@ class PageModel:
         self.values[component._id] = value
 
     def dependency(self, component: Any, event: str) -> Any:
-        return next(fn for fn in self.app.fns.values() if (component._id, event) in fn.targets)
+        """The one server handler of `component`'s `event`."""
+        return next(fn for fn in self.dependencies(component, event) if fn.fn is not None)
+
+    def dependencies(self, component: Any, event: str) -> list[Any]:
+        """Every event listener of `component`'s `event`, in the order the page added them (a click runs them all)."""
+        return [fn for fn in self.app.fns.values() if (component._id, event) in fn.targets]
 
     def _followers(self, dependency: Any) -> list[Any]:
         return [fn for fn in self.app.fns.values() if fn.trigger_after == dependency._id]
@@ -73,7 +78,8 @@ class PageModel:
         """Run one event and the `.then` steps after it. `during_stream` runs after the first
         value a streaming step yields (a click made while a reply arrives)."""
         if dependency.fn is None:  # a browser-side event (an example's fill): its values are in its `js`
-            self._write(dependency, browser_fill(dependency))
+            if dependency.outputs:  # (one with none only scrolls)
+                self._write(dependency, browser_fill(dependency))
             for follower in self._followers(dependency):
                 await self.run(follower, during_stream=during_stream)
             return
@@ -102,4 +108,5 @@ class PageModel:
             await self.run(follower, during_stream=during_stream)
 
     async def click(self, elem_id: str, during_stream: Interleave | None = None) -> None:
-        await self.run(self.dependency(self.component(elem_id), "click"), during_stream=during_stream)
+        for dependency in self.dependencies(self.component(elem_id), "click"):
+            await self.run(dependency, during_stream=during_stream)

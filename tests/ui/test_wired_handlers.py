@@ -49,7 +49,7 @@ def page() -> Iterator[Any]:
 
 def handler(page: Any, elem_id: str, event: str) -> Any:
     component = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == elem_id)
-    return next(fn.fn for fn in page.fns.values() if (component._id, event) in fn.targets)
+    return next(fn.fn for fn in page.fns.values() if (component._id, event) in fn.targets and fn.fn is not None)  # not a browser-only event
 
 
 def plain(fn: Any) -> Any:

@@ -11,6 +11,7 @@ from typing import Any
 import gradio as gr
 
 from playground.ui.i18n import t
+from playground.ui.shared.scrolling import scroll_statement
 
 
 @dataclass(frozen=True)
@@ -37,11 +38,13 @@ def initial_value(component: Any) -> Any:
 class ExampleRow:
     examples: list[Example]
     buttons: list[gr.Button]
+    shows: str
+    """The elem_id of where the tab shows what an example starts: a click scrolls it into view."""
 
     @classmethod
-    def build(cls, prefix: str, examples: list[Example], note: str = RESETS) -> ExampleRow:
+    def build(cls, prefix: str, examples: list[Example], shows: str, note: str = RESETS) -> ExampleRow:
         """Lay out a row of example buttons with their one-line explanations and `note` (what a
-        click does to the settings it does not name)."""
+        click does to the settings it does not name); a click brings `shows` into view."""
         buttons = []
         with gr.Row(elem_id=f"{prefix}-examples", elem_classes=["example-row"]):
             for index, example in enumerate(examples):
@@ -49,7 +52,7 @@ class ExampleRow:
                     buttons.append(gr.Button(example.label, size="sm", elem_id=f"{prefix}-example-{index}"))
                     gr.Markdown(example.explains, elem_classes=["example-explains"])
         gr.Markdown(t(note), elem_id=f"{prefix}-examples-note", elem_classes=["example-explains"])
-        return cls(examples, buttons)
+        return cls(examples, buttons, shows)
 
     def wire(self, fields: dict[str, Any], keep: tuple[str, ...] = ()) -> None:
         """Clicking an example sets the fields it names and puts every other field in `fields`
@@ -62,7 +65,7 @@ class ExampleRow:
                 raise ValueError(f"example {example.label!r} names fields the tab does not have: {sorted(unknown)}")
             names = [name for name in fields if name in example.values or name in defaults]
             values = example_values(example, defaults, names)
-            button.click(None, None, [fields[name] for name in names], js=browser_filler(values))
+            button.click(None, None, [fields[name] for name in names], js=browser_filler(values, self.shows))
 
 
 def example_values(example: Example, defaults: dict[str, Any], names: list[str]) -> list[Any]:
@@ -70,7 +73,8 @@ def example_values(example: Example, defaults: dict[str, Any], names: list[str])
     return [example.values[name] if name in example.values else defaults[name] for name in names]
 
 
-def browser_filler(values: list[Any]) -> str:
-    """A `js=` function that returns `values`: the browser fills the fields itself, so an Enter
-    pressed right after the click sends the example even when the server is busy."""
-    return f"() => {json.dumps(values if len(values) > 1 else values[0], ensure_ascii=False)}"
+def browser_filler(values: list[Any], shows: str) -> str:
+    """A `js=` function that scrolls `shows` into view and returns `values`: the browser fills the
+    fields itself, so an Enter pressed right after the click sends the example even when the server is busy."""
+    filled = json.dumps(values if len(values) > 1 else values[0], ensure_ascii=False)
+    return f"() => {{ {scroll_statement(shows)} return {filled}; }}"

@@ -48,7 +48,7 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
     with gr.Row():
         with gr.Column(scale=3):
             panel = ConversationPanel.build("chat", t("chat.placeholder"))
-            examples = ExampleRow.build("chat", EXAMPLES)
+            examples = ExampleRow.build("chat", EXAMPLES, shows="chat-chatbot")
         with gr.Column(scale=2):
             model = gr.Dropdown(catalog.chat_model_ids(), value=DEFAULT_MODEL, label=t("chat.model"), allow_custom_value=True, elem_id="chat-model")
             system = gr.Textbox(label=t("chat.system"), lines=2, elem_id="chat-system")

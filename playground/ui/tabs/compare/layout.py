@@ -18,6 +18,7 @@ from playground.ui.tabs.context import TabContext
 from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.uploaded_image import uploaded_image
 from playground.ui.shared.widgets import error_banner
+from playground.ui.shared.scrolling import bring_into_view
 
 COLUMNS = 4
 
@@ -53,7 +54,7 @@ def build_compare_tab(ctx: TabContext) -> None:
                 stream = gr.Checkbox(True, label=t("compare.stream"), elem_id="compare-stream", min_width=100)
             budget = gr.Number(2048, label=t("compare.thinking_budget_tokens"), elem_id="compare-budget")
     picker = ColumnPicker.start("compare", PRESETS)
-    examples = ExampleRow.build("compare", EXAMPLES)
+    examples = ExampleRow.build("compare", EXAMPLES, shows="compare-chat-0")
     chats, lines = [], []
     with gr.Row():
         for index in range(COLUMNS):
@@ -85,6 +86,7 @@ def build_compare_tab(ctx: TabContext) -> None:
     wired = handlers.CompareHandlers(ctx.client, ctx.defaults, ctx.prices)
     ends = [*lines, table, mapping, *requests, diff, export_json, export_md]
     inputs = [state, system, user, image, temperature, max_tokens, thinking, budget, stream]
+    bring_into_view(send, "compare-chat-0")  # the answers, above the Send button
     began = send.click(handlers.begin, [*inputs, *slots_in], [error], queue=False)
     streaming = began.then(wired.stream, [state, *ctx.connection, *slots_in], chats, concurrency_limit=None, show_progress="hidden")
     streaming.then(wired.ended, [state, left, right, *slots_in], ends, queue=False)

@@ -32,6 +32,7 @@ from playground.ui.shared.presets import PresetBar
 from playground.ui.session_files.panel import SessionFileBar
 from playground.ui.shared.stopping import StopSwitch
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
+from playground.ui.shared.scrolling import bring_into_view
 
 PARAPHRASES = "The cat sat on the mat.\nA cat was sitting on a mat.\nQuarterly revenue grew by ten percent.\nSales rose 10% this quarter.\nHow do I bake sourdough bread?"
 DOCUMENTS = ("Sourdough bread needs flour, water, salt and a starter.\nThe train to Berlin leaves at nine.\n"
@@ -87,7 +88,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
             with gr.Row():
                 run = gr.Button(t("embeddings.embed"), variant="primary", elem_id="embeddings-run")
                 stop = gr.Button(t("conversation.stop"), variant="stop", elem_id="embeddings-stop")
-            examples = ExampleRow.build("embeddings", EXAMPLES)
+            examples = ExampleRow.build("embeddings", EXAMPLES, shows="embeddings-summary")
             presets = PresetBar.build("embeddings")
             session_file = SessionFileBar.build("embeddings")
             error = error_banner("embeddings")
@@ -120,6 +121,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
 
     wired = handlers.EmbeddingsHandlers(ctx.client, ctx.defaults)
     outputs = [error, summary, heatmap, scatter, search, table, files, text_exports, lesson_view, *inspector.components]
+    bring_into_view(run, "embeddings-summary")
     gr.on([run.click, texts.submit, query.submit], handlers.arm_stop, switch, notice, queue=False).then(
         wired.embed, [switch, *ctx.connection, *form_inputs], outputs, concurrency_limit=None)
     stop.click(handlers.stop_clicked, switch, notice, queue=False)

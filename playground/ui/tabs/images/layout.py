@@ -23,6 +23,7 @@ from playground.ui.tabs.images.views import RATIOS, ratio_preview_html
 from playground.ui.shared.presets import PresetBar
 from playground.ui.session_files.panel import SessionFileBar
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
+from playground.ui.shared.scrolling import bring_into_view
 
 GENERATE_CONCURRENCY = 16
 EXAMPLES = [
@@ -74,7 +75,7 @@ def build_images_tab(ctx: TabContext) -> None:
                                 interactive=True, elem_id="images-extra")
             references = gr.File(file_count="multiple", file_types=["image"], label=t("images.reference_images_image_to"),
                                  elem_id="images-references")
-            examples = ExampleRow.build("images", EXAMPLES)
+            examples = ExampleRow.build("images", EXAMPLES, shows="images-gallery")
             presets = PresetBar.build("images")
             session_file = SessionFileBar.build("images")
         with gr.Column(scale=3):
@@ -106,6 +107,7 @@ def build_images_tab(ctx: TabContext) -> None:
     outputs = [error, notice, status, *shown_outputs, *inspector.components]
     options: dict[str, Any] = {"concurrency_limit": GENERATE_CONCURRENCY, "concurrency_id": "images-generate"}
     gr.on([ratio.change, tier.change], ratio_preview_html, [ratio, tier], preview, queue=False, show_progress="hidden")
+    bring_into_view(run, "images-gallery")
     run.click(handlers.waiting, session, [error, notice, status], queue=False).then(
         wired.generate_images, [session, *ctx.connection, *form_inputs, references], outputs, **options)
     refine_button.click(handlers.waiting, session, [error, notice, status], queue=False).then(

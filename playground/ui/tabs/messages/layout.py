@@ -44,7 +44,7 @@ def build_messages_tab(ctx: TabContext) -> None:
         with gr.Column(scale=3):
             panel = ConversationPanel.build("messages", t("messages.placeholder"))
             token_count = gr.Markdown(elem_id="messages-token-count", elem_classes=["metrics-line"])
-            examples = ExampleRow.build("messages", EXAMPLES)
+            examples = ExampleRow.build("messages", EXAMPLES, shows="messages-chatbot")
         with gr.Column(scale=2):
             model = gr.Dropdown(list(catalog.MESSAGES_MODELS), value=catalog.MESSAGES_MODELS[0], label=t("chat.model"), allow_custom_value=True, elem_id="messages-model")
             system = gr.Textbox(label=t("chat.system"), lines=3, max_lines=8, elem_id="messages-system")

@@ -62,7 +62,7 @@ def build_native_tab(ctx: TabContext) -> None:
         with gr.Column(scale=3):
             panel = ConversationPanel.build("native", t("native.placeholder"))
             grounding = gr.Markdown(elem_id="native-grounding", elem_classes=["metrics-line"])
-            examples = ExampleRow.build("native", EXAMPLES, note="examples.resets_native")
+            examples = ExampleRow.build("native", EXAMPLES, shows="native-chatbot", note="examples.resets_native")
         with gr.Column(scale=2):
             model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label=t("native.model"), allow_custom_value=True, elem_id="native-model",
                                 info=t("native.model_info"))

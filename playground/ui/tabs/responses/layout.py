@@ -51,7 +51,7 @@ def build_responses_tab(ctx: TabContext) -> None:
             panel = ConversationPanel.build("responses", t("responses.placeholder"),
                                             file_types=["image", ".pdf", ".txt", ".md", ".csv", ".json"])
             status = gr.Markdown(t("responses.chain_stateless"), elem_id="responses-chain-status", elem_classes=["metrics-line"])
-            examples = ExampleRow.build("responses", EXAMPLES)
+            examples = ExampleRow.build("responses", EXAMPLES, shows="responses-chatbot")
         with gr.Column(scale=2):
             model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label=t("chat.model"), allow_custom_value=True, elem_id="responses-model")
             instructions = gr.Textbox(label=t("responses.instructions"), lines=2, elem_id="responses-instructions")

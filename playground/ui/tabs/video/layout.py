@@ -35,6 +35,7 @@ from playground.ui.tabs.video.handlers import (
     restore_board,
 )
 from playground.ui.shared.widgets import Inspector, error_banner
+from playground.ui.shared.scrolling import bring_into_view
 
 EXAMPLES = [
     Example(t("video.a_4_second_video"), t("video.a_short_text_to"),
@@ -138,7 +139,7 @@ def layout() -> VideoPage:
             fields, notes = form_fields()
             flags = gr.Textbox(label=t("video.text_sent_in_metadata"), interactive=False, visible=False, elem_id="video-flags")
             submit = gr.Button(t("video.generate_video"), variant="primary", elem_id="video-submit")
-            examples = ExampleRow.build("video", EXAMPLES, note="examples.resets_video")
+            examples = ExampleRow.build("video", EXAMPLES, shows="video-board", note="examples.resets_video")
             presets = PresetBar.build("video")
             session_file = SessionFileBar.build("video")
             error = error_banner("video")
@@ -196,6 +197,7 @@ def wire_form(page: VideoPage, ctx: TabContext) -> None:
 def wire_jobs(page: VideoPage, handlers: VideoHandlers, watch: JobWatch) -> None:
     """Submit, resume, cancel and clear the board; pick a video to play and a call to inspect."""
     connection, inspector = watch.connection, page.inspector.components
+    bring_into_view(page.submit, "video-board")  # the job's progress bar, above the form's end
     watch.follow(page.submit.click(handlers.submit, [page.board, *connection, *page.fields.values()],
                                    [page.error, page.board_view, watch.saved, page.cancel_pick, page.inspect_job, page.inspect_call, *inspector],
                                    concurrency_limit=SUBMIT_CONCURRENCY))
