@@ -28,6 +28,12 @@ def conversation_from(messages: list[Any], skip_roles: tuple[str, ...] = ("syste
     return {"text": draft, "files": []}, history, Session(messages=[dict(m) for m in turns], shown=list(history))
 
 
+def panel_values(draft: dict[str, Any], history: list[dict[str, Any]], session: Session) -> list[Any]:
+    """An imported conversation as the values of the panel's `imported` components: the draft,
+    the chat, its session, and an empty metrics line (the last reply's figures are not this chat's)."""
+    return [draft, history, session, ""]
+
+
 def sent_before(values: list[Any]) -> list[dict[str, Any]]:
     """The messages an import's values (a conversation tab's form) would send before the draft."""
     return next((value.messages for value in values if isinstance(value, Session)), [])

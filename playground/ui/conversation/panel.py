@@ -54,6 +54,11 @@ class ConversationPanel:
     variables: VariablesPanel | None = None
     to_batch: gr.Button | None = None
 
+    @property
+    def imported(self) -> list[Any]:
+        """The components an imported conversation fills (`imported.panel_values`)."""
+        return [self.draft, self.chatbot, self.session, self.metrics]
+
     @classmethod
     def build(cls, prefix: str, placeholder: str, file_types: list[str] | None = None) -> ConversationPanel:
         """Lay out the column (call inside a `gr.Column`)."""

@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
+from playground.demo_gateway.server import RunningGateway
+from playground.settings import Settings
+from playground.ui.app import build_app
+from tests.conftest import DEMO_KEY
+from playground.ui.shared.render import flatten_text
+from tests.ui.page_model import PageModel
+
 from dataclasses import fields
 
 from playground.client.curl_import import parse_curl
@@ -104,3 +113,21 @@ def test_native_body_round_trips_through_the_form() -> None:
     assert list(values) == [f.name for f in fields(NativeForm)] and values["auth"] == "key= in the URL"
     rebuilt = NativeForm(**values).request(body["contents"]).to_body()
     assert rebuilt == body
+
+
+@pytest.mark.parametrize(("tab", "path", "body"), [
+    ("chat", "v1/chat/completions", '{"model": "gx-2.5-flash", "messages": [{"role": "user", "content": "earlier"}, {"role": "assistant", "content": "yes"}, {"role": "user", "content": "next"}]}'),
+    ("messages", "v1/messages", '{"model": "cl-haiku-4-5-20251001", "max_tokens": 50, "messages": [{"role": "user", "content": "earlier"}, {"role": "assistant", "content": "yes"}, {"role": "user", "content": "next"}]}'),
+])
+async def test_an_imported_conversation_leaves_no_figures_of_the_chat_it_replaced(tab: str, path: str, body: str, gateway: RunningGateway) -> None:
+    """The metrics line under the chat belongs to the last reply: a curl import that replaces the
+    chat empties it (issue 40: a stale stats line stayed)."""
+    page = PageModel(build_app(Settings(read_timeout=10), ServerDefaults(gateway.url, DEMO_KEY, demo=True)))
+    draft = page.component(f"{tab}-input")
+    page.set(draft, {"text": "hello", "files": []})
+    await page.run(page.dependency(draft, "submit"))
+    assert "tokens" in page.get(page.component(f"{tab}-metrics"))
+    page.set(page.component("curl-command"), f"curl {gateway.url}/{path} -d '{body}'")
+    await page.click("curl-import-button")
+    assert [flatten_text(turn["content"]) for turn in page.get(page.component(f"{tab}-chatbot"))] == ["earlier", "yes"]
+    assert page.get(page.component(f"{tab}-metrics")) == ""

@@ -12,7 +12,7 @@ from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.results import TextResult, ToolCall
 from playground.client.transport import Connection, Exchange
-from playground.ui.conversation.imported import conversation_from
+from playground.ui.conversation.imported import conversation_from, panel_values
 from playground.ui.shared.forms import optional_positive, parse_extensions, parse_json_field
 
 EXTENSION_FIELDS = (
@@ -156,4 +156,4 @@ def form_from_curl(request: CurlRequest) -> list[Any]:
     """An imported curl command as the form's values, then the draft, the chat and the session."""
     values = chat_form_values(request.body)
     draft, history, session = conversation_from(request.body.get("messages") or [])
-    return [*values.values(), draft, history, session]
+    return [*values.values(), *panel_values(draft, history, session)]

@@ -84,7 +84,7 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
     check = turn_check(partial(handlers.chat_adapter_of, ctx.client))
     session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
-    ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, panel.draft, panel.chatbot, panel.session], handlers.form_from_curl,
+    ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, *panel.imported], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
     example_tools.click(lambda: TOOLS_EXAMPLE, None, tools, queue=False)
     return TabParts(models=model)

@@ -21,7 +21,7 @@ from playground.client.messages import MessagesRequest, MessagesStream
 from playground.client.results import TextResult, ToolCall, Usage
 from playground.client.transport import Connection, Exchange
 from playground.ui.shared.connection import ServerDefaults, resolve_connection
-from playground.ui.conversation.imported import conversation_from
+from playground.ui.conversation.imported import conversation_from, panel_values
 from playground.ui.conversation.template_vars import fill_draft, fill_form
 from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.shared.forms import optional_positive, whole, parse_extensions, parse_json_field
@@ -284,7 +284,7 @@ def lab_report(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
 def form_from_curl(request: CurlRequest) -> list[Any]:
     """An imported curl command as the form's values, then the draft, the chat and the session."""
     draft, history, session = conversation_from(request.body.get("messages") or [])
-    return [*messages_form_values(request.body).values(), draft, history, session]
+    return [*messages_form_values(request.body).values(), *panel_values(draft, history, session)]
 
 
 @dataclass(frozen=True)

@@ -93,7 +93,7 @@ def build_messages_tab(ctx: TabContext) -> None:
     session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     ctx.imports.register(FormImport("messages", "Messages", ("messages", "count_tokens"),
-                                    [*form_inputs, panel.draft, panel.chatbot, panel.session], handlers.form_from_curl,
+                                    [*form_inputs, *panel.imported], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
 
     panel.wire(partial(handlers.messages_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,

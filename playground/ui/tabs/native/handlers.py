@@ -18,7 +18,7 @@ from playground.client.gateway import GatewayClient
 from playground.client.native import NativeRequest, NativeStream
 from playground.client.results import TextResult, ToolCall
 from playground.client.transport import Connection, Exchange
-from playground.ui.conversation.imported import conversation_from
+from playground.ui.conversation.imported import conversation_from, panel_values
 from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.shared.forms import optional_positive, whole, parse_extensions, parse_json_field
 from playground.ui.i18n import say
@@ -202,4 +202,4 @@ def form_from_curl(request: CurlRequest) -> list[Any]:
               "content": " ".join(p.get("text", "") for p in c.get("parts") or [] if isinstance(p, dict))} for c in contents if isinstance(c, dict)]
     draft, history, _ = conversation_from(turns)
     session = Session(messages=[dict(c) for c in contents[: len(contents) - (1 if draft["text"] else 0)]], shown=list(history))
-    return [*native_form_values(request.body, request.model, request.auth_style).values(), draft, history, session]
+    return [*native_form_values(request.body, request.model, request.auth_style).values(), *panel_values(draft, history, session)]

@@ -107,5 +107,5 @@ def build_native_tab(ctx: TabContext) -> None:
     check = turn_check(partial(handlers.native_adapter_of, ctx.client))
     session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
-    ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, panel.draft, panel.chatbot, panel.session], handlers.form_from_curl,
+    ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, *panel.imported], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))

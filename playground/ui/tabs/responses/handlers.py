@@ -19,7 +19,7 @@ from playground.client.media import file_data_url
 from playground.client.responses import ResponsesRequest, ResponsesStream
 from playground.client.results import TextResult, ToolCall
 from playground.client.transport import Connection, Exchange
-from playground.ui.conversation.imported import conversation_from
+from playground.ui.conversation.imported import conversation_from, panel_values
 from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.shared.forms import optional_positive, parse_extensions, parse_json_field
 from playground.ui.i18n import say
@@ -214,4 +214,4 @@ def form_from_curl(request: CurlRequest) -> list[Any]:
     raw = request.body.get("input")
     items = [{"role": "user", "content": raw}] if isinstance(raw, str) else raw if isinstance(raw, list) else []
     draft, history, session = conversation_from(items)
-    return [*responses_form_values(request.body).values(), draft, history, session]
+    return [*responses_form_values(request.body).values(), *panel_values(draft, history, session)]

@@ -92,6 +92,6 @@ def build_responses_tab(ctx: TabContext) -> None:
     check = turn_check(partial(handlers.responses_adapter_of, ctx.client))
     session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
-    ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, panel.draft, panel.chatbot, panel.session], handlers.form_from_curl,
+    ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, *panel.imported], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
     chain.change(handlers.chain_changed, [chain, panel.session], status, queue=False)
