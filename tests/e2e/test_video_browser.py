@@ -65,6 +65,7 @@ def assert_plays(page: Page) -> None:
 
 def test_submit_progress_moves_video_plays_and_survives_reload(page: Page) -> None:
     open_video_tab(page)
+    expect(page.locator("#video-gallery")).to_be_hidden()  # no finished video yet: no blank block
     page.fill("#video-prompt textarea", "a lighthouse at dusk")
     choose(page, "video-size", "1280x720")
     page.click("#video-submit")

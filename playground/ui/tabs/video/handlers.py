@@ -235,7 +235,12 @@ def cancel(state: VideoBoard, task_id: str | None) -> tuple[Any, ...]:
 def clear_board(state: VideoBoard) -> tuple[Any, ...]:
     """Clear the board: board, saved jobs, gallery, player, running-job picker."""
     state.clear()
-    return board_html(state), {"jobs": []}, [], None, active_choices(state)
+    return board_html(state), {"jobs": []}, finished_videos([]), None, active_choices(state)
+
+
+def finished_videos(videos: list[tuple[str, str]]) -> Any:
+    """The gallery of finished videos, shown only once it has one (empty, it was a blank block)."""
+    return gr.update(value=videos, visible=bool(videos))
 
 
 def restore_board(state: VideoBoard, stored: Any) -> str:
@@ -302,7 +307,7 @@ class VideoHandlers:
             saved_now, jobs_now = current.saved(), job_choices(current)
             yield (
                 board_html(current),
-                videos if new_videos else gr.skip(),
+                finished_videos(videos) if new_videos else gr.skip(),
                 (videos[0][0] if videos else None) if new_videos else gr.skip(),
                 active_choices(current) if active != shown_active else gr.skip(),
                 gr.update(choices=jobs_now) if jobs_now != shown_jobs else gr.skip(),

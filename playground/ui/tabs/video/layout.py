@@ -153,7 +153,8 @@ def layout() -> VideoPage:
                 resume = gr.Button(t("common.resume"), scale=1, elem_id="video-resume")
                 clear = gr.Button(t("video.clear_board"), scale=1, size="sm", elem_id="video-clear")
             player = gr.Video(label=t("video.latest_video"), interactive=False, autoplay=True, height=360, elem_id="video-player")
-            gallery = gr.Gallery(label=t("video.finished_videos_select_one"), columns=4, height=220, object_fit="contain", elem_id="video-gallery")
+            gallery = gr.Gallery(label=t("video.finished_videos_select_one"), columns=4, height=220, object_fit="contain", visible=False,
+                                 elem_id="video-gallery")
     with gr.Row():
         inspect_job = gr.Dropdown([], label=t("video.inspect_the_calls_of"), scale=3, elem_id="video-inspect-job")
         inspect_call = gr.Radio([(t(f"vboard.call.{call}"), call) for call in CALLS], value="submit", label=t("video.call"), scale=2, elem_id="video-inspect-call")

@@ -209,7 +209,8 @@ async def test_the_watcher_sends_only_what_changed(video_client: GatewayClient, 
     job = next(iter(board.jobs.values()))
     assert len(updates) >= 2 and all(isinstance(update["board"], str) for update in updates)
     videos = [update["gallery"] for update in updates if update["gallery"] != SKIP]
-    assert videos == [[(str(job.video_path), "vidA-2 · a kite")]], "the gallery is sent once, when the video arrived"
+    assert [(video["value"], video["visible"]) for video in videos] == [([(str(job.video_path), "vidA-2 · a kite")], True)], \
+        "the gallery is sent (and shown) once, when the video arrived"
     assert [update["player"] for update in updates if update["player"] != SKIP] == [str(job.video_path)]
     assert updates[0]["running"]["value"] == job.task_id and updates[-1]["running"]["choices"] == []
     assert sum(update["saved"] != SKIP for update in updates) == 1, "the saved jobs change once: when the job finished"
@@ -229,7 +230,8 @@ def test_clearing_the_board_empties_it_and_what_the_browser_keeps() -> None:
     board = VideoBoard()
     board.add(VideoJob("video_x", "vidA-2", "p", 0.0))
     shown, saved, gallery, player, running = clear_board(board)
-    assert board.jobs == {} and "No video jobs yet" in shown and saved == {"jobs": []} and gallery == [] and player is None
+    assert board.jobs == {} and "No video jobs yet" in shown and saved == {"jobs": []} and player is None
+    assert gallery["value"] == [] and gallery["visible"] is False, "an empty gallery is no blank block"
     assert running == {"__type__": "update", "choices": [], "value": None}
 
 
