@@ -254,6 +254,9 @@ def _usage(raw: Any, into: Usage | None = None) -> Usage:
     ):
         if raw.get(theirs) is not None:
             setattr(usage, ours, raw[theirs])
+    split = raw.get("cache_creation")  # the providers' split of the writes by lifetime (not in the spec; kept when sent)
+    if isinstance(split, dict) and split.get("ephemeral_1h_input_tokens") is not None:
+        usage.cache_creation_1h_tokens = split["ephemeral_1h_input_tokens"]
     if usage.input_tokens is not None and usage.output_tokens is not None:
         usage.total_tokens = usage.input_tokens + (usage.cache_creation_tokens or 0) + (usage.cached_tokens or 0) + usage.output_tokens
     return usage

@@ -87,6 +87,8 @@ class Usage:
     reasoning_tokens: int | None = None
     cached_tokens: int | None = None
     cache_creation_tokens: int | None = None
+    cache_creation_1h_tokens: int | None = None
+    """Of the cache writes, those kept 1 hour (messages; when the gateway splits the writes)."""
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,8 @@ def _count(value: Any) -> int | None:
 
 def _clean_usage(usage: Usage) -> None:
     """Token counts that are not counts (text, negative, true/false) are left out, not shown."""
-    for name in ("input_tokens", "output_tokens", "total_tokens", "reasoning_tokens", "cached_tokens", "cache_creation_tokens"):
+    for name in ("input_tokens", "output_tokens", "total_tokens", "reasoning_tokens", "cached_tokens", "cache_creation_tokens",
+                 "cache_creation_1h_tokens"):
         setattr(usage, name, _count(getattr(usage, name)))
 
 

@@ -1,10 +1,19 @@
 """Prices and cost: a price table (input, output and cached input per 1M tokens, per model)
 turns a reply's usage into money. Unknown prices give None (shown as "—"), never 0.
 
+A model is priced only under its exact id: a model missing from the table has no price (None),
+never a neighbour's (`gpt-4o-mini` is not `gpt-4o`; a dated snapshot is its own row).
+
 In the chat, responses and native formats the input count includes the cached tokens, so
 cost = (input - cached) x input + cached x cached input + output x output. In the messages format
 `input_tokens` excludes cache reads and cache writes: reads are added at the cached price and
-writes at the input price. Reasoning tokens are billed as output and are inside the output count.
+writes at a premium on the input price, 1.25x for a 5-minute write (`ephemeral`, the default) and
+2x for a 1-hour write (`persistent`). The spec reports writes as one `cache_creation_input_tokens`;
+a gateway that also sends the providers' split (`cache_creation.ephemeral_1h_input_tokens`) has its
+1-hour part billed at 2x, else the request decides: writes of a request whose every cache
+breakpoint is `persistent` are 1-hour writes, any other's 5-minute writes.
+Reasoning tokens are billed as output: in chat, responses and messages they are inside the output
+count; in the native format `thoughtsTokenCount` is outside `candidatesTokenCount` and is added.
 """
 
 from __future__ import annotations
@@ -21,6 +30,10 @@ from playground.client.results import Usage
 PER = 1_000_000
 MAX_MODELS = 500
 COLUMNS = ("model", "input", "output", "cached_input")
+WRITE_5M = 1.25
+"""A 5-minute cache write (messages format) costs this times the input price."""
+WRITE_1H = 2.0
+"""A 1-hour cache write costs this times the input price."""
 
 
 class PriceError(ValueError):
@@ -104,29 +117,62 @@ def table_rows(table: dict[str, Price]) -> list[list[Any]]:
 
 
 def price_for(table: dict[str, Price], model: str) -> Price | None:
-    """Exact model id first, then the id without a `-suffix` variant the catalog adds."""
-    if model in table:
-        return table[model]
-    base = model
-    while "-" in base:
-        base = base.rsplit("-", 1)[0]
-        if base in table:
-            return table[base]
-    return None
+    """The price of exactly `model` (None: not in the table, so no price)."""
+    return table.get(model)
 
 
-def cost(table: dict[str, Price], model: str, usage: Usage | None, fmt: str = "chat") -> float | None:
-    """Money for one reply in format `fmt`, or None when the price or the usage is unknown."""
+def billed_output(usage: Usage, fmt: str) -> int:
+    """Output tokens billed: the output count, plus the thinking tokens the native format counts
+    apart (`thoughtsTokenCount` is not inside `candidatesTokenCount`)."""
+    return (usage.output_tokens or 0) + ((usage.reasoning_tokens or 0) if fmt == "native" else 0)
+
+
+def one_hour_only(body: Any) -> bool:
+    """True when a messages request marks cache breakpoints and every one is `persistent` (1 hour)."""
+    kinds: set[str] = set()
+
+    def visit(value: Any, depth: int) -> None:
+        if depth > 8 or len(kinds) > 1:
+            return
+        if isinstance(value, dict):
+            marker = value.get("cache_control")
+            if isinstance(marker, dict):
+                kinds.add(str(marker.get("type", "ephemeral")))
+            for item in value.values():
+                visit(item, depth + 1)
+        elif isinstance(value, list):
+            for item in value:
+                visit(item, depth + 1)
+
+    visit(body, 0)
+    return kinds == {"persistent"}
+
+
+def cache_writes(usage: Usage, one_hour: bool = False) -> tuple[int, int]:
+    """(5-minute, 1-hour) cache write tokens of a messages reply; `one_hour`: the request asked
+    only 1-hour writes (used when the gateway does not split the writes itself)."""
+    written = usage.cache_creation_tokens or 0
+    hour = usage.cache_creation_1h_tokens
+    hour = min(hour, written) if hour is not None else (written if one_hour else 0)
+    return written - hour, hour
+
+
+def cost(table: dict[str, Price], model: str, usage: Usage | None, fmt: str = "chat", one_hour: bool = False) -> float | None:
+    """Money for one reply in format `fmt`, or None when the price or the usage is unknown.
+    `one_hour`: a messages request whose cache writes are all 1-hour writes (`one_hour_only`)."""
     price = price_for(table, model) if table else None
     if price is None or usage is None or usage.input_tokens is None or usage.output_tokens is None:
         return None
     cached_price = price.cached_input if price.cached_input is not None else price.input
+    fresh = float(usage.input_tokens)
     if fmt == "messages":
-        cached, fresh = usage.cached_tokens or 0, usage.input_tokens + (usage.cache_creation_tokens or 0)
+        cached = usage.cached_tokens or 0
+        short, long = cache_writes(usage, one_hour)
+        fresh += short * WRITE_5M + long * WRITE_1H
     else:
         cached = min(usage.cached_tokens or 0, usage.input_tokens)
-        fresh = usage.input_tokens - cached
-    return (fresh * price.input + cached * cached_price + usage.output_tokens * price.output) / PER
+        fresh -= cached
+    return (fresh * price.input + cached * cached_price + billed_output(usage, fmt) * price.output) / PER
 
 
 def format_of_url(url: str) -> str:

@@ -9,11 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from playground.client.batch import elo
-from playground.client.batch.cost import Price, cost, money
+from playground.client.batch.cost import Price, billed_output, cost, money
 from playground.client.batch.plan import Plan
 from playground.client.batch.store import CellRecord, RunFile, cell_key
 from playground.client.intent import FORMAT_LABELS
 from playground.client.results import Usage
+from playground.client.stats import percentile
 
 FILTERS = ("all rows", "only failures", "only errors", "only disagreements")
 BEST = "★ "
@@ -30,7 +31,15 @@ def usage_of(record: CellRecord) -> Usage | None:
         return None
     u = record.usage
     return Usage(input_tokens=u.get("input"), output_tokens=u.get("output"), reasoning_tokens=u.get("reasoning"),
-                 cached_tokens=u.get("cached"), cache_creation_tokens=u.get("cache_write"))
+                 cached_tokens=u.get("cached"), cache_creation_tokens=u.get("cache_write"),
+                 cache_creation_1h_tokens=u.get("cache_write_1h"))
+
+
+def cell_tokens(plan: Plan, record: CellRecord) -> int | None:
+    """Tokens a cell used: input plus billed output (the native format's thinking tokens, counted
+    apart from its output, included); None without usage."""
+    used = usage_of(record)
+    return None if used is None else (used.input_tokens or 0) + billed_output(used, plan.columns[record.column][0])
 
 
 def cell_cost(plan: Plan, record: CellRecord, prices: dict[str, Price]) -> float | None:
@@ -39,14 +48,6 @@ def cell_cost(plan: Plan, record: CellRecord, prices: dict[str, Price]) -> float
         return 0.0
     fmt, model = plan.columns[record.column]
     return cost(prices, model.strip(), usage_of(record), fmt)
-
-
-def percentile(values: list[float], share: float) -> float | None:
-    """Nearest-rank percentile (None for no values)."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, round(share * len(ordered) + 0.5) - 1))]
 
 
 @dataclass
@@ -107,7 +108,7 @@ def leaderboard(plan: Plan, run: RunFile, prices: dict[str, Price]) -> list[Colu
             ttfts[column].append(record.ttft)
         if record.tokens_per_s is not None:
             rates[column].append(record.tokens_per_s)
-        entry.tokens += (record.usage.get("input") or 0) + (record.usage.get("output") or 0) if record.usage else 0
+        entry.tokens += cell_tokens(plan, record) or 0
         if not record.error or record.usage:
             costs[column].append(cell_cost(plan, record, prices))
     votes = run.votes

@@ -136,7 +136,7 @@ class Runner:
         if result.usage is not None and not record.cached:
             usage = result.usage
             record.usage = {"input": usage.input_tokens, "output": usage.output_tokens, "reasoning": usage.reasoning_tokens,
-                            "cached": usage.cached_tokens, "cache_write": usage.cache_creation_tokens}
+                            "cached": usage.cached_tokens, "cache_write": usage.cache_creation_tokens, "cache_write_1h": usage.cache_creation_1h_tokens}
         grader_exchanges: list[dict[str, Any] | None] = []
         detail: dict[str, object] = {"exchange": exchange_dict(exchange) if not record.cached else None, "reasoning": result.reasoning,
                                      "finish": result.finish_reason, "grader_exchanges": grader_exchanges}

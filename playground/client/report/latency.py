@@ -6,7 +6,6 @@ the first step above the error rate the user set. Local mode only."""
 from __future__ import annotations
 
 import asyncio
-import math
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -16,6 +15,7 @@ from playground.client.gateway import GatewayClient
 from playground.client.intent import Intent, to_request
 from playground.client.report.model import TEXT_FORMATS, LoadRun, LoadStep, Report
 from playground.client.report.probe import one_attempt
+from playground.client.stats import percentile
 from playground.client.transport import Connection
 
 ERROR_KINDS = ("429", "5xx", "cut stream", "timeout", "other")
@@ -27,14 +27,6 @@ LOAD_PROMPT = "Write three sentences about lighthouses."
 class LoadRunRefused(GatewayError):
     title = "The load run is not available here"
     hint = ""
-
-
-def percentile(values: list[float], fraction: float) -> float | None:
-    """Nearest-rank percentile (None for no values)."""
-    ordered = sorted(v for v in values if v is not None)
-    if not ordered:
-        return None
-    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
 
 
 def latency_rows(report: Report) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from playground.ui.i18n.client_words import word
 from playground.ui.i18n import t
 from playground.gradio_compat import current_request
 
-from playground.client.batch.cost import COLUMNS, Price, PriceError, cost, format_of_url, model_of, money, table_from_csv, table_from_rows, table_rows
+from playground.client.batch.cost import COLUMNS, Price, PriceError, cost, format_of_url, model_of, money, one_hour_only, table_from_csv, table_from_rows, table_rows
 from playground.client.results import TextResult
 from playground.client.transport import Exchange
 from playground.ui.shared.render import plain
@@ -61,7 +61,8 @@ def cost_text(result: TextResult, exchange: Exchange | None, table: dict[str, Pr
     """"cost $…" for a reply, "cost —" when the table has no price for its model, "" with no table."""
     if not table or exchange is None:
         return ""
-    value = cost(table, model_of(exchange.url, exchange.request_body), result.usage, format_of_url(exchange.url))
+    value = cost(table, model_of(exchange.url, exchange.request_body), result.usage, format_of_url(exchange.url),
+                 one_hour_only(exchange.request_body))
     return f"cost {money(value)}"
 
 

@@ -18,7 +18,8 @@ def test_cost_with_cached_tokens_inside_the_input_count() -> None:
 
 def test_messages_format_counts_cache_reads_and_writes_apart() -> None:
     usage = Usage(input_tokens=100, output_tokens=10, cached_tokens=1000, cache_creation_tokens=200)
-    assert cost(TABLE, "cl-sonnet-4-5-20250929", usage, "messages") == pytest.approx((300 * 3 + 1000 * 0.3 + 10 * 15) / 1e6)
+    # writes at 1.25x the input price (5-minute writes, the default lifetime)
+    assert cost(TABLE, "cl-sonnet-4-5", usage, "messages") == pytest.approx((100 * 3 + 200 * 3 * 1.25 + 1000 * 0.3 + 10 * 15) / 1e6)
 
 
 def test_unknown_price_or_usage_is_none_and_shown_as_a_dash_never_zero() -> None:

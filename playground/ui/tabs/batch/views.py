@@ -11,7 +11,7 @@ from typing import Any
 from playground.client.batch.cost import Price, money
 from playground.client.batch.dataset import Dataset
 from playground.client.batch.plan import Plan
-from playground.client.batch.report import FILTERS, cell_cost, column_label, grid_keys, marks_text
+from playground.client.batch.report import FILTERS, cell_cost, cell_tokens, column_label, grid_keys, marks_text
 from playground.client.batch.runner import Progress
 from playground.client.batch.store import RunFile, cell_key
 from playground.ui.shared.codegen import shorten_long_strings
@@ -71,7 +71,7 @@ def grid(plan: Plan, run: RunFile, prices: dict[str, Price], shown: str = FILTER
             marks = marks_text(record)
             line += [(marks + " " if marks else "") + ("♻ " if record.cached else "") + body[:ANSWER_EXCERPT].replace("\n", " "),
                      round(record.ttft * 1000) if record.ttft is not None else "",
-                     (record.usage.get("output") or 0) + (record.usage.get("input") or 0) if record.usage else "",
+                     cell_tokens(plan, record) if record.usage else "",
                      money(cell_cost(plan, record, prices))]
         data.append(line)
     note = say("bview.lines", count=f"{len(pairs):,}") + (say("bview.first_lines", count=f"{MAX_GRID_ROWS:,}") if len(pairs) > MAX_GRID_ROWS else "")
