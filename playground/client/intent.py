@@ -2,7 +2,12 @@
 shared parameter to that format's field, or the reason it is not sent.
 
 Used by the Compare tab: the same intent goes through chat completions, responses, messages and
-native; what a format cannot express is reported, never silently dropped.
+native; what a format cannot express is reported, never silently dropped. Where a column sends
+something other than what was asked (a parameter left out or raised so the format or the model
+accepts the request), the change is also one of its `adjustments`, said beside the column:
+the responses format sends `reasoning` only to a model the catalogue does not call non-reasoning,
+and the messages format sends a temperature with thinking only when it is 1 (the real messages
+API refuses any other; the spec recommends 1.0).
 """
 
 from __future__ import annotations
@@ -11,10 +16,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground.client import catalog
 from playground.client.chat import ChatRequest
 from playground.client.messages import MessagesRequest
 from playground.client.native import NativeRequest
 from playground.client.responses import ResponsesRequest
+from playground.client.texts import Text
 
 FORMATS = ("chat", "responses", "messages", "native")
 FORMAT_LABELS = {"chat": "chat completions", "responses": "responses", "messages": "messages", "native": "native"}
@@ -41,6 +48,8 @@ class Mapped:
     request: Any
     mapping: dict[str, str] = field(default_factory=dict)
     """Shared parameter -> how this format carries it (a field path), or "not sent: why"."""
+    adjustments: list[Text] = field(default_factory=list)
+    """What this column sends differently from what was asked, and why (shown beside the column)."""
 
 
 def _image_parts(image: str) -> tuple[str, str]:
@@ -62,25 +71,30 @@ def to_chat(intent: Intent, model: str) -> Mapped:
         mapping["thinking"] = "extra_body.svc.thinking_config.thinking_budget"
     else:
         mapping["thinking"] = "not sent: the format's thinking switch needs stream true" if intent.thinking else "not sent: off"
+    adjustments = [Text("intent.chat_thinking_needs_stream")] if intent.thinking and not intent.stream else []
     mapping["stream"] = "stream"
     messages = ([{"role": "system", "content": intent.system}] if intent.system else []) + [{"role": "user", "content": content}]
-    return Mapped("chat", ChatRequest.build(model=model, messages=messages, **fields), mapping)
+    return Mapped("chat", ChatRequest.build(model=model, messages=messages, **fields), mapping, adjustments)
 
 
 def to_responses(intent: Intent, model: str) -> Mapped:
     content: list[dict[str, Any]] = [{"type": "input_text", "text": intent.user}]
     if intent.image:
         content.append({"type": "input_image", "image_url": intent.image, "detail": "auto"})
+    known = catalog.find(model)
+    reasons = intent.thinking and (known is None or known.reasoning)
+    adjustments = [] if reasons or not intent.thinking else [Text("intent.responses_model_does_not_reason", model=model)]
     mapping = {"system prompt": "instructions" if intent.system else "not sent: empty",
                "user message": "input[0].content (input_text" + (" + input_image)" if intent.image else ")"),
                "temperature": "temperature" if intent.temperature is not None else "not sent: not set",
                "max output tokens": "max_output_tokens" if intent.max_tokens else "not sent: not set",
-               "thinking": "reasoning.effort = medium, summary = auto (a token budget is not expressible)" if intent.thinking else "not sent: off",
+               "thinking": ("reasoning.effort = medium, summary = auto (a token budget is not expressible)" if reasons
+                            else adjustments[0] if adjustments else "not sent: off"),
                "stream": "stream"}
     request = ResponsesRequest.build(model=model, input=[{"role": "user", "content": content}], instructions=intent.system or None,
                                      temperature=intent.temperature, max_output_tokens=intent.max_tokens, stream=intent.stream,
-                                     reasoning={"effort": "medium", "summary": "auto"} if intent.thinking else None)
-    return Mapped("responses", request, mapping)
+                                     reasoning={"effort": "medium", "summary": "auto"} if reasons else None)
+    return Mapped("responses", request, mapping, adjustments)
 
 
 def to_messages(intent: Intent, model: str) -> Mapped:
@@ -92,9 +106,13 @@ def to_messages(intent: Intent, model: str) -> Mapped:
     max_tokens = intent.max_tokens or MESSAGES_DEFAULT_MAX_TOKENS
     mapping = {"system prompt": "system" if intent.system else "not sent: empty",
                "user message": "messages[0].content (" + ("image + text blocks)" if intent.image else "text block)")}
-    temperature = intent.temperature
-    if temperature is not None and temperature > 1:
+    temperature, adjustments = intent.temperature, []
+    if temperature is not None and intent.thinking and temperature != 1:
+        adjustments.append(Text("intent.messages_thinking_temperature", temperature=f"{temperature:g}"))
+        mapping["temperature"], temperature = adjustments[-1], None
+    elif temperature is not None and temperature > 1:
         mapping["temperature"] = f"not sent: the messages format allows 0 to 1 (asked {temperature:g})"
+        adjustments.append(Text("intent.messages_temperature_range", temperature=f"{temperature:g}"))
         temperature = None
     else:
         mapping["temperature"] = "temperature" if temperature is not None else "not sent: not set"
@@ -102,9 +120,13 @@ def to_messages(intent: Intent, model: str) -> Mapped:
     thinking = None
     if intent.thinking:
         budget = max(intent.budget, 1025)
+        if budget != intent.budget:
+            adjustments.append(Text("intent.messages_budget_raised", asked=intent.budget, budget=budget))
         if max_tokens <= budget:
             max_tokens = budget + max_tokens
             mapping["max output tokens"] += f" raised to {max_tokens} (must exceed the thinking budget)"
+            if intent.max_tokens:  # the format's default raised is not a change to what was asked
+                adjustments.append(Text("intent.messages_max_tokens_raised", max_tokens=max_tokens))
         thinking = {"type": "enabled", "budget_tokens": budget}
         mapping["thinking"] = f"thinking.budget_tokens = {budget}" + (" (the format needs more than 1024)" if budget != intent.budget else "")
     else:
@@ -112,7 +134,7 @@ def to_messages(intent: Intent, model: str) -> Mapped:
     mapping["stream"] = "stream"
     request = MessagesRequest.build(model=model, system=intent.system or None, messages=[{"role": "user", "content": content}],
                                     max_tokens=max_tokens, temperature=temperature, thinking=thinking, stream=intent.stream)
-    return Mapped("messages", request, mapping)
+    return Mapped("messages", request, mapping, adjustments)
 
 
 def to_native(intent: Intent, model: str) -> Mapped:

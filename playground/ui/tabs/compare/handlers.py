@@ -180,6 +180,13 @@ def mapping_table(runs: list[ColumnRun]) -> str:
     return "\n".join(lines)
 
 
+def adjusted_text(run: ColumnRun) -> str:
+    """What the column sends differently from what was asked, in words, under its metrics line ("" when nothing)."""
+    if run.mapped is None or not run.mapped.adjustments:
+        return ""
+    return "\n\n" + say("cmp.adjusted") + "".join(f"\n- {plain(word(text))}" for text in run.mapped.adjustments)
+
+
 def request_json(run: ColumnRun) -> str:
     if run.exchange is not None:
         shown = {"method": run.exchange.method, "url": run.exchange.url, "body": shorten_long_strings(run.exchange.request_body)}
@@ -197,7 +204,8 @@ def export_files(intent: Intent, runs: list[ColumnRun], prices: dict[str, Price]
         metrics = {name: values[runs.index(run)] for name, values, _ in metrics_rows(runs)}
         columns.append({"format": run.fmt, "model": run.model, "request": run.exchange.request_body if run.exchange else None,
                         "answer": run.result.text, "reasoning": run.result.reasoning, "finish": run.result.finish_reason,
-                        "error": run.error, "metrics": metrics, "mapping": run.mapped.mapping if run.mapped else {}})
+                        "error": run.error, "metrics": metrics, "mapping": run.mapped.mapping if run.mapped else {},
+                        "adjustments": list(run.mapped.adjustments) if run.mapped else []})
     document = {"inputs": {k: v for k, v in intent.__dict__.items() if k != "image"} | {"image": bool(intent.image)}, "columns": columns}
     json_path = new_file("compare", "comparison.json", json.dumps(document, indent=2, ensure_ascii=False))
     report = [say("cmp.md.title"), "", say("cmp.md.system", system=intent.system or "—"), "", say("cmp.md.message", message=intent.user), "",
@@ -296,7 +304,8 @@ class CompareHandlers:
         for fmt, model in columns:
             by_slot.append(next((r for r in runs if r.fmt == fmt and r.model == model.strip()), None) if fmt and model else None)
         prices = self.prices.current()
-        column_lines = [(metrics_text(r.result, r.exchange, prices) + (" · " + say("cmp.error") if r.error else "")) if r else "" for r in by_slot]
+        column_lines = [(metrics_text(r.result, r.exchange, prices) + (" · " + say("cmp.error") if r.error else "") + adjusted_text(r)) if r else ""
+                        for r in by_slot]
         files = export_files(intent, runs, prices)
         return (*column_lines, metrics_table(runs, prices), mapping_table(runs), *[request_json(r) if r else "" for r in by_slot],
                 diff_of(by_slot, first, second), *files)

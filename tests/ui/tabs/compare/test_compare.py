@@ -31,11 +31,13 @@ def defaults(gateway: RunningGateway) -> ServerDefaults:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_every_shared_parameter_in_every_format(fmt: str) -> None:
-    intent = Intent("hello", system="Be brief.", image=IMAGE, temperature=0.5, max_tokens=300, thinking=True, budget=2048, stream=True)
-    mapped = to_request(intent, fmt, MODELS[fmt])
+    # a reasoning model for responses, temperature 1 for messages: every parameter goes through as asked
+    intent = Intent("hello", system="Be brief.", image=IMAGE, temperature=1.0, max_tokens=300, thinking=True, budget=2048, stream=True)
+    mapped = to_request(intent, fmt, {**MODELS, "responses": "o4-mini"}[fmt])
     body = json.dumps(mapped.request.to_body())
     assert set(mapped.mapping) == {"system prompt", "user message", "temperature", "max output tokens", "thinking", "stream"}
-    assert "Be brief." in body and "hello" in body and "iVBORw0KGgo=" in body and "0.5" in body
+    assert "Be brief." in body and "hello" in body and "iVBORw0KGgo=" in body and '"temperature": 1.0' in body
+    assert [text.id for text in mapped.adjustments] == (["intent.messages_max_tokens_raised"] if fmt == "messages" else [])
     assert not any(value.startswith("not sent") for value in mapped.mapping.values()), mapped.mapping
     expected = {"chat": '"thinking_budget": 2048', "responses": '"effort": "medium"', "messages": '"budget_tokens": 2048',
                 "native": '"thinkingBudget": 2048'}[fmt]
