@@ -1,6 +1,6 @@
 """What a run shows: the leaderboard (per column: pass rate per grader, p50/p95 time to first
-token, tokens/s, tokens, cost, spread across repeats, Elo and win rate from blind votes; the best
-of each marked) and the results grid (rows x columns, filtered and sorted)."""
+token, tokens/s, tokens, cost, spread across repeats, Elo, win rate and Bradley-Terry with its 95%
+interval from blind votes; the best of each marked) and the results grid (rows x columns, filtered and sorted)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from playground.client.batch import elo
+from playground.client.batch import bradley_terry, elo
 from playground.client.batch.cost import Price, billed_output, cost, money
 from playground.client.batch.plan import Plan
 from playground.client.batch.store import CellRecord, RunFile, cell_key
@@ -66,6 +66,8 @@ class ColumnStats:
     """Share of rows whose repeats differ (in grader marks, or in the answer when there are no graders)."""
     elo: float | None = None
     win_rate: float | None = None
+    bt: bradley_terry.Rating | None = None
+    """Bradley-Terry rating and its 95% interval (None: never shown, or the votes do not connect the columns)."""
 
 
 def _spread(plan: Plan, cells: dict[str, CellRecord], column: int) -> float | None:
@@ -113,6 +115,7 @@ def leaderboard(plan: Plan, run: RunFile, prices: dict[str, Price]) -> list[Colu
             costs[column].append(cell_cost(plan, record, prices))
     votes = run.votes
     ratings, wins = elo.ratings(votes, len(plan.columns)), elo.win_rates(votes, len(plan.columns))
+    strengths = bradley_terry.fit(votes, len(plan.columns)).ratings
     shown = {v.a for v in votes} | {v.b for v in votes}
     for column, entry in enumerate(stats):
         entry.pass_rates = [passed[column][i] / graded[column][i] if graded[column][i] else None for i in range(len(plan.graders))]
@@ -124,6 +127,7 @@ def leaderboard(plan: Plan, run: RunFile, prices: dict[str, Price]) -> list[Colu
         entry.spread = _spread(plan, run.cells, column)
         entry.elo = ratings[column] if column in shown else None
         entry.win_rate = wins[column]
+        entry.bt = strengths[column]
     return stats
 
 
@@ -161,13 +165,18 @@ def leaderboard_rows(plan: Plan, stats: list[ColumnStats]) -> tuple[list[str], l
     if plan.repeats > 1:
         metrics.append(("repeats differ", [s.spread for s in stats], "pct", False))
     if any(s.elo is not None for s in stats):
-        metrics += [("Elo", [s.elo for s in stats], "int", True), ("win rate", [s.win_rate for s in stats], "pct", True)]
+        metrics += [("Elo", [s.elo for s in stats], "int", True), ("win rate", [s.win_rate for s in stats], "pct", True),
+                    ("Bradley-Terry", [s.bt.value if s.bt else None for s in stats], "int", True)]
     headers = ["column", "cells", "errors", *[name for name, *_ in metrics]]
     rows = [[s.label, str(s.cells), str(s.errors)] for s in stats]
     for _, values, kind, high in metrics:
         best = _best(values, high) if high is not None else None
         for row, value in zip(rows, values):
             row.append((BEST if best is not None and value == best else "") + _fmt(value, kind))
+    if any(s.elo is not None for s in stats):
+        headers.append("BT 95% CI")
+        for row, entry in zip(rows, stats):
+            row.append(f"{entry.bt.low:,.0f} – {entry.bt.high:,.0f}" if entry.bt else "—")
     return headers, rows
 
 

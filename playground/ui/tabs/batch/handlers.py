@@ -26,7 +26,8 @@ from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.json_depth import deeper_than
 from playground.client.validation import MAX_DATA_DEPTH
 from playground.gradio_compat import current_request
-from playground.ui.tabs.batch.runs import BatchRuns, cell_exchange, progress_of, resume, rng_for, run_problem, start, vote, watch
+from playground.ui.tabs.batch.runs import (BatchRuns, cell_exchange, not_blind, progress_of, resume, rng_for, run_problem, start, vote,
+                                          watch)
 from playground.ui.tabs.batch.columns import columns_with_settings, session_setting_values, temperature_of, used_text
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
                                             preview_rows, progress_html, sort_choices)
@@ -351,12 +352,13 @@ class BatchHandlers:
     def on_vote(self, outcome: str, batch: BatchState, a: Any, b: Any, filter_name: str, order: str) -> tuple[Any, ...]:
         """Record `outcome` ("a", "b", "tie") on the pair shown: state, status, the next pair, the leaderboard."""
         try:
-            run_file, _ = self.runs.open(batch.run_id, self.owner())
+            run_file, plan = self.runs.open(batch.run_id, self.owner())
         except (OSError, ValueError):
             return (batch, say("bview.run_first"), gr.skip(), gr.skip(), gr.skip(), gr.skip())
-        if not vote(run_file, batch.pair, outcome):
+        dropped = not_blind(plan, run_file, batch.pair)
+        if dropped is None and not vote(run_file, batch.pair, outcome):
             return (batch, say("bview.show_pair"), gr.skip(), gr.skip(), gr.skip(), gr.skip())
-        status = say("bview.voted", count=len(run_file.votes))
+        status = say("bview.vote_dropped", reason=plain(word(dropped))) if dropped else say("bview.voted", count=len(run_file.votes))
         following = self.on_pair(batch, a, b)
         return (following[0], status, *following[1:], self.views(batch, filter_name, order)[1])
 

@@ -3,7 +3,8 @@ so a reloaded page finds its run (running or stopped) and two pages never run on
 
 Every run records its owner (`owners.owner_of`); opening and stopping one take the caller's
 owner, and another visitor's run id answers exactly as an id that does not exist. Below the
-class, the work on one run the tab's handlers use: start, resume, watch, a cell's exchange, votes."""
+class, the work on one run the tab's handlers use: start, resume, watch, a cell's exchange, votes
+(a vote on answers that name a model is dropped: `not_blind`)."""
 
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ from playground.client.batch.call import exchange_from_dict
 from playground.client.batch.elo import Vote
 from playground.client.batch.plan import Plan
 from playground.client.batch.runner import Progress, Runner
-from playground.client.batch.store import RunFile
+from playground.client.batch.blind import named_model
+from playground.client.batch.store import RunFile, cell_key
 from playground.client.gateway import GatewayClient
+from playground.client.texts import Text
 from playground.client.transport import Connection, Exchange
 from playground.ui.i18n import say
 from playground.ui.shared.render import plain
@@ -135,6 +138,17 @@ def resume(runs: BatchRuns, client: GatewayClient, conn: Connection, run_id: str
 def cell_exchange(run: RunFile, key: str) -> tuple[Exchange | None, dict[str, Any]]:
     detail = run.detail(key)
     return exchange_from_dict(detail.get("exchange")), detail
+
+
+def not_blind(plan: Plan, run: RunFile, pair: dict[str, Any] | None) -> Text | None:
+    """Why a vote on the shown pair is dropped: an answer names a model, either column's (`blind`)."""
+    if not pair:
+        return None
+    answers = {}
+    for label, column in (("A", pair["a"]), ("B", pair["b"])):
+        record = run.cells.get(cell_key(int(pair["row"]), int(pair["repeat"]), int(column)))
+        answers[label] = record.answer if record is not None else ""
+    return named_model(answers, [plan.columns[int(pair["a"])][1], plan.columns[int(pair["b"])][1]])
 
 
 def vote(run: RunFile, pair: dict[str, Any] | None, outcome: str) -> bool:
