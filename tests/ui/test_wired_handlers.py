@@ -29,6 +29,7 @@ from playground.ui.tabs.chat import handlers as chat_handlers
 from playground.ui.tabs.messages import handlers as messages_handlers
 from playground.ui.tabs.native import handlers as native_handlers
 from playground.ui.tabs.responses import handlers as responses_handlers
+from playground.ui.tabs.batch.changes import ChangesHandlers
 from playground.ui.tabs.batch.handlers import BatchHandlers
 
 TEXT_TABS = ("chat", "responses", "messages", "native")
@@ -37,7 +38,7 @@ LAYOUT_MODULES = ("playground.ui.conversation.panel", "playground.ui.conversatio
                   "playground.ui.tabs.images.layout", "playground.ui.tabs.images.handlers",
                   "playground.ui.tabs.embeddings.layout", "playground.ui.tabs.embeddings.handlers",
                   "playground.ui.tabs.compare.layout", "playground.ui.tabs.compare.handlers",
-                  "playground.ui.tabs.batch.layout", "playground.ui.tabs.batch.handlers",
+                  "playground.ui.tabs.batch.layout", "playground.ui.tabs.batch.handlers", "playground.ui.tabs.batch.changes",
                   *(f"playground.ui.tabs.{tab}.{module}" for tab in TEXT_TABS for module in ("layout", "handlers")))
 """The modules whose events the closure check covers: every tab's layout and handlers."""
 
@@ -184,3 +185,10 @@ def test_the_batch_tabs_events_run_its_handlers(page: Any) -> None:
     events = {fn.name: fn for fn in page.fns.values() if getattr(fn.fn, "__self__", None) is tab}
     assert len(events["on_run"].inputs) == 3 + tab.form_size, "state, URL, key, then the form as BatchHandlers reads it"
     assert len(events["on_load"].outputs) == 2 + tab.form_size + 3, "state, status, the form, data status, preview, check"
+
+
+def test_the_batch_tabs_what_changed_events_run_its_handlers(page: Any) -> None:
+    listed, compared = handler(page, "batch-list-runs", "click"), handler(page, "batch-compare-baseline", "click")
+    assert plain(listed) is ChangesHandlers.on_list and plain(compared) is ChangesHandlers.on_diff
+    panel = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == "batch-changes-panel")
+    assert next(fn.fn for fn in page.fns.values() if (panel._id, "expand") in fn.targets) == listed, "the picker is filled when the section opens"

@@ -36,7 +36,8 @@ class TabLink:
     preset: str
 
 
-KNOWN_PARAMETERS = ("tab", "model", "preset", "q")
+KNOWN_PARAMETERS = ("tab", "model", "preset", "q", "run")
+"""`run`: the Batch run a link opens (read by the Batch tab itself, for the run's owner only)."""
 
 
 def _choices(component: Any) -> list[str]:

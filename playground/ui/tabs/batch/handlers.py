@@ -28,6 +28,7 @@ from playground.client.validation import MAX_DATA_DEPTH
 from playground.gradio_compat import current_request
 from playground.ui.tabs.batch.runs import (BatchRuns, cell_exchange, not_blind, progress_of, resume, rng_for, run_problem, start, vote,
                                           watch)
+from playground.ui.tabs.batch.changes import linked_run
 from playground.ui.tabs.batch.columns import columns_with_settings, session_setting_values, temperature_of, used_text
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
                                             preview_rows, progress_html, sort_choices)
@@ -307,8 +308,8 @@ class BatchHandlers:
         return self.views(batch, filter_name, order)[2:4]
 
     def on_restore(self, batch: BatchState, stored: Any) -> tuple[Any, ...]:
-        """On page load: adopt the browser's last run if it is this visitor's, and show it."""
-        run_id = stored.get("run_id", "") if isinstance(stored, dict) else ""
+        """On page load: adopt the run a page link names (`?run=`), else the browser's last run, if it is this visitor's, and show it."""
+        run_id = linked_run() or (stored.get("run_id", "") if isinstance(stored, dict) else "")  # a page link's run first
         kept = (batch, *(gr.skip(),) * VIEW_OUTPUTS)
         if not isinstance(run_id, str) or not RUN_ID.match(run_id):
             return kept

@@ -1,6 +1,7 @@
 """The Batch tab's layout: a prompt template, a data set, one to eight columns chosen as in
 Compare, graders, the runner's progress bar with Stop and Resume, the leaderboard, the results
-grid whose cells open their request, raw events and curl, blind A/B votes, prices and exports.
+grid whose cells open their request, raw events and curl, blind A/B votes, what changed since a
+baseline run, prices and exports.
 
 The layout lays out and wires; the events run `handlers.BatchHandlers`' methods. Every handler
 that reads a run names its owner (`owners.current_owner`, from the event's request): the run id in
@@ -22,6 +23,7 @@ from playground.client.batch.store import runs_directory
 from playground.settings import Settings
 from playground.ui.tabs.batch.columns import ColumnSettingsInputs, used_text
 from playground.ui.tabs.batch.handlers import GRADER_SLOTS, BatchHandlers, BatchState
+from playground.ui.tabs.batch.changes import ChangesHandlers
 from playground.ui.tabs.batch.runs import BatchRuns
 from playground.ui.tabs.batch.views import preview_rows
 from playground.ui.shared.column_picker import ColumnPicker, model_ids
@@ -61,6 +63,7 @@ def build_batch_tab(ctx: TabContext) -> None:
     _wire_inputs(ctx, tab, handlers)
     _wire_run(ctx, tab, handlers, last_run)
     _wire_results(page, tab, handlers, last_run)
+    _wire_changes(tab, ChangesHandlers(ctx, runs))
 
 
 class BatchPage:
@@ -75,6 +78,7 @@ class BatchPage:
         self._graders()
         self._run_and_results()
         self._blind_ab()
+        self._changes()
         self.prices = PriceEditor.build("batch", saved_prices, ctx.prices)
         self._exports()
 
@@ -174,6 +178,14 @@ class BatchPage:
                 self.vote_b = gr.Button(t("batch.b_is_better"), elem_id="batch-vote-b")
             self.ab_status = gr.Markdown(elem_id="batch-ab-status")
 
+    def _changes(self) -> None:
+        with gr.Accordion(t("batch.changes"), open=False, elem_id="batch-changes-panel") as self.changes_panel:
+            with gr.Row():
+                self.baseline = gr.Dropdown([], value=None, label=t("batch.baseline"), elem_id="batch-baseline", scale=4)
+                self.list_runs = gr.Button(t("batch.list_runs"), elem_id="batch-list-runs", scale=1)
+                self.compare_baseline = gr.Button(t("batch.compare_baseline"), variant="primary", elem_id="batch-compare-baseline", scale=1)
+            self.changes = gr.Markdown(elem_id="batch-changes")
+
     def _exports(self) -> None:
         with gr.Accordion(t("batch.export_and_session_file"), open=False, elem_id="batch-export-panel"):
             with gr.Row():
@@ -222,3 +234,9 @@ def _wire_results(page: gr.Blocks, tab: BatchPage, handlers: BatchHandlers, last
     tab.export.click(handlers.on_export, tab.state, [tab.files, tab.session_status], queue=False)
     tab.load_session.upload(handlers.on_load, [tab.state, tab.load_session], [tab.state, tab.session_status, *tab.form, *tab.data_outputs],
                             queue=False)
+
+
+def _wire_changes(tab: BatchPage, changes: ChangesHandlers) -> None:
+    """What changed: the baseline picker filled when the section opens or on request, then the comparison."""
+    gr.on([tab.changes_panel.expand, tab.list_runs.click], changes.on_list, tab.state, tab.baseline, queue=False)
+    tab.compare_baseline.click(changes.on_diff, [tab.state, tab.baseline], tab.changes, queue=False)

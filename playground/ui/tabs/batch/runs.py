@@ -30,6 +30,8 @@ from playground.ui.shared.render import plain
 from playground.ui.web.owners import may_open
 
 KEEP_OPEN = 16
+MAX_LISTED = 40
+"""Runs a visitor is offered as a baseline (and a trend is drawn over): the newest this many."""
 WATCH_INTERVAL_S = 0.4
 
 
@@ -65,6 +67,20 @@ class BatchRuns:
         if not may_open(run.owner, owner):
             raise FileNotFoundError("no such run")
         return run, Plan.from_dict(run.header.get("plan"), self.max_rows)
+
+    def listed(self, owner: str | None, limit: int = MAX_LISTED) -> list[tuple[RunFile, Plan]]:
+        """`owner`'s runs, newest first (at most `limit`), each opened as `open` does; a run that
+        cannot be read is left out. The one place that knows where the runs are kept."""
+        paths = sorted(self.directory.glob("*.jsonl"), key=lambda path: path.stat().st_mtime, reverse=True) if self.directory.is_dir() else []
+        found = []
+        for path in paths:
+            if len(found) >= limit:
+                break
+            try:
+                found.append(self.open(path.stem, owner))
+            except (OSError, ValueError):
+                continue
+        return found
 
     def active(self, run_id: str) -> Runner | None:
         entry = self._tasks.get(run_id)
