@@ -1,0 +1,111 @@
+"""Batch in a real browser (issue 38): a tie in the blind vote is recorded and rated (Elo, win rate,
+Bradley-Terry with its interval); a second run of the same suite compared with the first shows per
+column and per row what got better and the suite's trend, whose link opens the first run's view."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from playground.demo_gateway.config import DemoConfig
+from playground.demo_gateway.server import start_in_thread
+from playground.settings import Settings
+from playground.ui.app import build_app, configure_queue, launch_options
+from playground.ui.shared.connection import ServerDefaults
+from tests.e2e.conftest import SERVER_KEY
+from tests.e2e.pages import open_tab
+
+pytestmark = pytest.mark.browser
+APP_PORT, GATEWAY_PORT = 7244, 7245
+SCRIPTED = "Describe a cat.\nWhat has keys but can't open locks? Answer in one sentence."
+"""Prompts the demo answers with written text, which names no model: a vote on them is blind."""
+
+
+@pytest.fixture(scope="module")
+def batch_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    gateway = start_in_thread(DemoConfig(api_key=SERVER_KEY, token_delay=0.005), port=GATEWAY_PORT)
+    settings = Settings(read_timeout=10, data_dir=tmp_path_factory.mktemp("data"))
+    blocks = configure_queue(build_app(settings, ServerDefaults(gateway.url, SERVER_KEY, demo=True)))
+    blocks.launch(server_name="127.0.0.1", server_port=APP_PORT, prevent_thread_lock=True, quiet=True, **launch_options(settings))
+    yield f"http://127.0.0.1:{APP_PORT}"
+    blocks.close()
+    gateway.stop()
+
+
+def _open(browser: Browser, url: str) -> Page:
+    page = browser.new_context(viewport={"width": 1500, "height": 1100}).new_page()
+    page.goto(url)
+    open_tab(page, "Batch", "#batch-user textarea")
+    return page
+
+
+def _choose(page: Page, dropdown: str, option: str) -> None:
+    page.click(f"{dropdown} input")
+    page.locator(dropdown).get_by_role("option", name=option, exact=True).click()
+
+
+def _run(page: Page, rows: str, temperature: str = "") -> None:
+    page.fill("#batch-paste textarea", rows)
+    page.click("#batch-paste-use")
+    expect(page.locator("#batch-data-status")).to_contain_text(f"{rows.count(chr(10)) + 1} rows", timeout=10_000)
+    page.fill("#batch-temperature textarea, #batch-temperature input", temperature)
+    page.evaluate("() => document.querySelector('#batch-progress .batch-progress')?.remove()")  # the last run's bar: gone
+    page.click("#batch-run")
+    bar = page.locator("#batch-progress .batch-progress")
+    expect(bar).to_have_attribute("data-total", str(2 * (rows.count(chr(10)) + 1)), timeout=10_000)
+    expect(bar).to_have_attribute("data-status", "finished", timeout=60_000)
+
+
+def test_a_tie_in_the_blind_vote_is_recorded_and_rated(browser: Browser, batch_app: str) -> None:
+    page = _open(browser, batch_app)
+    page.fill("#batch-user textarea", "{{question}}")
+    _run(page, SCRIPTED)
+    page.click("#batch-ab")
+    page.click("#batch-ab-next")
+    expect(page.locator("#batch-ab-prompt")).to_contain_text("Row", timeout=10_000)
+    expect(page.locator("#batch-vote-tie")).to_have_text("Tie")
+    page.click("#batch-vote-tie")
+    expect(page.locator("#batch-ab-status")).to_contain_text("Vote recorded (1 so far)", timeout=10_000)
+    board = page.locator("#batch-leaderboard")
+    for heading in ("Elo", "win rate", "Bradley-Terry", "BT 95% interval"):
+        expect(board).to_contain_text(heading)
+    expect(board.locator("tr", has_text="gx-2.5-flash")).to_contain_text("50%")  # a tie is half a win
+    expect(board).to_contain_text("count a tie as half a win")
+    page.context.close()
+
+
+def test_a_second_run_against_the_first_and_the_link_to_a_run(browser: Browser, batch_app: str) -> None:
+    page = _open(browser, batch_app)
+    page.fill("#batch-user textarea", "{{question}}")
+    _choose(page, "#batch-grader-kind-0", "matches the regex")
+    page.fill("#batch-grader-value-0 textarea, #batch-grader-value-0 input", r"piano|cat|temperature=0\.5")
+    rows = SCRIPTED + "\nSay hi"  # the demo's generic answer states the temperature: the second run passes it
+    _run(page, rows)
+    _run(page, rows, "0.5")
+    page.click("#batch-changes-panel")
+    baseline = page.locator("#batch-baseline input")
+    expect(baseline).not_to_have_value("", timeout=10_000)  # opening the section listed this visitor's runs, the newest other first
+    page.click("#batch-compare-baseline")
+    changes = page.locator("#batch-changes")
+    expect(changes).to_contain_text("What changed", timeout=10_000)
+    expect(changes.locator("tr", has_text="chat completions · gx-2.5-flash").first).to_contain_text("+33 pts")
+    expect(changes.locator("tr", has_text="Say hi").first).to_contain_text("better")
+    expect(changes).to_contain_text("Trend of this suite")
+    trend = changes.locator("table").last
+    expect(trend.locator("tr")).to_have_count(3)  # heading + the two runs of this suite
+    first_link = trend.locator("a").first
+    href = first_link.get_attribute("href") or ""
+    assert href.startswith("?tab=batch&run=")
+    with page.expect_popup() as opened:  # the page's Markdown opens links in a new tab
+        first_link.click()
+    shown = opened.value
+    shown.wait_for_url(f"**{href}")
+    shown.wait_for_selector("#batch-user textarea")
+    page = shown
+    board = page.locator("#batch-leaderboard")
+    expect(board).to_contain_text("pass: matches the regex", timeout=15_000)
+    expect(board.locator("tr", has_text="gx-2.5-flash")).to_contain_text("67%")  # the first run's view, not the last
+    expect(page.locator("#link-notice")).to_be_hidden()
+    page.context.close()
