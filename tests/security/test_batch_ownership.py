@@ -23,6 +23,7 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app
+from playground.ui.tabs.batch.changes import ChangesHandlers
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.web.owners import EVERYONE, may_open, owner_of
@@ -80,7 +81,7 @@ class Tab:
         self.inputs: dict[str, list[Any]] = {}
         for block_fn in blocks.fns.values():
             fn = block_fn.fn
-            if isinstance(getattr(fn, "__self__", None), BatchHandlers) and fn.__name__ not in self.fns:
+            if isinstance(getattr(fn, "__self__", None), (BatchHandlers, ChangesHandlers)) and fn.__name__ not in self.fns:
                 self.fns[fn.__name__] = fn
                 self.inputs[fn.__name__] = list(block_fn.inputs)
 
@@ -118,6 +119,8 @@ class Tab:
                 "export": self.fns["on_export"](batch),
                 "resume": (await self.fns["on_resume"](batch, True, "", ""))[1],
                 "stop": await self.fns["on_stop"](batch, "all rows", "row"),
+                "baselines": self.fns["on_list"](BatchState()),
+                "changes": self.fns["on_diff"](BatchState(run_id=run_id), run_id),
             }
 
 
@@ -144,8 +147,10 @@ async def test_another_visitor_gets_what_an_unknown_run_id_gets(hosted: tuple[gr
     assert _lines(data_dir, run_id) == before  # no vote, no resumed cell, nothing written
 
     mine = await tab.everything(run_id, FIRST)  # the owner, for contrast: every handler reads the run
-    assert "What is 1 plus 1?" in str(mine["view"]) and len(mine["export"][0]) == 5 and "Vote recorded" in mine["vote"]
-    assert _lines(data_dir, run_id) != before
+    assert "What is 1 plus 1?" in str(mine["view"]) and len(mine["export"][0]) == 5 and "Vote dropped: answer" in mine["vote"]
+    assert [value for _, value in mine["baselines"]["choices"]] == [run_id] and "### What changed" in mine["changes"]
+    assert theirs["baselines"]["choices"] == [] and "Run a batch first" in theirs["changes"]  # not listed, not compared
+    assert _lines(data_dir, run_id) == before  # the owner's vote was read and dropped (the demo's answers name their model)
 
 
 async def test_a_new_session_of_the_same_visitor_still_owns_the_run(hosted: tuple[gr.Blocks, Path]) -> None:
