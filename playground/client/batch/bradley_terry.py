@@ -43,7 +43,7 @@ class Fit:
     ratings: list[Rating | None] = field(default_factory=list)
     """One per column; None for a column never shown (or for all when the fit does not exist)."""
     reason: str = ""
-    """"" when fitted; "no-votes" or "not-connected" otherwise."""
+    """"" when fitted; "no-votes" or "not-connected" otherwise (a code for the caller, never shown as it is)."""
 
 
 def _tallies(votes: Iterable[Vote], columns: int) -> tuple[list[list[float]], list[list[int]]]:
