@@ -11,6 +11,7 @@ from __future__ import annotations
 from playground.client.texts import Text
 
 import json
+import math
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -21,8 +22,17 @@ import regex
 
 from playground.client.batch.template import TemplateError, fill
 
-KINDS = {kind: Text(f"graders.kind.{kind}") for kind in ("contains", "not_contains", "regex", "equals", "json", "schema", "length", "model")}
-MODEL_KINDS = frozenset({"model"})
+FORM_KINDS = ("contains", "not_contains", "regex", "equals", "json", "schema", "length", "model")
+"""The kinds the tab's grader boxes offer; the others come with an imported suite (their thresholds, labels and prices)."""
+KINDS = {kind: Text(f"graders.kind.{kind}") for kind in (*FORM_KINDS, "numeric", "similar", "label", "latency", "cost")}
+MODEL_KINDS = frozenset({"model", "similar", "label"})
+"""Graded through the gateway (a grading model, or embeddings)."""
+CELL_KINDS = frozenset({"latency", "cost"})
+"""Graded on the cell's timing or usage, not its text."""
+ROW_VALUE_PREFIX = "__"
+"""A grader whose value is one placeholder of a `__` column takes its value from each row and does
+not apply to a row where that column is empty (promptfoo's per-test assertions, imported)."""
+MAX_LABELS = 20
 MAX_PATTERN_CHARS = 500
 MAX_REGEX_INPUT_CHARS = 200_000
 REGEX_TIMEOUT_S = 0.25
@@ -47,7 +57,13 @@ class GraderSpec:
     minimum: int | None = None
     maximum: int | None = None
     model: str = ""
-    """The grading model (model-graded; sent through chat completions)."""
+    """The grading model (model-graded; sent through chat completions), or the embedding model (similar)."""
+    threshold: float | None = None
+    """numeric: the tolerance; similar: the least cosine; model: the least score; latency: ms; cost: dollars."""
+    labels: tuple[str, ...] = ()
+    """label: the labels the grading model chooses from."""
+    passing: tuple[str, ...] = ()
+    """label: the labels that pass."""
 
     @property
     def label(self) -> str:
@@ -57,10 +73,24 @@ class GraderSpec:
             return f"{KINDS[self.kind]} {self.value[:30]!r}"
         if self.kind == "model":
             return Text("graders.graded_by", model=self.model)
+        limit = f"{self.threshold if self.threshold is not None else 0:g}"
+        if self.kind == "numeric":
+            return Text("graders.label.numeric", value=self.value[:30], tolerance=limit)
+        if self.kind == "similar":
+            return Text("graders.label.similar", value=self.value[:30], least=limit if self.threshold is not None else "0.75")
+        if self.kind in ("latency", "cost"):
+            return Text(f"graders.label.{self.kind}", limit=limit)
+        if self.kind == "label":
+            return Text("graders.label.label", model=self.model, passing="/".join(self.passing)[:40])
         return KINDS.get(self.kind, self.kind)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "value": self.value, "minimum": self.minimum, "maximum": self.maximum, "model": self.model}
+        data: dict[str, Any] = {"kind": self.kind, "value": self.value, "minimum": self.minimum, "maximum": self.maximum, "model": self.model}
+        if self.threshold is not None:
+            data["threshold"] = self.threshold
+        if self.labels:
+            data["labels"], data["passing"] = list(self.labels), list(self.passing)
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> GraderSpec:
@@ -76,7 +106,14 @@ class GraderSpec:
         value, model = data.get("value", ""), data.get("model", "")
         if not isinstance(value, str) or not isinstance(model, str):
             raise GraderError(Text("graders.grader_value_model_text"))
-        spec = cls(data["kind"], value, bound("minimum"), bound("maximum"), model)
+        threshold = data.get("threshold")
+        if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold)):
+            raise GraderError(Text("graders.threshold_number"))
+        labels, passing = data.get("labels") or [], data.get("passing") or []
+        if not all(isinstance(item, list) and all(isinstance(text, str) for text in item) for item in (labels, passing)):
+            raise GraderError(Text("graders.labels_text"))
+        spec = cls(data["kind"], value, bound("minimum"), bound("maximum"), model,
+                   float(threshold) if threshold is not None else None, tuple(labels), tuple(passing))
         check(spec)
         return spec
 
@@ -86,7 +123,7 @@ class Mark:
     passed: bool | None
     """None: not graded (no answer to grade)."""
     detail: str = ""
-    score: int | None = None
+    score: float | None = None
     exchange: dict[str, Any] | None = field(default=None, repr=False)
     """Model-graded: the grader's own request and answer."""
 
@@ -105,7 +142,7 @@ def check(spec: GraderSpec) -> None:
             regex.compile(spec.value)
         except (regex.error, ValueError, OverflowError) as error:
             raise GraderError(Text("graders.regex_does_not_compile", error=error)) from None
-    if spec.kind == "schema":
+    if spec.kind == "schema" and row_column(spec) is None:
         schema = schema_of(spec)
         jsonschema = _jsonschema()
         try:
@@ -117,11 +154,23 @@ def check(spec: GraderSpec) -> None:
             raise GraderError(Text("graders.length_bounds_need_minimum_maximum"))
         if spec.minimum is not None and spec.maximum is not None and spec.minimum > spec.maximum:
             raise GraderError(Text("graders.length_minimum_above_maximum", minimum=spec.minimum, maximum=spec.maximum))
-    if spec.kind == "model":
+    if spec.kind in ("model", "label"):
         if not spec.value.strip():
             raise GraderError(Text("graders.model_graded_grader_needs_rubric"))
         if not spec.model.strip():
             raise GraderError(Text("graders.model_graded_grader_needs_grading"))
+    if spec.kind == "model" and spec.minimum is not None and spec.maximum is not None and spec.minimum >= spec.maximum:
+        raise GraderError(Text("graders.scale_in_order", minimum=spec.minimum, maximum=spec.maximum))
+    if spec.kind == "label" and not (0 < len(spec.labels) <= MAX_LABELS and spec.passing and set(spec.passing) <= set(spec.labels)):
+        raise GraderError(Text("graders.labels_needed", limit=MAX_LABELS))
+    if spec.kind in ("numeric", "similar") and not spec.value.strip():
+        raise GraderError(Text("graders.needs_reference", kind=KINDS[spec.kind]))
+    if spec.kind == "similar" and not spec.model.strip():
+        raise GraderError(Text("graders.similar_needs_model"))
+    if spec.kind in ("latency", "cost") and (spec.threshold is None or spec.threshold < 0):
+        raise GraderError(Text("graders.needs_threshold", kind=KINDS[spec.kind]))
+    if spec.kind == "numeric" and spec.threshold is not None and spec.threshold < 0:
+        raise GraderError(Text("graders.needs_threshold", kind=KINDS[spec.kind]))
 
 
 def schema_of(spec: GraderSpec) -> dict[str, Any]:
@@ -148,28 +197,56 @@ def _template_value(spec: GraderSpec, row: Mapping[str, str]) -> str:
         return spec.value
 
 
+_LONE_PLACEHOLDER = re.compile(r"\{\{\s*([^{}\n]*?)\s*\}\}")
+
+
+def row_column(spec: GraderSpec) -> str | None:
+    """The `__` column a grader takes its value from row by row (None: the same value for every row)."""
+    match = _LONE_PLACEHOLDER.fullmatch(spec.value.strip())
+    return match.group(1) if match and match.group(1).startswith(ROW_VALUE_PREFIX) else None
+
+
+def row_value(spec: GraderSpec, row: Mapping[str, str]) -> str | None:
+    """The grader's value for this row, its placeholders filled; None when it does not apply to the row."""
+    column = row_column(spec)
+    if column is not None:
+        value = row.get(column, "")
+        return value if value.strip() else None
+    return _template_value(spec, row)
+
+
 def grade(spec: GraderSpec, answer: str, row: Mapping[str, str]) -> Mark:
     """Grade one answer with a grader that needs no model (never raises)."""
     try:
-        return _grade(spec, answer, row)
+        value = row_value(spec, row)
+        if value is None:
+            return Mark(None, Text("graders.not_for_this_row"))
+        return _grade(spec, answer, row, value)
     except Exception as error:  # a grader never takes a run down
         return Mark(False, Text("graders.could_not_grade", error=type(error).__name__))
 
 
-def _grade(spec: GraderSpec, answer: str, row: Mapping[str, str]) -> Mark:
+def _grade(spec: GraderSpec, answer: str, row: Mapping[str, str], value: str) -> Mark:
     if spec.kind in ("contains", "not_contains"):
-        needle = _template_value(spec, row)
+        needle = value
         found = needle.casefold() in answer.casefold()
         passed = found if spec.kind == "contains" else not found
         return Mark(passed, Text("graders.found", text=repr(needle[:40])) if found else Text("graders.not_found", text=repr(needle[:40])))
     if spec.kind == "regex":
         if len(answer) > MAX_REGEX_INPUT_CHARS:
             return Mark(False, Text("graders.answer_longer_than_characters_not", limit=MAX_REGEX_INPUT_CHARS))
+        if len(value) > MAX_PATTERN_CHARS:
+            return Mark(False, Text("graders.regex_length", limit=MAX_PATTERN_CHARS))
         try:
-            match = regex.search(spec.value, answer, timeout=REGEX_TIMEOUT_S)
+            match = regex.search(value, answer, timeout=REGEX_TIMEOUT_S)
+        except regex.error as error:
+            return Mark(False, Text("graders.regex_does_not_compile", error=error))
         except TimeoutError:
             return Mark(False, Text("graders.regex_took_longer_than_answer", seconds=REGEX_TIMEOUT_S))
         return Mark(match is not None, Text("graders.matched", text=repr(match.group(0)[:40])) if match else Text("graders.no_match"))
+    if spec.kind == "equals" and value:
+        same = normalise(answer) == normalise(value)
+        return Mark(same, Text("graders.equal") if same else Text("graders.expected", text=repr(value[:40])))
     if spec.kind == "equals":
         if "expected" not in row:
             return Mark(None, Text("graders.data_set_no_expected_column"))
@@ -182,8 +259,9 @@ def _grade(spec: GraderSpec, answer: str, row: Mapping[str, str]) -> Mark:
             return Mark(False, Text("graders.not_json", reason=str(error)[:80]))
         if spec.kind == "json":
             return Mark(True, Text("graders.answer_is_valid_json"))
-        validator = _jsonschema().validators.validator_for(schema_of(spec))
-        errors = sorted(validator(schema_of(spec)).iter_errors(document), key=lambda e: list(e.path))
+        schema = schema_of(GraderSpec("schema", value))
+        validator = _jsonschema().validators.validator_for(schema)
+        errors = sorted(validator(schema).iter_errors(document), key=lambda e: list(e.path))
         if errors:
             where = "/".join(map(str, errors[0].path)) or "(root)"
             return Mark(False, f"{where}: {errors[0].message[:100]}")
@@ -193,7 +271,33 @@ def _grade(spec: GraderSpec, answer: str, row: Mapping[str, str]) -> Mark:
         low = spec.minimum if spec.minimum is not None else 0
         high = spec.maximum if spec.maximum is not None else float("inf")
         return Mark(low <= size <= high, Text("graders.characters", size=size))
+    if spec.kind == "numeric":
+        return numeric(answer, value, spec.threshold or 0.0)
     return Mark(None, Text("graders.graded_by_a_model", kind=spec.kind))
+
+
+_NUMBER = re.compile(r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|[-+−]?\.\d+")
+
+
+def number_in(text: str) -> float | None:
+    """The last number written in `text` (thousands commas and a Unicode minus allowed), None if there is none."""
+    found = _NUMBER.findall(text[-MAX_REGEX_INPUT_CHARS:])
+    if not found:
+        return None
+    number = float(found[-1].replace(",", "").replace("−", "-"))
+    return number if math.isfinite(number) else None
+
+
+def numeric(answer: str, expected_text: str, tolerance: float) -> Mark:
+    """The answer's last number within `tolerance` of the expected number."""
+    expected = number_in(expected_text)
+    if expected is None:
+        return Mark(False, Text("graders.expected_not_number", text=repr(expected_text[:40])))
+    got = number_in(answer)
+    if got is None:
+        return Mark(False, Text("graders.no_number"))
+    passed = abs(got - expected) <= tolerance
+    return Mark(passed, Text("graders.numeric_reason", got=f"{got:g}", expected=f"{expected:g}", tolerance=f"{tolerance:g}"))
 
 
 def _strip_fence(text: str) -> str:

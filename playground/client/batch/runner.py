@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.client.batch.call import exchange_dict, run_request
-from playground.client.batch.graders import MODEL_KINDS, Mark, grade
-from playground.client.batch.model_grader import model_grade
+from playground.client.batch.graders import Mark
+from playground.client.batch.grading import CellFacts, grade_cell
 from playground.client.batch.plan import Plan
 from playground.client.batch.store import CellRecord, RunFile, cell_key
 from playground.client.batch.template import TemplateError, fill
@@ -140,14 +140,13 @@ class Runner:
         grader_exchanges: list[dict[str, Any] | None] = []
         detail: dict[str, object] = {"exchange": exchange_dict(exchange) if not record.cached else None, "reasoning": result.reasoning,
                                      "finish": result.finish_reason, "grader_exchanges": grader_exchanges}
+        facts = CellFacts(fmt, model.strip(), record.total, result.usage if not record.cached else None)
         try:
             for spec in self.plan.graders:
                 if record.error and not record.answer:
                     mark = Mark(None, "no answer")
-                elif spec.kind in MODEL_KINDS:
-                    mark = await model_grade(self.client, self.conn, spec, user, record.answer)
                 else:
-                    mark = grade(spec, record.answer, values)
+                    mark = await grade_cell(self.client, self.conn, spec, user, record.answer, values, facts)
                 record.marks.append({"passed": mark.passed, "detail": mark.detail, "score": mark.score})
                 grader_exchanges.append(mark.exchange)
         except asyncio.CancelledError:
