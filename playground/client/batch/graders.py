@@ -15,7 +15,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import regex
@@ -24,7 +24,7 @@ from playground.client.batch.template import TemplateError, fill
 
 FORM_KINDS = ("contains", "not_contains", "regex", "equals", "json", "schema", "length", "model")
 """The kinds the tab's grader boxes offer; the others come with an imported suite (their thresholds, labels and prices)."""
-KINDS = {kind: Text(f"graders.kind.{kind}") for kind in (*FORM_KINDS, "numeric", "similar", "label", "latency", "cost")}
+KINDS = {kind: Text(f"graders.kind.{kind}") for kind in (*FORM_KINDS, "contains_json", "numeric", "similar", "label", "latency", "cost")}
 MODEL_KINDS = frozenset({"model", "similar", "label"})
 """Graded through the gateway (a grading model, or embeddings)."""
 CELL_KINDS = frozenset({"latency", "cost"})
@@ -64,9 +64,16 @@ class GraderSpec:
     """label: the labels the grading model chooses from."""
     passing: tuple[str, ...] = ()
     """label: the labels that pass."""
+    prices: str = ""
+    """cost: the price table it counts with, as the Prices panel's CSV (`model,input,output,cached_input`)."""
 
     @property
     def label(self) -> str:
+        column = row_column(self)
+        if column is not None:
+            return Text("graders.per_row_label", kind=KINDS.get(self.kind, self.kind), column=column)
+        if self.kind == "equals" and self.value:
+            return Text("graders.equals_value", value=repr(self.value[:30]))
         if self.kind == "length":
             return Text("graders.length_label", minimum=self.minimum if self.minimum is not None else 0, maximum=self.maximum if self.maximum is not None else "∞")
         if self.kind in ("contains", "not_contains", "regex"):
@@ -90,6 +97,8 @@ class GraderSpec:
             data["threshold"] = self.threshold
         if self.labels:
             data["labels"], data["passing"] = list(self.labels), list(self.passing)
+        if self.prices:
+            data["prices"] = self.prices
         return data
 
     @classmethod
@@ -112,8 +121,11 @@ class GraderSpec:
         labels, passing = data.get("labels") or [], data.get("passing") or []
         if not all(isinstance(item, list) and all(isinstance(text, str) for text in item) for item in (labels, passing)):
             raise GraderError(Text("graders.labels_text"))
+        prices = data.get("prices") or ""
+        if not isinstance(prices, str):
+            raise GraderError(Text("graders.grader_value_model_text"))
         spec = cls(data["kind"], value, bound("minimum"), bound("maximum"), model,
-                   float(threshold) if threshold is not None else None, tuple(labels), tuple(passing))
+                   float(threshold) if threshold is not None else None, tuple(labels), tuple(passing), prices)
         check(spec)
         return spec
 
@@ -142,7 +154,7 @@ def check(spec: GraderSpec) -> None:
             regex.compile(spec.value)
         except (regex.error, ValueError, OverflowError) as error:
             raise GraderError(Text("graders.regex_does_not_compile", error=error)) from None
-    if spec.kind == "schema" and row_column(spec) is None:
+    if (spec.kind == "schema" or (spec.kind == "contains_json" and spec.value.strip())) and row_column(spec) is None:
         schema = schema_of(spec)
         jsonschema = _jsonschema()
         try:
@@ -211,7 +223,7 @@ def row_value(spec: GraderSpec, row: Mapping[str, str]) -> str | None:
     column = row_column(spec)
     if column is not None:
         value = row.get(column, "")
-        return value if value.strip() else None
+        return _template_value(replace(spec, value=value), row) if value.strip() else None
     return _template_value(spec, row)
 
 
@@ -252,6 +264,13 @@ def _grade(spec: GraderSpec, answer: str, row: Mapping[str, str], value: str) ->
             return Mark(None, Text("graders.data_set_no_expected_column"))
         same = normalise(answer) == normalise(row["expected"])
         return Mark(same, Text("graders.equal") if same else Text("graders.expected", text=repr(row["expected"][:40])))
+    if spec.kind == "contains_json":
+        found = json_inside(answer)
+        if found is None:
+            return Mark(False, Text("graders.no_json_inside"))
+        if (row_column(spec) is not None and value.strip().casefold() == "yes") or not value.strip():
+            return Mark(True, Text("graders.answer_holds_json"))
+        return _schema_mark(found, value)
     if spec.kind in ("json", "schema"):
         try:
             document = json.loads(_strip_fence(answer))
@@ -259,13 +278,7 @@ def _grade(spec: GraderSpec, answer: str, row: Mapping[str, str], value: str) ->
             return Mark(False, Text("graders.not_json", reason=str(error)[:80]))
         if spec.kind == "json":
             return Mark(True, Text("graders.answer_is_valid_json"))
-        schema = schema_of(GraderSpec("schema", value))
-        validator = _jsonschema().validators.validator_for(schema)
-        errors = sorted(validator(schema).iter_errors(document), key=lambda e: list(e.path))
-        if errors:
-            where = "/".join(map(str, errors[0].path)) or "(root)"
-            return Mark(False, f"{where}: {errors[0].message[:100]}")
-        return Mark(True, Text("graders.matches_schema"))
+        return _schema_mark(document, value)
     if spec.kind == "length":
         size = len(answer)
         low = spec.minimum if spec.minimum is not None else 0
@@ -298,6 +311,35 @@ def numeric(answer: str, expected_text: str, tolerance: float) -> Mark:
         return Mark(False, Text("graders.no_number"))
     passed = abs(got - expected) <= tolerance
     return Mark(passed, Text("graders.numeric_reason", got=f"{got:g}", expected=f"{expected:g}", tolerance=f"{tolerance:g}"))
+
+
+def _schema_mark(document: Any, schema_text: str) -> Mark:
+    schema = schema_of(GraderSpec("schema", schema_text))
+    validator = _jsonschema().validators.validator_for(schema)
+    errors = sorted(validator(schema).iter_errors(document), key=lambda e: list(e.path))
+    if errors:
+        where = "/".join(map(str, errors[0].path)) or "(root)"
+        return Mark(False, f"{where}: {errors[0].message[:100]}")
+    return Mark(True, Text("graders.matches_schema"))
+
+
+MAX_JSON_STARTS = 200
+
+
+def json_inside(text: str) -> Any:
+    """The first JSON object or array written inside `text` (None when there is none); at most
+    `MAX_JSON_STARTS` places where one could start are tried."""
+    decoder = json.JSONDecoder()
+    tried = 0
+    for match in re.finditer(r"[{\[]", text[:MAX_REGEX_INPUT_CHARS]):
+        tried += 1
+        if tried > MAX_JSON_STARTS:
+            return None
+        try:
+            return decoder.raw_decode(text, match.start())[0]
+        except (ValueError, RecursionError):
+            continue
+    return None
 
 
 def _strip_fence(text: str) -> str:

@@ -61,7 +61,7 @@ def _latency(spec: GraderSpec, facts: CellFacts) -> Mark:
 
 def _cost(spec: GraderSpec, facts: CellFacts) -> Mark:
     try:
-        table = table_from_csv(spec.value)
+        table = table_from_csv(spec.prices)
     except PriceError:
         table = {}
     money = cost(table, facts.model, facts.usage, facts.fmt)

@@ -16,6 +16,8 @@ _TOKEN = re.compile(r"\\\{\{|\{\{([^{}\n]*)\}\}|\{\{")
 MAX_NAME_CHARS = 64
 RESERVED = frozenset({"expected"})
 """Data set columns that are never a variable's value by default (the graders read them)."""
+GRADER_PREFIX = "__"
+"""Columns named `__…` carry a grader's value row by row (an imported suite's per-test assertions)."""
 
 
 class TemplateError(ValueError):
@@ -78,11 +80,11 @@ def variables_of(texts: Iterable[str]) -> list[str]:
 
 def check_variables(used: Iterable[str], available: Iterable[str]) -> list[str]:
     """Problems to show before sending: variables with no column, columns no placeholder uses
-    (`expected` and other reserved columns are never reported as unused)."""
+    (`expected`, other reserved columns and `__` grader columns are never reported as unused)."""
     used, available = list(used), list(available)
     problems = []
     missing = [name for name in used if name not in available]
-    unused = [name for name in available if name not in used and name not in RESERVED]
+    unused = [name for name in available if name not in used and name not in RESERVED and not name.startswith(GRADER_PREFIX)]
     if missing:
         problems.append("no value for " + ", ".join(f"{{{{{name}}}}}" for name in missing))
     if unused:
