@@ -24,7 +24,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from playground.client.batch.dataset_budget import LIMITS, MAX_COLUMNS, MAX_VALUE_CHARS, Budget, DatasetError, Limits
 from playground.client.batch.xlsx_sheet import sheet_rows
@@ -36,6 +36,7 @@ FORMATS = (".csv", ".jsonl", ".xlsx")
 MAX_LINE_CHARS = MAX_COLUMNS * MAX_VALUE_CHARS
 """A JSONL line: 64 values of 100,000 characters."""
 _UNSENDABLE = re.compile("[\x00\ud800-\udfff]")
+Read = TypeVar("Read")
 _READERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dataset-reader")
 """Reading is CPU work: two at a time at most, each within its time budget."""
 
@@ -277,7 +278,7 @@ def read_file(path: str | Path, max_rows: int, limits: Limits = LIMITS) -> Datas
     return dataset
 
 
-async def read_in_worker(read: Callable[..., Dataset], *args: Any) -> Dataset:
+async def read_in_worker(read: Callable[..., Read], *args: Any) -> Read:
     """`read(*args)` (`read_file`, `read_paste`) on the readers' own threads, so the event loop
     keeps answering while a file is parsed; each reading ends within its time budget."""
     return await asyncio.get_running_loop().run_in_executor(_READERS, partial(read, *args))

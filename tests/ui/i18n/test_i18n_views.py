@@ -15,7 +15,7 @@ import pytest
 from gradio.context import LocalContext
 from gradio.i18n import I18nData
 
-from playground.client.batch.graders import KINDS
+from playground.client.batch.graders import FORM_KINDS, KINDS
 from playground.client.batch.plan import PlanError
 from playground.client.batch.runner import Progress
 from playground.client.errors import RequestValidationError
@@ -178,7 +178,7 @@ def test_client_choices_keep_their_values_and_are_named_by_the_catalogue() -> No
     values, keys = _values_and_keys(FORMAT_CHOICES, "rep.format.")
     assert values == list(FORMATS) and [i18n.EN[key] for key in keys] == [FORMAT_LABELS[fmt] for fmt in FORMATS]
     values, keys = _values_and_keys(KIND_CHOICES, "bgrader.")
-    assert values == ["", *KINDS] and [i18n.EN[key] for key in keys[1:]] == list(KINDS.values())
+    assert values == ["", *FORM_KINDS] and [i18n.EN[key] for key in keys[1:]] == [KINDS[kind] for kind in FORM_KINDS]
     assert list(LESSONS) == ["None", "float vs base64", "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT", "Full vs reduced dimensions"]
     assert all(key in i18n.EN for key in LESSONS.values() if key)
     assert all(f"vboard.call.{call}" in i18n.EN for call in CALLS)

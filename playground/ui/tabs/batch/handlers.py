@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from playground.client.batch.cost import Price
 from playground.client.batch.dataset import Dataset, DatasetError, read_file, read_in_worker, read_paste
 from playground.client.batch.exports import write_exports
 from playground.client.batch.graders import GraderError, GraderSpec
+from playground.client.batch.importers import SuiteError
 from playground.client.batch.plan import MAX_COLUMNS, Plan, PlanError
 from playground.client.batch.report import FILTERS, leaderboard, leaderboard_markdown
 from playground.client.batch.store import RUN_ID, RunFile, cell_key
@@ -29,6 +30,7 @@ from playground.gradio_compat import current_request
 from playground.ui.tabs.batch.runs import (BatchRuns, cell_exchange, not_blind, progress_of, resume, rng_for, run_problem, start, vote,
                                           watch)
 from playground.ui.tabs.batch.changes import linked_run
+from playground.ui.tabs.batch.suites import import_suite, refusal_status, suite_status
 from playground.ui.tabs.batch.columns import columns_with_settings, session_setting_values, temperature_of, used_text
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
                                             preview_rows, progress_html, sort_choices)
@@ -53,6 +55,8 @@ class BatchState:
     dataset: Dataset | None = None
     run_id: str = ""
     pair: dict[str, Any] | None = None
+    suite_graders: list[GraderSpec] = field(default_factory=list)
+    """An imported suite's graders: they belong to its data set, run beside the form's, and go when the data set changes."""
 
 
 async def load_dataset(path: str | None, paste: str, system: str, user: str, max_rows: int) -> Dataset:
@@ -107,9 +111,11 @@ def graders_from(values: list[Any]) -> list[GraderSpec]:
 
 def plan_from_form(system: str, user: str, dataset: Dataset | None, column_values: list[Any], repeats: Any, concurrency: Any,
                    temperature: Any, max_tokens: Any, stream: bool, cache: bool, grader_values: list[Any],
-                   max_rows: int, max_concurrency: int, setting_values: list[Any] | None = None) -> tuple[Plan, list[str]]:
+                   max_rows: int, max_concurrency: int, setting_values: list[Any] | None = None,
+                   suite_graders: list[GraderSpec] | None = None) -> tuple[Plan, list[str]]:
     """The plan and its warnings (raises `PlanError` naming every blocking problem). `setting_values`
-    are the columns' own boxes (`batch_columns`), three per column slot."""
+    are the columns' own boxes (`batch_columns`), three per column slot; `suite_graders` an imported
+    suite's graders, graded after the form's."""
     problems: list[str] = []
 
     def read(reader: Any, *args: Any) -> Any:
@@ -121,7 +127,7 @@ def plan_from_form(system: str, user: str, dataset: Dataset | None, column_value
             problems.extend(error.problems)
         return None
 
-    graders = read(graders_from, grader_values) or []
+    graders = (read(graders_from, grader_values) or []) + list(suite_graders or [])
     columns, own = read(columns_with_settings, column_values, list(setting_values or [])) or ([], [])
     repeat_count = read(whole, "repeat each row N times", repeats) or 1
     tokens = read(optional_positive, max_tokens, "max output tokens")
@@ -219,7 +225,7 @@ class BatchHandlers:
         rep, conc, temp, tokens, streamed, cached = values[2 + n_cols:8 + n_cols]
         graders = list(values[8 + n_cols:8 + n_cols + n_graders])
         return plan_from_form(values[0], values[1], batch.dataset, cols, rep, conc, temp, tokens, streamed, cached, graders,
-                              settings.batch_max_rows, settings.batch_concurrency, list(values[8 + n_cols + n_graders:]))
+                              settings.batch_max_rows, settings.batch_concurrency, list(values[8 + n_cols + n_graders:]), batch.suite_graders)
 
     def views(self, batch: BatchState, filter_name: str = FILTERS[0], order: str = "row") -> tuple[Any, ...]:
         """progress, leaderboard, grid, grid note, sort choices, A/B column choices (x2)."""
@@ -246,7 +252,7 @@ class BatchHandlers:
             dataset = await load_dataset(path, pasted, system_text, user_text, self.ctx.settings.batch_max_rows)
         except (DatasetError, TemplateError, OSError) as problem:
             return batch, say("bview.not_loaded", problem=plain(word(message_of(problem)))), gr.skip(), gr.skip()
-        batch.dataset = dataset
+        batch.dataset, batch.suite_graders = dataset, []
         return batch, dataset_status(dataset), preview_rows(dataset), template_check(system_text, user_text, dataset)
 
     async def on_paste(self, batch: BatchState, pasted: str, system_text: str, user_text: str) -> tuple[Any, ...]:
@@ -254,7 +260,7 @@ class BatchHandlers:
 
     def on_receive(self, batch: BatchState, system_text: str, user_text: str, dataset: Any) -> tuple[Any, ...]:
         """A prompt sent from a text tab ("Send to Batch"): state, templates, status, preview, check."""
-        batch.dataset = dataset
+        batch.dataset, batch.suite_graders = dataset, []
         return (batch, system_text, user_text, dataset_status(dataset), preview_rows(dataset), template_check(system_text, user_text, dataset))
 
     def on_template(self, batch: BatchState, system_text: str, user_text: str) -> str:
@@ -390,11 +396,28 @@ class BatchHandlers:
         except (PlanError, OSError) as problem:
             message = word_list(problem.problems) if isinstance(problem, PlanError) else word(str(problem))
             return (batch, say("bview.not_loaded", problem=plain(message)), *(gr.skip(),) * (self.form_size + 3))
-        batch.dataset = plan.dataset
-        values = session_values(plan, MAX_COLUMNS)
-        n_cols = self.columns
+        batch.dataset, batch.suite_graders = plan.dataset, []
         return (batch, say("bview.loaded", rows=f"{len(plan.dataset.rows):,}", columns=len(plan.columns), graders=len(plan.graders)),
-                plan.system, plan.user, *values[:n_cols], plan.repeats, min(plan.concurrency, settings.batch_concurrency),
+                *self.form_of(plan))
+
+    def form_of(self, plan: Plan, keep_columns: bool = False) -> tuple[Any, ...]:
+        """Every form box for `plan` (as `form_size` orders them), then data status, preview and template
+        check; `keep_columns` leaves the column pickers and their own boxes as they are."""
+        values, n_cols = session_values(plan, MAX_COLUMNS), self.columns
+        pickers = [gr.skip()] * n_cols if keep_columns else values[:n_cols]
+        own = [gr.skip()] * self.own if keep_columns else session_setting_values(plan, MAX_COLUMNS)
+        return (plan.system, plan.user, *pickers, plan.repeats, min(plan.concurrency, self.ctx.settings.batch_concurrency),
                 "" if plan.temperature is None else repr(plan.temperature), plan.max_tokens or 0, plan.stream, plan.cache, *values[n_cols:],
-                *session_setting_values(plan, MAX_COLUMNS), dataset_status(plan.dataset), preview_rows(plan.dataset),
-                template_check(plan.system, plan.user, plan.dataset))
+                *own, dataset_status(plan.dataset), preview_rows(plan.dataset), template_check(plan.system, plan.user, plan.dataset))
+
+    async def on_import(self, batch: BatchState, paths: list[str] | None) -> tuple[Any, ...]:
+        """An imported suite (promptfoo, OpenAI Evals, Console CSV): state, status, every form box, data
+        status, preview, template check; the suite's graders stay with its data set (`BatchState`)."""
+        try:
+            suite = await import_suite(paths, self.ctx.settings.batch_max_rows, self.ctx.prices.current())
+        except (SuiteError, OSError) as problem:
+            refused = problem if isinstance(problem, SuiteError) else SuiteError([str(problem)])
+            return (batch, refusal_status(refused), *(gr.skip(),) * (self.form_size + 3))
+        plan = suite.plan()
+        batch.dataset, batch.suite_graders = suite.dataset, list(suite.graders)
+        return (batch, suite_status(suite), *self.form_of(replace(plan, graders=[]), keep_columns=not suite.columns))

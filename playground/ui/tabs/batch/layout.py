@@ -16,7 +16,7 @@ import gradio as gr
 from playground.ui.i18n import choices, t
 from playground.gradio_compat import current_blocks
 
-from playground.client.batch.graders import KINDS
+from playground.client.batch.graders import FORM_KINDS
 from playground.client.batch.plan import MAX_COLUMNS, MAX_REPEATS
 from playground.client.batch.report import FILTERS
 from playground.client.batch.store import runs_directory
@@ -32,8 +32,9 @@ from playground.ui.shared.prices import PriceEditor
 from playground.ui.conversation.prompt_move import BatchTarget
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
 
-KIND_CHOICES = [(t("bgrader.none"), "")] + [(t(f"bgrader.{kind}"), kind) for kind in KINDS]
-"""The client's grader kinds, named through the catalogue; the values the handlers read are the kinds."""
+KIND_CHOICES = [(t("bgrader.none"), "")] + [(t(f"bgrader.{kind}"), kind) for kind in FORM_KINDS]
+"""The client's grader kinds the boxes offer, named through the catalogue; the values the handlers read are the kinds
+(an imported suite's other kinds come with it: `BatchState.suite_graders`)."""
 PRESETS = {
     "Two models through chat completions": [("chat", "gx-2.5-flash"), ("chat", "gpt-4.1")],
     "One model family through all four formats": [("chat", "gx-2.5-flash"), ("responses", "gx-2.5-flash"),
@@ -111,6 +112,9 @@ class BatchPage:
                 self.paste = gr.Textbox(label=t("batch.or_paste_rows_one"), lines=3, elem_id="batch-paste")
                 self.use_paste = gr.Button(t("batch.use_the_pasted_rows"), size="sm", elem_id="batch-paste-use")
                 self.data_status = gr.Markdown(elem_id="batch-data-status")
+                self.suite_upload = gr.File(label=t("batch.import_suite"), file_count="multiple", type="filepath", elem_id="batch-import",
+                                            file_types=[".yaml", ".yml", ".json", ".jsonl", ".csv", ".txt", ".md"])
+                self.suite_status = gr.Markdown(elem_id="batch-import-status")
         self.preview = gr.Dataframe(value=preview_rows(None), label=t("batch.preview_first_10_rows"), interactive=False, max_height=260,
                                     elem_id="batch-preview")
 
@@ -197,12 +201,14 @@ class BatchPage:
 
 
 def _wire_inputs(ctx: TabContext, tab: BatchPage, handlers: BatchHandlers) -> None:
-    """The columns-used line, the data set (upload, paste, Send to Batch) and the template check."""
+    """The columns-used line, the data set (upload, paste, an imported suite, Send to Batch) and the template check."""
     shown_settings = [tab.temperature, tab.max_tokens, tab.stream, *tab.picker.inputs, *tab.own.components]
     gr.on([c.change for c in shown_settings], handlers.on_settings, shown_settings, tab.used, queue=False, show_progress="hidden")
     ctx.prompts.register_batch(BatchTarget(tab.to_chat, tab.system, tab.user, tab.state, handlers.on_receive,
                                            [tab.state, tab.system, tab.user, *tab.data_outputs]))
     tab.upload.upload(handlers.on_data, [tab.state, tab.upload, tab.paste, tab.system, tab.user], [tab.state, *tab.data_outputs], queue=False)
+    tab.suite_upload.upload(handlers.on_import, [tab.state, tab.suite_upload], [tab.state, tab.suite_status, *tab.form, *tab.data_outputs],
+                            queue=False)
     tab.use_paste.click(handlers.on_paste, [tab.state, tab.paste, tab.system, tab.user], [tab.state, *tab.data_outputs], queue=False)
     gr.on([tab.system.change, tab.user.change], handlers.on_template, [tab.state, tab.system, tab.user], tab.check, queue=False)
 

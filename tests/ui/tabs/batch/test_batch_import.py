@@ -1,0 +1,56 @@
+"""Importing a suite in the Batch tab through `BatchHandlers.on_import`: the form filled in the page's
+order, the suite's graders kept with its data set and run, what could not be mapped listed in the
+visitor's words, a refusal that changes nothing, and the graders dropped when the data set changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
+from tests.client.batch.importers.fixtures import upload
+from tests.ui.i18n.test_i18n_views import chinese
+from tests.ui.tabs.batch.test_batch_events import COLUMNS, FORM, OWN, handlers, skipped
+
+__all__ = ["handlers"]
+
+
+async def test_a_promptfoo_suite_fills_the_form_and_its_graders_run(handlers: BatchHandlers) -> None:
+    batch = BatchState()
+    answer = await handlers.on_import(batch, [str(path) for path in upload("promptfoo/getting-started")])
+    assert len(answer) == 2 + handlers.form_size + 3
+    status, form = answer[1], list(answer[2:2 + len(FORM)])
+    assert status.startswith("✅ Imported promptfoo config **Getting started**: 2 rows, 2 column(s), 2 grader(s).")
+    assert "**Not mapped** (left out of the run):\n- prompt 2 (“Translate to {{language}}: {{input}}”) is not run" in status
+    assert form[:6] == ["", "Convert this English to {{language}}: {{input}}", "chat", "gpt-4.1", "chat", "o4-mini"]
+    assert [kind for kind in form[2 + len(COLUMNS) + 6::5]][:1] == [""]  # the grader boxes are cleared: the suite's graders run beside them
+    assert [spec.kind for spec in batch.suite_graders] == ["regex", "contains"] and batch.dataset is not None
+    form_now = [*form[:2 + len(COLUMNS) + 6], *form[2 + len(COLUMNS) + 6:-len(OWN)], *[""] * len(OWN)]
+    plan, warnings = handlers.plan_of(batch, tuple(form_now))
+    assert [spec.kind for spec in plan.graders] == ["regex", "contains"] and warnings == []
+    started = await handlers.on_run(batch, "", "", *form_now)
+    assert batch.run_id and started[1]["value"] == ""
+    assert [html async for html in handlers.on_watch(batch)][-1].count('data-status="finished"') == 1
+    await handlers.on_paste(batch, "another question", "", "{{question}}")
+    assert batch.suite_graders == []  # the graders belonged to the imported data set
+
+
+async def test_a_suite_without_a_mapped_model_keeps_the_columns_chosen(handlers: BatchHandlers) -> None:
+    answer = await handlers.on_import(BatchState(), [str(path) for path in upload("anthropic-console")])
+    form = list(answer[2:2 + len(FORM)])
+    assert all(skipped(value) for value in form[2:2 + len(COLUMNS)]) and all(skipped(value) for value in form[-len(OWN):])
+    assert "choose the columns below" in answer[1] and "earlier outputs and grades (Model Response, Grade) are not imported" in answer[1]
+
+
+async def test_a_refused_suite_changes_nothing_and_says_what_and_where(handlers: BatchHandlers, tmp_path: Path) -> None:
+    batch = BatchState()
+    refused = await handlers.on_import(batch, [str(path) for path in upload("promptfoo/configuration-guide")])
+    assert refused[1] == ("⚠️ **Not imported** (nothing on the page changed):\n"
+                          "- prompts\\[1\\]: file://prompt1.txt was not uploaded: add prompt1.txt to the upload")  # as Markdown shows it
+    assert all(skipped(value) for value in refused[2:]) and batch.dataset is None
+
+
+async def test_what_could_not_be_mapped_is_said_in_chinese(handlers: BatchHandlers) -> None:
+    with chinese():
+        answer = await handlers.on_import(BatchState(), [str(path) for path in upload("promptfoo/simple-test")])
+    assert "已导入 promptfoo 配置" in answer[1] and "**未映射**（不参与运行）：" in answer[1]
+    assert "tests\\[4\\].assert\\[1\\]：javascript 断言会运行代码：已拒绝" in answer[1]
