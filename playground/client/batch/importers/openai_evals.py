@@ -238,6 +238,6 @@ def _string_check(criterion: dict[str, Any]) -> GraderSpec | str:
     if operation == "like":
         if "{{" in value:
             return GraderSpec("contains", value)
-        pattern = str(regex.escape(value, special_only=True))
+        pattern = str(regex.escape(value, special_only=True, literal_spaces=True))
         return GraderSpec("regex", pattern) if len(pattern) <= MAX_PATTERN_CHARS else GraderSpec("contains", value)
     return Text("import.openai_operation", operation=str(operation)[:20])

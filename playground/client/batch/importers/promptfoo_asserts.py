@@ -60,7 +60,7 @@ def _pattern(body: str, flags: str = "") -> str | None:
 
 
 def _escaped(value: str) -> str:
-    return str(regex.escape(value, special_only=True))
+    return str(regex.escape(value, special_only=True, literal_spaces=True))
 
 
 def _threshold(item: dict[str, Any]) -> float | None:

@@ -1,0 +1,35 @@
+"""Importing a promptfoo suite in the Batch tab of a real browser: the config's prompt, data set,
+columns and graders fill the tab, what could not be mapped is listed under the import, and Run
+runs it on the demo gateway to the leaderboard with the suite's graders."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, expect
+
+from tests.client.batch.importers.fixtures import FIXTURES
+from tests.e2e.test_batch_browser import _open, batch_app
+
+__all__ = ["batch_app"]
+
+
+def test_import_a_promptfoo_config_and_run_it(browser: Browser, batch_app: str) -> None:
+    page = _open(browser, batch_app)
+    page.locator("#batch-import input[type=file]").set_input_files(str(FIXTURES / "promptfoo" / "getting-started" / "promptfooconfig.yaml"))
+    status = page.locator("#batch-import-status")
+    expect(status).to_contain_text("Imported promptfoo config Getting started: 2 rows, 2 column(s), 2 grader(s).", timeout=15_000)
+    expect(status).to_contain_text("Not mapped (left out of the run):")
+    expect(status).to_contain_text("prompt 2 (“Translate to {{language}}: {{input}}”) is not run")
+    expect(page.locator("#batch-user textarea")).to_have_value("Convert this English to {{language}}: {{input}}")
+    expect(page.locator("#batch-preview")).to_contain_text("Bonjour le monde")
+    expect(page.locator("#batch-data-status")).to_contain_text("2 rows")
+    expect(page.locator("#batch-model-1 input")).to_have_value("o4-mini")  # the config's providers are the columns
+    expect(page.locator("#batch-model-0 input")).to_have_value("gpt-4.1")
+    page.click("#batch-run")
+    bar = page.locator("#batch-progress .batch-progress")
+    expect(bar).to_have_attribute("data-status", "finished", timeout=60_000)
+    expect(bar).to_have_attribute("data-total", "4")  # 2 rows x the config's 2 providers (openai:gpt-4.1, openai:o4-mini)
+    board = page.locator("#batch-leaderboard")
+    expect(board).to_contain_text("gpt-4.1", timeout=10_000)
+    expect(board).to_contain_text("o4-mini")
+    expect(board).to_contain_text("per row: __regex")
+    expect(page.locator("#batch-grid")).to_contain_text("Convert this English")
