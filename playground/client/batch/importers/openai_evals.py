@@ -50,7 +50,8 @@ def import_openai_evals(files: SuiteFiles, eval_name: str, max_rows: int) -> Sui
     suite = Suite("openai-evals", str(evaluation.get("name") or eval_name)[:120], "", dataset=dataset, unmapped=unmapped)
     suite.system, suite.user = _prompt(run, columns, unmapped)
     if isinstance(run.get("model"), str) and run["model"].strip():
-        suite.columns = [(FORMATS.get(run.get("type", ""), "chat"), run["model"].strip())]
+        kind = run.get("type")
+        suite.columns = [(FORMATS.get(kind, "chat") if isinstance(kind, str) else "chat", run["model"].strip())]
         suite.column_settings = [_settings(run.get("sampling_params"), unmapped)]
     for index, criterion in enumerate(evaluation["testing_criteria"], 1):
         name = criterion.get("name") if isinstance(criterion, dict) else None
@@ -127,7 +128,10 @@ def _prompt(run: dict[str, Any], columns: list[str], unmapped: list[str]) -> tup
         return "", "{{" + field + "}}"
     system: list[str] = []
     users: list[str] = []
-    for index, message in enumerate(messages.get("template") or [], 1):
+    template = messages.get("template")
+    if not isinstance(template, list):
+        raise refuse(Text("import.openai_template", where="input_messages.template"))
+    for index, message in enumerate(template, 1):
         text = _content(message.get("content")) if isinstance(message, dict) else None
         role = message.get("role") if isinstance(message, dict) else None
         if text is None or role not in ("system", "developer", "user"):
