@@ -1,5 +1,6 @@
 """`python -m playground.batch run SUITE`: run an eval suite in CI and exit 0 when its pass rate is
-at least `--fail-under`, 1 when below, 2 when the suite could not run.
+at least `--fail-under`, 1 when below, 2 when the suite could not run (not imported, no model, a
+bad option, or not one cell answered: the gateway failed, not the suite).
 
 SUITE is a promptfoo config, an OpenAI eval's JSON or a data set (CSV, JSONL, XLSX); the files a
 suite names (`file://`, an eval's rows and run) are read from the SUITE's folder, by name, within
@@ -195,6 +196,9 @@ def run_command(args: argparse.Namespace, settings: Settings, stderr: TextIO) ->
     document = result_document(suite, suite_path, plan, run, args.fail_under)
     if args.json is not None:
         args.json.write_text(json.dumps(document, ensure_ascii=False, indent=2), encoding="utf-8")
+    if run.cells and not any(cell.answer or not cell.error for cell in run.cells.values()):
+        first = next(iter(run.cells.values())).error
+        raise CommandError(f"no cell was answered (the gateway, not the suite): {first[:300]}")
     rate = document["pass_rate"]
     if rate is None:
         raise CommandError("nothing was graded")

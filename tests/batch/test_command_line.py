@@ -14,7 +14,7 @@ from pathlib import Path
 import jsonschema
 
 from playground.client.batch.store import runs_directory
-from playground.demo_gateway.server import RunningGateway
+from playground.demo_gateway.server import RunningGateway, free_port
 from playground.ui.tabs.batch.runs import BatchRuns
 from tests.client.batch.importers.fixtures import FIXTURES
 from tests.conftest import DEMO_KEY
@@ -23,11 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "docs" / "batch-result.schema.json").read_text(encoding="utf-8"))
 
 
-def batch(tmp_path: Path, *args: str, gateway: RunningGateway | None = None) -> subprocess.CompletedProcess[str]:
+def batch(tmp_path: Path, *args: str, gateway: RunningGateway | str | None = None) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("GATEWAY_", "PLAYGROUND_"))}
     env.update({"PYTHONPATH": str(ROOT), "PLAYGROUND_DATA_DIR": str(tmp_path / "data")})
     if gateway is not None:
-        env.update({"GATEWAY_BASE_URL": gateway.url, "GATEWAY_API_KEY": DEMO_KEY})
+        env.update({"GATEWAY_BASE_URL": gateway if isinstance(gateway, str) else gateway.url, "GATEWAY_API_KEY": DEMO_KEY})
     return subprocess.run([sys.executable, "-m", "playground.batch", "run", *args], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=180)
 
@@ -77,3 +77,11 @@ def test_promptfoo_provider_ids_choose_the_format(tmp_path: Path, gateway: Runni
     document = json.loads(out.read_text(encoding="utf-8"))
     assert [(c["format"], c["model"]) for c in document["columns"]] == [("messages", "cl-haiku-4-5-20251001"), ("responses", "gpt-4.1")]
     assert all(not cell["error"] for cell in document["cells"]) and document["pass_rate"] == 0.0
+
+
+def test_a_gateway_that_answers_nothing_is_not_a_failing_suite(tmp_path: Path) -> None:
+    closed = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    out = tmp_path / "result.json"
+    done = batch(tmp_path, str(FIXTURES / "anthropic-console" / "console-export.csv"), "--models", "gx-2.5-flash", "--json", str(out), gateway=closed)
+    assert done.returncode == 2 and "could not run: no cell was answered (the gateway, not the suite)" in done.stderr
+    jsonschema.validate(json.loads(out.read_text(encoding="utf-8")), SCHEMA)

@@ -143,6 +143,13 @@ class Mark:
         return {"passed": self.passed, "detail": self.detail, "score": self.score, "exchange": self.exchange}
 
 
+def fits_the_boxes(spec: GraderSpec) -> bool:
+    """Whether the Batch tab's grader boxes (kind, value, minimum, maximum, model) can hold `spec`
+    (an imported suite's thresholds, labels, prices, scales and per-row values they cannot)."""
+    return (spec.kind in FORM_KINDS and spec.threshold is None and not spec.labels and not spec.prices and row_column(spec) is None
+            and not (spec.kind == "model" and (spec.minimum is not None or spec.maximum is not None)))
+
+
 def check(spec: GraderSpec) -> None:
     """Raise `GraderError` saying what to fix."""
     if spec.kind in ("contains", "not_contains") and not spec.value:

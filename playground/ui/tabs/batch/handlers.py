@@ -17,7 +17,7 @@ import gradio as gr
 from playground.client.batch.cost import Price
 from playground.client.batch.dataset import Dataset, DatasetError, read_file, read_in_worker, read_paste
 from playground.client.batch.exports import write_exports
-from playground.client.batch.graders import GraderError, GraderSpec
+from playground.client.batch.graders import GraderError, GraderSpec, fits_the_boxes
 from playground.client.batch.importers import SuiteError
 from playground.client.batch.plan import MAX_COLUMNS, Plan, PlanError
 from playground.client.batch.report import FILTERS, leaderboard, leaderboard_markdown
@@ -396,9 +396,10 @@ class BatchHandlers:
         except (PlanError, OSError) as problem:
             message = word_list(problem.problems) if isinstance(problem, PlanError) else word(str(problem))
             return (batch, say("bview.not_loaded", problem=plain(message)), *(gr.skip(),) * (self.form_size + 3))
-        batch.dataset, batch.suite_graders = plan.dataset, []
+        boxes = [spec for spec in plan.graders if fits_the_boxes(spec)][:GRADER_SLOTS]
+        batch.dataset, batch.suite_graders = plan.dataset, [spec for spec in plan.graders if spec not in boxes]  # an imported run's graders
         return (batch, say("bview.loaded", rows=f"{len(plan.dataset.rows):,}", columns=len(plan.columns), graders=len(plan.graders)),
-                *self.form_of(plan))
+                *self.form_of(replace(plan, graders=boxes)))
 
     def form_of(self, plan: Plan, keep_columns: bool = False) -> tuple[Any, ...]:
         """Every form box for `plan` (as `form_size` orders them), then data status, preview and template

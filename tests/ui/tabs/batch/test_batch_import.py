@@ -4,6 +4,7 @@ visitor's words, a refusal that changes nothing, and the graders dropped when th
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
@@ -54,3 +55,21 @@ async def test_what_could_not_be_mapped_is_said_in_chinese(handlers: BatchHandle
         answer = await handlers.on_import(BatchState(), [str(path) for path in upload("promptfoo/simple-test")])
     assert "已导入 promptfoo 配置" in answer[1] and "**未映射**（不参与运行）：" in answer[1]
     assert "tests\\[4\\].assert\\[1\\]：javascript 断言会运行代码：已拒绝" in answer[1]
+
+
+async def test_a_session_of_an_imported_run_loads_its_graders_beside_the_boxes(handlers: BatchHandlers, tmp_path: Path) -> None:
+    batch = BatchState()
+    answer = await handlers.on_import(batch, [str(path) for path in upload("openai-graders")])
+    form = [*answer[2:2 + len(FORM)]]
+    form[2:2 + len(COLUMNS)] = ["chat", "gpt-4.1", *[""] * (len(COLUMNS) - 2)]
+    form[-len(OWN):] = OWN
+    plan, _ = handlers.plan_of(batch, tuple(form))
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(plan.to_dict()), encoding="utf-8")
+    loaded_into = BatchState()
+    loaded = handlers.on_load(loaded_into, str(path))
+    boxes = list(loaded[2 + 2 + len(COLUMNS) + 6:2 + 2 + len(COLUMNS) + 6 + 30])
+    assert boxes[0::5] == [""] * 6  # a score on a 0-1 scale, a label grader and a similarity threshold do not fit the boxes
+    assert [spec.kind for spec in loaded_into.suite_graders] == ["model", "label", "similar"]
+    again, _ = handlers.plan_of(loaded_into, tuple(form))
+    assert again.graders == plan.graders
