@@ -8,6 +8,7 @@ metric, `score_model`, `label_model`); `python` and the others are named with wh
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from playground.client.batch.dataset import Dataset
@@ -66,14 +67,15 @@ def import_openai_evals(files: SuiteFiles, eval_name: str, max_rows: int) -> Sui
 
 def _rows(files: SuiteFiles, run: dict[str, Any], max_rows: int, unmapped: list[str]) -> list[dict[str, str]]:
     source = mapping(run.get("source"))
+    lines: Iterator[tuple[str, Any]]
     if source.get("type") == "file_content" and isinstance(source.get("content"), list):
-        lines: list[tuple[str, Any]] = [(f"data_source.source.content[{n}]", item) for n, item in enumerate(source["content"], 1)]
+        lines = ((f"data_source.source.content[{n}]", item) for n, item in enumerate(source["content"], 1))
     else:
         names = [name for name in files.files if name.endswith(".jsonl")]
         if not names:
             raise refuse(Text("import.openai_no_rows"))
-        lines = [(f"{name} line {number}", load_json(text, name)) for name in names
-                 for number, text in enumerate(files.text(name).splitlines(), 1) if text.strip()]
+        lines = ((f"{name} line {number}", load_json(text, name)) for name in names  # parsed one at a time: the rows' bound stops it
+                 for number, text in enumerate(files.text(name).splitlines(), 1) if text.strip())
     rows: list[dict[str, str]] = []
     samples = False
     for where, line in lines:

@@ -11,6 +11,7 @@ import csv
 import io
 import itertools
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from playground.client.batch.dataset import Dataset
@@ -53,7 +54,7 @@ def import_promptfoo(files: SuiteFiles, config: str, max_rows: int, prices: str 
     grading = _grading_provider(mapping(default.get("options"))) or DEFAULT_GRADING_MODEL
     templates = mapping(document.get("assertionTemplates"))
     ctx = Context(files, templates, grading, prices)
-    tests = _tests(files, document.get("tests"), unmapped)
+    tests = _tests(files, document.get("tests"), max_rows)
     files.check_time()
     suite = Suite("promptfoo", str(document.get("description") or config)[:120], user, system, unmapped=unmapped)
     suite.columns = [column for column, _ in columns]
@@ -157,36 +158,48 @@ def _default_test(files: SuiteFiles, default: Any, unmapped: list[str]) -> dict[
     return default
 
 
-def _tests(files: SuiteFiles, tests: Any, unmapped: list[str]) -> list[tuple[str, dict[str, Any]]]:
-    """(where, test) for every test, those in uploaded files read in place."""
+def _tests(files: SuiteFiles, tests: Any, max_rows: int) -> list[tuple[str, dict[str, Any]]]:
+    """(where, test) for every test, those in uploaded files read in place; more tests than rows
+    a run may have are refused as they are read (every test is at least one row)."""
     found: list[tuple[str, dict[str, Any]]] = []
     for index, item in enumerate(_list(tests), 1):
         where = f"tests[{index}]"
         if isinstance(item, str) and item.startswith("file://"):
-            name = files.resolve(item, where)
-            found += _test_file(files, name)
+            found += _test_file(files, files.resolve(item, where), max_rows - len(found))
         elif isinstance(item, dict):
             found.append((where, item))
         else:
             raise refuse(Text("import.promptfoo_test_shape", where=where))
+        if len(found) > max_rows:
+            raise SuiteError([Text("import.too_many_rows", limit=max_rows)])
         files.check_time()
     return found
 
 
-def _test_file(files: SuiteFiles, name: str) -> list[tuple[str, dict[str, Any]]]:
+def _bounded(items: Iterator[tuple[str, dict[str, Any]]], room: int) -> list[tuple[str, dict[str, Any]]]:
+    found: list[tuple[str, dict[str, Any]]] = []
+    for item in items:
+        found.append(item)
+        if len(found) > room:
+            break
+    return found
+
+
+def _test_file(files: SuiteFiles, name: str, room: int) -> list[tuple[str, dict[str, Any]]]:
+    """The tests of an uploaded file, at most one more than `room` (the caller refuses that one)."""
     text = files.text(name)
     if name.endswith(".csv"):
         reader = csv.DictReader(io.StringIO(text, newline=""))
         try:
-            return [(f"{name} line {reader.line_num}", _csv_test(row, f"{name} line {reader.line_num}")) for row in reader]
+            return _bounded(((f"{name} line {reader.line_num}", _csv_test(row, f"{name} line {reader.line_num}")) for row in reader), room)
         except csv.Error as error:
             raise refuse(Text("import.csv_invalid", name=name, line=reader.line_num, reason=str(error)[:80])) from None
     if name.endswith(".jsonl"):
-        return [(f"{name} line {number}", _test_dict(load_json(line, name), f"{name} line {number}"))
-                for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+        return _bounded(((f"{name} line {number}", _test_dict(load_json(line, name), f"{name} line {number}"))
+                         for number, line in enumerate(text.splitlines(), 1) if line.strip()), room)
     if name.endswith((".yaml", ".yml", ".json")):
         document = load_json(text, name) if name.endswith(".json") else load_yaml(text, name)
-        return [(f"{name}[{index}]", _test_dict(item, f"{name}[{index}]")) for index, item in enumerate(_list(document), 1)]
+        return _bounded(((f"{name}[{index}]", _test_dict(item, f"{name}[{index}]")) for index, item in enumerate(_list(document), 1)), room)
     raise refuse(Text("import.promptfoo_test_file", name=name))
 
 

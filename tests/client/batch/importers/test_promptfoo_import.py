@@ -125,3 +125,10 @@ def test_provider_ids_map_to_a_format_and_a_model(provider: str, column: tuple[s
 @pytest.mark.parametrize("provider", ["openai:embedding:text-embedding-3-small", "exec:python run.py", "file://provider.js", "ollama:llama3", "https://example.com"])
 def test_other_providers_are_named_not_guessed(provider: str) -> None:
     assert isinstance(column_of(provider), str) and provider[:20] in column_of(provider)
+
+
+def test_a_test_file_is_bounded_as_it_is_read(tmp_path: Path) -> None:
+    rows = "q\n" + "".join(f"row {n}\n" for n in range(5000))
+    paths = write(tmp_path, "prompts: ['{{q}}']\ntests: file://many.csv\n", many_csv=rows)
+    assert refusal(paths, max_rows=100) == "more than 100 rows (PLAYGROUND_BATCH_MAX_ROWS)"
+    assert len(read_suite(paths, 5000).dataset.rows) == 5000
