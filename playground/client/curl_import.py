@@ -19,6 +19,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from playground.client.errors import RequestValidationError
 from playground.client.validation import strict_json
+from playground.client.texts import Text
 
 DATA_FLAGS = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--json"})
 VALUE_FLAGS = frozenset({"-X", "--request", "-H", "--header", "--url", "-u", "--user", "-o", "--output", "-m", "--max-time",
@@ -94,7 +95,7 @@ def _ansi_c(match: re.Match[str]) -> str:
     try:
         decoded = codecs.decode(raw.encode("latin-1", "backslashreplace"), "unicode_escape")
     except UnicodeDecodeError as exc:
-        raise RequestValidationError([f"the $'…' quoted text has a broken escape ({exc.reason}); check it"]) from None
+        raise RequestValidationError([Text("curl.broken_escape", reason=exc.reason)]) from None
     try:
         decoded = decoded.encode("latin-1").decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
@@ -130,7 +131,7 @@ def _split(text: str) -> list[str]:
             return words
         word = _WORD.match(text, position)
         if word is None:
-            raise RequestValidationError([f"the curl command could not be read (a quote is not closed near character {position + 1}); check its quotes"])
+            raise RequestValidationError([Text("curl.unclosed_quote", position=position + 1)])
         words.append("".join(_piece(piece) for piece in _PIECE.finditer(word.group())))
         position = word.end()
 
@@ -139,7 +140,7 @@ def _tokens(command: str) -> list[str]:
     text = _ANSI_C.sub(_ansi_c, _join_lines(command))
     tokens = _split(text)
     if not tokens or tokens[0].rsplit("/", 1)[-1] not in ("curl", "curl.exe"):
-        raise RequestValidationError(["paste a command that starts with curl"])
+        raise RequestValidationError([Text("curl.not_curl")])
     return tokens[1:]
 
 
@@ -156,7 +157,7 @@ def _split_flag(token: str) -> tuple[str, str | None]:
 def parse_curl(command: str) -> CurlRequest:
     """Parse a curl command; raises `RequestValidationError` with what to fix."""
     if len(command) > MAX_COMMAND_CHARS:
-        raise RequestValidationError([f"the curl command is longer than {MAX_COMMAND_CHARS:,} characters"])
+        raise RequestValidationError([Text("curl.too_long", limit=MAX_COMMAND_CHARS)])
     tokens = _tokens(command)
     method: str | None = None
     url: str | None = None
@@ -168,7 +169,7 @@ def parse_curl(command: str) -> CurlRequest:
         index += 1
         if flag in VALUE_FLAGS and value is None:
             if index >= len(tokens):
-                raise RequestValidationError([f"{flag} needs a value"])
+                raise RequestValidationError([Text("curl.needs_value", flag=flag)])
             value = tokens[index]
             index += 1
         if flag in ("-X", "--request"):
@@ -178,7 +179,7 @@ def parse_curl(command: str) -> CurlRequest:
             headers[name.strip()] = header_value.strip()
         elif flag in DATA_FLAGS:
             if (value or "").startswith("@") and flag != "--data-raw":
-                raise RequestValidationError([f"{flag} {value} reads a file; paste the JSON body itself instead"])
+                raise RequestValidationError([Text("curl.body_from_file", flag=flag, path=value)])
             data.append(value or "")
             if flag == "--json":
                 headers.setdefault("Content-Type", "application/json")
@@ -187,7 +188,7 @@ def parse_curl(command: str) -> CurlRequest:
         elif not flag.startswith("-") and url is None:
             url = flag
     if not url:
-        raise RequestValidationError(["the curl command has no URL"])
+        raise RequestValidationError([Text("curl.no_url")])
     if not url.startswith(("http://", "https://")):
         url = "http://" + url
     body = _json_body("&".join(data)) if data else None
@@ -200,7 +201,7 @@ def _json_body(text: str) -> Any:
     try:
         return strict_json(text)
     except RequestValidationError as error:
-        raise RequestValidationError([f"the request body is not JSON that can be sent as it is: {problem[:160]}" for problem in error.problems]) from None
+        raise RequestValidationError([Text("curl.body_not_json", problem=problem[:160]) for problem in error.problems]) from None
 
 
 def _take_key(request: CurlRequest) -> None:

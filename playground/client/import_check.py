@@ -17,6 +17,7 @@ from playground.client.messages import MessagesRequest
 from playground.client.native import NativeRequest
 from playground.client.responses import ResponsesRequest
 from playground.client.validation import _location, data_problems
+from playground.client.texts import Text
 
 REQUEST_MODELS: dict[str, type[BaseModel]] = {
     "chat": ChatRequest,
@@ -36,7 +37,7 @@ def body_problems(interface: str | None, body: Any) -> list[str]:
     if body is None:
         return []
     if not isinstance(body, dict):
-        return ["the request body must be a JSON object {...}"]
+        return [Text("curl.body_not_object")]
     problems = data_problems(body)
     if problems:
         return problems
@@ -53,7 +54,7 @@ def body_problems(interface: str | None, body: Any) -> list[str]:
             shown = f" (got {got!r})" if isinstance(got, (int, float, str)) and len(repr(got)) < 40 else ""
             problems.append(f"{_location(tuple(item['loc']))}: {item['msg'].removeprefix('Value error, ')}{shown}")
     except (RecursionError, ValueError, TypeError) as exc:  # a validator that met a shape it did not expect
-        problems.append(f"the request body could not be checked ({type(exc).__name__})")
+        problems.append(Text("curl.body_not_checked", error_type=type(exc).__name__))
     return list(dict.fromkeys(problems))[:8]
 
 

@@ -29,6 +29,7 @@ from playground.client.report.model import (
     Scope,
     Timing,
 )
+from playground.client.texts import Text
 
 SCHEMA, VERSION = "gateway-playground-report", 1
 MAX_SHOWN_STRING = 2000
@@ -36,13 +37,13 @@ MAX_FILE_BYTES = 50_000_000
 
 
 class ReportFileError(GatewayError):
-    title = "This file is not a gateway report"
-    hint = "Load a JSON file the Report tab saved."
+    title = Text("report.file.not_a_report")
+    hint = Text("report.file.load_saved_json")
 
 
 def _short(value: Any) -> Any:
     if isinstance(value, str) and len(value) > MAX_SHOWN_STRING:
-        return f"{value[:MAX_SHOWN_STRING]}…({len(value) - MAX_SHOWN_STRING} more characters)"
+        return Text("report.file.cut_string", start=value[:MAX_SHOWN_STRING], more=len(value) - MAX_SHOWN_STRING)
     if isinstance(value, dict):
         return {str(k): _short(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -75,7 +76,7 @@ def _number(value: Any) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"expected a number, got {value!r}")
+        raise ValueError(Text("report.file.expected_number", value=repr(value)))
     return float(value)
 
 
@@ -100,19 +101,19 @@ def dumps(report: Report) -> str:
 def loads(text: str | bytes) -> Report:
     """A saved report, checked whole (raises `ReportFileError` saying what is wrong)."""
     if len(text) > MAX_FILE_BYTES:
-        raise ReportFileError(f"The file is {len(text) / 1e6:.0f} MB; a report is at most {MAX_FILE_BYTES / 1e6:.0f} MB.")
+        raise ReportFileError(Text("report.file.too_large", size_mb=len(text) / 1000000.0, limit_mb=MAX_FILE_BYTES / 1000000.0))
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise ReportFileError("The file is not JSON.") from None
+        raise ReportFileError(Text("report.file.not_json")) from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        raise ReportFileError(f"The file has no \"schema\": \"{SCHEMA}\".")
+        raise ReportFileError(Text("report.file.no_schema", schema=SCHEMA))
     if data.get("version") != VERSION:
-        raise ReportFileError(f"The report's version is {data.get('version')!r}; this playground reads version {VERSION}.")
+        raise ReportFileError(Text("report.file.wrong_version", found=repr(data.get('version')), supported=VERSION))
     try:
         return _report(data)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError) as exc:
-        raise ReportFileError(f"The report is damaged ({type(exc).__name__}: {str(exc)[:120]}).") from None
+        raise ReportFileError(Text("report.file.damaged", error_type=type(exc).__name__, error=str(exc)[:120])) from None
 
 
 def _report(data: dict[str, Any]) -> Report:
@@ -124,9 +125,9 @@ def _report(data: dict[str, Any]) -> Report:
     for item in data["results"]:
         status, check = str(item["status"]), str(item["check"])
         if status not in STATUSES:
-            raise ValueError(f"unknown status {status!r}")
+            raise ValueError(Text("report.file.unknown_status", status=repr(status)))
         if check not in CHECKS_BY_ID:
-            raise ValueError(f"unknown check {check!r}")
+            raise ValueError(Text("report.file.unknown_check", check=repr(check)))
         report.results.append(CheckResult(
             str(item["format"]), str(item["model"]), check, status, str(item.get("reason", "")), str(item.get("expected", "")),
             str(item.get("arrived", "")), float(item.get("seconds") or 0.0), str(item.get("tag", "")),

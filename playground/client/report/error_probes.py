@@ -9,7 +9,8 @@ from typing import Any
 
 from playground.client.errors import APIStatusError
 from playground.client.intent import Intent
-from playground.client.report.probe import Fail, Probe, excerpt
+from playground.client.report.probe import NONE, Fail, Probe, excerpt
+from playground.client.texts import Text
 
 WRONG_KEY = "sk-report-probe-wrong-key"
 MESSAGES_ERROR_TYPES = frozenset({"invalid_request", "invalid_request_error", "authentication_error", "rate_limit_error",
@@ -40,41 +41,42 @@ def error_body_problem(fmt: str, body: Any) -> str | None:
     """Why an error body is not the format's error object (None: it is)."""
     error = body.get("error") if isinstance(body, dict) else None
     if not isinstance(error, dict):
-        return "the body has no error object"
+        return Text("report.errors.no_error_object")
     if not isinstance(error.get("message"), str) or not error["message"].strip():
-        return "the error object has no message"
+        return Text("report.errors.no_message")
     if fmt == "messages" and error.get("type") not in MESSAGES_ERROR_TYPES:
-        return f"error.type {error.get('type')!r} is not one of the messages format's types"
+        return Text("report.errors.type_not_messages", type=repr(error.get('type')))
     if fmt in ("chat", "responses", "embeddings") and not isinstance(error.get("type") or error.get("code"), str):
-        return "the error object has no type or code"
+        return Text("report.errors.no_type_or_code")
     return None
 
 
-def _judge(fmt: str, error: APIStatusError, statuses: tuple[int, ...], what: str) -> str:
+def _judge(fmt: str, error: APIStatusError, statuses: tuple[int, int], what: str) -> str:
     body = error.exchange.response_body if error.exchange is not None else error.body
     if error.status not in statuses:
-        raise Fail(f"{what}: HTTP {error.status}", "HTTP " + " or ".join(map(str, statuses)), f"HTTP {error.status}: {excerpt(body)}")
+        raise Fail(Text("report.errors.status", request=what, status=error.status), Text("report.errors.expected_statuses", first=statuses[0], second=statuses[1]),
+                   f"HTTP {error.status}: {excerpt(body)}")
     problem = error_body_problem(fmt, body)
     if problem:
-        raise Fail(f"{what}: {problem}", "the format's error body (spec: Errors)", excerpt(body), tag="error-shape")
+        raise Fail(Text("report.errors.body_problem", request=what, problem=problem), Text("report.errors.expected_body"), excerpt(body), tag="error-shape")
     return f"HTTP {error.status}: {excerpt(body['error']['message'], 80)}"
 
 
 async def bad_request(probe: Probe) -> str:
     error = await probe.expect_error(probe.conn, "POST", _route(probe.format, probe.model), _body(probe.format, probe.model, bad=True))
-    return _judge(probe.format, error, (400, 422), "a bad request")
+    return _judge(probe.format, error, (400, 422), Text("report.errors.a_bad_request"))
 
 
 async def unknown_model(probe: Probe) -> str:
     model = UNKNOWN[probe.format]
     error = await probe.expect_error(probe.conn, "POST", _route(probe.format, model), _body(probe.format, model))
-    return _judge(probe.format, error, (404, 400), "an unknown model")
+    return _judge(probe.format, error, (404, 400), Text("report.errors.an_unknown_model"))
 
 
 async def auth(probe: Probe) -> str:
     wrong = replace(probe.conn, api_key=WRONG_KEY)
     error = await probe.expect_error(wrong, "POST", _route(probe.format, probe.model), _body(probe.format, probe.model))
-    return _judge(probe.format, error, (401, 403), "a wrong key")
+    return _judge(probe.format, error, (401, 403), Text("report.errors.a_wrong_key"))
 
 
 def _long_system(nonce: str) -> list[dict[str, Any]]:
@@ -92,10 +94,10 @@ async def caching(probe: Probe) -> str:
     written = first.usage.cache_creation_tokens if first.usage else None
     read = second.usage.cached_tokens if second.usage else None
     if not written:
-        raise Fail("the first call wrote nothing to the cache", "cache_creation_input_tokens above zero", excerpt(first.usage.__dict__ if first.usage else "no usage"))
+        raise Fail(Text("report.caching.not_written"), Text("report.caching.expected_write"), excerpt(first.usage.__dict__ if first.usage else Text("report.no_usage")))
     if not read:
-        raise Fail("the second call read nothing from the cache", "cache_read_input_tokens above zero", excerpt(second.usage.__dict__ if second.usage else "no usage"))
-    return f"{written} tokens written, then {read} read"
+        raise Fail(Text("report.caching.not_read"), Text("report.caching.expected_read"), excerpt(second.usage.__dict__ if second.usage else Text("report.no_usage")))
+    return Text("report.caching.passed", written=written, read=read)
 
 
 async def count_tokens(probe: Probe) -> str:
@@ -106,10 +108,10 @@ async def count_tokens(probe: Probe) -> str:
     usage = result.usage
     used = (usage.input_tokens or 0) + (usage.cache_creation_tokens or 0) + (usage.cached_tokens or 0) if usage else 0
     if not used:
-        raise Fail("the call reported no input tokens", "input tokens in usage", "none")
+        raise Fail(Text("report.count_tokens.no_input_tokens"), Text("report.count_tokens.expected_input_tokens"), NONE)
     if abs(counted[0] - used) > 0.1 * used:
-        raise Fail(f"count_tokens said {counted[0]}, the call used {used}", f"within 10% of {used}", str(counted[0]))
-    return f"count_tokens {counted[0]}, usage {used}"
+        raise Fail(Text("report.count_tokens.differs", counted=counted[0], used=used), Text("report.count_tokens.expected_within", tokens=used), str(counted[0]))
+    return Text("report.count_tokens.passed", counted=counted[0], used=used)
 
 
 PROBES = {"bad_request": bad_request, "unknown_model": unknown_model, "auth": auth, "caching": caching, "count_tokens": count_tokens}

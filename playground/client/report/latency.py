@@ -17,15 +17,15 @@ from playground.client.report.model import TEXT_FORMATS, LoadRun, LoadStep, Repo
 from playground.client.report.probe import one_attempt
 from playground.client.stats import percentile
 from playground.client.transport import Connection
+from playground.client.texts import Text
 
 ERROR_KINDS = ("429", "5xx", "cut stream", "timeout", "other")
-HOSTED_REFUSAL = ("The load run is off in hosted mode: it sends many requests at once, which a public app must not do to a "
-                  "gateway on a visitor's behalf (and the session's limits would stop it at once). Run the playground locally to use it.")
+HOSTED_REFUSAL = Text("report.load.off_when_hosted")
 LOAD_PROMPT = "Write three sentences about lighthouses."
 
 
 class LoadRunRefused(GatewayError):
-    title = "The load run is not available here"
+    title = Text("report.load.not_available")
     hint = ""
 
 
@@ -82,7 +82,7 @@ async def load_run(client: GatewayClient, conn: Connection, fmt: str, model: str
     if hosted:
         raise LoadRunRefused(HOSTED_REFUSAL)
     if fmt not in TEXT_FORMATS:
-        raise LoadRunRefused(f"the load run streams text: pick chat, responses, messages or native (not {fmt})")
+        raise LoadRunRefused(Text("report.load.text_formats_only", format=fmt))
     request = to_request(Intent(prompt), fmt, model).request
     client = one_attempt(client)
     run = LoadRun(fmt, model)
@@ -105,7 +105,7 @@ async def load_run(client: GatewayClient, conn: Connection, fmt: str, model: str
                         percentile(rates, 0.5), errors, time.perf_counter() - started)
         run.steps.append(step)
         if step.error_rate > stop_error_rate:
-            run.stopped_because = f"stopped at concurrency {concurrency}: {step.error_rate:.0%} of requests failed (limit {stop_error_rate:.0%})"
+            run.stopped_because = Text("report.load.stopped", concurrency=concurrency, error_rate=step.error_rate, limit=stop_error_rate)
             yield run
             return
         yield run

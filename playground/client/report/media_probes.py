@@ -8,6 +8,7 @@ import numpy as np
 from playground.client.embeddings import LIST_MODELS, NATIVE_MODELS, EmbeddingsResult
 from playground.client.images import ImageRequest
 from playground.client.report.probe import Fail, Probe, excerpt
+from playground.client.texts import Text
 
 TEXTS = ["The cat sleeps on the warm windowsill.", "Interest rates rose again this quarter.", "Fresh bread smells wonderful in the morning."]
 TOLERANCE = 1e-4
@@ -36,37 +37,37 @@ async def dimensions(probe: Probe) -> str:
     vectors = await _embed(probe, TEXTS[:1])
     size = int(vectors.shape[1])
     if documented is not None and size != documented:
-        raise Fail(f"vectors have {size} numbers", f"{documented} (the model's documented size)", str(size))
+        raise Fail(Text("report.dimensions.wrong_size", size=size), Text("report.dimensions.documented_size", size=documented), str(size))
     if probe.model not in RESIZABLE:
-        return f"{size} numbers, as documented" if documented else f"{size} numbers"
+        return Text("report.dimensions.passed_documented", size=size) if documented else Text("report.dimensions.passed", size=size)
     smaller = await _embed(probe, TEXTS[:1], dimensions=ASKED_SIZE)
     if smaller.shape[1] != ASKED_SIZE:
-        raise Fail(f"asked for {ASKED_SIZE} numbers, got {smaller.shape[1]}", str(ASKED_SIZE), str(smaller.shape[1]))
-    return f"{size} numbers by default, {ASKED_SIZE} when asked"
+        raise Fail(Text("report.dimensions.asked_size_differs", asked=ASKED_SIZE, got=smaller.shape[1]), str(ASKED_SIZE), str(smaller.shape[1]))
+    return Text("report.dimensions.passed_resized", size=size, asked=ASKED_SIZE)
 
 
 async def base64_equal(probe: Probe) -> str:
     floats = await _embed(probe, TEXTS)
     packed = await _embed(probe, TEXTS, encoding="base64")
     if not _close(floats, packed):
-        raise Fail("float and base64 vectors differ", "equal vectors", f"largest difference {float(np.max(np.abs(floats - packed))) if floats.shape == packed.shape else 'sizes differ'}")
-    return f"{len(TEXTS)} vectors equal in both encodings"
+        raise Fail(Text("report.base64.differ"), Text("report.embeddings.equal_vectors"), Text("report.base64.largest_difference", difference=float(np.max(np.abs(floats - packed)))) if floats.shape == packed.shape else Text("report.embeddings.sizes_differ"))
+    return Text("report.base64.passed", count=len(TEXTS))
 
 
 async def batch(probe: Probe) -> str:
     together = await _embed(probe, TEXTS)
     alone = np.concatenate([await _embed(probe, [text], batch=False) for text in TEXTS])
     if not _close(together, alone):
-        raise Fail("a batch gives other vectors than single calls", "equal vectors", excerpt(np.abs(together - alone).max(axis=1).tolist() if together.shape == alone.shape else "sizes differ"))
-    return f"{len(TEXTS)} texts: batch and single calls agree"
+        raise Fail(Text("report.batch.differ"), Text("report.embeddings.equal_vectors"), excerpt(np.abs(together - alone).max(axis=1).tolist() if together.shape == alone.shape else Text("report.embeddings.sizes_differ")))
+    return Text("report.batch.passed", count=len(TEXTS))
 
 
 async def order(probe: Probe) -> str:
     forward = await _embed(probe, TEXTS)
     backward = await _embed(probe, list(reversed(TEXTS)))
     if not _close(forward, backward[::-1]):
-        raise Fail("a reversed batch does not come back reversed", "vectors in the order of the texts", "the order changed")
-    return "vectors come back in the order of the texts"
+        raise Fail(Text("report.order.not_reversed"), Text("report.order.expected"), Text("report.order.changed"))
+    return Text("report.order.passed")
 
 
 async def ratio(probe: Probe) -> str:
@@ -74,14 +75,14 @@ async def ratio(probe: Probe) -> str:
     result, exchange = await probe.call(lambda: probe.client.images.generate(probe.conn, request))
     probe.keep(exchange)
     if not result.images:
-        raise Fail("no image was delivered", "one 16:9 image", excerpt(result.problems))
+        raise Fail(Text("report.images.none_delivered"), Text("report.ratio.expected_one_image"), excerpt(result.problems))
     image = result.images[0]
     measured = image.width / image.height
     if abs(measured - 16 / 9) > 0.02:
-        raise Fail(f"the picture is {image.width}x{image.height}", "ratio 16:9", f"{image.width}x{image.height} ({measured:.3f})")
+        raise Fail(Text("report.ratio.picture_size", width=image.width, height=image.height), Text("report.ratio.expected_ratio"), f"{image.width}x{image.height} ({measured:.3f})")
     if max(image.width, image.height) != TIER_LONG_SIDE["1K"]:
-        raise Fail(f"the long side is {max(image.width, image.height)} px", "1024 px (tier 1K)", f"{image.width}x{image.height}")
-    return f"{image.width}x{image.height} {image.format}, 16:9 at 1K"
+        raise Fail(Text("report.ratio.long_side", pixels=max(image.width, image.height)), Text("report.ratio.expected_tier"), f"{image.width}x{image.height}")
+    return Text("report.ratio.passed", width=image.width, height=image.height, format=image.format)
 
 
 async def n_images(probe: Probe) -> str:
@@ -89,8 +90,8 @@ async def n_images(probe: Probe) -> str:
     result, exchange = await probe.call(lambda: probe.client.images.generate(probe.conn, request))
     probe.keep(exchange)
     if len(result.images) != 2:
-        raise Fail(f"{len(result.images)} image(s) delivered", "2 images", str(len(result.images)))
-    return "2 images delivered"
+        raise Fail(Text("report.n.delivered", count=len(result.images)), Text("report.n.expected"), str(len(result.images)))
+    return Text("report.n.passed")
 
 
 PROBES = {"dimensions": dimensions, "base64": base64_equal, "batch": batch, "order": order, "ratio": ratio, "n": n_images}

@@ -22,8 +22,13 @@ from playground.client.limits import LimitError
 from playground.client.report.model import Timing
 from playground.client.results import TextResult
 from playground.client.transport import Connection
+from playground.client.texts import Text
 
 EXCERPT = 300
+EMPTY = Text("report.empty")
+"""What arrived when an answer had no text."""
+NONE = Text("report.none")
+"""What arrived when nothing of the kind did."""
 
 
 class Fail(Exception):
@@ -36,6 +41,10 @@ class Fail(Exception):
 
 class Skip(Exception):
     """The cell is not run (the model cannot do it), with why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def excerpt(value: Any, limit: int = EXCERPT) -> str:
@@ -135,9 +144,9 @@ class Probe:
             raise  # this app's own limit, not the gateway's answer: the cell is not run
         except GatewayError as error:
             self.keep(error.exchange)
-            raise Fail(f"no error status: {error.message}", "an HTTP error status with an error body", excerpt(error.message)) from None
+            raise Fail(Text("report.errors.no_error_status", error=error.message), Text("report.errors.expected_error_status"), excerpt(error.message)) from None
         self.keep(exchange)
-        raise Fail(f"accepted with HTTP {exchange.status}", "an HTTP error status with an error body",
+        raise Fail(Text("report.errors.accepted", status=exchange.status), Text("report.errors.expected_error_status"),
                    f"HTTP {exchange.status}: {excerpt(exchange.response_body)}")
 
 
@@ -150,11 +159,11 @@ def usage_problem(result: TextResult) -> str | None:
     """Why the usage of an answer is missing or inconsistent (None: fine)."""
     usage = result.usage
     if usage is None:
-        return "no usage was reported"
+        return Text("report.usage.none")
     if not usage.input_tokens or not usage.output_tokens:
-        return f"usage counts zero or missing tokens (input {usage.input_tokens}, output {usage.output_tokens})"
+        return Text("report.usage.zero_or_missing", input=usage.input_tokens, output=usage.output_tokens)
     low = usage.input_tokens + usage.output_tokens
     high = low + (usage.reasoning_tokens or 0) + (usage.cache_creation_tokens or 0) + (usage.cached_tokens or 0)
     if usage.total_tokens is not None and not low <= usage.total_tokens <= high:
-        return f"total tokens {usage.total_tokens} is not input {usage.input_tokens} + output {usage.output_tokens} (plus reasoning and cache)"
+        return Text("report.usage.total_differs", total=usage.total_tokens, input=usage.input_tokens, output=usage.output_tokens)
     return None

@@ -26,6 +26,7 @@ from playground.client.report.model import (
 )
 from playground.client.report.probe import Fail, Probe, Skip, excerpt, one_attempt
 from playground.client.transport import Connection
+from playground.client.texts import Text
 
 PROBES: dict[str, Callable[[Probe], Awaitable[str]]] = {**text_probes.PROBES, **tool_probes.PROBES, **error_probes.PROBES, **media_probes.PROBES,
                                                               **video_probe.PROBES}
@@ -57,7 +58,7 @@ class RunState:
 
 def unsupported(fmt: str, model: str, check_id: str) -> CheckResult:
     check = CHECKS_BY_ID[check_id]
-    return CheckResult(fmt, model, check_id, UNSUPPORTED, f"the {FORMAT_LABELS.get(fmt, fmt)} format has no {check.label} in the spec")
+    return CheckResult(fmt, model, check_id, UNSUPPORTED, Text("report.runner.unsupported", format=FORMAT_LABELS.get(fmt, fmt), check=check.label))
 
 
 async def run_cell(client: GatewayClient, conn: Connection, scope: Scope, fmt: str, model: str, check_id: str) -> CheckResult:
@@ -72,15 +73,15 @@ async def run_cell(client: GatewayClient, conn: Connection, scope: Scope, fmt: s
     except Fail as failure:
         result.status, result.reason, result.expected, result.arrived, result.tag = FAIL, failure.reason, failure.expected, failure.arrived, failure.tag
     except Skip as skip:
-        result.status, result.reason = SKIPPED, str(skip)
+        result.status, result.reason = SKIPPED, skip.reason
     except LimitError as error:
-        result.status, result.reason = SKIPPED, f"not run: {error.message}"
+        result.status, result.reason = SKIPPED, Text("report.runner.not_run", reason=error.message)
     except GatewayError as error:
         result.status, result.reason = FAIL, excerpt(error.message)
         result.arrived = excerpt(getattr(error.exchange, "response_body", None) or error.message) if error.exchange is not None else ""
         probe.keep(error.exchange)
     except Exception as error:
-        result.status, result.reason = FAIL, f"the probe itself failed ({type(error).__name__}: {excerpt(str(error), 120)})"
+        result.status, result.reason = FAIL, Text("report.runner.probe_failed", error_type=type(error).__name__, error=excerpt(str(error), 120))
     result.seconds = time.perf_counter() - started
     result.exchanges, result.timings = probe.exchanges, probe.timings
     return result
@@ -145,4 +146,4 @@ def mark_stopped(report: Report) -> None:
         return
     report.stopped = True
     finished = {result.key for result in report.results}
-    report.results += [CheckResult(*cell, SKIPPED, "not run: the run was stopped") for cell in report.scope.cells() if cell not in finished]
+    report.results += [CheckResult(*cell, SKIPPED, Text("report.runner.stopped")) for cell in report.scope.cells() if cell not in finished]

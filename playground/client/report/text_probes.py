@@ -11,9 +11,10 @@ import json
 
 from playground.client.intent import Intent
 from playground.client.results import TextResult
-from playground.client.report.probe import Fail, Probe, Skip, excerpt, usage_problem
+from playground.client.report.probe import EMPTY, NONE, Fail, Probe, Skip, excerpt, usage_problem
 from playground.client.stream_check import check_stream
 from playground.client import catalog
+from playground.client.texts import Text, joined
 
 STOP_REASONS = frozenset({"stop", "end_turn", "STOP", "completed", "stop_sequence"})
 LENGTH_REASONS = frozenset({"length", "max_tokens", "MAX_TOKENS", "max_output_tokens", "incomplete"})
@@ -29,18 +30,18 @@ def _shape(result: object) -> tuple[bool, bool, bool]:
 async def plain(probe: Probe) -> str:
     whole = await probe.create(probe.request(Intent(QUESTION, stream=False)))
     streamed = await probe.stream(probe.request(Intent(QUESTION)))
-    for name, result in (("whole", whole), ("streamed", streamed)):
+    for answer, result in ((Text("report.plain.whole"), whole), (Text("report.plain.streamed"), streamed)):
         if not result.text.strip():
-            raise Fail(f"the {name} answer has no text", "a non-empty answer", excerpt(result.text or "(empty)"))
+            raise Fail(Text("report.plain.no_text", answer=answer), Text("report.plain.expected_text"), excerpt(result.text) if result.text else EMPTY)
         if not result.finish_reason:
-            raise Fail(f"the {name} answer has no finish reason", "a finish reason", "none")
+            raise Fail(Text("report.plain.no_finish_reason", answer=answer), Text("report.plain.expected_finish_reason"), NONE)
         problem = usage_problem(result)
         if problem:
-            raise Fail(f"{name} answer: {problem}", "usage with input and output tokens above zero, total their sum",
-                       excerpt(result.usage.__dict__ if result.usage else "no usage"), tag="no-usage" if result.usage is None else "")
+            raise Fail(Text("report.plain.usage_problem", answer=answer, problem=problem), Text("report.plain.expected_usage"),
+                       excerpt(result.usage.__dict__ if result.usage else Text("report.no_usage")), tag="no-usage" if result.usage is None else "")
     if _shape(whole) != _shape(streamed) or (whole.finish_reason in STOP_REASONS) != (streamed.finish_reason in STOP_REASONS):
-        raise Fail("the streamed answer does not have the whole answer's shape", f"finish {whole.finish_reason}", f"finish {streamed.finish_reason}")
-    return f"{len(whole.text)} and {len(streamed.text)} characters; finish {streamed.finish_reason}"
+        raise Fail(Text("report.plain.shapes_differ"), Text("report.plain.finish", reason=whole.finish_reason), Text("report.plain.finish", reason=streamed.finish_reason))
+    return Text("report.plain.passed", whole=len(whole.text), streamed=len(streamed.text), reason=streamed.finish_reason)
 
 
 async def stream(probe: Probe) -> str:
@@ -49,33 +50,34 @@ async def stream(probe: Probe) -> str:
     violations = check_stream(exchange.url, exchange.events) or []
     if violations:
         tag = "no-done" if any("[DONE]" in v.rule for v in violations) else ""
-        raise Fail(violations[0].rule + (f" (and {len(violations) - 1} more)" if len(violations) > 1 else ""),
-                   "the format's event order, its end marker, one finish reason, nothing after the end",
-                   "; ".join(str(v) for v in violations[:5]), tag=tag)
+        first = violations[0].rule
+        raise Fail(Text("report.stream.rule_and_more", rule=first, more=len(violations) - 1) if len(violations) > 1 else first,
+                   Text("report.stream.expected"),
+                   joined(Text("report.stream.violation", index=v.index, rule=v.rule) for v in violations[:5]), tag=tag)
     if not result.complete:
-        raise Fail("the stream ended before its end marker", "the format's end marker", f"{len(exchange.events)} events, no end")
-    return f"{len(exchange.events)} events, all in order"
+        raise Fail(Text("report.stream.no_end_marker"), Text("report.stream.expected_end_marker"), Text("report.stream.events_no_end", events=len(exchange.events)))
+    return Text("report.stream.passed", events=len(exchange.events))
 
 
 async def finish(probe: Probe) -> str:
     normal = await probe.create(probe.request(Intent(QUESTION, stream=False)))
     if normal.finish_reason not in STOP_REASONS:
-        raise Fail(f"a normal answer ended with {normal.finish_reason!r}", "a stop reason (" + ", ".join(sorted(STOP_REASONS)) + ")", str(normal.finish_reason))
+        raise Fail(Text("report.finish.normal_ended", reason=repr(normal.finish_reason)), Text("report.finish.expected_stop_reason", reasons=', '.join(sorted(STOP_REASONS))), str(normal.finish_reason))
     cut = await probe.create(probe.request(Intent("Count slowly from one to fifty, in words.", max_tokens=5, stream=False)))
     if cut.finish_reason not in LENGTH_REASONS:
-        raise Fail(f"an answer cut at 5 tokens ended with {cut.finish_reason!r}", "a length reason (" + ", ".join(sorted(LENGTH_REASONS)) + ")",
+        raise Fail(Text("report.finish.cut_ended", reason=repr(cut.finish_reason)), Text("report.finish.expected_length_reason", reasons=', '.join(sorted(LENGTH_REASONS))),
                    f"{cut.finish_reason}: {excerpt(cut.text, 80)}")
     if cut.usage and cut.usage.output_tokens and cut.usage.output_tokens > 5 + (cut.usage.reasoning_tokens or 0):
-        raise Fail("the cut answer counts more output tokens than allowed", "at most 5 output tokens", str(cut.usage.output_tokens))
-    return f"{normal.finish_reason}, then {cut.finish_reason} at 5 tokens"
+        raise Fail(Text("report.finish.cut_too_long"), Text("report.finish.expected_at_most_5"), str(cut.usage.output_tokens))
+    return Text("report.finish.passed", normal=normal.finish_reason, cut=cut.finish_reason)
 
 
 async def system(probe: Probe) -> str:
     word = f"ZEBRA{probe.nonce[-4:]}"
     result = await probe.create(probe.request(Intent("Name one colour.", system=f'Start every answer with the word "{word}".', stream=False)))
     if word.lower() not in result.text.lower():
-        raise Fail("the answer ignores the system prompt", f"an answer starting with {word}", excerpt(result.text))
-    return f"the answer carries {word}"
+        raise Fail(Text("report.system.ignored"), Text("report.system.expected", word=word), excerpt(result.text))
+    return Text("report.system.passed", word=word)
 
 
 def _sampling_fields(fmt: str) -> dict[str, object]:
@@ -93,8 +95,8 @@ async def sampling(probe: Probe) -> str:
         request = type(request).build(model=probe.model, **body)
     result = await probe.create(request)
     if not result.text.strip():
-        raise Fail("no answer with temperature 0.3 and top_p 0.9", "an answer", "(empty)")
-    return "temperature 0.3 and top_p 0.9 accepted"
+        raise Fail(Text("report.sampling.no_answer"), Text("report.an_answer"), EMPTY)
+    return Text("report.sampling.passed")
 
 
 async def json_schema(probe: Probe) -> str:
@@ -104,14 +106,14 @@ async def json_schema(probe: Probe) -> str:
     try:
         answer = json.loads(result.text)
     except ValueError:
-        raise Fail("the answer is not JSON", "JSON valid against the schema", excerpt(result.text), tag="ignores-schema") from None
+        raise Fail(Text("report.json_schema.not_json"), Text("report.json_schema.expected"), excerpt(result.text), tag="ignores-schema") from None
     import jsonschema
 
     try:
         jsonschema.validate(answer, SCHEMA)
     except jsonschema.ValidationError as error:
-        raise Fail(f"the JSON does not fit the schema: {error.message}", json.dumps(SCHEMA), excerpt(answer), tag="ignores-schema") from None
-    return "valid against the schema"
+        raise Fail(Text("report.json_schema.does_not_fit", problem=error.message), json.dumps(SCHEMA), excerpt(answer), tag="ignores-schema") from None
+    return Text("report.json_schema.passed")
 
 
 def tiny_png() -> str:
@@ -125,23 +127,23 @@ def tiny_png() -> str:
 async def image(probe: Probe) -> str:
     info = catalog.find(probe.model)
     if info is not None and not info.vision:
-        raise Skip(f"{probe.model} takes no images (catalog)")
+        raise Skip(Text("report.image.model_takes_no_images", model=probe.model))
     without = await probe.create(probe.request(Intent("What colour is this picture?", stream=False)))
     seen = await probe.create(probe.request(Intent("What colour is this picture?", image=tiny_png(), stream=False)))
     if not seen.text.strip():
-        raise Fail("no answer to a question with an image", "an answer", "(empty)")
-    return _reached("image", without, seen)
+        raise Fail(Text("report.image.no_answer"), Text("report.an_answer"), EMPTY)
+    return _reached(Text("report.attachment.image"), without, seen)
 
 
-def _reached(what: str, without: TextResult, seen: TextResult) -> str:
+def _reached(attachment: Text, without: TextResult, seen: TextResult) -> str:
     """The attachment reached the model: it was counted in the input tokens, or it changed the answer."""
     before = without.usage.input_tokens if without.usage else None
     after = seen.usage.input_tokens if seen.usage else None
     if before is not None and after is not None and after > before:
-        return f"input tokens {before} -> {after} with the {what}"
+        return Text("report.attachment.counted", before=before, after=after, attachment=attachment)
     if seen.text.strip() != without.text.strip():
-        return f"the answer changed with the {what} (input tokens {before} -> {after})"
-    raise Fail(f"the {what} made no difference", f"more than {before} input tokens, or another answer", f"{after} input tokens, the same answer")
+        return Text("report.attachment.changed_answer", attachment=attachment, before=before, after=after)
+    raise Fail(Text("report.attachment.no_difference", attachment=attachment), Text("report.attachment.expected", tokens=before), Text("report.attachment.arrived", tokens=after))
 
 
 def tiny_pdf() -> str:
@@ -157,18 +159,18 @@ async def document(probe: Probe) -> str:
     request = type(probe.request(Intent(question, stream=False))).build(model=probe.model, input=[{"role": "user", "content": content}], stream=False)
     seen = await probe.create(request)
     if not seen.text.strip():
-        raise Fail("no answer to a question with a document", "an answer", "(empty)")
-    return _reached("document", without, seen)
+        raise Fail(Text("report.document.no_answer"), Text("report.an_answer"), EMPTY)
+    return _reached(Text("report.attachment.document"), without, seen)
 
 
 async def ttft(probe: Probe) -> str:
     result = await probe.stream(probe.request(Intent(QUESTION)))
     if result.first_token_at is None:
-        raise Fail("no token arrived", f"a first token within {probe.ttft_budget_s:g} s", "none")
+        raise Fail(Text("report.ttft.no_token"), Text("report.ttft.expected_first_token", budget=probe.ttft_budget_s), NONE)
     if result.first_token_at > probe.ttft_budget_s:
-        raise Fail(f"the first token took {result.first_token_at:.2f} s", f"at most {probe.ttft_budget_s:g} s",
+        raise Fail(Text("report.ttft.took", seconds=result.first_token_at), Text("report.ttft.at_most", budget=probe.ttft_budget_s),
                    f"{result.first_token_at:.2f} s", tag="slow-first-token")
-    return f"first token after {result.first_token_at * 1000:.0f} ms"
+    return Text("report.ttft.passed", ms=result.first_token_at * 1000)
 
 
 PROBES = {"plain": plain, "stream": stream, "finish": finish, "system": system, "sampling": sampling,

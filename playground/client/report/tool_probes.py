@@ -9,8 +9,9 @@ from typing import Any
 
 from playground.client import catalog
 from playground.client.intent import Intent
-from playground.client.report.probe import Fail, Probe, Skip, excerpt
+from playground.client.report.probe import EMPTY, NONE, Fail, Probe, Skip, excerpt
 from playground.client.results import TextResult
+from playground.client.texts import Text
 
 TOOL = "get_weather"
 DESCRIPTION = "Current weather for a city."
@@ -46,14 +47,14 @@ def _called(result: TextResult) -> dict[str, Any]:
     """The arguments of the one get_weather call (Fail when there is none or they do not parse)."""
     calls = [call for call in result.tool_calls if call.name == TOOL]
     if not calls:
-        names = ", ".join(call.name for call in result.tool_calls) or "none"
-        raise Fail("the model did not call the tool", f"a call to {TOOL}", f"calls: {names}; text: {excerpt(result.text, 100)}")
+        names = ", ".join(call.name for call in result.tool_calls) or NONE
+        raise Fail(Text("report.tools.no_call"), Text("report.tools.expected_call", tool=TOOL), Text("report.tools.calls_and_text", calls=names, text=excerpt(result.text, 100)))
     try:
         arguments = json.loads(calls[0].arguments or "{}")
     except ValueError:
-        raise Fail("the call's arguments are not JSON", "JSON arguments", excerpt(calls[0].arguments)) from None
+        raise Fail(Text("report.tools.arguments_not_json"), Text("report.tools.expected_json_arguments"), excerpt(calls[0].arguments)) from None
     if not isinstance(arguments, dict):
-        raise Fail("the call's arguments are not an object", "a JSON object", excerpt(arguments))
+        raise Fail(Text("report.tools.arguments_not_object"), Text("report.tools.expected_object"), excerpt(arguments))
     return arguments
 
 
@@ -86,14 +87,14 @@ async def tools(probe: Probe) -> str:
     answer = json.dumps({"city": arguments.get("city", "Paris"), "weather": marker})
     final = await probe.stream(_follow_up(probe, first, result, answer))
     if marker not in final.text:
-        raise Fail("the final answer does not use the tool's result", f"an answer that mentions {marker}", excerpt(final.text))
-    return f"called {TOOL}({excerpt(arguments, 60)}), answer used {marker}"
+        raise Fail(Text("report.tools.result_unused"), Text("report.tools.expected_mention", marker=marker), excerpt(final.text))
+    return Text("report.tools.passed", tool=TOOL, arguments=excerpt(arguments, 60), marker=marker)
 
 
 async def tool_choice(probe: Probe) -> str:
     result = await probe.stream(probe.request(Intent(UNRELATED), **tools_fields(probe.format, forced=True)))
     _called(result)
-    return f"{TOOL} called although the question did not need it"
+    return Text("report.tool_choice.passed", tool=TOOL)
 
 
 def _thinking_request(probe: Probe) -> Any:
@@ -108,20 +109,20 @@ ASK_THINK = "Is 391 a prime number? Think before you answer."
 async def thinking(probe: Probe) -> str:
     info = catalog.find(probe.model)
     if probe.format == "responses" and info is not None and not info.reasoning:
-        raise Skip(f"{probe.model} is not a reasoning model (the spec applies reasoning to reasoning models only)")
+        raise Skip(Text("report.thinking.not_reasoning_model", model=probe.model))
     first = _thinking_request(probe)
     result = await probe.stream(first)
     if not result.reasoning.strip():
-        raise Fail("no reasoning was shown", "reasoning text (or a summary) in the answer", excerpt(result.text, 120), tag="no-reasoning")
+        raise Fail(Text("report.thinking.no_reasoning"), Text("report.thinking.expected_reasoning"), excerpt(result.text, 120), tag="no-reasoning")
     if probe.format != "messages":
         tokens = result.usage.reasoning_tokens if result.usage else None
         if not tokens:
-            raise Fail("the reasoning was not counted in usage", "reasoning tokens above zero",
-                       excerpt(result.usage.__dict__ if result.usage else "no usage"), tag="no-reasoning-tokens")
+            raise Fail(Text("report.thinking.not_counted"), Text("report.thinking.expected_tokens"),
+                       excerpt(result.usage.__dict__ if result.usage else Text("report.no_usage")), tag="no-reasoning-tokens")
     if probe.format in ("messages", "native"):
         signed = _signed(probe.format, result)
         if not signed:
-            raise Fail("the reasoning carries no signature", "a signature on the thinking", excerpt(result.turn_items, 200))
+            raise Fail(Text("report.thinking.no_signature"), Text("report.thinking.expected_signature"), excerpt(result.turn_items, 200))
         body = first.to_body()
         if probe.format == "messages":
             body["messages"] += [{"role": "assistant", "content": result.turn_items}, {"role": "user", "content": "And 397?"}]
@@ -130,9 +131,9 @@ async def thinking(probe: Probe) -> str:
             body["model"] = probe.model
         replay = await probe.stream(type(first).build(**body))
         if not replay.text.strip():
-            raise Fail("the signed turn sent back got no answer", "an answer to the next turn", "(empty)")
-        return f"{len(result.reasoning)} characters of reasoning, signed, replayed"
-    return f"{len(result.reasoning)} characters of reasoning, {result.usage.reasoning_tokens if result.usage else 0} reasoning tokens"
+            raise Fail(Text("report.thinking.replay_unanswered"), Text("report.thinking.expected_replay_answer"), EMPTY)
+        return Text("report.thinking.passed_signed", characters=len(result.reasoning))
+    return Text("report.thinking.passed", characters=len(result.reasoning), tokens=result.usage.reasoning_tokens if result.usage else 0)
 
 
 def _signed(fmt: str, result: TextResult) -> bool:

@@ -11,6 +11,7 @@ from pathlib import Path
 from playground.client.media import media_directory
 from playground.client.report.probe import Fail, Probe, excerpt
 from playground.client.video_requests import VideoInput, build_video_request
+from playground.client.texts import Text
 
 CONTAINERS = frozenset({b"moov", b"trak", b"mdia"})
 
@@ -66,16 +67,16 @@ async def video(probe: Probe) -> str:
                 progress.append(update.task.progress)
             task = update.task
     if task.status != "succeeded":
-        raise Fail(f"the job ended {task.status}", "succeeded", excerpt(statuses))
+        raise Fail(Text("report.video.job_ended", status=task.status), "succeeded", excerpt(statuses))
     if not progress and "in_progress" not in statuses:
-        raise Fail("no progress was reported while polling", "an in_progress state or a percentage", excerpt(statuses))
+        raise Fail(Text("report.video.no_progress"), Text("report.video.expected_progress"), excerpt(statuses))
     saved = await probe.call(lambda: probe.client.video.save_result(probe.conn, task, media_directory("report-videos")))
     probe.keep(saved.exchange)
     data = Path(saved.path).read_bytes()
     seconds = mp4_duration(data)
     if seconds is None or seconds <= 0:
-        raise Fail("the download is not an MP4 with a duration", "ftyp first, then moov/mvhd with a duration", excerpt(data[:16].hex()))
-    return f"succeeded after {len(statuses)} polls, {len(data):,} bytes, {seconds:.1f} s of video"
+        raise Fail(Text("report.video.not_mp4"), Text("report.video.expected_mp4"), excerpt(data[:16].hex()))
+    return Text("report.video.passed", polls=len(statuses), size=len(data), seconds=seconds)
 
 
 PROBES = {"video": video}

@@ -22,10 +22,11 @@ from playground.client.texts import TEMPLATES, Text
 from playground.client.validation import strict_json
 from playground.ui import i18n
 from playground.ui.i18n import CATALOGUE, Catalogue
-from playground.ui.i18n.client_words import message_of, split_template, word, word_list
+from playground.ui.i18n.client_words import NOT_SHOWN, message_of, split_template, word, word_list
 from playground.ui.shared.render import error_text
 from playground.ui.tabs.batch.handlers import plan_from_form
 from playground.ui.tabs.report import views as report_views
+from tests.ui.client_texts import CONVERTED_CLIENT_MODULES, templates_in
 from tests.ui.i18n.test_i18n_views import assert_language, both, chinese
 
 CLIENT = Path(__file__).resolve().parents[3] / "playground" / "client"
@@ -80,6 +81,26 @@ def test_the_unused_check_finds_a_message_nobody_writes(monkeypatch: pytest.Monk
     constants, built, _ = written_ids()
     extra = {**TEMPLATES, "dataset.never_written": "never written"}
     assert [m for m in extra if m not in constants and not any(p.match(m) for p in built)] == ["dataset.never_written"]
+
+
+def english_outside_ids(source: str) -> list[tuple[int, str]]:
+    """(line, text) of the prose a module writes that is not a message id's (prompts sent to a
+    gateway and other texts never shown aside)."""
+    return [(line, text) for line, text in templates_in(source) if text not in NOT_SHOWN]
+
+
+@pytest.mark.parametrize("module", CONVERTED_CLIENT_MODULES)
+def test_a_converted_module_writes_no_prose_outside_its_message_ids(module: str) -> None:
+    left = english_outside_ids((CLIENT / module).read_text(encoding="utf-8"))
+    assert not left, f"playground/client/{module} writes English outside client/locales/en.json (make each a Text id): {left}"
+
+
+def test_the_check_finds_a_sentence_or_f_string_a_converted_module_regains() -> None:
+    source = (CLIENT / "report" / "text_probes.py").read_text(encoding="utf-8")
+    assert english_outside_ids(source) == []
+    regained = source.replace('Text("report.system.ignored")', '"the answer ignores the system prompt"').replace(
+        'Text("report.system.passed", word=word)', 'f"the answer carries {word}"')
+    assert {text for _, text in english_outside_ids(regained)} == {"the answer ignores the system prompt", "the answer carries {word}"}
 
 
 def test_a_refused_chat_request_reads_in_chinese_by_its_ids() -> None:
