@@ -28,9 +28,9 @@ QUICK_FORMATS = FORMATS[:-1]
 @dataclass(frozen=True)
 class Check:
     id: str
-    label: str
+    label: Text
     formats: tuple[str, ...]
-    meaning: str
+    meaning: Text
     """The pass rule in words a newcomer understands (README, tooltips, the HTML report)."""
     thorough_only: bool = False
 

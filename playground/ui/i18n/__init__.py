@@ -14,7 +14,9 @@ its files and one entry there. `load` reads every locale's files once, at import
 Three lookups, one catalogue: `t(key)` for the layout (Gradio's `I18n` translates it in the
 browser, by the browser's language or the header's switch), `say(key, **values)` for texts a
 handler builds, in the visitor's language (`visitor_language`), and `client_words.word(text)` for
-the client's English. Only words written by us are here: what a gateway sends (answers, error
+the client's English. The client's names the layout shows (a Report check's, a format's:
+`LAYOUT_MESSAGES`) are worded once, by their message id: `t_client(text)` in the layout, `word`
+in a handler; the page's catalogue carries their words under the id. Only words written by us are here: what a gateway sends (answers, error
 messages, model names) is shown as it arrives. Wire names (`top_p`, `tool_choice`) stay as they
 are in every language. `CONVERTED_MODULES` are the modules that write no interface text outside
 this catalogue (a test checks them).
@@ -31,10 +33,16 @@ from typing import Any
 
 import gradio as gr
 
+from playground.client.report.model import CHECKS, FORMAT_LABELS
+from playground.client.texts import TEMPLATES, Text
 from playground.gradio_compat import I18nText, current_request
 from playground.ui.i18n.language import LANGUAGE_COOKIE, LOCALES, Locale, resolve
 
 LOCALES_DIR = Path(__file__).resolve().with_name("locales")
+LAYOUT_MESSAGES: tuple[str, ...] = (*(check.label.id for check in CHECKS),
+                                    *(label.id for label in FORMAT_LABELS.values()))
+"""Ids of the client's messages the layout shows as names (the Report's checks and the formats):
+the page's catalogue carries them, so their only words are the client's (`t_client`)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,9 +60,16 @@ class Catalogue:
         """The language the code and the client write in (the first locale)."""
         return self.locales[0]
 
+    def page_words(self, code: str) -> dict[str, str]:
+        """The words the page's catalogue holds for locale `code`: its texts, and the client's
+        names the layout shows (`LAYOUT_MESSAGES`) under their ids, in that locale (English where
+        it has none)."""
+        own = self.client.get(code, {})
+        return {**self.texts[code], **{message_id: own.get(message_id, TEMPLATES[message_id]) for message_id in LAYOUT_MESSAGES}}
+
     def i18n(self) -> gr.I18n:
         """Gradio's catalogue for the page: each locale's words under its code and every alias."""
-        return gr.I18n(**{tag: self.texts[locale.code] for locale in self.locales for tag in locale.tags})
+        return gr.I18n(**{tag: self.page_words(locale.code) for locale in self.locales for tag in locale.tags})
 
     def locale(self, tag: str | None) -> Locale | None:
         """The locale `tag` (a language tag or an Accept-Language header) names, else None."""
@@ -110,6 +125,14 @@ def t(key: str) -> I18nText:
     if key not in EN:
         raise KeyError(f"no interface text {key!r} in playground/ui/i18n/locales/{CATALOGUE.source.code}.json")
     return I18N(key)
+
+
+def t_client(text: Text) -> I18nText:
+    """A name of the client (`LAYOUT_MESSAGES`: a check's, a format's) for the layout, translated
+    in the browser by its message id; any other message fails at once (its words are not on the page)."""
+    if not isinstance(text, Text) or text.id not in LAYOUT_MESSAGES:
+        raise KeyError(f"{text!r} is not one of the client's names the page carries (LAYOUT_MESSAGES)")
+    return I18N(text.id)
 
 
 def choices(values: Iterable[Any], label: Callable[[str], Any] | None = None) -> list[Any]:

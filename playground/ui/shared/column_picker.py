@@ -9,13 +9,14 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import choices, t
+from playground.ui.i18n import choices, t, t_client
 
 from playground.client import catalog
 from playground.client.intent import FORMATS
+from playground.client.report.model import FORMAT_LABELS
 
 CUSTOM = "Your own choice"
-FORMAT_CHOICES = [(t("columns.no_format"), "")] + [(t(f"rep.format.{f}"), f) for f in FORMATS]
+FORMAT_CHOICES = [(t("columns.no_format"), "")] + [(t_client(FORMAT_LABELS[f]), f) for f in FORMATS]
 Presets = dict[str, list[tuple[str, str]]]
 
 

@@ -24,6 +24,7 @@ from playground.client.images import GeneratedImage, ImagesResult
 from playground.client.intent import Intent, to_request
 from playground.client.report import document
 from playground.client.report.model import CHECKS, FAIL, FORMAT_LABELS, FORMATS, PASS, CheckResult, Report, Scope
+from playground.client.texts import TEMPLATES
 from playground.ui import i18n
 from playground.ui.tabs.report import handlers as report_handlers
 from playground.ui.tabs.report import views as report_views
@@ -169,14 +170,26 @@ def _values_and_keys(choices: list[tuple[object, str]], prefix: str) -> tuple[li
     return [value for _, value in choices], [label.key for label in labels]  # type: ignore[attr-defined]
 
 
+def _client_values_and_ids(choices: list[tuple[object, str]]) -> tuple[list[str], list[str]]:
+    """The values and the labels' keys of choices named by the client's message ids: each id has
+    its words on the page in every locale (the client's English, the locale's template)."""
+    labels = [label for label, _ in choices]
+    assert all(isinstance(label, I18nData) for label in labels)
+    keys = [label.key for label in labels]  # type: ignore[attr-defined]
+    for locale in i18n.CATALOGUE.locales:
+        words = i18n.I18N.translations_dict[locale.code]
+        assert all(words[key] == i18n.CATALOGUE.client.get(locale.code, TEMPLATES)[key] for key in keys), locale.code
+    return [value for _, value in choices], keys
+
+
 def test_client_choices_keep_their_values_and_are_named_by_the_catalogue() -> None:
     from playground.ui.tabs.batch.layout import KIND_CHOICES
     from playground.ui.tabs.report.layout import CHECK_CHOICES, FORMAT_CHOICES
 
-    values, keys = _values_and_keys(CHECK_CHOICES, "rep.check.")
-    assert values == [check.id for check in CHECKS] and [i18n.EN[key] for key in keys] == [check.label for check in CHECKS]
-    values, keys = _values_and_keys(FORMAT_CHOICES, "rep.format.")
-    assert values == list(FORMATS) and [i18n.EN[key] for key in keys] == [FORMAT_LABELS[fmt] for fmt in FORMATS]
+    values, keys = _client_values_and_ids(CHECK_CHOICES)
+    assert values == [check.id for check in CHECKS] and keys == [check.label.id for check in CHECKS]
+    values, keys = _client_values_and_ids(FORMAT_CHOICES)
+    assert values == list(FORMATS) and keys == [FORMAT_LABELS[fmt].id for fmt in FORMATS]
     values, keys = _values_and_keys(KIND_CHOICES, "bgrader.")
     assert values == ["", *FORM_KINDS] and [i18n.EN[key] for key in keys[1:]] == [KINDS[kind] for kind in FORM_KINDS]
     assert list(LESSONS) == ["None", "float vs base64", "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT", "Full vs reduced dimensions"]

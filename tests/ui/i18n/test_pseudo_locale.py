@@ -137,9 +137,9 @@ def test_the_whole_page_writes_its_texts_through_the_catalogue(catalogue: Catalo
 
     with visitor("en-XA"):  # texts a layout builds with `say` or `word` come in the visitor's language too
         blocks = build_app(Settings(), ServerDefaults("http://127.0.0.1:9", "k", demo=True))
-    texts = layout_texts(blocks, catalogue.texts["en-XA"])
+    texts = layout_texts(blocks, catalogue.page_words("en-XA"))
     assert len(texts) > 500 and sum(text.startswith("⟦") for _, _, text in texts) > 500
-    found = bypasses(blocks, catalogue.texts["en-XA"])
+    found = bypasses(blocks, catalogue.page_words("en-XA"))
     assert not found, "texts of the page outside the catalogue:\n" + "\n".join(found)
 
 

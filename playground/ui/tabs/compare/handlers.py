@@ -19,8 +19,9 @@ import gradio as gr
 from playground.client.batch.cost import Price
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.gateway import GatewayClient
-from playground.client.intent import FORMAT_LABELS, Intent, Mapped, to_request
+from playground.client.intent import Intent, Mapped, to_request
 from playground.client.media import image_data_url
+from playground.client.report.model import FORMAT_LABELS
 from playground.client.results import TextResult
 from playground.client.transport import Connection, Exchange
 from playground.client.validation import BROKEN_TEXT, is_utf8
@@ -64,7 +65,7 @@ class ColumnRun:
 
     @property
     def label(self) -> str:
-        return f"{say(f'rep.format.{self.fmt}') if self.fmt in FORMAT_LABELS else self.fmt} · {self.model}"
+        return f"{word(FORMAT_LABELS[self.fmt]) if self.fmt in FORMAT_LABELS else self.fmt} · {self.model}"
 
 
 async def _drive(client: GatewayClient, conn: Connection, run: ColumnRun) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import gradio as gr
 
-from playground.ui.i18n import t
+from playground.ui.i18n import t, t_client
 
-from playground.client.report.model import CHECKS, FORMATS, QUICK_CHECKS, QUICK_FORMATS, TEXT_FORMATS
+from playground.client.report.model import CHECKS, FORMAT_LABELS, FORMATS, QUICK_CHECKS, QUICK_FORMATS, TEXT_FORMATS
 from playground.client.report.runner import MAX_CONCURRENCY
 from playground.ui.tabs.report import handlers
 from playground.ui.tabs.context import TabContext
@@ -18,9 +18,9 @@ MATRIX_JS = """element.addEventListener('click', (e) => {
   const cell = e.target.closest('[data-cell]');
   if (cell) { trigger('click', {cell: cell.dataset.cell}); }
 });"""
-CHECK_CHOICES = [(t(f"rep.check.{c.id}"), c.id) for c in CHECKS]
+CHECK_CHOICES = [(t_client(c.label), c.id) for c in CHECKS]
 """The client's checks, named through the catalogue; the values the handlers read are the check ids."""
-FORMAT_CHOICES = [(t(f"rep.format.{f}"), f) for f in FORMATS]
+FORMAT_CHOICES = [(t_client(FORMAT_LABELS[f]), f) for f in FORMATS]
 
 
 def build_report_tab(ctx: TabContext) -> None:
@@ -55,7 +55,7 @@ def build_report_tab(ctx: TabContext) -> None:
         if ctx.defaults.hosted:
             gr.Markdown(t("report.load_hosted"), elem_id="report-load-refused")
         with gr.Row():
-            load_format = gr.Dropdown([(t(f"rep.format.{f}"), f) for f in TEXT_FORMATS], value="chat", label=t("report.format"), elem_id="report-load-format")
+            load_format = gr.Dropdown([(t_client(FORMAT_LABELS[f]), f) for f in TEXT_FORMATS], value="chat", label=t("report.format"), elem_id="report-load-format")
             load_model = gr.Textbox("gx-2.5-flash", label=t("common.model"), elem_id="report-load-model")
             load_max = gr.Slider(1, 64, value=8, step=1, label=t("report.highest_concurrency"), elem_id="report-load-max")
             load_stop = gr.Number(50, label=t("report.stop_above_this_error"), elem_id="report-load-stop-rate")

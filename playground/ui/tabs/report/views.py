@@ -34,12 +34,13 @@ STYLE = """
 
 
 def check_label(check: str) -> str:
-    """A check's name in the visitor's language (the client's ids; its words are the English)."""
-    return say(f"rep.check.{check}")
+    """A check's name in the visitor's language (worded by the client's message id)."""
+    return word(CHECKS_BY_ID[check].label)
 
 
 def format_label(fmt: str) -> str:
-    return say(f"rep.format.{fmt}") if fmt in FORMAT_LABELS else fmt
+    """A format's name in the visitor's language (worded by the client's message id); an unknown one as it is."""
+    return word(FORMAT_LABELS[fmt]) if fmt in FORMAT_LABELS else fmt
 
 
 def status_word(status: str) -> str:
