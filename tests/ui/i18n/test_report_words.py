@@ -30,14 +30,13 @@ from playground.ui.tabs.report.handlers import ReportSession, saved_uploaded, sh
 from tests.ui.i18n.test_i18n_views import assert_language, both, chinese
 
 KEY = "sk-report-words-key-123456"
-PORT = 7210
 QUIRKS = ("no-done", "drop-usage@gpt-4o-mini", "ignore-system@cl-sonnet-4-5-20250929")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @pytest.fixture(scope="module")
 def quirky_gateway() -> Iterator[RunningGateway]:
-    running = start_in_thread(DemoConfig(api_key=KEY, token_delay=0.0, quirks=QUIRKS), port=PORT)
+    running = start_in_thread(DemoConfig(api_key=KEY, token_delay=0.0, quirks=QUIRKS))
     yield running
     running.stop()
 
