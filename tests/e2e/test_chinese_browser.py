@@ -90,6 +90,11 @@ def test_every_tab_shows_its_labels_in_chinese(chinese_page: Page) -> None:
     expect(page.locator("#embeddings-formats")).to_contain_text(ZH["embeddings.choice.list"])
     page.locator("#embeddings-settings").get_by_text(ZH["embeddings.settings"]).click()
     expect(page.locator("#embeddings-dimensions")).to_contain_text(ZH["embeddings.sizes_note"], timeout=10_000)
+    open_tab(page, ZH["tab.report"], "#report-checks")  # a check's and a format's name: the client's message, worded by its id
+    expect(page.locator("#report-checks")).to_contain_text(CATALOGUE.client["zh-CN"]["report.check.plain.label"])
+    expect(page.locator("#report-checks")).not_to_contain_text("plain answer")
+    expect(page.locator("#report-formats")).to_contain_text(CATALOGUE.client["zh-CN"]["report.format.embeddings"])
+    expect(page.locator("#report-formats")).not_to_contain_text("embeddings (list)")
 
 
 def test_embeddings_notes_and_summary_are_in_chinese(chinese_page: Page) -> None:

@@ -16,6 +16,8 @@ pytestmark = pytest.mark.browser
 
 def test_quick_report_matrix_cell_and_html_download(page: Page, tmp_path: Path) -> None:
     open_tab(page, "Report", "#report-run")
+    expect(page.locator("#report-checks")).to_contain_text("plain answer")  # the client's names, by their message ids
+    expect(page.locator("#report-formats")).to_contain_text("embeddings (list)")
     page.locator("#report-concurrency input[type=number]").fill("12")
     page.locator("#report-concurrency input[type=number]").press("Enter")
     page.click("#report-run")
