@@ -97,6 +97,9 @@ CITY_FIELDS = frozenset({"city", "location", "place", "town", "where", "city_nam
 QUERY_FIELDS = frozenset({"query", "q", "search", "question", "text", "prompt"})
 _CITY = re.compile(r"\b(?:in|at|for|near|from|to)\s+((?:[A-Z][\w'.-]*)(?:\s+[A-Z][\w'.-]*)*)")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+EXPRESSION_FIELDS = frozenset({"expression", "formula", "calculation", "equation", "math"})
+_ARITHMETIC = re.compile(r"[-+(]*\s*\d[\d.\s]*(?:[-+*/×÷^%()]+\s*[\d.(][\d.\s()]*)+")
+_CONVERSION = re.compile(r"(-?\d+(?:\.\d+)?)\s*(°?[A-Za-z]+)\s+(?:to|in|into)\s+(°?[A-Za-z]+)")
 
 
 def key(prompt: str) -> str:
@@ -123,6 +126,12 @@ def city_in(prompt: str) -> str | None:
     return words[0] if words else None
 
 
+def arithmetic_in(prompt: str) -> str | None:
+    """The longest arithmetic expression a sentence holds ("what is 17*23?" -> "17*23")."""
+    found = [match.group(0).strip() for match in _ARITHMETIC.finditer(prompt)]
+    return max(found, key=len) if found else None
+
+
 def _numbers(prompt: str) -> list[float]:
     return [float(n) for n in _NUMBER.findall(prompt)]
 
@@ -137,6 +146,10 @@ def _from_prompt(name: str, schema: Any, prompt: str, numbers: list[float]) -> t
         return False, None
     kind = schema.get("type")
     if kind == "string" and not schema.get("enum") and not schema.get("format"):
+        if name.lower() in EXPRESSION_FIELDS and (expression := arithmetic_in(prompt)):
+            return True, expression
+        if name.lower() in ("from_unit", "to_unit") and (units := _CONVERSION.search(prompt)):
+            return True, units.group(2) if name.lower() == "from_unit" else units.group(3)
         if name.lower() in CITY_FIELDS and (city := city_in(prompt)):
             return True, city
         if name.lower() in QUERY_FIELDS:
