@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -133,10 +134,15 @@ ELEMENTS: tuple[dict[str, Any], ...] = (
 
 
 def lookup_element(query: str) -> dict[str, Any]:
-    """Look up one of the first twelve chemical elements by name, symbol or atomic number."""
+    """Look up one of the first twelve chemical elements by name, symbol or atomic number (or a
+    sentence that names one)."""
     wanted = query.strip().lower()
     for element in ELEMENTS:
         if wanted in (element["name"], element["symbol"].lower(), str(element["number"])):
+            return dict(element)
+    words = set(re.findall(r"[a-z]+", wanted))
+    for element in ELEMENTS:  # a sentence naming one ("look up the element sodium")
+        if element["name"] in words:
             return dict(element)
     names = ", ".join(element["name"] for element in ELEMENTS)
     raise ToolError(f"'{query}' is not in this table. It holds the first twelve elements: {names}.")

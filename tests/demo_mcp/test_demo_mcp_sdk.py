@@ -42,9 +42,11 @@ async def test_calls_each_tool(server: RunningServer) -> None:
         product = await client.call_tool("calculator", {"expression": "17 * 23"})
         miles = await client.call_tool("convert_units", {"value": 10, "from_unit": "km", "to_unit": "mi"})
         sodium = await client.call_tool("lookup_element", {"query": "Na"})
+        carbon = await client.call_tool("lookup_element", {"query": "Look up the element carbon, please"})
     assert not product.is_error and json.loads(_text(product))["result"] == 391
     assert json.loads(_text(miles))["result"] == pytest.approx(6.213712)
     assert json.loads(_text(sodium))["name"] == "sodium"
+    assert json.loads(_text(carbon))["number"] == 6
 
 
 @pytest.mark.parametrize(("tool", "arguments", "words"), [
