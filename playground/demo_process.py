@@ -6,7 +6,8 @@ load (issue 25: 50 sessions reached first token at p95 0.58 s with the gateway i
 in its own process). A process of its own runs it on the machine's other core.
 
 The child imports the demo gateway and the client's egress guard, never Gradio; it ends when the
-app's process ends, also when that process is killed.
+app's process ends, also when that process is killed. The demo MCP server (`MCPProcess`) runs the
+same way in a child of its own.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from playground.client.transport import GuardedHTTPTransport
 from playground.demo_gateway.app import create_app
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import free_port, redact_access_log
+from playground.demo_mcp.server import PATH as MCP_PATH
+from playground.demo_mcp.server import create_app as create_mcp_app
 
 HOST = "127.0.0.1"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -53,8 +56,11 @@ def _end_with_parent(parent: int) -> None:
 
 
 def serve(launch: dict[str, Any]) -> None:
-    """The child: serve the demo gateway as `launch` says until the parent process is gone."""
+    """The child: serve the demo gateway (or the demo MCP server) as `launch` says until the parent process is gone."""
     threading.Thread(target=_end_with_parent, args=(launch["parent"],), name="parent-watch", daemon=True).start()
+    if launch.get("serve") == "mcp":
+        uvicorn.Server(uvicorn.Config(create_mcp_app(HOST), host=HOST, port=launch["port"], log_level="warning")).run()
+        return
     sent = launch["config"]
     config = DemoConfig(**{**sent, "quirks": tuple(sent["quirks"])},
                         callback_transport=callback_transport(launch["hosted"], tuple(launch["allowed_hosts"])))
@@ -85,19 +91,53 @@ class GatewayProcess:
         return cls(port, process)
 
     def wait_ready(self, deadline_s: float = START_DEADLINE_S) -> None:
-        deadline = time.monotonic() + deadline_s
-        while True:
-            try:
-                with socket.create_connection((HOST, self.port), timeout=1):
-                    return
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the demo gateway did not start on {HOST}:{self.port} (exit code {self.process.poll()})") from None
-                time.sleep(0.05)
+        _wait_ready(self.process, self.port, "the demo gateway", deadline_s)
 
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait(10)
+
+
+@dataclasses.dataclass
+class MCPProcess:
+    """The demo MCP server in a child process, for `app.py` when no MCP server is configured."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}{MCP_PATH}"
+
+    @classmethod
+    def start(cls) -> MCPProcess:
+        """Start the child and return at once (its URL is known); `wait_ready` before serving pages."""
+        port = free_port(HOST)
+        launch = {"serve": "mcp", "port": port, "parent": os.getpid()}
+        process = subprocess.Popen([sys.executable, "-m", "playground.demo_process"], stdin=subprocess.PIPE, cwd=ROOT)
+        assert process.stdin is not None
+        process.stdin.write(json.dumps(launch).encode())
+        process.stdin.close()
+        return cls(port, process)
+
+    def wait_ready(self, deadline_s: float = START_DEADLINE_S) -> None:
+        _wait_ready(self.process, self.port, "the demo MCP server", deadline_s)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+def _wait_ready(process: subprocess.Popen[bytes], port: int, what: str, deadline_s: float) -> None:
+    deadline = time.monotonic() + deadline_s
+    while True:
+        try:
+            with socket.create_connection((HOST, port), timeout=1):
+                return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{what} did not start on {HOST}:{port} (exit code {process.poll()})") from None
+            time.sleep(0.05)
 
 
 if __name__ == "__main__":

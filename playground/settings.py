@@ -105,6 +105,11 @@ class Settings:
     """The proxies whose X-Forwarded-For is believed (`ui.visitor_identity`)."""
     data_dir: Path = field(default_factory=lambda: Path.home() / ".local" / "share" / "gateway-playground")
     """Where the app keeps what must outlive a restart (batch run files)."""
+    mcp_server_url: str | None = None
+    """The MCP server the text tabs offer tools from by default; None means: run the demo MCP server."""
+    mcp_server_token: str | None = field(default=None, repr=False)
+    """Its credential (sent as a bearer token), kept like the gateway key."""
+    mcp_call_timeout: float = 30.0
 
     @property
     def uses_demo_gateway(self) -> bool:
@@ -150,4 +155,7 @@ class Settings:
             demo_token_delay=_float(env, "DEMO_TOKEN_DELAY", 0.03, allow_zero=True),
             demo_api_key=env.get("DEMO_API_KEY", "").strip() or DEMO_API_KEY,
             demo_quirks=tuple(q.strip() for q in env.get("DEMO_QUIRKS", "").split(",") if q.strip()),
+            mcp_server_url=env.get("MCP_SERVER_URL", "").strip() or None,
+            mcp_server_token=env.get("MCP_SERVER_TOKEN", "").strip() or None,
+            mcp_call_timeout=_float(env, "MCP_CALL_TIMEOUT", 30.0),
         )

@@ -8,6 +8,7 @@ from playground.client.chat import ChatAPI
 from playground.client.egress import host_problem
 from playground.client.embeddings import EmbeddingsAPI
 from playground.client.images import ImagesAPI
+from playground.client.mcp.session import MCPLink
 from playground.client.media import media_directory
 from playground.client.messages import MessagesAPI
 from playground.client.native import NativeAPI
@@ -26,6 +27,8 @@ class GatewayClient:
         self.embeddings = EmbeddingsAPI(self.transport)
         self.images = ImagesAPI(self.transport, media_directory("images"))
         self.video = video or VideoAPI(self.transport)
+        self.mcp = MCPLink(guard=self.transport.guard)
+        """MCP servers as tools, through the same egress guard as the gateway (hosted mode)."""
 
     async def list_models(self, conn: Connection) -> tuple[list[str], Exchange]:
         """`GET /v1/models` -> model ids (OpenAI-style list; tolerant of `models`/`name` shapes)."""

@@ -65,14 +65,18 @@ def launch_options(settings: Settings | None = None, rules: VisitorRules | None 
 
 def make_client(settings: Settings, defaults: ServerDefaults) -> GatewayClient:
     """The shared client: in hosted mode every connection goes through the egress guard (the
-    server's own gateway is trusted), with the process-wide and per-call limits of `settings`."""
+    server's own gateway and MCP server are trusted), with the process-wide and per-call limits of `settings`."""
     guard = None
     if settings.hosted:
         guard = EgressGuard(allowed_hosts=settings.allowed_hosts)
         guard.trust(defaults.base_url)
+        if defaults.mcp_url:
+            guard.trust(defaults.mcp_url)
     transport = Transport(settings.connect_timeout, settings.read_timeout, guard=guard, upstream_limit=settings.upstream_concurrency,
                           max_body_bytes=int(settings.max_request_mb * 1_000_000))
-    return GatewayClient(transport)
+    client = GatewayClient(transport)
+    client.mcp.connect_timeout, client.mcp.call_timeout = settings.connect_timeout, settings.mcp_call_timeout
+    return client
 
 
 def configure_queue(blocks: gr.Blocks) -> gr.Blocks:

@@ -61,6 +61,10 @@ class ServerDefaults:
     quotas: SessionQuotas = field(default_factory=SessionQuotas, repr=False, compare=False)
     video_jobs_per_session: int = 20
     uploads_per_minute: int = 0
+    mcp_url: str = ""
+    """The MCP server the text tabs offer tools from by default (the demo MCP server when none is set)."""
+    mcp_token: str | None = field(default=None, repr=False)
+    mcp_demo: bool = False
 
     def is_default(self, url: str) -> bool:
         """Whether `url` (without a trailing version) is the server's own gateway."""
