@@ -39,6 +39,7 @@ MAX_SCHEMA_DEPTH = 32
 MAX_RESULT_CHARS = 200_000
 """A tool's result as it goes back to the model, at most (the answer itself is at most 1 MB)."""
 EXCERPT_CHARS = 300
+EMPTY_RESULT = "(the tool returned no content)"
 CLIENT_INFO = mcp_types.Implementation(name="gateway-playground", version="1")
 
 
@@ -253,7 +254,7 @@ def outcome_of(result: mcp_types.CallToolResult) -> ToolOutcome:
     structured = result.structured_content
     if not parts and structured is not None:
         parts.append(json.dumps(structured, ensure_ascii=False))
-    text = "\n".join(parts)
+    text = "\n".join(parts) or EMPTY_RESULT
     if len(text) > MAX_RESULT_CHARS:
         raise MCPTooLargeError(Text("mcp.result_too_long", chars=len(text), limit=MAX_RESULT_CHARS))
     return ToolOutcome(text, bool(result.is_error), structured)

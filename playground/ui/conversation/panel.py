@@ -3,7 +3,7 @@ Stop/Retry/Clear, metrics and inspector, wired to `conversation_handlers`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import gradio as gr
@@ -53,6 +53,12 @@ class ConversationPanel:
     branches: BranchBar
     variables: VariablesPanel | None = None
     to_batch: gr.Button | None = None
+    handlers: ConversationHandlers | None = None
+    """The handlers `wire` connected (the MCP panel sends its tool results through them)."""
+    action_inputs: list[Any] = field(default_factory=list)
+    """What an action reads after its own value and the session: the form, the Variables table, base URL and key."""
+    action_outputs: list[Any] = field(default_factory=list)
+    """What an action writes: the chatbot, `BEGIN_OUTPUTS`, the inspector and the tab's extras."""
 
     @property
     def imported(self) -> list[Any]:
@@ -116,6 +122,7 @@ class ConversationPanel:
                                         box_name(system), extra, len(extra_outputs), prices)
         tail = [*form_inputs, self.variables.table, *connection]
         outputs = [self.chatbot, *(getattr(self, name) for name in BEGIN_OUTPUTS), *inspector.components, *extra_outputs]
+        self.handlers, self.action_inputs, self.action_outputs = handlers, tail, outputs
         for trigger, handler, inputs in (
             (self.draft.submit, handlers.send, [self.draft, self.session, *tail]),
             (self.tool_send.click, handlers.tool_result, [self.tool_result, self.session, *tail]),

@@ -10,6 +10,7 @@ from playground.client import catalog
 from playground.ui.tabs.chat import handlers
 from playground.ui.tabs.chat.handlers import ChatForm
 from playground.ui.tabs.context import TabContext, TabParts
+from playground.ui.conversation.mcp_panel import McpPanel
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
@@ -66,6 +67,7 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
                 example_tools = gr.Button(t("chat.insert_tool"), size="sm", elem_id="chat-tools-example")
                 tool_choice = gr.Dropdown(["auto", "none", "required"], value="auto", allow_custom_value=True, label=t("chat.tool_choice"), elem_id="chat-tool-choice")
                 schema = gr.Code("", language="json", label=t("chat.schema"), interactive=True, elem_id="chat-schema")
+            mcp = McpPanel.build("chat", ctx.defaults)
             with developer_section("chat"):
                 extensions = gr.Code(
                     "", language="json", interactive=True, elem_id="chat-extensions",
@@ -78,6 +80,7 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
     examples.wire({**named_fields(ChatForm, form_inputs), "draft": panel.draft})
     panel.wire(partial(handlers.chat_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
                system=system, prompts=ctx.prompts, prices=ctx.prices)
+    mcp.wire(panel, tools, "chat", ctx.client.mcp, ctx.defaults)
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(ChatForm, form_inputs))
     fields = named_fields(ChatForm, form_inputs)

@@ -9,6 +9,7 @@ import gradio as gr
 
 from playground.client import catalog
 from playground.ui.tabs.context import TabContext
+from playground.ui.conversation.mcp_panel import McpPanel
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
@@ -68,6 +69,7 @@ def build_messages_tab(ctx: TabContext) -> None:
                     country = gr.Textbox(label=t("messages.country"), elem_id="messages-country")
                 tool_choice = gr.Dropdown(["auto", "any", "none"], value="auto", allow_custom_value=True, label=t("chat.tool_choice"), elem_id="messages-tool-choice")
                 disable_parallel = gr.Checkbox(False, label=t("messages.parallel"), elem_id="messages-disable-parallel")
+            mcp = McpPanel.build("messages", ctx.defaults)
             with gr.Accordion(t("messages.cache_lab"), open=False, elem_id="messages-cache-lab"):
                 gr.Markdown(t("messages.cache_note"))
                 cache_system = gr.Checkbox(False, label=t("messages.cache_system"), elem_id="messages-cache-system")
@@ -98,6 +100,7 @@ def build_messages_tab(ctx: TabContext) -> None:
 
     panel.wire(partial(handlers.messages_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
                extra=handlers.lab_report, extra_outputs=[report], system=system, prompts=ctx.prompts, prices=ctx.prices)
+    mcp.wire(panel, tools, "messages", ctx.client.mcp, ctx.defaults)
 
     counting = handlers.MessagesHandlers(ctx.client, ctx.defaults, form_inputs.index(system))
     assert panel.variables is not None
