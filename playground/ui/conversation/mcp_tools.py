@@ -69,8 +69,17 @@ def address_of(defaults: ServerDefaults, url: str, token: str, header: str) -> M
 
 
 def exchanges_text(exchanges: list[Exchange]) -> str:
-    """The MCP exchanges of one operation for the panel's inspector box: each request, then its answer."""
-    return "\n\n".join(f"{inspector_request(exchange)}\n{inspector_response(exchange)}" for exchange in exchanges)
+    """The MCP exchanges of one operation for the panel's inspector box: first one line per
+    exchange (its JSON-RPC method and status), then each request and its answer in full."""
+    summary = indented_json([_summary(exchange) for exchange in exchanges])
+    return "\n\n".join([summary, *(f"{inspector_request(exchange)}\n{inspector_response(exchange)}" for exchange in exchanges)])
+
+
+def _summary(exchange: Exchange) -> dict[str, Any]:
+    body = exchange.request_body if isinstance(exchange.request_body, dict) else {}
+    params = body.get("params") if isinstance(body.get("params"), dict) else {}
+    method = " ".join(str(part) for part in (body.get("method"), params.get("name")) if part)
+    return {"mcp": method or exchange.method, "status": exchange.status, "error": exchange.error}
 
 
 def schemas_text(tools: list[MCPTool]) -> str:
@@ -173,7 +182,7 @@ class McpHandlers:
         if state.address is None:
             return (*connected, gr.skip(), gr.skip())
         tools_box, status = self.offer([tool.name for tool in state.tools], state, tools_text)
-        return (*connected[:3], status, connected[4], tools_box, {"text": EXAMPLE_PROMPT, "files": []})
+        return (*connected[:3], f"{connected[3]} {status}", connected[4], tools_box, {"text": EXAMPLE_PROMPT, "files": []})
 
     def review(self, session: Session | None, state: McpState | None) -> Update:
         """After each turn: (review group, review words, arguments box)."""
