@@ -154,3 +154,17 @@ async def test_hosted_mode_refuses_a_private_mcp_address_in_the_panel(defaults: 
     mcp = McpHandlers(MCPLink(guard=EgressGuard()), defaults, "chat", handlers(defaults))
     state, _picker, _, status, _ = await mcp.connect(demo_mcp.url, "", "", McpState())
     assert "is not used" in status and state.address is None
+
+
+async def test_the_credential_is_sent_but_never_shown_and_the_servers_own_goes_only_to_its_own_server(misbehaving: RunningMisbehaving) -> None:
+    own = ServerDefaults("http://127.0.0.1:9", "sk-unused", demo=True, mcp_url=misbehaving.url, mcp_token="own-mcp-token-5150")
+    mcp = McpHandlers(MCPLink(), own, "chat", handlers(own))
+    outputs = await mcp.connect(misbehaving.url, "", "", None)
+    assert misbehaving.app.headers[-1]["authorization"] == "Bearer own-mcp-token-5150"
+    typed = await mcp.connect(misbehaving.url, "visitor-token-8080", "X-Tools-Key", None)
+    assert misbehaving.app.headers[-1]["x-tools-key"] == "visitor-token-8080"
+    shown = repr(outputs) + repr(typed)
+    assert "own-mcp-token-5150" not in shown and "visitor-token-8080" not in shown and "***" in shown
+    other = misbehaving.url.replace("127.0.0.1", "localhost")
+    await mcp.connect(other, "", "", None)
+    assert "authorization" not in misbehaving.app.headers[-1]
