@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -22,6 +23,7 @@ from pydantic import ValidationError
 from playground.client.egress import BlockedAddressError, EgressGuard, host_problem
 from playground.client.exchange import Exchange, Redactor
 from playground.client.json_depth import deeper_than
+from playground.client.limits import SessionQuota
 from playground.client.mcp.errors import (
     MCPClosedError,
     MCPProtocolError,
@@ -98,8 +100,9 @@ class MCPLink:
     call_timeout: float = 30.0
     max_answer_bytes: int = MAX_ANSWER_BYTES
 
-    async def list_tools(self, address: MCPAddress) -> ToolListing:
-        """The server's tools (at most `MAX_TOOLS`), each checked."""
+    async def list_tools(self, address: MCPAddress, quota: SessionQuota | None = None) -> ToolListing:
+        """The server's tools (at most `MAX_TOOLS`), each checked; with `quota` (hosted mode) it
+        counts as one of the visitor's calls."""
         recorder = self._recorder(address)
 
         async def work(client: Client) -> ToolListing:
@@ -107,9 +110,10 @@ class MCPLink:
             name = client.server_info.name if client.server_info else ""
             return ToolListing(checked_tools(listed.tools), recorder.exchanges, name)
 
-        return await self._run(address, recorder, work, self.list_timeout)
+        return await self._run(address, recorder, work, self.list_timeout, quota)
 
-    async def call_tool(self, address: MCPAddress, name: str, arguments: dict[str, Any], timeout: float | None = None) -> ToolOutcome:
+    async def call_tool(self, address: MCPAddress, name: str, arguments: dict[str, Any], timeout: float | None = None,
+                        quota: SessionQuota | None = None) -> ToolOutcome:
         """Call `name` with `arguments`; a tool that fails comes back as a result with `is_error`."""
         recorder = self._recorder(address)
         seconds = timeout or self.call_timeout
@@ -120,16 +124,21 @@ class MCPLink:
             outcome.exchanges = recorder.exchanges
             return outcome
 
-        return await self._run(address, recorder, work, seconds)
+        return await self._run(address, recorder, work, seconds, quota)
 
     def _recorder(self, address: MCPAddress) -> Recorder:
         return Recorder(Redactor([address.credential]), frozenset(name.lower() for name in address.headers()))
 
-    async def _run(self, address: MCPAddress, recorder: Recorder, work: Callable[[Client], Awaitable[T]], seconds: float) -> T:
+    async def _run(self, address: MCPAddress, recorder: Recorder, work: Callable[[Client], Awaitable[T]], seconds: float,
+                   quota: SessionQuota | None = None) -> T:
         url = address.url.strip()
         problem = await host_problem(url, self.guard)
         if problem is not None:
             raise MCPUnreachableError(Text("mcp.address_refused", url=_shown_url(url), reason=problem))
+        async with quota.call("POST") if quota is not None else nullcontext():  # a limit reached: its own LimitError
+            return await self._operate(url, address, recorder, work, seconds)
+
+    async def _operate(self, url: str, address: MCPAddress, recorder: Recorder, work: Callable[[Client], Awaitable[T]], seconds: float) -> T:
         try:
             with anyio.fail_after(seconds + self.connect_timeout):
                 async with http_client(recorder, self.guard, address.headers(), self.connect_timeout, seconds, self.max_answer_bytes) as http:

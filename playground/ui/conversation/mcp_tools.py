@@ -154,7 +154,7 @@ class McpHandlers:
         state = state or McpState()
         try:
             address = address_of(self.defaults, url, token, header)
-            listing = await self.link.list_tools(address)
+            listing = await self.link.list_tools(address, quota=self.defaults.quotas.for_current_session())
         except GatewayError as error:
             return state, gr.skip(), gr.skip(), error_text(error), exchanges_text(getattr(error, "exchanges", []))
         state.address, state.tools = address, listing.tools
@@ -196,7 +196,7 @@ class McpHandlers:
             yield self._mcp_only(say("mcp.no_call"))
             return
         try:
-            outcome = await self.link.call_tool(state.address, call.name, arguments_of(arguments))
+            outcome = await self.link.call_tool(state.address, call.name, arguments_of(arguments), quota=self.defaults.quotas.for_current_session())
         except GatewayError as error:
             yield self._mcp_only(error_text(error), exchanges_text(getattr(error, "exchanges", [])))
             return

@@ -11,6 +11,7 @@ import logging
 import pytest
 
 from playground.client.egress import EgressGuard
+from playground.client.limits import LimitError, SessionQuota
 from playground.client.mcp.errors import (
     MCPClosedError,
     MCPProtocolError,
@@ -121,3 +122,12 @@ async def test_hosted_mode_checks_the_address_it_connects_to(misbehaving: Runnin
     with pytest.raises(MCPUnreachableError, match="loopback"):
         await MCPLink(guard=EgressGuard(resolver=rebinding)).list_tools(MCPAddress(f"http://tools.example:{port}/mcp"))
     assert misbehaving.app.requests == before
+
+
+async def test_a_visitors_quota_counts_mcp_calls(demo_mcp: RunningServer) -> None:
+    quota = SessionQuota(requests_per_minute=2)
+    link, address = MCPLink(), MCPAddress(demo_mcp.url)
+    await link.list_tools(address, quota=quota)
+    await link.call_tool(address, "calculator", {"expression": "1 + 1"}, quota=quota)
+    with pytest.raises(LimitError, match="PLAYGROUND_REQUESTS_PER_MINUTE"):
+        await link.call_tool(address, "calculator", {"expression": "1 + 1"}, quota=quota)
