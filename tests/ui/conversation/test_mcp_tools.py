@@ -11,8 +11,11 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from playground.client.egress import EgressGuard
+from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.mcp.formats import tool_result
 from playground.client.mcp.session import MCPLink, MCPTool, ToolOutcome
@@ -168,3 +171,19 @@ async def test_the_credential_is_sent_but_never_shown_and_the_servers_own_goes_o
     other = misbehaving.url.replace("127.0.0.1", "localhost")
     await mcp.connect(other, "", "", None)
     assert "authorization" not in misbehaving.app.headers[-1]
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=JSON, raw=st.text(max_size=200))
+def test_the_panels_readers_refuse_any_input_in_words_and_never_crash(value: Any, raw: str) -> None:
+    tool = MCPTool("calculator", "", {"type": "object"})
+    for text in (json.dumps(value), raw):
+        for reader in (arguments_of, lambda text: offered(text, [tool], "chat"), lambda text: offered(text, [tool], "native")):
+            try:
+                reader(text)
+            except RequestValidationError as error:
+                assert error.problems
