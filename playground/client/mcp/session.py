@@ -1,92 +1,26 @@
-"""One operation on a streamable-HTTP MCP server through the official SDK's `Client`: list its
-tools, or call one. Each opens its own connection (the address and credential belong to the
-visitor's session, never to the process), is checked by hosted mode's guard before anything
-connects, runs under a deadline, and ends in a result or one `MCPServerError` whose words say
-what happened; every HTTP exchange is kept for the inspector."""
+"""One operation on a streamable-HTTP MCP server: list its tools, or call one. Each opens its own
+connection (the address and credential belong to the visitor's session, never to the process), is
+checked by hosted mode's guard before anything connects, counts against the visitor's quota, runs
+under a deadline, and ends in a result or one `MCPServerError` whose words say what happened;
+every HTTP exchange is kept for the inspector. The SDK itself (`sdk`) is imported on the first
+operation: it takes about 2 s to import, which the app's start does not wait for."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Awaitable, Callable
-from contextlib import nullcontext
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, nullcontext
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
 
-import anyio
-import httpx2
-import mcp_types
-from mcp import Client, MCPError
-from mcp.client.streamable_http import streamable_http_client
-from pydantic import ValidationError
-
-from playground.client.egress import BlockedAddressError, EgressGuard, host_problem
-from playground.client.exchange import Exchange, Redactor
-from playground.client.json_depth import deeper_than
+from playground.client.egress import EgressGuard, host_problem
 from playground.client.limits import SessionQuota
-from playground.client.mcp.errors import (
-    MCPClosedError,
-    MCPProtocolError,
-    MCPServerError,
-    MCPTimeoutError,
-    MCPTooLargeError,
-    MCPUnreachableError,
-)
-from playground.client.mcp.wire import MAX_ANSWER_BYTES, AnswerTooLarge, Recorder, http_client
+from playground.client.mcp.errors import MCPUnreachableError
+from playground.client.mcp.model import MCPAddress, MCPTool, ToolListing, ToolOutcome, shown_url
+from playground.client.mcp.wire import MAX_ANSWER_BYTES
 from playground.client.texts import Text
 
-T = TypeVar("T")
-MAX_TOOLS = 64
-MAX_SCHEMA_DEPTH = 32
-MAX_RESULT_CHARS = 200_000
-"""A tool's result as it goes back to the model, at most (the answer itself is at most 1 MB)."""
-EXCERPT_CHARS = 300
-EMPTY_RESULT = "(the tool returned no content)"
-CLIENT_INFO = mcp_types.Implementation(name="gateway-playground", version="1")
-
-
-@dataclass(frozen=True)
-class MCPAddress:
-    """Where the MCP server is and how to show who we are: `credential` goes as a bearer token, or
-    as the value of `header` when one is named. It is treated like the gateway key: never shown."""
-
-    url: str
-    credential: str | None = field(default=None, repr=False)
-    header: str = ""
-
-    def headers(self) -> dict[str, str]:
-        if not self.credential:
-            return {}
-        if self.header.strip():
-            return {self.header.strip(): self.credential}
-        return {"Authorization": f"Bearer {self.credential}"}
-
-
-@dataclass(frozen=True)
-class MCPTool:
-    """A tool as the server lists it: its name, what it does and the JSON Schema of its arguments."""
-
-    name: str
-    description: str
-    input_schema: dict[str, Any]
-
-
-@dataclass
-class ToolListing:
-    tools: list[MCPTool]
-    exchanges: list[Exchange]
-    server: str = ""
-
-
-@dataclass
-class ToolOutcome:
-    """What a tool answered: its text for the model (`is_error` when the tool failed), its
-    structured value when it sent one, and the exchanges of the call."""
-
-    text: str
-    is_error: bool
-    structured: Any = None
-    exchanges: list[Exchange] = field(default_factory=list)
+__all__ = ["MCPAddress", "MCPLink", "MCPTool", "ToolListing", "ToolOutcome"]
 
 
 @dataclass
@@ -101,169 +35,26 @@ class MCPLink:
     max_answer_bytes: int = MAX_ANSWER_BYTES
 
     async def list_tools(self, address: MCPAddress, quota: SessionQuota | None = None) -> ToolListing:
-        """The server's tools (at most `MAX_TOOLS`), each checked; with `quota` (hosted mode) it
+        """The server's tools (at most `sdk.MAX_TOOLS`), each checked; with `quota` (hosted mode) it
         counts as one of the visitor's calls."""
-        recorder = self._recorder(address)
-
-        async def work(client: Client) -> ToolListing:
-            listed = await client.list_tools()
-            name = client.server_info.name if client.server_info else ""
-            return ToolListing(checked_tools(listed.tools), recorder.exchanges, name)
-
-        return await self._run(address, recorder, work, self.list_timeout, quota)
+        async with self._admitted(address, quota) as sdk:
+            return await sdk.list_tools(self, address, self.list_timeout)
 
     async def call_tool(self, address: MCPAddress, name: str, arguments: dict[str, Any], timeout: float | None = None,
                         quota: SessionQuota | None = None) -> ToolOutcome:
         """Call `name` with `arguments`; a tool that fails comes back as a result with `is_error`."""
-        recorder = self._recorder(address)
-        seconds = timeout or self.call_timeout
+        async with self._admitted(address, quota) as sdk:
+            return await sdk.call_tool(self, address, name, arguments, timeout or self.call_timeout)
 
-        async def work(client: Client) -> ToolOutcome:
-            result = await client.call_tool(name, arguments, read_timeout_seconds=seconds)
-            outcome = outcome_of(result)
-            outcome.exchanges = recorder.exchanges
-            return outcome
-
-        return await self._run(address, recorder, work, seconds, quota)
-
-    def _recorder(self, address: MCPAddress) -> Recorder:
-        return Recorder(Redactor([address.credential]), frozenset(name.lower() for name in address.headers()))
-
-    async def _run(self, address: MCPAddress, recorder: Recorder, work: Callable[[Client], Awaitable[T]], seconds: float,
-                   quota: SessionQuota | None = None) -> T:
+    @asynccontextmanager
+    async def _admitted(self, address: MCPAddress, quota: SessionQuota | None) -> AsyncIterator[ModuleType]:
+        """The SDK module, once the address passed the guard (nothing connected before) and while
+        the call holds one of the visitor's slots (a limit reached: its own `LimitError`)."""
         url = address.url.strip()
         problem = await host_problem(url, self.guard)
         if problem is not None:
-            raise MCPUnreachableError(Text("mcp.address_refused", url=_shown_url(url), reason=problem))
-        async with quota.call("POST") if quota is not None else nullcontext():  # a limit reached: its own LimitError
-            return await self._operate(url, address, recorder, work, seconds)
+            raise MCPUnreachableError(Text("mcp.address_refused", url=shown_url(url), reason=problem))
+        from playground.client.mcp import sdk  # imported on first use (see the module's docstring)
 
-    async def _operate(self, url: str, address: MCPAddress, recorder: Recorder, work: Callable[[Client], Awaitable[T]], seconds: float) -> T:
-        try:
-            with anyio.fail_after(seconds + self.connect_timeout):
-                async with http_client(recorder, self.guard, address.headers(), self.connect_timeout, seconds, self.max_answer_bytes) as http:
-                    transport = streamable_http_client(url, http_client=http, max_sse_event_size=self.max_answer_bytes)
-                    async with Client(transport, cache=None, read_timeout_seconds=seconds, client_info=CLIENT_INFO) as client:
-                        return await work(client)
-        except MCPServerError as error:
-            error.exchanges = recorder.exchanges
-            raise
-        except Exception as error:
-            failure = classify(error, url, seconds, recorder.exchanges[-1] if recorder.exchanges else None)
-            failure.exchanges = recorder.exchanges
-            if failure.exchanges:
-                failure.exchange = failure.exchanges[-1]
-                failure.exchange.finish(failure.message)
-            raise failure from None
-
-
-def _shown_url(url: str) -> str:
-    """The address without any user:password part."""
-    parts = urlsplit(url)
-    if parts.username or parts.password:
-        return parts._replace(netloc=parts.hostname or "").geturl()
-    return url
-
-
-def _excerpt(text: str) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "…"
-
-
-def _leaves(error: BaseException) -> list[BaseException]:
-    if isinstance(error, BaseExceptionGroup):
-        return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
-    found = [error]
-    cause = error.__cause__ or error.__context__
-    if cause is not None and cause is not error and not isinstance(error, MCPError):
-        found.extend(_leaves(cause))
-    return found
-
-
-def classify(error: BaseException, url: str, seconds: float, last: Exchange | None = None) -> MCPServerError:
-    """The one error a person reads for whatever the SDK and the HTTP layer raised (`last`: the
-    last HTTP exchange, whose status and body tell a server's own error from one the SDK made up)."""
-    leaves = _leaves(error)
-    for leaf in leaves:
-        if isinstance(leaf, MCPServerError):
-            return leaf
-        if isinstance(leaf, AnswerTooLarge):
-            return MCPTooLargeError(Text("mcp.answer_too_large", limit=leaf.limit))
-        if isinstance(leaf, BlockedAddressError):
-            return MCPUnreachableError(Text("mcp.address_refused", url=_shown_url(url), reason=leaf.message))
-    for leaf in leaves:
-        if isinstance(leaf, TimeoutError | httpx2.TimeoutException) or (isinstance(leaf, MCPError) and leaf.error.code == mcp_types.REQUEST_TIMEOUT):
-            return MCPTimeoutError(Text("mcp.no_answer_within", seconds=seconds))
-        if isinstance(leaf, httpx2.ConnectError):
-            return MCPUnreachableError(Text("mcp.could_not_connect", url=_shown_url(url)))
-        if isinstance(leaf, httpx2.HTTPStatusError):
-            return MCPUnreachableError(Text("mcp.http_status", url=_shown_url(url), status=leaf.response.status_code))
-    for leaf in leaves:
-        if isinstance(leaf, httpx2.RemoteProtocolError | httpx2.ReadError | anyio.ClosedResourceError | anyio.EndOfStream | anyio.BrokenResourceError):
-            return MCPClosedError(Text("mcp.closed_mid_answer"))
-        if isinstance(leaf, MCPError) and leaf.error.code == mcp_types.CONNECTION_CLOSED:
-            return MCPClosedError(Text("mcp.closed_mid_answer"))
-        if isinstance(leaf, MCPError):
-            return _answered_error(leaf, url, last)
-        if isinstance(leaf, ValidationError | ValueError):
-            return MCPProtocolError(Text("mcp.not_mcp", detail=_excerpt(type(leaf).__name__)))
-    return MCPProtocolError(Text("mcp.not_mcp", detail=type(leaves[-1]).__name__))
-
-
-def _answered_error(error: MCPError, url: str, last: Exchange | None) -> MCPServerError:
-    """An error response: the server's own (a JSON-RPC error object arrived), an HTTP error
-    status, or an answer the SDK could not read."""
-    if last is not None and last.status is not None and last.status >= 400:
-        return MCPUnreachableError(Text("mcp.http_status", url=_shown_url(url), status=last.status))
-    body = last.response_body if last is not None else None
-    sent_error = isinstance(body, dict) and isinstance(body.get("error"), dict)
-    if not sent_error and last is not None and last.events:
-        sent_error = any('"error"' in event.data for event in last.events)
-    if sent_error:
-        return MCPProtocolError(Text("mcp.server_error", code=error.error.code, message=_excerpt(error.error.message)))
-    detail = Text("mcp.detail_not_json") if error.error.code == mcp_types.PARSE_ERROR else type(error).__name__
-    return MCPProtocolError(Text("mcp.not_mcp", detail=detail))
-
-
-def checked_tools(listed: list[mcp_types.Tool]) -> list[MCPTool]:
-    """The listed tools, or `MCPProtocolError`: too many, a name the formats cannot carry, an
-    argument schema that is not an object schema or nests too deep."""
-    if len(listed) > MAX_TOOLS:
-        raise MCPProtocolError(Text("mcp.too_many_tools", count=len(listed), limit=MAX_TOOLS))
-    tools = []
-    for tool in listed:
-        schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
-        if not _usable_name(tool.name):
-            raise MCPProtocolError(Text("mcp.tool_name_unusable", name=_excerpt(tool.name)[:80]))
-        if schema.get("type") != "object" or deeper_than(json.dumps(schema), MAX_SCHEMA_DEPTH):
-            raise MCPProtocolError(Text("mcp.tool_schema_unusable", name=tool.name, depth=MAX_SCHEMA_DEPTH))
-        tools.append(MCPTool(tool.name, (tool.description or "")[:2000], schema))
-    return tools
-
-
-def _usable_name(name: str) -> bool:
-    """A name every format accepts: 1-64 letters, digits, `_` or `-`."""
-    return 0 < len(name) <= 64 and all(c.isascii() and (c.isalnum() or c in "_-") for c in name)
-
-
-def outcome_of(result: mcp_types.CallToolResult) -> ToolOutcome:
-    """A tool's result as text for the model: its text blocks in order, other blocks named
-    (an image, a resource), the structured value when no text came with it."""
-    parts: list[str] = []
-    for block in result.content:
-        if isinstance(block, mcp_types.TextContent):
-            parts.append(block.text)
-        elif isinstance(block, mcp_types.ImageContent | mcp_types.AudioContent):
-            parts.append(f"[{block.type}: {block.mime_type}, {len(block.data) * 3 // 4:,} bytes, not sent to the model]")
-        elif isinstance(block, mcp_types.ResourceLink):
-            parts.append(f"[resource link: {block.uri}]")
-        elif isinstance(block, mcp_types.EmbeddedResource):
-            resource = block.resource
-            parts.append(resource.text if isinstance(resource, mcp_types.TextResourceContents) else f"[resource: {resource.uri}]")
-    structured = result.structured_content
-    if not parts and structured is not None:
-        parts.append(json.dumps(structured, ensure_ascii=False))
-    text = "\n".join(parts) or EMPTY_RESULT
-    if len(text) > MAX_RESULT_CHARS:
-        raise MCPTooLargeError(Text("mcp.result_too_long", chars=len(text), limit=MAX_RESULT_CHARS))
-    return ToolOutcome(text, bool(result.is_error), structured)
+        async with quota.call("POST") if quota is not None else nullcontext():
+            yield sdk
