@@ -188,4 +188,4 @@ def message_of(error: BaseException) -> str:
 
 def word_list(texts: Iterable[Any]) -> str:
     """Problems on one line, each worded (`word`), joined by the visitor's list separator."""
-    return visitor_locale().list_separator.join(word(str(text)) for text in texts)
+    return visitor_locale().list_separator.join(word(text if isinstance(text, str) else str(text)) for text in texts)

@@ -170,3 +170,14 @@ def test_a_message_a_locale_lacks_shows_its_english(monkeypatch: pytest.MonkeyPa
     with chinese():
         assert word(Text("plan.write_user_prompt")) == "write the user prompt"
         assert CJK.search(word(Text("dataset.at_line", line=1, reason=Text("plan.write_user_prompt")))), "its frame is still worded"
+
+
+def test_a_list_of_messages_is_worded_by_their_ids_not_their_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`word_list` hands each `Text` to `word` as it is: without recognition of the English (none
+    here) the Chinese still comes from the ids."""
+    from playground.ui.i18n import client_words
+    monkeypatch.setattr(client_words, "translated_text", lambda text, locale: None)
+    problems = [Text("dataset.too_many_rows", limit=1000), Text("dataset.too_many_rows", limit=5)]
+    with chinese():
+        worded = word_list(problems)
+    assert "more than" not in worded and worded.count("一次运行的上限") == 2 and "1,000" in worded
