@@ -26,17 +26,31 @@ def _location(loc: tuple[Any, ...]) -> str:
     return "".join(parts) or "request"
 
 
+def _raised(item: Any) -> list[str] | None:
+    """The messages a validator of ours raised (`ValueError(Text(...))`, several as `joined`),
+    kept as `Text`s; None when pydantic wrote the message."""
+    error = (item.get("ctx") or {}).get("error")
+    message = error.args[0] if isinstance(error, ValueError) and len(error.args) == 1 else None
+    if not isinstance(message, Text):
+        return None
+    return list(message.params["items"]) if message.id == "list.items" else [message]
+
+
 def problems_from(error: ValidationError) -> list[str]:
-    problems = []
+    problems: list[str] = []
     for item in error.errors(include_url=False):
+        raised = _raised(item)
         message = item["msg"].removeprefix("Value error, ")
         if not item["loc"]:
-            problems.extend(message.split("; "))
+            problems.extend(raised if raised is not None else message.split("; "))
             continue
         where = _location(tuple(item["loc"]))
+        problem = raised[0] if raised is not None and len(raised) == 1 else message
         got = item.get("input")
-        shown = f" (got {got!r})" if isinstance(got, (int, float, str)) and len(repr(got)) < 40 else ""
-        problems.append(f"{where}: {message}{shown}")
+        if isinstance(got, (int, float, str)) and len(repr(got)) < 40:
+            problems.append(Text("validation.field_problem_got", field=where, problem=problem, got=repr(got)))
+        else:
+            problems.append(Text("validation.field_problem", field=where, problem=problem))
     return list(dict.fromkeys(problems))
 
 

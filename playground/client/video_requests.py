@@ -7,6 +7,8 @@ every problem, before anything is sent.
 
 from __future__ import annotations
 
+from playground.client.texts import Text, joined
+
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -40,19 +42,19 @@ _VIDC_SIZE = re.compile(r"^\d{2,5}\*\d{2,5}$")
 def _known(model_id: str, family: str) -> VideoModel:
     model = video_model(model_id)
     if model is None or model.family != family:
-        raise ValueError(f"{model_id!r} is not a {family} model")
+        raise ValueError(Text("video.not_a_family_model", model=repr(model_id), family=family))
     return model
 
 
 def _choice(name: str, value: str | None, allowed: tuple[str, ...]) -> list[str]:
     if value is None or value in allowed:
         return []
-    return [f"{name} must be one of {', '.join(allowed)} (got {value!r})"]
+    return [Text("video.not_one_of", name=name, allowed=', '.join(allowed), got=repr(value))]
 
 
 def _fail(problems: list[str]) -> None:
     if problems:
-        raise ValueError("; ".join(problems))
+        raise ValueError(joined(problems))
 
 
 class VidARequest(RequestModel):
@@ -66,15 +68,15 @@ class VidARequest(RequestModel):
     @model_validator(mode="after")
     def _rules(self) -> VidARequest:
         model = _known(self.model, VIDA)
-        problems = []
+        problems: list[str] = []
         if self.seconds is not None and str(self.seconds) not in {str(d) for d in model.durations}:
-            problems.append(f"seconds must be 4, 8 or 12 (got {self.seconds!r})")
+            problems.append(Text("video.seconds_not_allowed", got=repr(self.seconds)))
         if self.size is not None and self.size not in model.sizes:
-            problems.append(f"size must be 720x1280 or 1280x720 (got {self.size!r})")
+            problems.append(Text("video.size_not_allowed", got=repr(self.size)))
         if self.remix_from_video_id is not None and not self.remix_from_video_id.startswith("video_"):
-            problems.append(f"remix_from_video_id must be a vidA video id beginning with video_ (got {self.remix_from_video_id!r})")
+            problems.append(Text("video.remix_id_not_vida", got=repr(self.remix_from_video_id)))
         if not (self.prompt or "").strip():
-            problems.append("a prompt is needed (it describes the video, or the change for a remix)")
+            problems.append(Text("video.prompt_needed_or_remix_change"))
         _fail(problems)
         return self
 
@@ -95,23 +97,23 @@ class VidBRequest(RequestModel):
     @model_validator(mode="after")
     def _rules(self) -> VidBRequest:
         model = _known(self.model, VIDB)
-        problems = []
+        problems: list[str] = []
         if self.durationSeconds is not None and self.durationSeconds not in model.durations:
-            problems.append(f"durationSeconds must be 4, 6 or 8 (got {self.durationSeconds})")
+            problems.append(Text("video.duration_seconds_not_allowed", got=self.durationSeconds))
         problems += _choice("aspectRatio", self.aspectRatio, model.ratios) + _choice("resolution", self.resolution, model.resolutions)
         problems += _choice("personGeneration", self.personGeneration, PERSON_POLICIES)
         if self.fps is not None and self.fps <= 0:
-            problems.append(f"fps must be a positive whole number (got {self.fps})")
+            problems.append(Text("video.fps_not_positive", got=self.fps))
         if self.numberOfVideos is not None and not VIDB_COUNT_RANGE[0] <= self.numberOfVideos <= VIDB_COUNT_RANGE[1]:
-            problems.append(f"videos per call must be 1 to 4 (got {self.numberOfVideos})")
+            problems.append(Text("video.count_out_of_range", got=self.numberOfVideos))
         if self.lastFrame is not None and not model.last_frame:
-            problems.append(f"lastFrame is only for the vidB-3.1 models, not {model.id}")
+            problems.append(Text("video.last_frame_only_vidb_3_1", model=model.id))
         if self.lastFrame is not None and self.image is None:
-            problems.append("lastFrame needs a first frame (image) too")
+            problems.append(Text("video.last_frame_needs_first_frame"))
         if Mode.TEXT not in model.modes and self.image is None:
-            problems.append(f"{model.id} needs a first frame image")
+            problems.append(Text("video.model_needs_first_frame", model=model.id))
         if self.image is None and not (self.prompt or "").strip():
-            problems.append("a prompt is needed for text-to-video")
+            problems.append(Text("video.prompt_needed_for_text_to_video"))
         _fail(problems)
         return self
 
@@ -132,24 +134,24 @@ class VidCRequest(RequestModel):
     def _rules(self) -> VidCRequest:
         model = _known(self.model, VIDC)
         text_only = Mode.TEXT in model.modes
-        problems = []
+        problems: list[str] = []
         if self.duration is not None and self.duration not in model.durations:
-            problems.append(f"duration must be 5 or 10 (got {self.duration})")
+            problems.append(Text("video.duration_not_5_or_10", got=self.duration))
         problems += _choice("resolution", self.resolution, model.resolutions)
         if self.size is not None and not text_only:
-            problems.append(f"size is for text-to-video only; {model.id} takes its ratio from the image")
+            problems.append(Text("video.size_only_for_text_to_video", model=model.id))
         elif self.size is not None and not _VIDC_SIZE.match(self.size):
-            problems.append(f"size must be written <width>*<height>, for example 1280*720 (got {self.size!r})")
+            problems.append(Text("video.size_not_width_by_height", got=repr(self.size)))
         if self.seed is not None and not 0 <= self.seed <= VIDC_SEED_MAX:
-            problems.append(f"seed must be from 0 to {VIDC_SEED_MAX} (got {self.seed})")
+            problems.append(Text("video.seed_out_of_range", limit=VIDC_SEED_MAX, got=self.seed))
         if self.audio_url is not None and not self.audio_url.startswith("https://"):
-            problems.append("audio_url must be an https:// address")
+            problems.append(Text("video.audio_url_not_https"))
         if text_only and self.image is not None:
-            problems.append(f"{model.id} is text-to-video; use vidC2.5-i2v-preview for an image")
+            problems.append(Text("video.text_to_video_model_use_i2v", model=model.id))
         if not text_only and self.image is None:
-            problems.append(f"{model.id} needs a first frame image")
+            problems.append(Text("video.model_needs_first_frame", model=model.id))
         if text_only and not (self.prompt or "").strip():
-            problems.append("a prompt is needed for text-to-video")
+            problems.append(Text("video.prompt_needed_for_text_to_video"))
         _fail(problems)
         return self
 
@@ -169,9 +171,9 @@ class VidDContent(BaseModel):
     @model_validator(mode="after")
     def _shape(self) -> VidDContent:
         if self.type == "text" and (self.text is None or self.image_url is not None or self.role is not None):
-            raise ValueError("a text item has only `text`")
+            raise ValueError(Text("video.text_item_only_text"))
         if self.type == "image_url" and (self.image_url is None or self.text is not None):
-            raise ValueError("an image_url item has `image_url.url` and an optional role")
+            raise ValueError(Text("video.image_url_item_shape"))
         return self
 
 
@@ -185,7 +187,7 @@ class VidDMetadata(BaseModel):
     @classmethod
     def _callback(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):
-            raise ValueError("callback_url must be an http:// or https:// address")
+            raise ValueError(Text("video.callback_url_not_http"))
         return value
 
 
@@ -199,30 +201,30 @@ class VidDRequest(RequestModel):
         content = self.metadata.content
         texts = [item.text or "" for item in content if item.type == "text"]
         roles = [item.role or "first_frame" for item in content if item.type == "image_url"]
-        problems = []
+        problems: list[str] = []
         if len(texts) != 1 or not texts[0].strip():
-            problems.append("metadata.content needs exactly one text item with the prompt")
+            problems.append(Text("video.metadata_needs_one_prompt_item"))
         text = texts[0] if texts else ""
         problems += flag_problems(text, model)
         references = roles.count("reference_image")
         if roles and Mode.TEXT in model.modes and len(model.modes) == 1:
-            problems.append(f"{model.id} is text only: remove the images")
+            problems.append(Text("video.model_text_only", model=model.id))
         if references and Mode.REFERENCE not in model.modes:
-            problems.append(f"{model.id} has no reference-image mode")
+            problems.append(Text("video.model_no_reference_mode", model=model.id))
         if references and references != len(roles):
-            problems.append("reference images cannot be mixed with first or last frames")
+            problems.append(Text("video.references_not_with_frames"))
         if references and reference_markers(text) != set(range(1, references + 1)):
             cited = ", ".join(f"[图{n}]" for n in range(1, references + 1))
-            problems.append(f"with {references} reference image(s) the text must cite {cited} (found {sorted(reference_markers(text)) or 'none'})")
+            problems.append(Text("video.references_not_cited", count=references, cited=cited, found=sorted(reference_markers(text)) or 'none'))
         if "last_frame" in roles and ("first_frame" not in roles or Mode.FIRST_LAST not in model.modes):
-            problems.append("first + last frame needs one image with role first_frame and one with role last_frame" if Mode.FIRST_LAST in model.modes
-                            else f"{model.id} does not take a last frame")
+            problems.append(Text("video.first_last_needs_both_roles") if Mode.FIRST_LAST in model.modes
+                            else Text("video.model_no_last_frame", model=model.id))
         if roles.count("first_frame") > 1 or roles.count("last_frame") > 1:
-            problems.append("at most one first_frame and one last_frame image")
+            problems.append(Text("video.at_most_one_first_and_last"))
         if not roles and Mode.TEXT not in model.modes:
-            problems.append(f"{model.id} needs an image")
+            problems.append(Text("video.model_needs_image", model=model.id))
         if self.metadata.return_last_frame and not model.return_last_frame:
-            problems.append(f"return_last_frame is only for the 1.5 pro models, not {model.id}")
+            problems.append(Text("video.return_last_frame_only_pro", model=model.id))
         _fail(problems)
         return self
 
@@ -274,17 +276,17 @@ def vidd_text(spec: VideoInput) -> str:
 
 
 def _images_for_mode(spec: VideoInput, model: VideoModel) -> list[str]:
-    problems = []
+    problems: list[str] = []
     if spec.mode not in model.modes:
-        problems.append(f"{model.id} does not do {spec.mode.value} (it does: {', '.join(m.value for m in model.modes)})")
+        problems.append(Text("video.model_lacks_mode", model=model.id, mode=spec.mode.value, modes=', '.join(m.value for m in model.modes)))
     if spec.mode.needs_first_frame and not spec.first_frame:
-        problems.append(f"{spec.mode.value} needs a first frame image")
+        problems.append(Text("video.mode_needs_first_frame", mode=spec.mode.value))
     if spec.mode is Mode.FIRST_LAST and not spec.last_frame:
-        problems.append("first + last frame needs a last frame image")
+        problems.append(Text("video.first_last_needs_last_frame"))
     if spec.mode is Mode.REFERENCE and not spec.references:
-        problems.append("reference mode needs at least one reference image")
+        problems.append(Text("video.reference_needs_reference_image"))
     if spec.mode is Mode.REMIX and not spec.remix_from_video_id:
-        problems.append("remix needs the id of an earlier vidA video (video_...)")
+        problems.append(Text("video.remix_needs_vida_id"))
     return problems
 
 
@@ -317,7 +319,7 @@ def _family_body(spec: VideoInput, model: VideoModel) -> dict[str, Any]:
 def _registered(model_id: Any) -> VideoModel:
     model = video_model(str(model_id or ""))
     if model is None:
-        raise RequestValidationError([f"model: {model_id!r} is not a known video model"])
+        raise RequestValidationError([Text("video.unknown_model", model=repr(model_id))])
     return model
 
 

@@ -81,7 +81,7 @@ def ui_modules() -> list[Path]:
     return [path for path in sorted(UI.rglob("*.py")) if path.stem not in CODE_MODULES and WORDS not in path.parents]
 
 
-def templates_in(source: str) -> list[tuple[int, str]]:
+def prose_in(source: str) -> list[tuple[int, str]]:
     """(line, template) for every prose text of one module's source."""
     tree = ast.parse(source)
     skipped = _skipped_nodes(tree)
@@ -99,7 +99,8 @@ def client_templates(paths: list[Path] | None = None) -> list[tuple[str, int, st
     """(file, line, template) for every prose text of the client and the UI's modules, in file order."""
     found: list[tuple[str, int, str]] = []
     for path in paths or [*sorted(CLIENT.rglob("*.py")), *ui_modules()]:
-        found += [(str(path.relative_to(ROOT)), line, text) for line, text in templates_in(path.read_text(encoding="utf-8"))]
+        file = str(path.relative_to(ROOT))
+        found += [(file, line, text) for line, text in prose_in(path.read_text(encoding="utf-8"))]
     return sorted(found, key=lambda row: (row[0], row[1]))
 
 

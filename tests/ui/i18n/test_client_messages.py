@@ -23,14 +23,30 @@ from playground.client.validation import strict_json
 from playground.ui import i18n
 from playground.ui.i18n import CATALOGUE, Catalogue
 from playground.ui.i18n.client_words import NOT_SHOWN, message_of, split_template, word, word_list
+from playground.client.gateway import GatewayClient
+from playground.demo_gateway.server import RunningGateway
+from playground.ui.shared.connection import ServerDefaults
 from playground.ui.shared.render import error_text
+from playground.ui.tabs.video.board import VideoBoard
+from playground.ui.tabs.video.form import FIELD_NAMES, VideoForm
+from playground.ui.tabs.video.handlers import submit_job
+from tests.conftest import DEMO_KEY
 from playground.ui.tabs.batch.handlers import plan_from_form
 from playground.ui.tabs.report import views as report_views
-from tests.ui.client_texts import CONVERTED_CLIENT_MODULES, templates_in
+from tests.ui.client_texts import CONVERTED_CLIENT_MODULES, prose_in
 from tests.ui.i18n.test_i18n_views import assert_language, both, chinese
 
 CLIENT = Path(__file__).resolve().parents[3] / "playground" / "client"
 CJK = re.compile(r"[\u4e00-\u9fff]")
+STILL_IN_ENGLISH = frozenset({
+    *(f"batch/{name}.py" for name in ("cost", "model_grader", "report", "runner", "store", "template", "xlsx_archive", "xlsx_book", "xlsx_sheet")),
+    *(f"report/{name}.py" for name in ("document", "error_probes", "latency", "media_probes", "probe", "runner", "text_probes", "tool_probes", "video_probe")),
+    "curl_import.py", "import_check.py",
+    "intent.py", "embeddings.py", "responses.py", "images.py", "streaming.py", "native.py", "messages.py", "chat.py", "media.py", "video.py",
+    "video_catalog.py", "video_files.py", "video_flags.py", "redirects.py", "limits.py", "sse.py", "keepalive.py",
+})
+"""Modules of `playground/client` that still write English sentences (f-strings the UI recognises
+by their body); every other module speaks in message ids only."""
 
 
 def place_set(template: str) -> set[str]:
@@ -57,6 +73,26 @@ def written_ids() -> tuple[set[str], list[re.Pattern[str]], list[str]]:
             elif isinstance(first, ast.JoinedStr):
                 built.append(re.compile("".join(re.escape(part.value) if isinstance(part, ast.Constant) else r"[\w-]+" for part in first.values) + r"\Z"))
     return constants, built, wrong
+
+
+def english_sentences(source: str) -> list[str]:
+    """The prose a module writes outside a `Text` id (texts never shown, such as prompts, aside)."""
+    return [f"{line}: {text!r}" for line, text in prose_in(source) if text not in NOT_SHOWN]
+
+
+@pytest.mark.parametrize("module", sorted(str(path.relative_to(CLIENT)) for path in CLIENT.rglob("*.py") if str(path.relative_to(CLIENT)) not in STILL_IN_ENGLISH))
+def test_a_module_that_speaks_in_ids_writes_no_english_sentence(module: str) -> None:
+    found = english_sentences((CLIENT / module).read_text(encoding="utf-8"))
+    assert not found, f"playground/client/{module} writes English outside a message id (make each a Text):\n" + "\n".join(found)
+
+
+def test_the_check_finds_an_english_sentence_a_module_regained() -> None:
+    source = (CLIENT / "video_requests.py").read_text(encoding="utf-8")
+    assert not english_sentences(source)
+    regained = source.replace('Text("video.fps_not_positive", got=self.fps)', 'f"fps must be a positive whole number (got {self.fps})"')
+    assert regained != source and [found.split(": ", 1)[1] for found in english_sentences(regained)] == ["'fps must be a positive whole number (got {self.fps})'"]
+    assert english_sentences('problems = ["a prompt is needed"]') == ["1: 'a prompt is needed'"]
+    assert not STILL_IN_ENGLISH - {str(path.relative_to(CLIENT)) for path in CLIENT.rglob("*.py")}, "a module listed here no longer exists"
 
 
 def test_every_message_has_a_template_in_every_locale_with_the_same_places() -> None:
@@ -86,7 +122,7 @@ def test_the_unused_check_finds_a_message_nobody_writes(monkeypatch: pytest.Monk
 def english_outside_ids(source: str) -> list[tuple[int, str]]:
     """(line, text) of the prose a module writes that is not a message id's (prompts sent to a
     gateway and other texts never shown aside)."""
-    return [(line, text) for line, text in templates_in(source) if text not in NOT_SHOWN]
+    return [(line, text) for line, text in prose_in(source) if text not in NOT_SHOWN]
 
 
 @pytest.mark.parametrize("module", CONVERTED_CLIENT_MODULES)
@@ -181,3 +217,18 @@ def test_a_list_of_messages_is_worded_by_their_ids_not_their_english(monkeypatch
     with chinese():
         worded = word_list(problems)
     assert "more than" not in worded and worded.count("一次运行的上限") == 2 and "1,000" in worded
+
+
+async def test_a_refused_video_request_reads_in_chinese_with_the_field_named(client: GatewayClient, gateway: RunningGateway) -> None:
+    """The Video tab's own submit: a duration the model does not offer and a missing first frame,
+    refused before anything is sent, each problem worded by its id."""
+    defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True)
+    fields: dict[str, object] = dict.fromkeys(FIELD_NAMES)
+    form = VideoForm(**{**fields, "model": "vidB-3.1-fast-generate-preview", "mode": "text-to-video", "prompt": "a lighthouse", "duration": 5})
+    english = (await submit_job(client, defaults, VideoBoard(), "", "", form)).error
+    with chinese():
+        board = VideoBoard()
+        shown = (await submit_job(client, defaults, board, "", "", form)).error
+    assert board.jobs == {}
+    assert_language((english, shown), ["durationSeconds must be 4, 6 or 8 (got 5)", "needs a first frame image"],
+                    ["durationSeconds 必须是 4、6 或 8（收到的是 5）", "vidB-3.1-fast-generate-preview 需要一张首帧图片", "请检查请求"])
