@@ -176,7 +176,7 @@ def mapping_table(runs: list[ColumnRun]) -> str:
         return ""
     lines = [f"| {say('cmp.shared_parameter')} | " + " | ".join(plain(label) for label, _ in mapped) + " |", "|---" * (len(mapped) + 1) + "|"]
     for name in SHARED:
-        lines.append(f"| {say(SHARED_KEYS[name])} | " + " | ".join(f"`{mapping.get(name, '—')}`" if not mapping.get(name, "").startswith("not sent")
+        lines.append(f"| {say(SHARED_KEYS[name])} | " + " | ".join(f"`{word(mapping.get(name, '—'))}`" if not mapping.get(name, "").startswith("not sent")
                                                   else plain(word(mapping[name])) for _, mapping in mapped) + " |")
     return "\n".join(lines)
 
