@@ -8,6 +8,8 @@ vector's size and first values), never the whole array of numbers.
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import base64
 import binascii
 from collections.abc import Awaitable, Callable
@@ -50,7 +52,7 @@ Progress = Callable[[int, int], Awaitable[None] | None]
 def _fixed_size_advice(model: str, dimensions: int | None, field_name: str) -> None:
     if dimensions is not None and model in FIXED_SIZE_MODELS:
         size = LIST_MODELS.get(model) or NATIVE_MODELS.get(model)
-        raise ValueError(f"{model} always returns {size} numbers: leave {field_name} empty, or pick a model that can shorten its vectors")
+        raise ValueError(Text("embeddings.fixed_size_model", model=model, size=size, field=field_name))
 
 
 class ListEmbeddingRequest(RequestModel):
@@ -64,10 +66,10 @@ class ListEmbeddingRequest(RequestModel):
     def _texts(cls, value: str | list[str]) -> str | list[str]:
         texts = [value] if isinstance(value, str) else value
         if not texts:
-            raise ValueError("give at least one text")
+            raise ValueError(Text("embeddings.no_text"))
         empty = [index for index, text in enumerate(texts) if not text.strip()]
         if empty:
-            raise ValueError(f"texts must not be empty (text {empty[0] + 1} is)")
+            raise ValueError(Text("embeddings.empty_text", number=empty[0] + 1))
         return value
 
     @model_validator(mode="after")
@@ -88,14 +90,14 @@ class NativeEmbeddingRequest(RequestModel):
     def _parts(cls, value: dict[str, Any]) -> dict[str, Any]:
         parts = value.get("parts")
         if not isinstance(parts, list) or not any(isinstance(p, dict) and isinstance(p.get("text"), str) and p["text"].strip() for p in parts):
-            raise ValueError("content.parts needs at least one part with non-empty text")
+            raise ValueError(Text("embeddings.native_no_text_part"))
         return value
 
     @field_validator("taskType")
     @classmethod
     def _task(cls, value: str | None) -> str | None:
         if value is not None and value not in TASK_TYPES:
-            raise ValueError(f"taskType must be one of {', '.join(TASK_TYPES)}")
+            raise ValueError(Text("embeddings.task_type_not_allowed", allowed=', '.join(TASK_TYPES)))
         return value
 
     @classmethod
@@ -126,38 +128,37 @@ def decode_base64_vector(encoded: str, index: int) -> np.ndarray:
     try:
         raw = base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
-        raise UnexpectedResponseError(f"The embedding of text {index + 1} is not valid base64.") from None
+        raise UnexpectedResponseError(Text("embeddings.vector_not_base64", number=index + 1)) from None
     if len(raw) % 4:
-        raise UnexpectedResponseError(f"The embedding of text {index + 1} is {len(raw)} bytes long, not a whole number of "
-                                      "4-byte floats: it was cut or is not float32.")
+        raise UnexpectedResponseError(Text("embeddings.vector_not_float32", number=index + 1, size=len(raw)))
     return np.frombuffer(raw, dtype="<f4").astype(np.float32)
 
 
 def _float_vector(values: Any, where: str) -> np.ndarray:
     if not isinstance(values, list) or not values:
-        raise UnexpectedResponseError(f"{where} is not a list of numbers.")
+        raise UnexpectedResponseError(Text("embeddings.not_a_list_of_numbers", where=where))
     try:
         vector = np.asarray(values)
     except (TypeError, ValueError):  # lists of different lengths inside
-        raise UnexpectedResponseError(f"{where} is not a list of numbers.") from None
+        raise UnexpectedResponseError(Text("embeddings.not_a_list_of_numbers", where=where)) from None
     if vector.ndim != 1 or vector.dtype.kind not in "fiu" or not np.isfinite(vector).all():
-        raise UnexpectedResponseError(f"{where} is not a list of numbers.")
+        raise UnexpectedResponseError(Text("embeddings.not_a_list_of_numbers", where=where))
     return vector.astype(np.float32)
 
 
 def _stack(vectors: list[np.ndarray]) -> np.ndarray:
     sizes = {len(v) for v in vectors}
     if len(sizes) > 1:
-        raise UnexpectedResponseError(f"The gateway returned vectors of different sizes ({', '.join(map(str, sorted(sizes)))}).")
+        raise UnexpectedResponseError(Text("embeddings.vector_sizes_differ", sizes=', '.join(map(str, sorted(sizes)))))
     return np.vstack(vectors) if vectors else np.zeros((0, 0), np.float32)
 
 
 def _summary(values: Any) -> Any:
     """What the inspector keeps of an embedding: its size and first values."""
     if isinstance(values, list) and len(values) > PREVIEW_VALUES:
-        return values[:PREVIEW_VALUES] + [f"…({len(values) - PREVIEW_VALUES} more numbers)"]
+        return values[:PREVIEW_VALUES] + [Text("embeddings.more_numbers", count=len(values) - PREVIEW_VALUES)]
     if isinstance(values, str) and len(values) > 48:
-        return f"{values[:48]}…({len(values) - 48} more base64 characters)"
+        return Text("embeddings.more_base64_characters", start=values[:48], count=len(values) - 48)
     return values
 
 
@@ -188,16 +189,16 @@ def parse_list_answer(body: Any, expected: int) -> np.ndarray:
     """The vectors of an embedding list result, ordered by `index`, floats or base64."""
     items = body.get("data") if isinstance(body, dict) else None
     if not isinstance(items, list):
-        raise UnexpectedResponseError("The answer has no `data` list of embeddings.")
+        raise UnexpectedResponseError(Text("embeddings.no_data_list"))
     if len(items) != expected:
-        raise UnexpectedResponseError(f"The gateway returned {len(items)} embeddings for {expected} texts.")
+        raise UnexpectedResponseError(Text("embeddings.count_differs", count=len(items), expected=expected))
     ordered: list[np.ndarray | None] = [None] * expected
     for position, item in enumerate(items):
         index = item.get("index", position) if isinstance(item, dict) else None
         if not isinstance(index, int) or not 0 <= index < expected or ordered[index] is not None:
-            raise UnexpectedResponseError(f"Embedding {position + 1} has a missing, repeated or out-of-range index.")
+            raise UnexpectedResponseError(Text("embeddings.index_wrong", position=position + 1))
         values = item.get("embedding")
-        ordered[index] = decode_base64_vector(values, index) if isinstance(values, str) else _float_vector(values, f"The embedding of text {index + 1}")
+        ordered[index] = decode_base64_vector(values, index) if isinstance(values, str) else _float_vector(values, Text("embeddings.vector_of_text", number=index + 1))
     return _stack([v for v in ordered if v is not None])
 
 
@@ -207,28 +208,28 @@ def parse_native_answer(body: Any, expected: int) -> np.ndarray:
         return _stack([_float_vector(body["embedding"].get("values"), "embedding.values")])
     items = body.get("embeddings") if isinstance(body, dict) else None
     if not isinstance(items, list):
-        raise UnexpectedResponseError("The answer has no `embedding` or `embeddings` with values.")
+        raise UnexpectedResponseError(Text("embeddings.no_native_values"))
     if len(items) != expected:
-        raise UnexpectedResponseError(f"The gateway returned {len(items)} embeddings for {expected} texts.")
+        raise UnexpectedResponseError(Text("embeddings.count_differs", count=len(items), expected=expected))
     return _stack([_float_vector(item.get("values") if isinstance(item, dict) else None, f"embeddings[{n}].values") for n, item in enumerate(items)])
 
 
 def check_texts(texts: list[str]) -> None:
     """Refuse, before anything is sent, an input no gateway would take."""
     if not texts:
-        raise RequestValidationError(["type at least one text (one per line)"])
+        raise RequestValidationError([Text("embeddings.type_a_text")])
     if len(texts) > MAX_TEXTS:
-        raise RequestValidationError([f"{len(texts):,} texts is more than this playground embeds at once ({MAX_TEXTS:,}); split the list"])
+        raise RequestValidationError([Text("embeddings.too_many_texts", count=len(texts), limit=MAX_TEXTS)])
     long = [n for n, text in enumerate(texts) if len(text) > MAX_TEXT_CHARS]
     if long:
-        raise RequestValidationError([f"text {long[0] + 1} has {len(texts[long[0]]):,} characters; one text may have at most {MAX_TEXT_CHARS:,} (about 8,000 tokens)"])
+        raise RequestValidationError([Text("embeddings.text_too_long", number=long[0] + 1, length=len(texts[long[0]]), limit=MAX_TEXT_CHARS)])
 
 
 def native_path(prefix: str, model: str, operation: str) -> str:
     if prefix not in NATIVE_PREFIXES:
-        raise RequestValidationError([f"the native path prefix must be {' or '.join(NATIVE_PREFIXES)}"])
+        raise RequestValidationError([Text("embeddings.native_prefix_not_allowed", allowed=' or '.join(NATIVE_PREFIXES))])
     if not model.strip():
-        raise RequestValidationError(["model: pick or type a model"])
+        raise RequestValidationError([Text("embeddings.pick_a_model")])
     return f"/{prefix}/models/{quote(model.strip(), safe='.-_')}:{operation}"
 
 
@@ -260,7 +261,7 @@ class EmbeddingsAPI:
                 if pending is not None:
                     await pending
         if len({part.shape[1] for part in parts}) > 1:
-            raise UnexpectedResponseError("The gateway returned vectors of different sizes in different batches.")
+            raise UnexpectedResponseError(Text("embeddings.vector_sizes_differ_between_batches"))
         result.vectors = np.concatenate(parts) if parts else np.zeros((0, 0), np.float32)
         result.prompt_tokens, result.total_tokens = (prompt, total) if counted else (None, None)
         return result

@@ -27,6 +27,7 @@ from playground.client.gateway import GatewayClient
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.shared.render import error_text
+from playground.ui.tabs.embeddings.handlers import EmbeddingsForm, embed_texts
 from playground.ui.tabs.video.board import VideoBoard
 from playground.ui.tabs.video.form import FIELD_NAMES, VideoForm
 from playground.ui.tabs.video.handlers import submit_job
@@ -42,7 +43,7 @@ STILL_IN_ENGLISH = frozenset({
     *(f"batch/{name}.py" for name in ("cost", "model_grader", "report", "runner", "store", "template", "xlsx_archive", "xlsx_book", "xlsx_sheet")),
     *(f"report/{name}.py" for name in ("document", "error_probes", "latency", "media_probes", "probe", "runner", "text_probes", "tool_probes", "video_probe")),
     "curl_import.py", "import_check.py",
-    "embeddings.py", "responses.py", "images.py", "streaming.py", "native.py", "messages.py", "chat.py", "media.py", "video.py",
+    "responses.py", "images.py", "streaming.py", "native.py", "messages.py", "chat.py", "media.py", "video.py",
     "video_catalog.py", "video_files.py", "video_flags.py", "redirects.py", "limits.py", "sse.py", "keepalive.py",
 })
 """Modules of `playground/client` that still write English sentences (f-strings the UI recognises
@@ -232,3 +233,19 @@ async def test_a_refused_video_request_reads_in_chinese_with_the_field_named(cli
     assert board.jobs == {}
     assert_language((english, shown), ["durationSeconds must be 4, 6 or 8 (got 5)", "needs a first frame image"],
                     ["durationSeconds 必须是 4、6 或 8（收到的是 5）", "vidB-3.1-fast-generate-preview 需要一张首帧图片", "请检查请求"])
+
+
+async def test_a_refused_embeddings_request_reads_in_chinese(client: GatewayClient, gateway: RunningGateway) -> None:
+    """The Embeddings tab's own Embed: a size asked of a model whose vectors have one size, and a
+    text longer than one text may be, refused by id before anything is sent."""
+    defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True)
+    fixed = EmbeddingsForm(texts="bread\ncake", list_model="text-embedding-ada-002", dimensions=256)
+    long = EmbeddingsForm(texts="bread\n" + "x" * 40_000)
+    english = [(await embed_texts(client, defaults, "", "", form)).error for form in (fixed, long)]
+    with chinese():
+        shown = [await embed_texts(client, defaults, "", "", form) for form in (fixed, long)]
+    assert all(view.exchange is None for view in shown), "nothing was sent"
+    assert_language((english[0], shown[0].error), ["always returns 1536 numbers: leave dimensions empty"],
+                    ["text-embedding-ada-002 总是返回 1536 个数：请把 dimensions 留空", "请检查请求"])
+    assert_language((english[1], shown[1].error), ["text 2 has 40,000 characters; one text may have at most 32,000"],
+                    ["第 2 条文本有 40,000 个字符；一条文本最多 32,000 个字符"])
