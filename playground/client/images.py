@@ -15,6 +15,8 @@ The call is paid for: it is never resent once the gateway may have accepted it.
 
 from __future__ import annotations
 
+from playground.client.texts import Items, Text, joined
+
 import asyncio
 import base64
 import binascii
@@ -28,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from playground.client.errors import (
     GatewayError,
+    RequestValidationError,
     UnexpectedResponseError,
     error_in_answer,
 )
@@ -71,16 +74,16 @@ def _checked_image_string(value: str) -> str:
     """A part's image: a data URL or plain base64, well-formed and within the upload cap."""
     match = _DATA_URL.match(value)
     if value.startswith("data:") and (not match or not (match["type"] or "").startswith("image/")):
-        raise ValueError("must be an image data URL (data:image/...;base64,...) or base64")
+        raise ValueError(Text("images.part_not_image_data_url"))
     payload = match["data"] if match else value
     if len(payload) * 3 // 4 > MAX_UPLOAD_BYTES:
-        raise ValueError(f"is larger than {MAX_UPLOAD_BYTES // 1_000_000} MB")
+        raise ValueError(Text("images.part_too_large", megabytes=MAX_UPLOAD_BYTES // 1_000_000))
     try:
         base64.b64decode(payload, validate=True)
     except (binascii.Error, ValueError):
-        raise ValueError("is not valid base64") from None
+        raise ValueError(Text("images.part_not_base64")) from None
     if not payload:
-        raise ValueError("is empty")
+        raise ValueError(Text("images.part_empty"))
     return value
 
 
@@ -99,7 +102,7 @@ class ContentPart(BaseModel):
     @model_validator(mode="after")
     def _one_kind(self) -> ContentPart:
         if (self.text is None) == (self.image is None):
-            raise ValueError("a part holds either text or image")
+            raise ValueError(Text("images.part_text_or_image"))
         return self
 
 
@@ -134,21 +137,21 @@ class ImageRequest(RequestModel):
     @classmethod
     def _size(cls, value: str | None) -> str | None:
         if value is not None and parse_ratio(value) is None:
-            raise ValueError("must be an aspect ratio W:H with positive whole numbers, such as 16:9")
+            raise ValueError(Text("images.size_not_ratio"))
         return value.replace(" ", "") if value is not None else None
 
     @field_validator("response_format")
     @classmethod
     def _format(cls, value: str | None) -> str | None:
         if value is not None and value != "b64_json":
-            raise ValueError("this family only returns b64_json")
+            raise ValueError(Text("images.only_b64_json"))
         return value
 
     @field_validator("mime_type")
     @classmethod
     def _mime(cls, value: str | None) -> str | None:
         if value is not None and not _MIME_TYPE.match(value):
-            raise ValueError("must be an image type of the image/png form")
+            raise ValueError(Text("images.mime_type_not_image"))
         return value
 
     @field_validator("response_modalities")
@@ -158,16 +161,16 @@ class ImageRequest(RequestModel):
             return None
         words = {word.strip().lower() for word in value.split(",") if word.strip()}
         if not words or not words <= _MODALITIES or "image" not in words:
-            raise ValueError("must name image (optionally with text), for example image or text,image")
+            raise ValueError(Text("images.modalities_without_image"))
         return value
 
     @model_validator(mode="after")
     def _turns(self) -> ImageRequest:
         if self.contents:
             if self.contents[-1].role != "user":
-                raise ValueError("contents: the last turn must be the user's (the instruction)")
+                raise ValueError(Text("images.last_turn_not_user"))
         elif not (self.prompt or "").strip():
-            raise ValueError("prompt: describe the image (or give contents for image-to-image)")
+            raise ValueError(Text("images.prompt_needed"))
         return self
 
 
@@ -282,10 +285,10 @@ class ImagesAPI:
             embedded = error_in_answer(data)
             if embedded is not None:
                 raise embedded
-            raise UnexpectedResponseError("The gateway's answer holds no image (no b64_json, url or base64 field anywhere in it).")
+            raise UnexpectedResponseError(Text("images.answer_without_image"))
         result = ImagesResult([], data.get("created") if isinstance(data, dict) and isinstance(data.get("created"), int) else None)
         if len(items) > MAX_RESULT_IMAGES:
-            result.problems.append(f"the answer holds more than {MAX_RESULT_IMAGES} images; the first {MAX_RESULT_IMAGES} are shown")
+            result.problems.append(Text("images.too_many_images", limit=MAX_RESULT_IMAGES))
         consumed: set[int] = set()
         for number, item in enumerate(items[:MAX_RESULT_IMAGES], start=1):
             found = _image_value(item)
@@ -296,14 +299,15 @@ class ImagesAPI:
             try:
                 image = await self._one(value, key, result)
             except GatewayError as error:
-                result.problems.append(f"image {number}: {error.message.removeprefix('Invalid request: ').rstrip('.')}")
+                problem = joined(error.problems) if isinstance(error, RequestValidationError) else error.message
+                result.problems.append(Text("images.image_problem", number=number, problem=problem))
                 continue
             result.images.append(GeneratedImage(image.path, image.format, image.width, image.height, image.size,
                                                 revised if isinstance(revised, str) else None, image.delivered_as))
         exchange.response_body = _without_image_data(data, consumed)
-        exchange.notes.extend(f"not used: {problem}" for problem in result.problems)
+        exchange.notes.extend(Text("images.not_used", problem=problem) for problem in result.problems)
         if not result.images:
-            raise UnexpectedResponseError(f"None of the images in the gateway's answer could be used: {'; '.join(result.problems)}.")
+            raise UnexpectedResponseError(Text("images.no_usable_image", problems=Items(result.problems)))
         return result
 
     async def _one(self, value: str, key: str, result: ImagesResult) -> GeneratedImage:
@@ -313,13 +317,13 @@ class ImagesAPI:
         else:
             match = _DATA_URL.match(value)
             if value.startswith("data:") and not match:
-                raise UnexpectedResponseError("a data URL that is not base64")
+                raise UnexpectedResponseError(Text("images.data_url_not_base64"))
             payload = "".join((match["data"] if match else value).split())
             if key == "url" and not match:
-                raise UnexpectedResponseError(f"an address that is neither http(s) nor a data URL: {value[:60]!r}")
-            data = await asyncio.to_thread(decode_inline_image, payload, self.max_image_bytes, "the gateway sent an image")
-            delivered = "data URL" if match else key
-        stored = await asyncio.to_thread(store_image, data, self.directory, "the image")
+                raise UnexpectedResponseError(Text("images.address_not_http_or_data", value=repr(value[:60])))
+            data = await asyncio.to_thread(decode_inline_image, payload, self.max_image_bytes, Text("images.what_gateway_image"))
+            delivered = Text("images.delivered_as_data_url") if match else key
+        stored = await asyncio.to_thread(store_image, data, self.directory, Text("images.what_the_image"))
         return GeneratedImage(stored.path, stored.format, stored.width, stored.height, stored.size, None, delivered)
 
     async def _fetch(self, url: str, result: ImagesResult) -> bytes:
@@ -330,14 +334,14 @@ class ImagesAPI:
             result.fetches.append(exchange)
             declared = int(response.headers.get("content-length") or 0)
             if declared > cap:
-                raise UnexpectedResponseError(f"the image at the url is {declared / 1e6:.1f} MB, above the {cap // 1_000_000} MB cap")
+                raise UnexpectedResponseError(Text("images.url_image_declared_too_large", megabytes=declared / 1e6, limit=cap // 1_000_000))
             try:
                 async for chunk in response.aiter_bytes(_CHUNK):
                     received += chunk
                     if len(received) > cap:
-                        raise UnexpectedResponseError(f"the image at the url is larger than the {cap // 1_000_000} MB cap")
+                        raise UnexpectedResponseError(Text("images.url_image_too_large", limit=cap // 1_000_000))
             except httpx.HTTPError as exc:
-                raise read_error(exc, "the image") from None
+                raise read_error(exc, Text("images.what_the_image")) from None
         exchange.response_body = f"<{len(received):,} bytes of image>"
         return bytes(received)
 

@@ -9,6 +9,8 @@ the joined deltas; usage missing from the end event stays unknown.
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -48,7 +50,7 @@ class Reasoning(BaseModel):
 def _data_url_bytes(value: str) -> int:
     head, _, data = value.partition(",")
     if not head.startswith("data:") or ";base64" not in head:
-        raise ValueError("file_data must be a data URL with base64 data (data:<type>;base64,...)")
+        raise ValueError(Text("responses.file_data_not_data_url"))
     return len(data) * 3 // 4 - data[-2:].count("=")
 
 
@@ -56,25 +58,25 @@ def _check_part(part: Any, where: str, problems: list[str]) -> int:
     """Problems of one content part; returns its file bytes."""
     kind = part.get("type") if isinstance(part, dict) else None
     if kind not in PART_TYPES:
-        problems.append(f"{where}.type: must be one of {', '.join(PART_TYPES)}")
+        problems.append(Text("responses.part_type_not_allowed", where=where, allowed=', '.join(PART_TYPES)))
         return 0
     if kind == "input_image" and not part.get("image_url"):
-        problems.append(f"{where}: input_image needs image_url")
+        problems.append(Text("responses.input_image_needs_url", where=where))
     if kind == "input_image" and part.get("detail") not in (None, "low", "high", "auto"):
-        problems.append(f"{where}.detail: must be low, high or auto")
+        problems.append(Text("responses.detail_not_allowed", where=where))
     if kind == "input_file":
         if part.get("file_url"):
             return 0
         if not (part.get("filename") and isinstance(part.get("file_data"), str)):
-            problems.append(f"{where}: input_file needs file_url, or filename with file_data")
+            problems.append(Text("responses.input_file_needs_data", where=where))
             return 0
         try:
             size = _data_url_bytes(part["file_data"])
         except ValueError as exc:
-            problems.append(f"{where}: {exc}")
+            problems.append(Text("validation.field_problem", field=where, problem=exc.args[0]))
             return 0
         if size > MAX_FILE_BYTES:
-            problems.append(f"{where}: {part['filename']} is {size / 1e6:.1f} MB; a file may be at most 50 MB")
+            problems.append(Text("responses.file_too_large", where=where, filename=part['filename'], megabytes=size / 1e6))
         return size
     return 0
 
@@ -86,24 +88,24 @@ def check_input(items: list[dict[str, Any]]) -> list[str]:
     for index, item in enumerate(items):
         where = f"input[{index}]"
         if not isinstance(item, dict):
-            problems.append(f"{where}: must be an object")
+            problems.append(Text("responses.item_not_object", where=where))
             continue
         kind = item.get("type", "message")
         if kind == "function_call_output":
             if not item.get("call_id"):
-                problems.append(f"{where}: function_call_output needs the call_id of the call it answers")
+                problems.append(Text("responses.output_needs_call_id", where=where))
             continue
         if kind != "message":
             continue  # items the gateway returned (reasoning, function_call, ...) are sent back as they came
         if item.get("role") not in ("user", "assistant", "system", "developer"):
-            problems.append(f"{where}.role: must be user, assistant, system or developer")
+            problems.append(Text("responses.role_not_allowed", where=where))
         content = item.get("content")
         if isinstance(content, list):
             total += sum(_check_part(part, f"{where}.content[{n}]", problems) for n, part in enumerate(content))
         elif not isinstance(content, str):
-            problems.append(f"{where}.content: must be a string or an array of parts")
+            problems.append(Text("responses.content_not_string_or_parts", where=where))
     if total > MAX_FILE_BYTES:
-        problems.append(f"input: the files of one request are {total / 1e6:.1f} MB together; at most 50 MB are allowed")
+        problems.append(Text("responses.files_too_large", megabytes=total / 1e6))
     return problems
 
 
@@ -131,7 +133,7 @@ class ResponsesRequest(RequestModel):
     @classmethod
     def _input_rules(cls, value: list[dict[str, Any]] | str) -> list[dict[str, Any]] | str:
         if not value:
-            raise ValueError("input must not be empty")
+            raise ValueError(Text("responses.input_empty"))
         if isinstance(value, list):
             problems = check_input(value)
             if problems:
@@ -148,18 +150,18 @@ class ResponsesRequest(RequestModel):
                 definition = tool.get("function")
                 definition = definition if isinstance(definition, dict) else tool
                 if not definition.get("name"):
-                    problems.append(f"tools[{index}]: a function tool needs a name")
+                    problems.append(Text("responses.function_tool_needs_name", index=index))
                 parameters = definition.get("parameters")
                 if parameters is not None and (not isinstance(parameters, dict) or parameters.get("type", "object") != "object"):
-                    problems.append(f"tools[{index}]: parameters must be a JSON Schema with type 'object'")
+                    problems.append(Text("responses.tool_parameters_not_object_schema", index=index))
             elif kind == "web_search_preview":
                 if tool.get("search_context_size") not in (None, "low", "medium", "high"):
-                    problems.append(f"tools[{index}].search_context_size: must be low, medium or high")
+                    problems.append(Text("responses.search_context_size_not_allowed", index=index))
                 location = tool.get("user_location")
                 if location is not None and (not isinstance(location, dict) or location.get("type") != "approximate"):
-                    problems.append(f"tools[{index}].user_location: needs type 'approximate'")
+                    problems.append(Text("responses.user_location_not_approximate", index=index))
             elif kind != "file_search":
-                problems.append(f"tools[{index}].type: must be function, web_search_preview or file_search")
+                problems.append(Text("responses.tool_type_not_allowed", index=index))
         if problems:
             raise ValueError("; ".join(problems))
         return value
@@ -170,17 +172,17 @@ class ResponsesRequest(RequestModel):
         if isinstance(value, dict):
             name = (value.get("function") or {}).get("name") or value.get("name")
             if value.get("type") != "function" or not name:
-                raise ValueError("a forced tool_choice is {type: 'function', function: {name}}")
+                raise ValueError(Text("responses.forced_tool_choice_shape"))
         return value
 
     def advisories(self) -> list[str]:
-        notes = []
+        notes: list[str] = []
         base = self.model.split("-thinking")[0].split("-nothinking")[0]
         if self.reasoning is not None and base not in REASONING_MODELS:
-            notes.append(f"reasoning applies to reasoning models only ({', '.join(REASONING_MODELS)}); {self.model} may ignore it.")
+            notes.append(Text("responses.reasoning_models_only", models=', '.join(REASONING_MODELS), model=self.model))
         searching = any(tool.get("type") == "web_search_preview" for tool in self.tools or [])
         if searching and not self.model.startswith(SEARCH_FAMILIES):
-            notes.append("Web search applies to some model families only; this model may not search.")
+            notes.append(Text("responses.web_search_some_families"))
         return notes
 
 
@@ -229,7 +231,7 @@ def _delta(data: dict[str, Any]) -> str:
     if delta is None:
         return ""
     if not isinstance(delta, str):
-        raise MalformedEventError(f"the delta of a {str(data.get('type'))[:60]} event is {type(delta).__name__}, not text")
+        raise MalformedEventError(Text("responses.delta_not_text", event=str(data.get('type'))[:60], kind=type(delta).__name__))
     return delta
 
 
@@ -283,7 +285,7 @@ class ResponsesStream(TextStream):
             start = self._part_start.get(key, Joined.length(self.result, "text"))
             self.result.text = self.result.text[:start] + done + self.result.text[start + len(joined):]
             if self.exchange is not None:
-                self.exchange.notes.append(f"output_text.done of {key[0]} differs from its joined deltas; the done text is shown")
+                self.exchange.notes.append(Text("responses.done_text_differs", item=key[0]))
         return []
 
     def _on_output_text_annotation_added(self, data: dict[str, Any]) -> list[StreamEvent]:
@@ -338,12 +340,13 @@ class ResponsesStream(TextStream):
     def _on_error(self, data: dict[str, Any]) -> list[StreamEvent]:
         nested = data.get("error")
         nested = nested if isinstance(nested, dict) else {}
-        message = data.get("message") or nested.get("message") or "the gateway reported an error"
-        raise StreamEventError(str(message), data.get("code") or nested.get("code") or nested.get("type"))
+        message = data.get("message") or nested.get("message")
+        raise StreamEventError(str(message) if message else Text("responses.gateway_reported_error"), data.get("code") or nested.get("code") or nested.get("type"))
 
     def _on_failed(self, data: dict[str, Any]) -> list[StreamEvent]:
         error = (data.get("response") or {}).get("error") or {}
-        raise StreamEventError(str(error.get("message") or "the response failed"), error.get("code"))
+        message = error.get("message")
+        raise StreamEventError(str(message) if message else Text("responses.response_failed"), error.get("code"))
 
 
 class ResponsesAPI(TextAPI[ResponsesStream]):
