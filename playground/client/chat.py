@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -35,7 +37,7 @@ class _Open(BaseModel):
 
 def _require_object_schema(schema: dict[str, Any] | None, what: str) -> dict[str, Any] | None:
     if schema is not None and schema.get("type", "object") != "object":
-        raise ValueError(f"{what} must be a JSON Schema with type 'object'")
+        raise ValueError(Text("chat.schema_not_object", what=what))
     return schema
 
 
@@ -76,11 +78,11 @@ class Message(_Open):
     @model_validator(mode="after")
     def _role_rules(self) -> Message:
         if self.role == "tool" and not self.tool_call_id:
-            raise ValueError("a 'tool' message needs tool_call_id (the id of the tool call it answers)")
+            raise ValueError(Text("chat.tool_message_needs_call_id"))
         if self.content is None and not (self.role == "assistant" and self.tool_calls):
-            raise ValueError(f"a '{self.role}' message needs content")
+            raise ValueError(Text("chat.message_needs_content", role=self.role))
         if self.tool_calls and self.role != "assistant":
-            raise ValueError("only assistant messages carry tool_calls")
+            raise ValueError(Text("chat.tool_calls_only_assistant"))
         return self
 
 
@@ -111,7 +113,7 @@ class ResponseFormat(_Strict):
     @model_validator(mode="after")
     def _schema_present(self) -> ResponseFormat:
         if self.type == "json_schema" and self.json_schema is None:
-            raise ValueError("type 'json_schema' needs a json_schema object with name and schema")
+            raise ValueError(Text("chat.json_schema_fields"))
         return self
 
 
@@ -216,24 +218,24 @@ class ChatRequest(RequestModel):
             if message.role == "assistant" and message.tool_calls:
                 call_ids.update(call.id for call in message.tool_calls)
             if message.role == "tool" and message.tool_call_id not in call_ids:
-                raise ValueError(f"tool_call_id {message.tool_call_id!r} does not match any earlier assistant tool call id")
+                raise ValueError(Text("chat.tool_call_id_unmatched", id=repr(message.tool_call_id)))
         if isinstance(self.tool_choice, ToolChoiceFunction):
             names = {tool.function.name for tool in self.tools or []}
             if self.tool_choice.function.name not in names:
-                raise ValueError(f"tool_choice names {self.tool_choice.function.name!r}, which is not among the tools")
+                raise ValueError(Text("chat.tool_choice_not_among_tools", name=repr(self.tool_choice.function.name)))
         if self.tool_choice is not None and not self.tools:
-            raise ValueError("tool_choice needs at least one tool")
+            raise ValueError(Text("chat.tool_choice_needs_tool"))
         return self
 
     def advisories(self) -> list[str]:
         """Valid but probably not what the user meant (the spec's notes on thinking)."""
-        notes = []
+        notes: list[str] = []
         if self.enable_thinking and not self.stream:
-            notes.append("enable_thinking needs streaming; without it the gateway turns deep thinking off.")
+            notes.append(Text("chat.enable_thinking_needs_stream"))
         if self.extra_body and self.extra_body.svc and self.extra_body.svc.thinking_config and not self.stream:
-            notes.append("extra_body.svc.thinking_config needs streaming.")
+            notes.append(Text("chat.thinking_config_needs_stream"))
         if self.reasoning_effort and self.max_tokens is not None:
-            notes.append("reasoning_effort is meant for when max_tokens is not set.")
+            notes.append(Text("chat.reasoning_effort_with_max_tokens"))
         return notes
 
 
@@ -298,4 +300,4 @@ class ChatAPI(TextAPI[ChatStream]):
     stream_class = ChatStream
     result_from = staticmethod(result_from_completion)
     answer_keys = ("choices",)
-    answer_name = "chat completion"
+    answer_name = Text("chat.answer_name")

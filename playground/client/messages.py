@@ -3,6 +3,8 @@ the Message object, the typed event stream, and token counting."""
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import json
 from typing import Annotated, Any, Literal
 
@@ -109,7 +111,7 @@ class MessageParam(_Strict):
     @classmethod
     def _not_empty(cls, value: str | list[Any]) -> str | list[Any]:
         if isinstance(value, list) and not value:
-            raise ValueError("content must not be an empty list")
+            raise ValueError(Text("messages.content_empty_list"))
         return value
 
 
@@ -132,7 +134,7 @@ class FunctionTool(_Strict):
     @classmethod
     def _object_schema(cls, value: dict[str, Any]) -> dict[str, Any]:
         if value.get("type") != "object":
-            raise ValueError("input_schema must be a JSON Schema with type 'object'")
+            raise ValueError(Text("messages.input_schema_not_object"))
         return value
 
 
@@ -160,9 +162,9 @@ class ToolChoice(_Strict):
     @model_validator(mode="after")
     def _name_for_tool(self) -> ToolChoice:
         if self.type == "tool" and not self.name:
-            raise ValueError("tool_choice type 'tool' needs the tool's name")
+            raise ValueError(Text("messages.tool_choice_needs_name"))
         if self.type != "tool" and self.name:
-            raise ValueError("tool_choice name is only for type 'tool'")
+            raise ValueError(Text("messages.tool_choice_name_only_for_tool"))
         return self
 
 
@@ -183,7 +185,7 @@ class _Prompt(RequestModel):
     @classmethod
     def _cl_family(cls, value: str) -> str:
         if not value.strip().startswith("cl-"):
-            raise ValueError("the messages format serves the `cl` family: choose a model whose id begins with 'cl-'")
+            raise ValueError(Text("messages.model_not_cl"))
         return value.strip()
 
     @model_validator(mode="after")
@@ -194,7 +196,7 @@ class _Prompt(RequestModel):
                 if isinstance(block, ToolUseBlock):
                     seen.add(block.id)
                 elif isinstance(block, ToolResultBlock) and block.tool_use_id not in seen:
-                    raise ValueError(f"messages[{index}]: tool_result.tool_use_id {block.tool_use_id!r} does not match an earlier tool_use id")
+                    raise ValueError(Text("messages.tool_result_unmatched", index=index, id=repr(block.tool_use_id)))
         return self
 
 
@@ -217,24 +219,24 @@ class MessagesRequest(_Prompt):
     @model_validator(mode="after")
     def _tool_choice_rules(self) -> MessagesRequest:
         if self.tool_choice is not None and self.tool_choice.type in ("any", "tool") and not self.tools:
-            raise ValueError(f"tool_choice '{self.tool_choice.type}' needs at least one tool")
+            raise ValueError(Text("messages.tool_choice_needs_tool", kind=self.tool_choice.type))
         if self.tool_choice is not None and self.tool_choice.type == "tool":
             names = {tool.name for tool in self.tools or []}
             if self.tool_choice.name not in names:
-                raise ValueError(f"tool_choice names {self.tool_choice.name!r}, which is not among the tools")
+                raise ValueError(Text("messages.tool_choice_not_among_tools", name=repr(self.tool_choice.name)))
         return self
 
     def advisories(self) -> list[str]:
-        notes = []
+        notes: list[str] = []
         if self.thinking is not None:
             if self.temperature is not None and self.temperature != 1.0:
-                notes.append("With extended thinking, temperature 1.0 is recommended.")
+                notes.append(Text("messages.thinking_temperature_advice"))
             if self.top_p is not None and self.top_p != 0:
-                notes.append("With extended thinking, the spec recommends top_p 0.")
+                notes.append(Text("messages.thinking_top_p_advice"))
             if not self.stream:
-                notes.append("Streaming is recommended with extended thinking.")
+                notes.append(Text("messages.thinking_stream_advice"))
             if self.thinking.budget_tokens >= self.max_tokens:
-                notes.append("budget_tokens is not below max_tokens, so the answer may be cut short.")
+                notes.append(Text("messages.budget_not_below_max_tokens"))
         return notes
 
     def count_body(self) -> dict[str, Any]:
@@ -390,10 +392,10 @@ class MessagesAPI(TextAPI[MessagesStream]):
     stream_class = MessagesStream
     result_from = staticmethod(result_from_message)
     answer_keys = ("content", "stop_reason")
-    answer_name = "message"
+    answer_name = Text("messages.answer_name")
 
     async def count_tokens(self, conn: Connection, request: MessagesRequest) -> tuple[int, Exchange]:
         data, exchange = await self._transport.request_json(conn, "POST", COUNT_PATH, request.count_body())
         if not isinstance(data, dict) or not isinstance(data.get("input_tokens"), int):
-            raise APIStatusError(exchange.status or 200, "count_tokens answered without input_tokens", body=data)
+            raise APIStatusError(exchange.status or 200, Text("messages.count_without_input_tokens"), body=data)
         return data["input_tokens"], exchange

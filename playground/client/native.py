@@ -10,6 +10,8 @@ grounding citations are placed by UTF-8 byte offsets.
 
 from __future__ import annotations
 
+from playground.client.texts import Text, joined
+
 import json
 from pathlib import Path
 from typing import Any, Literal
@@ -47,7 +49,7 @@ class ThinkingConfig(BaseModel):
     @classmethod
     def _one_of_two(cls, value: str | None, info: Any) -> str | None:
         if value is not None and info.data.get("thinkingBudget") is not None:
-            raise ValueError("give thinkingBudget or thinkingLevel, not both")
+            raise ValueError(Text("native.thinking_budget_and_level"))
         return value
 
 
@@ -65,27 +67,27 @@ class GenerationConfig(BaseModel):
 
 
 def check_contents(contents: list[Any]) -> list[str]:
-    problems = []
+    problems: list[str] = []
     for index, content in enumerate(contents):
         where = f"contents[{index}]"
         if not isinstance(content, dict) or content.get("role", "user") not in ("user", "model"):
-            problems.append(f"{where}.role: must be user or model")
+            problems.append(Text("native.role_not_allowed", where=where))
             continue
         parts = content.get("parts")
         if not isinstance(parts, list) or not parts:
-            problems.append(f"{where}.parts: must be a non-empty array")
+            problems.append(Text("native.parts_empty", where=where))
             continue
         for n, part in enumerate(parts):
             if not isinstance(part, dict) or not any(kind in part for kind in PART_KINDS):
-                problems.append(f"{where}.parts[{n}]: must hold one of {', '.join(PART_KINDS)}")
+                problems.append(Text("native.part_kind_missing", where=where, number=n, kinds=', '.join(PART_KINDS)))
             elif "inlineData" in part and not {"mimeType", "data"} <= set(part["inlineData"] or {}):
-                problems.append(f"{where}.parts[{n}].inlineData: needs mimeType and data")
+                problems.append(Text("native.inline_data_fields", where=where, number=n))
             elif "fileData" in part and not {"mimeType", "fileUri"} <= set(part["fileData"] or {}):
-                problems.append(f"{where}.parts[{n}].fileData: needs mimeType and fileUri")
+                problems.append(Text("native.file_data_fields", where=where, number=n))
         calls = any("functionCall" in part for part in parts if isinstance(part, dict))
         following = contents[index + 1] if index + 1 < len(contents) else None
         if calls and isinstance(following, dict) and not any("functionResponse" in p for p in following.get("parts") or [] if isinstance(p, dict)):
-            problems.append(f"contents[{index + 1}]: after a model functionCall the next turn must carry a functionResponse")
+            problems.append(Text("native.function_response_missing", turn=index + 1))
     return problems
 
 
@@ -108,24 +110,24 @@ class NativeRequest(RequestModel):
     def _contents_rules(cls, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
         problems = check_contents(value)
         if problems:
-            raise ValueError("; ".join(problems))
+            raise ValueError(joined(problems))
         return value
 
     @field_validator("tools")
     @classmethod
     def _tool_rules(cls, value: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
-        problems = []
+        problems: list[str] = []
         for index, tool in enumerate(value or []):
             if set(tool) == {"svcSearch"}:
                 continue
             if set(tool) != {"functionDeclarations"}:
-                problems.append(f"tools[{index}]: one element holds functionDeclarations; the search entry is a separate {{svcSearch: {{}}}}")
+                problems.append(Text("native.tools_search_separate", index=index))
                 continue
             for n, declaration in enumerate(tool["functionDeclarations"] or []):
                 if not isinstance(declaration, dict) or not declaration.get("name"):
                     problems.append(f"tools[{index}].functionDeclarations[{n}]: needs a name")
         if problems:
-            raise ValueError("; ".join(problems))
+            raise ValueError(joined(problems))
         return value
 
     @field_validator("toolConfig")
@@ -133,14 +135,14 @@ class NativeRequest(RequestModel):
     def _mode(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
         mode = ((value or {}).get("functionCallingConfig") or {}).get("mode")
         if mode not in (None, "AUTO", "ANY", "NONE"):
-            raise ValueError("functionCallingConfig.mode must be AUTO, ANY or NONE")
+            raise ValueError(Text("native.calling_mode_not_allowed"))
         return value
 
     @field_validator("safetySettings")
     @classmethod
     def _safety(cls, value: list[dict[str, str]] | None) -> list[dict[str, str]] | None:
         if any(not {"category", "threshold"} <= set(item) for item in value or []):
-            raise ValueError("each safety setting needs category and threshold")
+            raise ValueError(Text("native.safety_setting_fields"))
         return value
 
     def to_body(self) -> dict[str, Any]:
@@ -234,7 +236,7 @@ class NativeStream(TextStream):
         for candidate in (data.get("candidates") or [])[:1]:
             parts = (candidate.get("content") or {}).get("parts") or []
             if not isinstance(parts, list):
-                raise MalformedEventError(f"a candidate whose parts is {type(parts).__name__}, not a list")
+                raise MalformedEventError(Text("native.parts_not_list", kind=type(parts).__name__))
             for part in parts:
                 events.extend(self._part(part))
             if candidate.get("groundingMetadata"):
@@ -256,10 +258,12 @@ class NativeStream(TextStream):
 
     def _part(self, part: dict[str, Any]) -> list[StreamEvent]:
         if not isinstance(part, dict):
-            raise MalformedEventError(f"a part that is {type(part).__name__}, not an object")
+            raise MalformedEventError(Text("native.part_not_object", kind=type(part).__name__))
         for key, kind in (("text", str), ("functionCall", dict), ("inlineData", dict)):
             if key in part and not isinstance(part[key], kind) and not (part[key] is None and kind is dict):
-                raise MalformedEventError(f"a part whose {key} is {type(part[key]).__name__}, not {'text' if kind is str else 'an object'}")
+                found = type(part[key]).__name__
+                raise MalformedEventError(Text("native.part_field_not_text", field=key, kind=found) if kind is str
+                                          else Text("native.part_field_not_object", field=key, kind=found))
         self._keep(part)
         if "text" in part:
             return [ReasoningDelta(part["text"]) if part.get("thought") else TextDelta(part["text"])]
@@ -278,7 +282,7 @@ class NativeAPI(TextAPI[NativeStream]):
     stream_class = NativeStream
     stream_flag = False
     answer_keys = ("candidates", "promptFeedback")
-    answer_name = "generate-content answer"
+    answer_name = Text("native.answer_name")
 
     def __init__(self, transport: Any, image_dir: Path | None = None) -> None:
         super().__init__(transport)

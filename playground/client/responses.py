@@ -9,7 +9,7 @@ the joined deltas; usage missing from the end event stays unknown.
 
 from __future__ import annotations
 
-from playground.client.texts import Text
+from playground.client.texts import Text, joined
 
 from typing import Any, Literal
 
@@ -137,7 +137,7 @@ class ResponsesRequest(RequestModel):
         if isinstance(value, list):
             problems = check_input(value)
             if problems:
-                raise ValueError("; ".join(problems))
+                raise ValueError(joined(problems))
         return value
 
     @field_validator("tools")
@@ -163,7 +163,7 @@ class ResponsesRequest(RequestModel):
             elif kind != "file_search":
                 problems.append(Text("responses.tool_type_not_allowed", index=index))
         if problems:
-            raise ValueError("; ".join(problems))
+            raise ValueError(joined(problems))
         return value
 
     @field_validator("tool_choice")
@@ -354,5 +354,5 @@ class ResponsesAPI(TextAPI[ResponsesStream]):
     stream_class = ResponsesStream
     result_from = staticmethod(result_from_response)
     answer_keys = ("output", "status")
-    answer_name = "response"
+    answer_name = Text("responses.answer_name")
 

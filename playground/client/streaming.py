@@ -8,6 +8,8 @@ result attached.
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import asyncio
 import json
 from collections.abc import AsyncIterator, Iterator
@@ -58,18 +60,18 @@ def _clean_usage(usage: Usage) -> None:
 def shape_problem(event: StreamEvent) -> str | None:
     """What is wrong with a parsed event's types (None: nothing), so no wrong-typed value reaches a result."""
     if isinstance(event, (TextDelta, ReasoningDelta, TextReplaced)):
-        return None if isinstance(event.text, str) else f"a text delta that is {type(event.text).__name__}, not text"
+        return None if isinstance(event.text, str) else Text("streaming.text_delta_not_text", kind=type(event.text).__name__)
     if isinstance(event, ToolCallDelta):
         if _count(event.index) is None or event.index >= MAX_TOOL_CALLS:
-            return f"a tool call index {event.index!r:.40} that is not a small whole number"
+            return Text("streaming.tool_call_index_not_small", index=repr(event.index)[:40])
         if not isinstance(event.arguments, str) or not all(v is None or isinstance(v, str) for v in (event.id, event.name)):
-            return "a tool call whose id, name or arguments are not text"
+            return Text("streaming.tool_call_fields_not_text")
         return None
     if isinstance(event, Finished):
-        return None if event.reason is None or isinstance(event.reason, str) else "a finish reason that is not text"
+        return None if event.reason is None or isinstance(event.reason, str) else Text("streaming.finish_reason_not_text")
     if isinstance(event, UsageReport):
         if not isinstance(event.usage, Usage):
-            return "usage that is not an object"
+            return Text("streaming.usage_not_object")
         _clean_usage(event.usage)
     return None
 
@@ -77,11 +79,11 @@ def shape_problem(event: StreamEvent) -> str | None:
 def result_problem(result: TextResult) -> str | None:
     """The same checks for a whole answer's result."""
     if not isinstance(result.text, str) or not isinstance(result.reasoning, str):
-        return "its text is not text"
+        return Text("streaming.result_text_not_text")
     if any(not isinstance(call.name, str) or not isinstance(call.arguments, str) or not isinstance(call.id, str) for call in result.tool_calls):
-        return "a tool call whose id, name or arguments are not text"
+        return Text("streaming.tool_call_fields_not_text")
     if result.finish_reason is not None and not isinstance(result.finish_reason, str):
-        return "its finish reason is not text"
+        return Text("streaming.result_finish_reason_not_text")
     if result.usage is not None:
         _clean_usage(result.usage)
     return None
@@ -90,7 +92,7 @@ def result_problem(result: TextResult) -> str | None:
 def _malformed(message: SSEMessage, problem: str) -> MalformedEventError:
     kind = message.data.get("type") if isinstance(message.data, dict) else None
     named = f" ({str(kind)[:60]})" if isinstance(kind, str) else ""
-    return MalformedEventError(f"The gateway sent an event{named} of an unexpected shape: {problem}.")
+    return MalformedEventError(Text("streaming.event_unexpected_shape", kind=named, problem=problem))
 
 
 async def _record_rest(batches: AsyncIterator[Iterator[SSEMessage]]) -> None:
@@ -162,7 +164,7 @@ class TextStream:
                     await _record_rest(batches)
                     break
             if not self.result.complete:
-                raise IncompleteStreamError("The stream ended before the gateway said it was finished.")
+                raise IncompleteStreamError(Text("streaming.ended_before_finished"))
         except GatewayError as exc:
             exc.partial = self.result
             exc.exchange = self.exchange
@@ -180,7 +182,7 @@ class TextStream:
         """One wire message -> its events, checked (a malformed event is `MalformedEventError`,
         never another exception), without secrets, folded into `result`."""
         if message is not DONE and not isinstance(message.data, dict):
-            raise _malformed(message, f"a JSON {type(message.data).__name__}, not an object")
+            raise _malformed(message, Text("streaming.event_not_object", kind=type(message.data).__name__))
         try:
             events = self.parse(message)
         except SHAPE_ERRORS as exc:
@@ -239,7 +241,7 @@ class TextStream:
                     if quoted in recorded.data:
                         events[source] = recorded._replace(data=recorded.data.replace(quoted, json.dumps(cleaned, ensure_ascii=ascii_only)))
         if self.exchange is not None:
-            self.exchange.notes.append("the gateway sent a secret (an API key) split across events: it was removed from what is shown")
+            self.exchange.notes.append(Text("streaming.secret_split_removed"))
 
     def _release_held(self) -> None:
         """At the end (finished, broken or stopped): what was held back is no secret after all;
@@ -282,7 +284,7 @@ class TextAPI(Generic[StreamT]):
 
     answer_keys: tuple[str, ...] = ()
     """Keys of which a non-streaming answer carries at least one (else it is not this interface's)."""
-    answer_name = "answer"
+    answer_name = Text("streaming.answer_name")
 
     stream_flag = True
     """Whether the body says `stream: true/false` (the native format says it in the path instead)."""
@@ -318,16 +320,16 @@ class TextAPI(Generic[StreamT]):
             raise embedded
         if not isinstance(data, dict) or (self.answer_keys and not any(key in data for key in self.answer_keys)):
             shown = ", ".join(list(data)[:6]) if isinstance(data, dict) else type(data).__name__
-            raise UnexpectedResponseError(f"The gateway's answer is not a {self.answer_name} (it has: {shown or 'nothing'}).")
+            raise UnexpectedResponseError(Text("streaming.answer_not_interface", answer=self.answer_name, keys=shown or Text("streaming.no_keys")))
         try:
             result = self.result_from(data)
         except SHAPE_ERRORS as exc:
-            raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape ({type(exc).__name__}: {str(exc)[:120]}).") from None
+            raise UnexpectedResponseError(Text("streaming.answer_shape_error", answer=self.answer_name, error=type(exc).__name__, detail=str(exc)[:120])) from None
         except MalformedEventError as exc:
-            raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape: {exc.message}") from None
+            raise UnexpectedResponseError(Text("streaming.answer_shape", answer=self.answer_name, problem=exc.message)) from None
         problem = result_problem(result)
         if problem:
-            raise UnexpectedResponseError(f"The gateway's {self.answer_name} has an unexpected shape: {problem}.")
+            raise UnexpectedResponseError(Text("streaming.answer_shape_problem", answer=self.answer_name, problem=problem))
         return result
 
     def stream(self, conn: Connection, request: Any) -> StreamT:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playground.client.texts import Text
+from playground.client.texts import Text, joined
 
 import json
 from typing import Any, TypeVar
@@ -45,7 +45,7 @@ def problems_from(error: ValidationError) -> list[str]:
             problems.extend(raised if raised is not None else message.split("; "))
             continue
         where = _location(tuple(item["loc"]))
-        problem = raised[0] if raised is not None and len(raised) == 1 else message
+        problem = message if raised is None else raised[0] if len(raised) == 1 else joined(raised)
         got = item.get("input")
         if isinstance(got, (int, float, str)) and len(repr(got)) < 40:
             problems.append(Text("validation.field_problem_got", field=where, problem=problem, got=repr(got)))

@@ -27,6 +27,7 @@ from playground.client.gateway import GatewayClient
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.shared.render import error_text
+from playground.ui.tabs.chat.handlers import ChatAdapter, ChatForm
 from playground.ui.tabs.embeddings.handlers import EmbeddingsForm, embed_texts
 from playground.ui.tabs.video.board import VideoBoard
 from playground.ui.tabs.video.form import FIELD_NAMES, VideoForm
@@ -35,6 +36,7 @@ from tests.conftest import DEMO_KEY
 from playground.ui.tabs.batch.handlers import plan_from_form
 from playground.ui.tabs.report import views as report_views
 from tests.ui.client_texts import CONVERTED_CLIENT_MODULES, prose_in
+from tests.ui.conversation.conversation_screen import send
 from tests.ui.i18n.test_i18n_views import assert_language, both, chinese
 
 CLIENT = Path(__file__).resolve().parents[3] / "playground" / "client"
@@ -43,7 +45,7 @@ STILL_IN_ENGLISH = frozenset({
     *(f"batch/{name}.py" for name in ("cost", "model_grader", "report", "runner", "store", "template", "xlsx_archive", "xlsx_book", "xlsx_sheet")),
     *(f"report/{name}.py" for name in ("document", "error_probes", "latency", "media_probes", "probe", "runner", "text_probes", "tool_probes", "video_probe")),
     "curl_import.py", "import_check.py",
-    "streaming.py", "native.py", "messages.py", "chat.py", "media.py", "video.py",
+    "media.py", "video.py",
     "video_catalog.py", "video_files.py", "video_flags.py", "redirects.py", "limits.py", "sse.py", "keepalive.py",
 })
 """Modules of `playground/client` that still write English sentences (f-strings the UI recognises
@@ -249,3 +251,20 @@ async def test_a_refused_embeddings_request_reads_in_chinese(client: GatewayClie
                     ["text-embedding-ada-002 总是返回 1536 个数：请把 dimensions 留空", "请检查请求"])
     assert_language((english[1], shown[1].error), ["text 2 has 40,000 characters; one text may have at most 32,000"],
                     ["第 2 条文本有 40,000 个字符；一条文本最多 32,000 个字符"])
+
+
+async def test_a_stream_problem_reads_in_chinese(client: GatewayClient, gateway: RunningGateway) -> None:
+    """The Chat tab's own send: a stream cut before its end marker, and a whole answer of another
+    shape, each named by the client's message in the visitor's language."""
+    defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True)
+
+    async def banners() -> list[str]:
+        cut = await send(defaults, ChatAdapter(client, ChatForm(model="gx-2.5-flash")), "story [[fault:break_no_done]]")
+        shape = await send(defaults, ChatAdapter(client, ChatForm(model="gx-2.5-flash", stream=False)), "story [[fault:body_shape]]")
+        return [cut[-1].error, shape[-1].error]
+
+    english = await banners()
+    with chinese():
+        shown = await banners()
+    assert_language((english[0], shown[0]), ["The stream ended before the gateway said it was finished."], [CATALOGUE.client["zh-CN"]["streaming.ended_before_finished"]])
+    assert "chat completion" in english[1] and CATALOGUE.client["zh-CN"]["chat.answer_name"] in shown[1]
