@@ -321,9 +321,9 @@ class ImagesAPI:
             payload = "".join((match["data"] if match else value).split())
             if key == "url" and not match:
                 raise UnexpectedResponseError(Text("images.address_not_http_or_data", value=repr(value[:60])))
-            data = await asyncio.to_thread(decode_inline_image, payload, self.max_image_bytes, Text("images.what_gateway_image"))
+            data = await asyncio.to_thread(decode_inline_image, payload, self.max_image_bytes, Text("media.gateway_image"))
             delivered = Text("images.delivered_as_data_url") if match else key
-        stored = await asyncio.to_thread(store_image, data, self.directory, Text("images.what_the_image"))
+        stored = await asyncio.to_thread(store_image, data, self.directory, Text("media.the_image"))
         return GeneratedImage(stored.path, stored.format, stored.width, stored.height, stored.size, None, delivered)
 
     async def _fetch(self, url: str, result: ImagesResult) -> bytes:
@@ -341,7 +341,7 @@ class ImagesAPI:
                     if len(received) > cap:
                         raise UnexpectedResponseError(Text("images.url_image_too_large", limit=cap // 1_000_000))
             except httpx.HTTPError as exc:
-                raise read_error(exc, Text("images.what_the_image")) from None
+                raise read_error(exc, Text("media.the_image")) from None
         exchange.response_body = f"<{len(received):,} bytes of image>"
         return bytes(received)
 

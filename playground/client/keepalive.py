@@ -15,6 +15,8 @@ resent, as before.
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import socket
 from typing import Any
 
@@ -65,7 +67,7 @@ class ReuseCheckedStream(httpcore.AsyncNetworkStream):
     async def write(self, buffer: bytes, timeout: float | None = None) -> None:
         first, self._writing = not self._writing, True
         if first and self._answered and _closed_by_peer(self._inner.get_extra_info("socket")):
-            raise StaleConnectionError("The gateway had closed this kept-alive connection; nothing of the request was written.")
+            raise StaleConnectionError(Text("keepalive.stale_connection"))
         await self._inner.write(buffer, timeout)
 
     async def aclose(self) -> None:

@@ -4,6 +4,8 @@ names the limit and its setting."""
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import asyncio
 import time
 import weakref
@@ -20,8 +22,8 @@ UPSTREAM_WAIT_S = 10.0
 
 
 class LimitError(GatewayError):
-    title = "A limit of this server was reached"
-    hint = "Wait a moment and try again; the host sets these limits to share the server fairly."
+    title = Text("limits.title")
+    hint = Text("limits.hint")
 
 
 @dataclass
@@ -45,11 +47,9 @@ class SessionQuota:
             self._starts.popleft()
         if self.requests_per_minute and method != "GET" and len(self._starts) >= self.requests_per_minute:
             wait = WINDOW_S - (now - self._starts[0])
-            raise LimitError(f"You sent {self.requests_per_minute} requests in the last minute (from this page or this address), the most this "
-                             f"server allows (PLAYGROUND_REQUESTS_PER_MINUTE); the next is possible in about {wait:.0f} s.")
+            raise LimitError(Text("limits.requests_per_minute", count=self.requests_per_minute, wait=wait))
         if self.concurrent_calls and self._running >= self.concurrent_calls:
-            raise LimitError(f"You already have {self._running} calls running (from this page or this address), the most this server allows at "
-                             "once (PLAYGROUND_CONCURRENT_CALLS); wait for one to finish.")
+            raise LimitError(Text("limits.concurrent_calls", count=self._running))
         if method != "GET":
             self._starts.append(now)
         self._running += 1
@@ -77,8 +77,7 @@ class UpstreamCap:
         try:
             await asyncio.wait_for(semaphore.acquire(), UPSTREAM_WAIT_S)
         except TimeoutError:
-            raise LimitError(f"The server is already making {self.limit} calls to gateways at once, the most it allows "
-                             "(PLAYGROUND_UPSTREAM_CONCURRENCY); try again in a moment.") from None
+            raise LimitError(Text("limits.upstream_concurrency", limit=self.limit)) from None
         try:
             yield
         finally:

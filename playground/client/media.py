@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import base64
 import binascii
 import hashlib
@@ -31,13 +33,13 @@ def image_data_url(path: str | Path, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
     try:
         size = file.stat().st_size
     except OSError:
-        raise RequestValidationError([f"the attachment {name} is no longer on the server; attach it again"]) from None
+        raise RequestValidationError([Text("media.attachment_gone", name=name)]) from None
     if size > max_bytes:
-        raise RequestValidationError([f"{name} is {size / 1e6:.1f} MB; images may be at most {max_bytes / 1e6:.0f} MB"])
+        raise RequestValidationError([Text("media.image_too_large", name=name, megabytes=size / 1e6, limit=max_bytes / 1e6)])
     try:
         data = file.read_bytes()
     except OSError:
-        raise RequestValidationError([f"the attachment {name} is no longer on the server; attach it again"]) from None
+        raise RequestValidationError([Text("media.attachment_gone", name=name)]) from None
     image_format, _, _ = verified_image(data, name)
     encoded = base64.b64encode(data).decode("ascii")
     return f"data:{_MIME[image_format]};base64,{encoded}"
@@ -61,12 +63,12 @@ def file_data_url(path: str | Path, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
     try:
         size = file.stat().st_size
         if size > max_bytes:
-            raise RequestValidationError([f"{file.name} is {size / 1e6:.1f} MB; files may be at most {max_bytes / 1e6:.0f} MB"])
+            raise RequestValidationError([Text("media.file_too_large", name=file.name, megabytes=size / 1e6, limit=max_bytes / 1e6)])
         data = file.read_bytes()
     except OSError:
-        raise RequestValidationError([f"the attachment {file.name} is no longer on the server; attach it again"]) from None
+        raise RequestValidationError([Text("media.attachment_gone", name=file.name)]) from None
     if media == "application/pdf" and not data.startswith(b"%PDF"):
-        raise RequestValidationError([f"{file.name} is not a PDF file"])
+        raise RequestValidationError([Text("media.not_pdf", name=file.name)])
     return f"data:{media};base64,{base64.b64encode(data).decode('ascii')}"
 
 
@@ -80,16 +82,16 @@ def media_directory(kind: str) -> Path:
     return root / "gateway-playground" / kind
 
 
-def verified_image(data: bytes, name: str = "the image") -> tuple[str, int, int]:
+def verified_image(data: bytes, name: str = Text("media.the_image")) -> tuple[str, int, int]:
     """(format, width, height) of image bytes, opened with an explicit format list and a pixel cap."""
     try:
         with Image.open(io.BytesIO(data), formats=IMAGE_FORMATS) as image:
             if image.width * image.height > MAX_IMAGE_PIXELS:
-                raise RequestValidationError([f"{name} has {image.width}x{image.height} pixels, more than {MAX_IMAGE_PIXELS:,}"])
+                raise RequestValidationError([Text("media.too_many_pixels", name=name, width=image.width, height=image.height, limit=MAX_IMAGE_PIXELS)])
             image.verify()
             return image.format or "PNG", image.width, image.height
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
-        raise RequestValidationError([f"{name} is not a readable PNG, JPEG, WebP or GIF image"]) from None
+        raise RequestValidationError([Text("media.not_readable_image", name=name)]) from None
 
 
 @dataclass(frozen=True)
@@ -103,17 +105,17 @@ class StoredImage:
     size: int
 
 
-def decode_inline_image(encoded: str, max_bytes: int = MAX_INLINE_IMAGE_BYTES, name: str = "the gateway sent an image") -> bytes:
+def decode_inline_image(encoded: str, max_bytes: int = MAX_INLINE_IMAGE_BYTES, name: str = Text("media.gateway_image")) -> bytes:
     """Base64 image data from a gateway, size checked before decoding and decoded strictly."""
     if len(encoded) * 3 // 4 > max_bytes:
-        raise RequestValidationError([f"{name} larger than {max_bytes // 1_000_000} MB"])
+        raise RequestValidationError([Text("media.gateway_image_too_large", name=name, limit=max_bytes // 1_000_000)])
     try:
         return base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
-        raise RequestValidationError([f"{name} whose base64 data is broken"]) from None
+        raise RequestValidationError([Text("media.gateway_image_broken_base64", name=name)]) from None
 
 
-def store_image(data: bytes, directory: Path, name: str = "the generated image") -> StoredImage:
+def store_image(data: bytes, directory: Path, name: str = Text("media.generated_image")) -> StoredImage:
     """Verify image bytes (format list, pixel cap) and save them unchanged under a name derived
     from their content (the same image is stored once)."""
     image_format, width, height = verified_image(data, name)

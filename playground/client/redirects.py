@@ -13,6 +13,8 @@ Pure URL logic (no httpx); `transport` sends the hops.
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from playground.client.errors import GatewayMovedError
@@ -59,23 +61,21 @@ def next_hop(method: str, url: str, status: int, location: str | None, base_url:
     """The absolute URL to send the same call to after `status`, or `GatewayMovedError` saying why not."""
     where = redact_url(url)
     if not location:
-        raise GatewayMovedError(f"The gateway answered HTTP {status} (a redirect) for {where} without saying where to: check the base URL.", status)
+        raise GatewayMovedError(Text("redirects.without_location", status=status, where=where), status)
     target = urljoin(url, location.strip())
     if urlsplit(target).scheme.lower() not in DEFAULT_PORTS or not urlsplit(target).hostname:
-        raise GatewayMovedError(f"The gateway answered HTTP {status} for {where}, pointing at an address that is not http(s).", status)
+        raise GatewayMovedError(Text("redirects.not_http", status=status, where=where), status)
     shown = redact_url(target)
     base = redact_url(suggested_base_url(base_url, url, target))
     if status not in METHOD_PRESERVING and not (status in GET_ONLY and method == "GET"):
         if status in GET_ONLY:
             raise GatewayMovedError(
-                f"The gateway moved to {base}: use that base URL. ({where} answered HTTP {status} pointing at {shown}; a {method} is "
-                f"not sent again after a {status}, since it would arrive as a GET without its body.)", status, shown, base)
-        raise GatewayMovedError(f"The gateway answered HTTP {status} for {where}, a redirect the playground does not follow.", status, shown, base)
+                Text("redirects.moved_method_not_resent", base=base, where=where, status=status, shown=shown, method=method), status, shown, base)
+        raise GatewayMovedError(Text("redirects.not_followed", status=status, where=where), status, shown, base)
     if not keeps_credentials(url, target):
         raise GatewayMovedError(
-            f"The gateway moved to {base}: use that base URL. ({where} answered HTTP {status} pointing at {shown}, another host: "
-            "the call is not sent there with your key.)", status, shown, base)
+            Text("redirects.moved_other_host", base=base, where=where, status=status, shown=shown), status, shown, base)
     if hops >= MAX_GATEWAY_REDIRECTS:
-        raise GatewayMovedError(f"The gateway redirected more than {MAX_GATEWAY_REDIRECTS} times (last to {shown}): check the base URL.",
+        raise GatewayMovedError(Text("redirects.too_many", limit=MAX_GATEWAY_REDIRECTS, shown=shown),
                                 status, shown, base)
     return target

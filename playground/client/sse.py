@@ -12,6 +12,8 @@ decoded one at a time as they are taken (see `_messages`).
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, NamedTuple
@@ -167,7 +169,7 @@ def _messages(frames: list[tuple[str | None, str]], exchange: Exchange) -> Itera
         try:
             data = loads(payload)
         except orjson.JSONDecodeError:
-            raise MalformedEventError(f"The gateway sent an event that is not JSON: {payload[:120]!r}.") from None
+            raise MalformedEventError(Text("sse.event_not_json", payload=repr(payload[:120]))) from None
         if event == "error" or (isinstance(data, dict) and "error" in data and _is_error_payload(event, data)):
             message, error_type = extract_error(data)
             raise StreamEventError(message or payload[:200], error_type)
@@ -200,7 +202,7 @@ async def iter_message_batches(response: httpx.Response, exchange: Exchange, rea
         exchange.response_body = body
         if isinstance(body, dict) and "error" in body:
             raise error_from_status(response.status_code, body)
-        raise MalformedEventError(f"Expected an event stream but the gateway sent {content_type or 'no content type'}.")
+        raise MalformedEventError(Text("sse.not_event_stream", content_type=content_type or Text("sse.no_content_type")))
     decoder = FrameDecoder()
     try:
         async for chunk in _body_chunks(response):
@@ -211,6 +213,6 @@ async def iter_message_batches(response: httpx.Response, exchange: Exchange, rea
         if frames:
             yield _messages(frames, exchange)
     except httpx.ReadTimeout:
-        raise IncompleteStreamError(f"The stream went silent for {read_timeout:g} s and was closed.") from None
+        raise IncompleteStreamError(Text("sse.silent_timeout", seconds=read_timeout)) from None
     except (httpx.RemoteProtocolError, httpx.ReadError, httpx.NetworkError):
-        raise IncompleteStreamError("The connection was cut before the stream finished.") from None
+        raise IncompleteStreamError(Text("sse.connection_cut")) from None

@@ -12,6 +12,8 @@ every other family's `url` is fetched to a file. Both are size-capped and checke
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import asyncio
 import random
 import re
@@ -60,7 +62,7 @@ def check_task_id(task_id: str) -> str:
     """A task id safe to put in a path and a file name; raises `RequestValidationError`."""
     task_id = (task_id or "").strip()
     if not _TASK_ID.match(task_id):
-        raise RequestValidationError([f"task id {task_id[:60]!r} is not valid (letters, digits, _ . : - only)"])
+        raise RequestValidationError([Text("video.task_id_not_valid", task_id=repr(task_id[:60]))])
     return task_id
 
 
@@ -87,7 +89,7 @@ class VideoTask:
     @classmethod
     def from_json(cls, data: Any, task_id: str | None = None) -> VideoTask:
         if not isinstance(data, dict) or not (data.get("task_id") or task_id):
-            raise GatewayError(f"The gateway's answer is not a video task: {str(data)[:200]}")
+            raise GatewayError(Text("video.answer_not_task", answer=str(data)[:200]))
         error = data.get("error")
         error = error if isinstance(error, dict) else {}
         code = error.get("code")
@@ -103,7 +105,7 @@ class VideoTask:
 
     def raise_if_failed(self) -> None:
         if self.status == "failed":
-            raise VideoTaskFailed(self.task_id, self.error_code, self.error_message or "no reason given")
+            raise VideoTaskFailed(self.task_id, self.error_code, self.error_message or Text("video.no_reason_given"))
 
 
 def _progress(value: Any) -> float | None:
@@ -190,7 +192,7 @@ class VideoAPI:
             except TRANSIENT as error:
                 failures += 1
                 if failures > max_failed_polls:
-                    raise TooManyFailedPolls(f"{failures} queries in a row failed; the last: {error.message}") from error
+                    raise TooManyFailedPolls(Text("video.polls_failed_in_a_row", failures=failures, error=error.message)) from error
                 yield PollUpdate(last, self.clock() - started, polls, failures, error)
             else:
                 failures = 0
@@ -199,7 +201,7 @@ class VideoAPI:
                     return
             wait = random.uniform(*self.poll_interval)
             if self.clock() - started + wait > deadline:
-                raise PollDeadlineError(f"Task {task_id} was still {last.status if last else 'unknown'} after {deadline:.0f} s of polling.")
+                raise PollDeadlineError(Text("video.poll_deadline", task_id=task_id, status=last.status if last else Text("video.status_unknown"), seconds=deadline))
             await self._wait(wait, cancel)
 
     async def _wait(self, seconds: float, cancel: asyncio.Event | None) -> None:
@@ -218,14 +220,14 @@ class VideoAPI:
         """Save a succeeded task's video as `<directory>/<task_id>.mp4` (download endpoint for vidA, else `url`)."""
         task.raise_if_failed()
         if task.status != "succeeded":
-            raise GatewayError(f"Task {task.task_id} is {task.status or 'in an unknown state'}, not finished yet.")
+            raise GatewayError(Text("video.task_not_finished", task_id=task.task_id, status=task.status or Text("video.status_unknown_state")))
         directory.mkdir(parents=True, exist_ok=True)
         target = directory / f"{check_task_id(task.task_id)}.mp4"
         async with self._downloads:
             if task.uses_download_endpoint:
                 return await self._download(conn, task.task_id, target)
             if not task.url:
-                raise CorruptDownloadError(f"Task {task.task_id} succeeded but the gateway gave no video url.")
+                raise CorruptDownloadError(Text("video.no_video_url", task_id=task.task_id))
             return await self._fetch(task.url, target)
 
     async def _download(self, conn: Connection, task_id: str, target: Path) -> SavedVideo:
@@ -234,7 +236,7 @@ class VideoAPI:
             decoder = Base64ToFile(capped)
             parser = JSONObjectStream({"base64": decoder, "data_url": discard})
             async with self.transport.stream(conn, DOWNLOAD_PATH, method="GET", params={"id": task_id}) as (response, exchange):
-                await _read_into(response, parser.feed, budget, "download result")
+                await _read_into(response, parser.feed, budget, Text("video.download_result"))
             values = parser.finish()
             decoder.close()
             exchange.response_body = {**values, "base64": f"<{decoder.characters:,} characters>"}
@@ -246,29 +248,29 @@ class VideoAPI:
             async with self.transport.fetch(url) as (response, exchange):
                 declared = int(response.headers.get("content-length") or 0)
                 if declared > self.max_video_bytes:
-                    raise DownloadTooLargeError(f"The video is {declared / 1e6:.1f} MB, above the {self.max_video_bytes / 1e6:.0f} MB cap.")
-                await _read_into(response, capped.write, self.max_video_bytes, "video")
+                    raise DownloadTooLargeError(Text("video.declared_too_large", megabytes=declared / 1e6, limit=self.max_video_bytes / 1e6))
+                await _read_into(response, capped.write, self.max_video_bytes, Text("video.the_video"))
             exchange.response_body = f"<{capped.written:,} bytes of video>"
         return SavedVideo(target, capped.written, exchange)
 
 
-async def _read_into(response: httpx.Response, sink: Callable[[bytes], None], budget: int, what: str) -> None:
+async def _read_into(response: httpx.Response, sink: Callable[[bytes], None], budget: int, what: Text) -> None:
     received = 0
     try:
         async for chunk in response.aiter_bytes(_CHUNK):
             received += len(chunk)
             if received > budget:
-                raise DownloadTooLargeError(f"The {what} is larger than its {budget / 1e6:.0f} MB cap.")
+                raise DownloadTooLargeError(Text("video.too_large_for_cap", what=what, limit=budget / 1e6))
             sink(chunk)
     except httpx.HTTPError as exc:
-        raise read_error(exc, f"the {what}") from None
+        raise read_error(exc, Text("video.the_part", what=what)) from None
 
 
 def _check_download(values: dict[str, Any], task_id: str, written: int) -> None:
     if values.get("success") is False:
-        raise CorruptDownloadError(f"The gateway reported the download of {task_id} as unsuccessful.")
+        raise CorruptDownloadError(Text("video.download_unsuccessful", task_id=task_id))
     if values.get("generation_id") not in (None, task_id):
-        raise CorruptDownloadError(f"The download is for {values.get('generation_id')!r}, not {task_id!r}.")
+        raise CorruptDownloadError(Text("video.download_for_other_task", found=repr(values.get('generation_id')), task_id=repr(task_id)))
     size = values.get("size")
     if isinstance(size, (int, float)) and int(size) != written:
-        raise CorruptDownloadError(f"The download says {int(size):,} bytes but its base64 holds {written:,}.")
+        raise CorruptDownloadError(Text("video.download_size_differs", size=int(size), written=written))

@@ -6,6 +6,8 @@ Read from the spec's model list. Where the spec is silent the registry says so i
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -22,6 +24,21 @@ class Mode(str, Enum):
     @property
     def needs_first_frame(self) -> bool:
         return self in (Mode.IMAGE, Mode.FIRST_FRAME, Mode.FIRST_LAST)
+
+    @property
+    def label(self) -> Text:
+        """The mode's name in a message (the value is what the form's choice carries)."""
+        return MODE_LABELS[self]
+
+
+MODE_LABELS = {
+    Mode.TEXT: Text("video.mode.text"),
+    Mode.IMAGE: Text("video.mode.image"),
+    Mode.FIRST_FRAME: Text("video.mode.first_frame"),
+    Mode.FIRST_LAST: Text("video.mode.first_last"),
+    Mode.REFERENCE: Text("video.mode.reference"),
+    Mode.REMIX: Text("video.mode.remix"),
+}
 
 
 VIDA, VIDB, VIDC, VIDD = "vidA", "vidB", "vidC", "vidD"
@@ -66,27 +83,27 @@ _VIDD_15: dict[str, Any] = {
 
 VIDEO_MODELS: tuple[VideoModel, ...] = (
     VideoModel("vidA-2", VIDA, (Mode.TEXT, Mode.IMAGE, Mode.REMIX), (4, 8, 12), sizes=("720x1280", "1280x720"), default_duration=4,
-               notes="Portrait 720x1280 or landscape 1280x720; the result is fetched through the download endpoint."),
+               notes=Text("video.note.vida_2")),
     VideoModel("vidB-3.0-fast-generate-001", VIDB, (Mode.TEXT, Mode.FIRST_FRAME), (4, 6, 8), ("720p", "1080p"), ("16:9", "9:16"),
                default_duration=4, default_resolution="1080p", default_ratio="16:9", audio=True,
-               notes="Synchronized audio is always on for the fast models."),
+               notes=Text("video.note.vidb_fast_audio")),
     VideoModel("vidB-3.1-fast-generate-preview", VIDB, (Mode.FIRST_FRAME, Mode.FIRST_LAST), (4, 6, 8), ("720p", "1080p"), ("16:9", "9:16"),
                default_duration=4, default_resolution="1080p", default_ratio="16:9", audio=True, last_frame=True,
-               notes="Needs a first frame; add a last frame to fix the ending."),
+               notes=Text("video.note.vidb_3_1_first_frame")),
     VideoModel("vidC2.5-t2v-preview", VIDC, (Mode.TEXT,), (5, 10), ("480p", "720p", "1080p"), sizes=("1280*720", "720*1280", "960*960", "832*480", "480*832"),
-               default_resolution="720p", notes="Size `<width>*<height>` is for text-to-video only."),
+               default_resolution="720p", notes=Text("video.note.vidc_t2v_size")),
     VideoModel("vidC2.5-i2v-preview", VIDC, (Mode.FIRST_FRAME,), (5, 10), ("480p", "720p", "1080p"), default_resolution="720p",
-               notes="The image is the first frame; the ratio follows the image."),
+               notes=Text("video.note.vidc_i2v_image_first_frame")),
     VideoModel("vidD-1-0-lite-t2v-250428", VIDD, (Mode.TEXT,), (5, 10), ("480p", "720p", "1080p"), VIDD_RATIOS[:-1],
                default_resolution="720p", default_ratio="16:9", camera_fixed_flag=True,
-               notes="Text only; no `adaptive` ratio. Durations 5 and 10 s (the spec names none)."),
+               notes=Text("video.note.vidd_lite_t2v")),
     VideoModel("vidD-1-0-lite-i2v-250428", VIDD, (Mode.FIRST_FRAME, Mode.FIRST_LAST, Mode.REFERENCE), (5, 10), ("480p", "720p", "1080p"),
                VIDD_RATIOS, default_resolution="720p", default_ratio="adaptive", camera_fixed_flag=True,
-               notes="Reference images are cited in the text as [图1], [图2], ..."),
+               notes=Text("video.note.vidd_lite_i2v_references")),
     VideoModel("vidD-1-0-pro-250528", VIDD, (Mode.TEXT, Mode.FIRST_FRAME), (5, 10), ("720p", "1080p"), VIDD_RATIOS,
-               default_resolution="1080p", default_ratio="16:9", notes="Image input is a first frame only; 720p and 1080p."),
-    VideoModel("vidD-1-5-pro-251215", VIDD, audio=True, notes="Generates audio; 480p or 720p, 4 to 12 s (or --frames).", **_VIDD_15),
-    VideoModel("vidD-1-5-pro-251215-noAudio", VIDD, notes="Same as 1.5 pro without audio; renders faster.", **_VIDD_15),
+               default_resolution="1080p", default_ratio="16:9", notes=Text("video.note.vidd_pro_first_frame")),
+    VideoModel("vidD-1-5-pro-251215", VIDD, audio=True, notes=Text("video.note.vidd_1_5_pro_audio"), **_VIDD_15),
+    VideoModel("vidD-1-5-pro-251215-noAudio", VIDD, notes=Text("video.note.vidd_1_5_pro_no_audio"), **_VIDD_15),
 )
 MODELS_BY_ID = {model.id: model for model in VIDEO_MODELS}
 

@@ -8,6 +8,8 @@ same for raw bytes fetched from a URL. `check_mp4` looks for the `ftyp` box ever
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import binascii
 import json
 import os
@@ -87,7 +89,7 @@ class JSONObjectStream:
             elif state == "after_value" and byte == ord(","):
                 self._state = "key_or_end"
             else:
-                raise CorruptDownloadError(f"The download result is not a JSON object (unexpected {chr(byte)!r}).")
+                raise CorruptDownloadError(Text("video.download_not_json_object", character=repr(chr(byte))))
 
     def _token_byte(self, byte: int, i: int) -> int:
         """One byte of a key or of a kept value; strings, escapes and nesting are tracked."""
@@ -96,7 +98,7 @@ class JSONObjectStream:
             return i
         self._token.append(byte)
         if len(self._token) > self._keep_limit:
-            raise CorruptDownloadError(f"The field {self._key!r} of the download result is unexpectedly large.")
+            raise CorruptDownloadError(Text("video.download_field_too_large", field=repr(self._key)))
         if self._in_string:
             if self._escaped:
                 self._escaped = False
@@ -119,7 +121,7 @@ class JSONObjectStream:
         try:
             self.values[self._key] = json.loads(bytes(self._token))
         except ValueError:
-            raise CorruptDownloadError(f"The field {self._key!r} of the download result is not valid JSON.") from None
+            raise CorruptDownloadError(Text("video.download_field_not_json", field=repr(self._key))) from None
         self._state = "after_value"
 
     def _stream_string(self, data: bytes, i: int) -> int:
@@ -146,11 +148,11 @@ class JSONObjectStream:
                 sink(_ESCAPES[escape])
                 i = stop + 2
             else:
-                raise CorruptDownloadError("The download result has an invalid escape sequence.")
+                raise CorruptDownloadError(Text("video.download_bad_escape"))
 
     def finish(self) -> dict[str, Any]:
         if self._state != "done":
-            raise CorruptDownloadError("The download result ended before its JSON object was complete.")
+            raise CorruptDownloadError(Text("video.download_json_incomplete"))
         return self.values
 
 
@@ -165,7 +167,7 @@ class CappedFile:
     def write(self, data: bytes) -> None:
         self.written += len(data)
         if self.written > self.max_bytes:
-            raise DownloadTooLargeError(f"The video is larger than the {self.max_bytes / 1e6:.0f} MB cap.")
+            raise DownloadTooLargeError(Text("video.larger_than_cap", limit=self.max_bytes / 1e6))
         self._file.write(data)
 
 
@@ -189,13 +191,13 @@ class Base64ToFile:
         try:
             self._target.write(binascii.a2b_base64(data, strict_mode=True))
         except binascii.Error as exc:
-            raise CorruptDownloadError(f"The video's base64 is corrupt ({exc}).") from None
+            raise CorruptDownloadError(Text("video.base64_corrupt", error=str(exc))) from None
 
     def close(self) -> None:
         if self._carry:
-            raise CorruptDownloadError("The video's base64 is truncated (its length is not a multiple of 4).")
+            raise CorruptDownloadError(Text("video.base64_truncated"))
         if not self.characters:
-            raise CorruptDownloadError("The download result has no base64 video.")
+            raise CorruptDownloadError(Text("video.download_without_base64"))
 
 
 def check_mp4(path: Path) -> None:
@@ -203,7 +205,7 @@ def check_mp4(path: Path) -> None:
     with path.open("rb") as file:
         head = file.read(12)
     if len(head) < 12 or head[4:8] != b"ftyp":
-        raise CorruptDownloadError("The downloaded file is not an MP4 video (no ftyp box at the start).")
+        raise CorruptDownloadError(Text("video.download_not_mp4"))
 
 
 @contextmanager

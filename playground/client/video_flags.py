@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import re
 from dataclasses import dataclass
 
@@ -68,10 +70,10 @@ def flag_problems(text: str, model: VideoModel) -> list[str]:
         where = f"--{flag.spelled}"
         value = flag.value
         if flag.name not in SHORT_NAMES:
-            problems.append(f"{where} is not a known flag (known: --rs, --ratio, --dur, --frames, --fps, --seed, --wm, --cf)")
+            problems.append(Text("video.flag_unknown", flag=where))
             continue
         if flag.name in seen:
-            problems.append(f"{where} is given twice")
+            problems.append(Text("video.flag_twice", flag=where))
             continue
         seen[flag.name] = value or ""
         if value is None:
@@ -81,28 +83,28 @@ def flag_problems(text: str, model: VideoModel) -> list[str]:
         elif flag.name == "ratio" and value not in model.ratios:
             problems.append(f"{where} {value}: {model.id} supports {', '.join(model.ratios)}")
         elif flag.name == "duration" and _int(value) not in model.durations:
-            allowed = f"{model.durations[0]} to {model.durations[-1]}" if model.duration_range else ", ".join(map(str, model.durations))
-            problems.append(f"{where} {value}: {model.id} makes videos of {allowed} seconds")
+            allowed = Text("video.duration_range", low=model.durations[0], high=model.durations[-1]) if model.duration_range else ", ".join(map(str, model.durations))
+            problems.append(Text("video.flag_duration_not_allowed", flag=where, value=value, model=model.id, allowed=allowed))
         elif flag.name == "frames":
             problems.extend(_frames_problems(where, value, model))
         elif flag.name == "fps" and not (_int(value) or 0) > 0:
-            problems.append(f"{where} {value}: frames per second must be a positive whole number (for example 24 or 30)")
+            problems.append(Text("video.flag_fps_not_positive", flag=where, value=value))
         elif flag.name == "seed":
             seed = _int(value)
             if seed is None or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-                problems.append(f"{where} {value}: the seed must be a whole number from -1 to {SEED_RANGE[1]}")
+                problems.append(Text("video.flag_seed_out_of_range", flag=where, value=value, limit=SEED_RANGE[1]))
         elif flag.name in ("watermark", "camerafixed") and value not in ("true", "false"):
-            problems.append(f"{where} {value}: must be true or false")
+            problems.append(Text("video.flag_not_boolean", flag=where, value=value))
         elif flag.name == "camerafixed" and not model.camera_fixed_flag:
-            problems.append(f"{where} is only for the lite models, not {model.id}")
+            problems.append(Text("video.flag_only_lite", flag=where, model=model.id))
     return problems
 
 
 def _frames_problems(where: str, value: str, model: VideoModel) -> list[str]:
     if not model.frames_flag:
-        return [f"{where} is only for the 1.5 pro models, not {model.id}"]
+        return [Text("video.flag_only_1_5_pro", flag=where, model=model.id)]
     frames = _int(value)
     low, high = FRAMES_RANGE
     if frames is None or not low <= frames <= high or (frames - 25) % 4:
-        return [f"{where} {value}: the frame count must be 25 + 4n between {low} and {high} (29, 33, 37, ...)"]
+        return [Text("video.flag_frames_not_allowed", flag=where, value=value, low=low, high=high)]
     return []

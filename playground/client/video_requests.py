@@ -278,9 +278,9 @@ def vidd_text(spec: VideoInput) -> str:
 def _images_for_mode(spec: VideoInput, model: VideoModel) -> list[str]:
     problems: list[str] = []
     if spec.mode not in model.modes:
-        problems.append(Text("video.model_lacks_mode", model=model.id, mode=spec.mode.value, modes=', '.join(m.value for m in model.modes)))
+        problems.append(Text("video.model_lacks_mode", model=model.id, mode=spec.mode.label, modes=', '.join(m.value for m in model.modes)))
     if spec.mode.needs_first_frame and not spec.first_frame:
-        problems.append(Text("video.mode_needs_first_frame", mode=spec.mode.value))
+        problems.append(Text("video.mode_needs_first_frame", mode=spec.mode.label))
     if spec.mode is Mode.FIRST_LAST and not spec.last_frame:
         problems.append(Text("video.first_last_needs_last_frame"))
     if spec.mode is Mode.REFERENCE and not spec.references:

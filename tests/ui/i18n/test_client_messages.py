@@ -45,8 +45,6 @@ STILL_IN_ENGLISH = frozenset({
     *(f"batch/{name}.py" for name in ("cost", "model_grader", "report", "runner", "store", "template", "xlsx_archive", "xlsx_book", "xlsx_sheet")),
     *(f"report/{name}.py" for name in ("document", "error_probes", "latency", "media_probes", "probe", "runner", "text_probes", "tool_probes", "video_probe")),
     "curl_import.py", "import_check.py",
-    "media.py", "video.py",
-    "video_catalog.py", "video_files.py", "video_flags.py", "redirects.py", "limits.py", "sse.py", "keepalive.py",
 })
 """Modules of `playground/client` that still write English sentences (f-strings the UI recognises
 by their body); every other module speaks in message ids only."""
