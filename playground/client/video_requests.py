@@ -215,7 +215,7 @@ class VidDRequest(RequestModel):
             problems.append(Text("video.references_not_with_frames"))
         if references and reference_markers(text) != set(range(1, references + 1)):
             cited = ", ".join(f"[图{n}]" for n in range(1, references + 1))
-            problems.append(Text("video.references_not_cited", count=references, cited=cited, found=sorted(reference_markers(text)) or 'none'))
+            problems.append(Text("video.references_not_cited", count=references, cited=cited, found=sorted(reference_markers(text)) or Text("video.no_markers_found")))
         if "last_frame" in roles and ("first_frame" not in roles or Mode.FIRST_LAST not in model.modes):
             problems.append(Text("video.first_last_needs_both_roles") if Mode.FIRST_LAST in model.modes
                             else Text("video.model_no_last_frame", model=model.id))
