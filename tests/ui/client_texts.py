@@ -22,14 +22,6 @@ UI = ROOT / "playground" / "ui"
 WORDS = UI / "i18n"
 CODE_MODULES = ("codegen", "language", "client_words", "scrolling")
 """UI modules whose texts are code (the inspector's curl and Python, the browser's JavaScript) or the wording itself."""
-CONVERTED_CLIENT_MODULES = (
-    "errors.py", "validation.py", "transport.py", "egress.py", "stream_check.py", "batch/dataset.py", "batch/dataset_budget.py",
-    "batch/plan.py", "batch/graders.py", "report/model.py", "report/text_probes.py", "report/media_probes.py", "report/tool_probes.py",
-    "report/error_probes.py", "report/document.py", "report/latency.py", "report/probe.py", "report/video_probe.py", "report/runner.py",
-    "curl_import.py", "import_check.py",
-)
-"""Modules of `playground/client` that speak to the screen only in message ids (`Text`): no prose
-of theirs is recognised by its f-string (tests/ui/i18n/test_client_messages.py holds them to it)."""
 PROSE = re.compile(r"[A-Za-z]{2,}[,;:]? +[A-Za-z({“\"'][A-Za-z]")
 NOT_PROSE_CALLS = re.compile(r"(^|\.)(log|logger|logging)\.|\.(startswith|endswith|removeprefix|removesuffix|split|replace|strip|rstrip|lstrip|match|search|sub|compile|fullmatch)$")
 

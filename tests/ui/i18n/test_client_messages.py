@@ -35,7 +35,7 @@ from playground.ui.tabs.video.handlers import submit_job
 from tests.conftest import DEMO_KEY
 from playground.ui.tabs.batch.handlers import plan_from_form
 from playground.ui.tabs.report import views as report_views
-from tests.ui.client_texts import CONVERTED_CLIENT_MODULES, prose_in
+from tests.ui.client_texts import prose_in
 from tests.ui.conversation.conversation_screen import send
 from tests.ui.i18n.test_i18n_views import assert_language, both, chinese
 
@@ -43,8 +43,6 @@ CLIENT = Path(__file__).resolve().parents[3] / "playground" / "client"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 STILL_IN_ENGLISH = frozenset({
     *(f"batch/{name}.py" for name in ("cost", "model_grader", "report", "runner", "store", "template", "xlsx_archive", "xlsx_book", "xlsx_sheet")),
-    *(f"report/{name}.py" for name in ("document", "error_probes", "latency", "media_probes", "probe", "runner", "text_probes", "tool_probes", "video_probe")),
-    "curl_import.py", "import_check.py",
 })
 """Modules of `playground/client` that still write English sentences (f-strings the UI recognises
 by their body); every other module speaks in message ids only."""
@@ -120,24 +118,12 @@ def test_the_unused_check_finds_a_message_nobody_writes(monkeypatch: pytest.Monk
     assert [m for m in extra if m not in constants and not any(p.match(m) for p in built)] == ["dataset.never_written"]
 
 
-def english_outside_ids(source: str) -> list[tuple[int, str]]:
-    """(line, text) of the prose a module writes that is not a message id's (prompts sent to a
-    gateway and other texts never shown aside)."""
-    return [(line, text) for line, text in prose_in(source) if text not in NOT_SHOWN]
-
-
-@pytest.mark.parametrize("module", CONVERTED_CLIENT_MODULES)
-def test_a_converted_module_writes_no_prose_outside_its_message_ids(module: str) -> None:
-    left = english_outside_ids((CLIENT / module).read_text(encoding="utf-8"))
-    assert not left, f"playground/client/{module} writes English outside client/locales/en.json (make each a Text id): {left}"
-
-
-def test_the_check_finds_a_sentence_or_f_string_a_converted_module_regains() -> None:
+def test_the_check_finds_a_sentence_or_f_string_a_report_module_regains() -> None:
     source = (CLIENT / "report" / "text_probes.py").read_text(encoding="utf-8")
-    assert english_outside_ids(source) == []
+    assert not english_sentences(source)
     regained = source.replace('Text("report.system.ignored")', '"the answer ignores the system prompt"').replace(
         'Text("report.system.passed", word=word)', 'f"the answer carries {word}"')
-    assert {text for _, text in english_outside_ids(regained)} == {"the answer ignores the system prompt", "the answer carries {word}"}
+    assert {found.split(": ", 1)[1] for found in english_sentences(regained)} == {"'the answer ignores the system prompt'", "'the answer carries {word}'"}
 
 
 def test_a_refused_chat_request_reads_in_chinese_by_its_ids() -> None:

@@ -44,5 +44,5 @@ def import_console_csv(files: SuiteFiles, name: str, max_rows: int) -> Suite:
     if len(ideal) > 1:
         unmapped.append(Text("import.console_ideal_twice", used=ideal[0], others=", ".join(ideal[1:])))
     user = "\n\n".join("{{" + column + "}}" for column in variables)
-    return Suite("anthropic-console", name, user, dataset=Dataset(columns, rows, f"Console CSV {name}"),
+    return Suite("anthropic-console", name, user, dataset=Dataset(columns, rows, Text("import.console_csv_source", name=name)),
                  graders=[GraderSpec("model", RUBRIC, model=DEFAULT_GRADING_MODEL)], unmapped=unmapped)

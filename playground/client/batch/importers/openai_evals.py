@@ -47,7 +47,7 @@ def import_openai_evals(files: SuiteFiles, eval_name: str, max_rows: int) -> Sui
     rows = _rows(files, run, max_rows, unmapped)
     files.check_time()
     columns = list(dict.fromkeys(name for row in rows for name in row))
-    dataset = Dataset(columns, [{name: row.get(name, "") for name in columns} for row in rows], f"OpenAI Evals {eval_name}")
+    dataset = Dataset(columns, [{name: row.get(name, "") for name in columns} for row in rows], Text("import.openai_evals_source", name=eval_name))
     suite = Suite("openai-evals", str(evaluation.get("name") or eval_name)[:120], "", dataset=dataset, unmapped=unmapped)
     suite.system, suite.user = _prompt(run, columns, unmapped)
     if isinstance(run.get("model"), str) and run["model"].strip():
