@@ -1,6 +1,7 @@
-"""The code the page runs is the code the tests call: the conversation column's and the tabs'
-events are wired to named handlers (`ConversationHandlers`, each tab's `handlers` module), never
-to closures a layout function holds, so a test that calls a handler calls what the page runs."""
+"""The code the page runs is the code the tests call: every event on the page (the conversation
+column's, the tabs', the shared widgets' and the header's) is wired to a named handler
+(`ConversationHandlers`, each tab's `handlers` module, the widget's own methods and functions),
+never to a closure a layout function holds, so a test that calls a handler calls what the page runs."""
 
 from __future__ import annotations
 
@@ -31,16 +32,22 @@ from playground.ui.tabs.native import handlers as native_handlers
 from playground.ui.tabs.responses import handlers as responses_handlers
 from playground.ui.tabs.batch.changes import ChangesHandlers
 from playground.ui.tabs.batch.handlers import BatchHandlers
+from playground.ui.tabs.registry import TABS
+from playground.ui.conversation import branches, prompt_move, template_vars
+from playground.ui.conversation.branches import BranchBar
+from playground.ui.conversation.prompt_move import BatchSend
+from playground.ui.session_files.panel import SessionFileBar
+from playground.ui.shared import guide, links
+from playground.ui.shared.curl_panel import CurlImporter
+from playground.ui.shared.links import LinkOpener
+from playground.ui.shared.presets import PresetBar
+from playground.ui.shared.prices import PriceEditor
 
 TEXT_TABS = ("chat", "responses", "messages", "native")
-LAYOUT_MODULES = ("playground.ui.conversation.panel", "playground.ui.conversation.handlers", "playground.ui.tabs.video.layout",
-                  "playground.ui.tabs.video.handlers", "playground.ui.tabs.report.layout", "playground.ui.tabs.report.handlers",
-                  "playground.ui.tabs.images.layout", "playground.ui.tabs.images.handlers",
-                  "playground.ui.tabs.embeddings.layout", "playground.ui.tabs.embeddings.handlers",
-                  "playground.ui.tabs.compare.layout", "playground.ui.tabs.compare.handlers",
-                  "playground.ui.tabs.batch.layout", "playground.ui.tabs.batch.handlers", "playground.ui.tabs.batch.changes",
-                  *(f"playground.ui.tabs.{tab}.{module}" for tab in TEXT_TABS for module in ("layout", "handlers")))
-"""The modules whose events the closure check covers: every tab's layout and handlers."""
+PRESET_TABS = ("chat", "responses", "messages", "native", "embeddings", "images", "video")
+"""The tabs with a preset bar and a session file bar."""
+TABS_LINKED = tuple(tab.id for tab in TABS if tab.link is not None)
+"""The tabs with a "Copy link" button."""
 
 
 @pytest.fixture(scope="module")
@@ -65,11 +72,19 @@ def constant(fn: Any) -> bool:
         and fn.__closure__ is None
 
 
-def test_no_event_of_the_conversation_or_a_lifted_tab_runs_a_closure(page: Any) -> None:
-    held = [f"{fn.fn.__module__}.{fn.fn.__qualname__}" for fn in page.fns.values()
-            if fn.fn is not None and getattr(fn.fn, "__module__", "") in LAYOUT_MODULES and "<locals>" in fn.fn.__qualname__
-            and not constant(fn.fn)]
-    assert not held, f"events wired to closures (lift them into the handlers module): {held}"
+def behind(fn: Any) -> Any:
+    """The function an event runs: through `functools.partial` and bound methods."""
+    while isinstance(fn, partial):
+        fn = fn.func
+    return plain(fn)
+
+
+def test_no_event_on_the_page_runs_a_closure(page: Any) -> None:
+    """Every event of the page (tabs, conversation, shared widgets, header, links), not only the tabs'."""
+    events = [behind(fn.fn) for fn in page.fns.values() if fn.fn is not None]
+    held = sorted({f"{fn.__module__}.{fn.__qualname__}" for fn in events if "<locals>" in getattr(fn, "__qualname__", "") and not constant(fn)})
+    assert not held, f"events wired to closures (lift them into named handlers): {held}"
+    assert all(getattr(fn, "__module__", "").startswith("playground.") for fn in events if not constant(fn)), "only the app's own handlers"
 
 
 def test_a_constant_lambda_is_told_from_one_with_logic() -> None:
@@ -192,3 +207,34 @@ def test_the_batch_tabs_what_changed_events_run_its_handlers(page: Any) -> None:
     assert plain(listed) is ChangesHandlers.on_list and plain(compared) is ChangesHandlers.on_diff
     panel = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == "batch-changes-panel")
     assert next(fn.fn for fn in page.fns.values() if (panel._id, "expand") in fn.targets) == listed, "the picker is filled when the section opens"
+
+
+def test_the_shared_widgets_events_run_named_handlers(page: Any) -> None:
+    """Presets, session files, Copy link, branches, the Variables panel and "Send to Batch" per
+    tab, and the page's guide, prices, curl import and link reader: each event runs the handler
+    its tests call."""
+    for tab in PRESET_TABS:
+        for elem_id, event, name in ((f"{tab}-preset-pick", "focus", "on_focus"), (f"{tab}-preset-save", "click", "on_save"),
+                                     (f"{tab}-preset-delete", "click", "on_delete"), (f"{tab}-preset-pick", "change", "on_pick")):
+            assert plain(handler(page, elem_id, event)) is getattr(PresetBar, name), elem_id
+        assert plain(handler(page, f"{tab}-session-save", "click")) is SessionFileBar.on_save, tab
+        assert plain(handler(page, f"{tab}-session-load", "upload")) is SessionFileBar.on_load, tab
+    for tab in TABS_LINKED:
+        assert handler(page, f"{tab}-copy-link", "click") is links.show_link, tab
+    for tab in TEXT_TABS:
+        assert handler(page, f"{tab}-chatbot", "select") is branches.picked_message, tab
+        assert plain(handler(page, f"{tab}-branch", "click")) is BranchBar.branch, tab
+        assert plain(handler(page, f"{tab}-branches", "input")) is BranchBar.switch, tab
+        assert plain(handler(page, f"{tab}-to-batch", "click")) is BatchSend.send, tab
+        watched = [fn for fn in page.fns.values() if fn.fn is template_vars.variables_changed
+                   and any(getattr(block, "elem_id", None) == f"{tab}-variables-table" for block in fn.outputs)]
+        assert len(watched) == 1, tab
+    assert handler(page, "batch-to-chat", "click") is prompt_move.open_in_chat
+    assert handler(page, "shortcuts-open", "click") is guide.toggle
+    assert any(fn.fn is guide.first_visit for fn in page.fns.values()), "the tour on a first visit"
+    assert plain(handler(page, "batch-prices-table", "input")) is PriceEditor.edited
+    assert plain(handler(page, "batch-prices-csv", "upload")) is PriceEditor.imported
+    assert any(plain(fn.fn) is PriceEditor.restore for fn in page.fns.values()), "the browser's prices on load"
+    assert plain(handler(page, "curl-import-button", "click")) is CurlImporter.switch
+    assert plain(handler(page, "curl-import-keep", "click")) is CurlImporter.keep_url
+    assert sum(plain(fn.fn) is LinkOpener.on_load for fn in page.fns.values()) == 1, "one reader of the link"

@@ -98,6 +98,8 @@ class BranchBar:
 
     def __init__(self, prefix: str) -> None:
         self.picked = gr.State(None)
+        self.banner: Any = None
+        """How the panel shows a notice or an error (given by `wire`)."""
         with gr.Row(elem_classes=["branch-row"]):
             self.button = gr.Button(t("branches.button"), size="sm", elem_id=f"{prefix}-branch", scale=1)
             self.picker = gr.Dropdown([], value=None, label=t("branches.picker"), visible=False, elem_id=f"{prefix}-branches", scale=3)
@@ -107,16 +109,30 @@ class BranchBar:
         return gr.update(choices=choices, value=session.branch if choices else None, visible=len(choices) > 1)
 
     def wire(self, chatbot: gr.Chatbot, state: gr.State, notice: gr.Markdown, error: gr.Markdown, banner: Any) -> None:
-        def on_select(event: gr.SelectData) -> int | None:
-            index = event.index
-            return index[0] if isinstance(index, (list, tuple)) else index
-
-        def shown(view: View) -> tuple[Any, ...]:
-            if not view.aside:  # a note leaves the chat (and a reply arriving in it) alone
-                view.session.shown = list(view.history)
-            return gr.skip() if view.aside else view.history, view.session, self.update(view.session), banner(view.notice), banner(view.error)
-
-        chatbot.select(on_select, None, self.picked, queue=False)
+        self.banner = banner
+        chatbot.select(picked_message, None, self.picked, queue=False)
         outputs = [chatbot, state, self.picker, notice, error]
-        self.button.click(lambda session, index: shown(branch_from(session.shown, session, index)), [state, self.picked], outputs, queue=False)
-        self.picker.input(lambda session, target: shown(switch_branch(session.shown, session, target)), [state, self.picker], outputs, queue=False)
+        self.button.click(self.branch, [state, self.picked], outputs, queue=False)
+        self.picker.input(self.switch, [state, self.picker], outputs, queue=False)
+
+    def branch(self, session: Session, index: int | None) -> tuple[Any, ...]:
+        """"Branch from here" on message `index`: the outputs of `shown`."""
+        return self.shown(branch_from(session.shown, session, index))
+
+    def switch(self, session: Session, target: int | None) -> tuple[Any, ...]:
+        """The picker's choice: the outputs of `shown`."""
+        return self.shown(switch_branch(session.shown, session, target))
+
+    def shown(self, view: View) -> tuple[Any, ...]:
+        """(chat, session, picker, notice, error) for `view`; a note leaves the chat (and a reply
+        arriving in it) alone."""
+        if not view.aside:
+            view.session.shown = list(view.history)
+        return gr.skip() if view.aside else view.history, view.session, self.update(view.session), self.banner(view.notice), \
+            self.banner(view.error)
+
+
+def picked_message(event: gr.SelectData) -> int | None:
+    """The index of the message last clicked (what "Branch from here" branches from)."""
+    index = event.index
+    return index[0] if isinstance(index, (list, tuple)) else index

@@ -73,19 +73,31 @@ class PromptRegistry:
         if target is None:
             return
         for source in self.sources:
-            def send(state: Any, draft: Any, system: Any, table: Any, session: Any, tab: str = source.tab) -> tuple[Any, ...]:
-                prompt = batch_prompt(draft, system, table, tab, getattr(session, "typed", ""))
-                return (*target.receive(state, *prompt), gr.update(selected="batch"))
-
-            source.button.click(send, [target.state, source.draft, source.system, source.table, source.session], [*target.outputs, tabs],
+            source.button.click(BatchSend(source.tab, target.receive).send,
+                                [target.state, source.draft, source.system, source.table, source.session], [*target.outputs, tabs],
                                 queue=False)
         chat = next((source for source in self.sources if source.tab == "chat"), None)
         if chat is None:
             return
-
-        def open_in_chat(state: Any, system: str, user: str) -> tuple[Any, ...]:
-            system_text, draft, rows = chat_prompt(system, user, getattr(state, "dataset", None))
-            return system_text, draft, rows, gr.update(visible=bool(rows)), gr.update(selected="chat")
-
         target.button.click(open_in_chat, [target.state, target.system, target.user], [chat.system, chat.draft, chat.table, chat.group, tabs],
                             queue=False)
+
+
+@dataclass(frozen=True)
+class BatchSend:
+    """One tab's "Send to Batch": its prompt into Batch's boxes (through Batch's `receive`)."""
+
+    tab: str
+    receive: Any
+
+    def send(self, state: Any, draft: Any, system: Any, table: Any, session: Any) -> tuple[Any, ...]:
+        """Batch's outputs for the tab's templates and values, then Batch opened."""
+        prompt = batch_prompt(draft, system, table, self.tab, getattr(session, "typed", ""))
+        return (*self.receive(state, *prompt), gr.update(selected="batch"))
+
+
+def open_in_chat(state: Any, system: str, user: str) -> tuple[Any, ...]:
+    """"Open in Chat": (system, message box, Variables table, panel shown, Chat opened) from
+    Batch's templates and its first data row."""
+    system_text, draft, rows = chat_prompt(system, user, getattr(state, "dataset", None))
+    return system_text, draft, rows, gr.update(visible=bool(rows)), gr.update(selected="chat")

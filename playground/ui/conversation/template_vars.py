@@ -97,13 +97,16 @@ class VariablesPanel:
         """Show the table when the message (or the system box) has placeholders; with the message
         box empty after a send, the last message as typed (`Session.typed`) counts, so its values stay."""
         sources = [draft] if system is None else [draft, system]
-
-        def changed(table: Any, state: Any, *texts: Any) -> tuple[Any, Any]:
-            joined = [text_of(text) for text in texts]
-            joined[0] = joined[0] if joined[0].strip() else getattr(state, "typed", "")
-            rows = rows_for(joined, table) if any("{{" in text for text in joined) else []
-            return gr.update(visible=bool(rows)), rows if rows else gr.skip()
-
         inputs = [self.table, session if session is not None else gr.State(None), *sources]
-        gr.on([source.change for source in sources], changed, inputs, [self.group, self.table], queue=False,
+        gr.on([source.change for source in sources], variables_changed, inputs, [self.group, self.table], queue=False,
               show_progress="hidden", trigger_mode="always_last")
+
+
+def variables_changed(table: Any, state: Any, *texts: Any) -> tuple[Any, Any]:
+    """(panel, table) when the message or system box changes: the panel shown with a row per
+    placeholder (values kept) while there are placeholders; an empty message box counts as the
+    last message typed (`state.typed`)."""
+    joined = [text_of(text) for text in texts]
+    joined[0] = joined[0] if joined[0].strip() else getattr(state, "typed", "")
+    rows = rows_for(joined, table) if any("{{" in text for text in joined) else []
+    return gr.update(visible=bool(rows)), rows if rows else gr.skip()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,13 @@ class SessionFileBar:
     download: gr.File
     load: gr.UploadButton
     status: gr.Markdown
+    fields: dict[str, Any] = field(default_factory=dict)
+    """What `wire` got: the form's fields by name, how a loaded form arrives, the request check."""
+    arrival: Arrival | None = None
+    check: RequestCheck | None = None
+    conversation: bool = False
+    skipped: int = 0
+    """How many outputs follow the status (left as they are when a file is refused)."""
 
     @classmethod
     def build(cls, tab: str) -> SessionFileBar:
@@ -55,41 +62,49 @@ class SessionFileBar:
         """A tab with a conversation passes its chatbot and session; a form-only tab does not.
         A tab whose fields depend on one another (Video) passes how a loaded form arrives; `check`
         is the tab's request check (the values must build the request a send would build)."""
-        names, components = list(fields), list(fields.values())
+        self.fields, self.arrival, self.check = fields, arrival, check
         conversation = [chatbot, session] if chatbot is not None and session is not None else []
+        self.conversation = bool(conversation)
         marker = list(arrival.outputs) if arrival is not None else []
+        components = list(fields.values())
+        self.skipped = len(components) + len(conversation) + len(marker)
+        self.save.click(self.on_save, [*conversation, *components], [self.download, self.status], queue=False)
+        self.load.upload(self.on_load, [self.load, *components], [self.status, *conversation, *components, *marker], queue=False)
 
-        def on_save(*values: Any) -> tuple[Any, ...]:
-            history, state = (values[0], values[1]) if conversation else (None, None)
-            document = session_document(self.tab, dict(zip(names, values[len(conversation):])), history, state)
-            path = new_file("sessions", f"{self.tab}-session.json", json.dumps(document, indent=2, ensure_ascii=False))
-            return gr.update(value=path, visible=True), word("Saved: download the file to keep it.")
+    def on_save(self, *values: Any) -> tuple[Any, ...]:
+        """(the file to download, the status) for the conversation (when the tab has one) and the form's `values`."""
+        history, state = (values[0], values[1]) if self.conversation else (None, None)
+        form = dict(zip(self.fields, values[2 if self.conversation else 0:]))
+        document = session_document(self.tab, form, history, state)
+        path = new_file("sessions", f"{self.tab}-session.json", json.dumps(document, indent=2, ensure_ascii=False))
+        return gr.update(value=path, visible=True), word("Saved: download the file to keep it.")
 
-        def loaded_values(upload: Any, current: tuple[Any, ...]) -> tuple[str, list[Any]]:
-            path = upload if isinstance(upload, str) else getattr(upload, "name", None) or (upload or {}).get("path")
-            loaded = read_session(Path(str(path)).read_bytes(), self.tab, names)
-            values = {**dict(zip(names, current)), **loaded.form}
-            extra: list[Any] = []
-            if arrival is not None:  # the values' types first: arriving reads them (the choices come with the model)
-                problems = values_problems(fields, loaded.form, check_choices=False)
-                if problems:
-                    raise RequestValidationError(problems)
-                values, extra = arrival.arrive(values)
-                changed = unchanged_problems(loaded.form, values, values.get("model", ""))
-                if changed:
-                    raise RequestValidationError(changed)
-            check_whole(fields, values, loaded.session.messages, check)
-            status = word("Loaded the saved session.") + "".join(word(f" Note: {note}.") for note in loaded.notes)
-            shown = [values.get(name, gr.skip()) for name in names]
-            return status, [*((loaded.history, loaded.session) if conversation else ()), *shown, *extra]
+    def loaded_values(self, upload: Any, current: tuple[Any, ...]) -> tuple[str, list[Any]]:
+        """(status, outputs) of an uploaded session file, checked whole; raises what refuses it."""
+        names, fields, arrival = list(self.fields), self.fields, self.arrival
+        path = upload if isinstance(upload, str) else getattr(upload, "name", None) or (upload or {}).get("path")
+        loaded = read_session(Path(str(path)).read_bytes(), self.tab, names)
+        values = {**dict(zip(names, current)), **loaded.form}
+        extra: list[Any] = []
+        if arrival is not None:  # the values' types first: arriving reads them (the choices come with the model)
+            problems = values_problems(fields, loaded.form, check_choices=False)
+            if problems:
+                raise RequestValidationError(problems)
+            values, extra = arrival.arrive(values)
+            changed = unchanged_problems(loaded.form, values, values.get("model", ""))
+            if changed:
+                raise RequestValidationError(changed)
+        check_whole(fields, values, loaded.session.messages, self.check)
+        status = word("Loaded the saved session.") + "".join(word(f" Note: {note}.") for note in loaded.notes)
+        shown = [values.get(name, gr.skip()) for name in names]
+        return status, [*((loaded.history, loaded.session) if self.conversation else ()), *shown, *extra]
 
-        def on_load(upload: Any, *current: Any) -> tuple[Any, ...]:
-            try:
-                status, outputs = loaded_values(upload, current)
-            except (GatewayError, OSError) as error:
-                shown = error_text(error) if isinstance(error, GatewayError) else word("**Please check the request** — the file could not be read.")
-                return (shown, *(gr.skip(),) * (len(components) + len(conversation) + len(marker)))
-            return (status, *outputs)
-
-        self.save.click(on_save, [*conversation, *components], [self.download, self.status], queue=False)
-        self.load.upload(on_load, [self.load, *components], [self.status, *conversation, *components, *marker], queue=False)
+    def on_load(self, upload: Any, *current: Any) -> tuple[Any, ...]:
+        """(status, the conversation, the form, the arrival's outputs) from an uploaded file, or
+        the refusal and nothing changed."""
+        try:
+            status, outputs = self.loaded_values(upload, current)
+        except (GatewayError, OSError) as error:
+            shown = error_text(error) if isinstance(error, GatewayError) else word("**Please check the request** — the file could not be read.")
+            return (shown, *(gr.skip(),) * self.skipped)
+        return (status, *outputs)

@@ -133,22 +133,34 @@ class CurlImport:
     def wire(self, registry: ImportRegistry, defaults: ServerDefaults, tabs: gr.Tabs, url_box: gr.Textbox, key_box: gr.Textbox,
              client: GatewayClient) -> None:
         """Call after every tab registered its `FormImport`."""
+        importer = CurlImporter(registry, defaults, client)
         components = [component for form in registry.forms for component in form.components]
-
-        async def on_import(text: str, current_url: str, keep: bool) -> tuple[Any, ...]:
-            tab_id, message, request, values = imported_values(registry, defaults, text)
-            url, key, note = gr.skip(), gr.skip(), ""
-            if request is not None:
-                url, key, note = await connection_after_import(client, defaults, request, current_url, keep)
-            status = message + note + (word(" Press Enter to send.") if tab_id else "")
-            return (gr.update(selected=tab_id) if tab_id else gr.skip(), "" if tab_id else gr.skip(), status, url, key, *values)
-
-        async def switch(text: str, current_url: str) -> tuple[Any, ...]:
-            return await on_import(text, current_url, keep=False)
-
-        async def keep_url(text: str, current_url: str) -> tuple[Any, ...]:
-            return await on_import(text, current_url, keep=True)
-
         outputs = [tabs, self.command, self.status, url_box, key_box, *components]
-        self.run.click(switch, [self.command, url_box], outputs, queue=False)
-        self.keep.click(keep_url, [self.command, url_box], outputs, queue=False)
+        self.run.click(importer.switch, [self.command, url_box], outputs, queue=False)
+        self.keep.click(importer.keep_url, [self.command, url_box], outputs, queue=False)
+
+
+@dataclass(frozen=True)
+class CurlImporter:
+    """What the import buttons run: a pasted command into its tab's form, with or without its host."""
+
+    registry: ImportRegistry
+    defaults: ServerDefaults
+    client: GatewayClient
+
+    async def on_import(self, text: str, current_url: str, keep: bool) -> tuple[Any, ...]:
+        """(tab, command box, status, base URL, key, every form's values) for a pasted command."""
+        tab_id, message, request, values = imported_values(self.registry, self.defaults, text)
+        url, key, note = gr.skip(), gr.skip(), ""
+        if request is not None:
+            url, key, note = await connection_after_import(self.client, self.defaults, request, current_url, keep)
+        status = message + note + (word(" Press Enter to send.") if tab_id else "")
+        return (gr.update(selected=tab_id) if tab_id else gr.skip(), "" if tab_id else gr.skip(), status, url, key, *values)
+
+    async def switch(self, text: str, current_url: str) -> tuple[Any, ...]:
+        """"Open it": the command's host becomes the session's base URL (when the guard allows it)."""
+        return await self.on_import(text, current_url, keep=False)
+
+    async def keep_url(self, text: str, current_url: str) -> tuple[Any, ...]:
+        """"Open it, keep my base URL": no host lookup, the base URL stays."""
+        return await self.on_import(text, current_url, keep=True)

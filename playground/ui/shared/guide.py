@@ -50,13 +50,6 @@ class Guide:
             gr.Markdown(SHORTCUTS, elem_id="shortcuts-list")
             hide = gr.Button(t("guide.shortcuts_close"), size="sm", elem_id="shortcuts-close")
         shown = gr.State(False)
-
-        def first_visit(seen: bool) -> Any:
-            return gr.Sidebar(open=not seen)
-
-        def toggle(visible: bool) -> tuple[Any, bool]:
-            return gr.update(visible=not visible), not visible
-
         blocks.load(first_visit, self.seen, self.sidebar, queue=False, js=FIRST_VISIT_JS)
         blocks.load(None, None, self.language, js=remembered_js(languages()))
         self.language.input(None, self.language, None, js=SWITCH_JS)
@@ -64,3 +57,13 @@ class Guide:
         self.close.click(lambda: gr.Sidebar(open=False), None, self.sidebar, queue=False)
         keys.click(toggle, shown, [shortcut_panel, shown], queue=False)
         hide.click(lambda: (gr.update(visible=False), False), None, [shortcut_panel, shown], queue=False)
+
+
+def first_visit(seen: bool) -> Any:
+    """The tour opens by itself unless this browser saw it (`FIRST_VISIT_JS` says)."""
+    return gr.Sidebar(open=not seen)
+
+
+def toggle(visible: bool) -> tuple[Any, bool]:
+    """The shortcut list shown or hidden, and whether it now is."""
+    return gr.update(visible=not visible), not visible

@@ -119,12 +119,12 @@ class LinkOpener:
 
     def wire(self, blocks: gr.Blocks) -> None:
         store = self.presets if self.presets is not None else gr.State(None)
+        blocks.load(self.on_load, store, [self.tabs, self.notice, *self.outputs], queue=False)
 
-        def on_load(stored: Any, request: gr.Request) -> tuple[Any, ...]:
-            tab, notice, values = self.values(dict(request.query_params), stored)
-            return (tab, notice, *values)
-
-        blocks.load(on_load, store, [self.tabs, self.notice, *self.outputs], queue=False)
+    def on_load(self, stored: Any, request: gr.Request) -> tuple[Any, ...]:
+        """The page's load: (tab, notice, one value or skip per output) from its query parameters."""
+        tab, notice, values = self.values(dict(request.query_params), stored)
+        return (tab, notice, *values)
 
 
 def unknown_parameters(params: dict[str, str]) -> list[str]:
@@ -184,5 +184,9 @@ class CopyLink:
         name = gr.Textbox(self.tab, visible=False)
         parts = [fields.get("model"), fields.get("text"), fields.get("preset")]
         blanks = [gr.Textbox("", visible=False) if part is None else part for part in parts]
-        self.button.click(lambda tab, model, text, preset, link: gr.update(value=link, visible=True),
-                          [name, *blanks, self.box], self.box, js=COPY_JS, queue=False)
+        self.button.click(show_link, [name, *blanks, self.box], self.box, js=COPY_JS, queue=False)
+
+
+def show_link(tab: str, model: Any, text: Any, preset: Any, link: str) -> Any:
+    """The link `COPY_JS` wrote (and copied) from the tab's fields, shown in the link box."""
+    return gr.update(value=link, visible=True)

@@ -7,7 +7,7 @@ values (text, numbers, booleans and lists of them) are kept: uploads and secrets
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import gradio as gr
@@ -85,6 +85,8 @@ class PresetBar:
     save: gr.Button
     delete: gr.Button
     status: gr.Markdown
+    fields: list[str] = field(default_factory=list)
+    """The names of the fields a preset keeps, in the order `wire` got them."""
 
     @classmethod
     def build(cls, tab: str) -> PresetBar:
@@ -100,24 +102,30 @@ class PresetBar:
         return cls(tab, picker, name, save, delete, status)
 
     def wire(self, store: gr.BrowserState, fields: dict[str, Any]) -> None:
-        names, components = list(fields), list(fields.values())
-
-        def on_save(current: Any, name: str, *values: Any) -> tuple[Any, ...]:
-            new, message = save_preset(current, self.tab, name, dict(zip(names, values)))
-            return new, message, gr.update(choices=preset_names(new, self.tab), value=(name or "").strip() or None)
-
-        def on_delete(current: Any, name: str | None) -> tuple[Any, ...]:
-            new, message = delete_preset(current, self.tab, name)
-            return new, message, gr.update(choices=preset_names(new, self.tab), value=None)
-
-        def on_pick(current: Any, name: str | None) -> tuple[Any, ...]:
-            values = preset_values(current, self.tab, name, names)
-            if values is None:
-                return (gr.skip(),) * len(components)
-            return tuple(gr.skip() if value is _MISSING else value for value in values)
-
-        self.picker.focus(lambda current: gr.update(choices=preset_names(current, self.tab)), store, self.picker, queue=False)
-        self.save.click(on_save, [store, self.name, *components], [store, self.status, self.picker], queue=False)
-        self.delete.click(on_delete, [store, self.picker], [store, self.status, self.picker], queue=False)
+        self.fields = list(fields)
+        components = list(fields.values())
+        self.picker.focus(self.on_focus, store, self.picker, queue=False)
+        self.save.click(self.on_save, [store, self.name, *components], [store, self.status, self.picker], queue=False)
+        self.delete.click(self.on_delete, [store, self.picker], [store, self.status, self.picker], queue=False)
         # `change`, not `input`: a link (`ui.links`) picks a preset by setting the picker.
-        self.picker.change(on_pick, [store, self.picker], components, queue=False)
+        self.picker.change(self.on_pick, [store, self.picker], components, queue=False)
+
+    def on_focus(self, current: Any) -> Any:
+        """The picker's choices: the presets this browser keeps for the tab."""
+        return gr.update(choices=preset_names(current, self.tab))
+
+    def on_save(self, current: Any, name: str, *values: Any) -> tuple[Any, ...]:
+        """(store, message, picker) after saving the fields' `values` as preset `name`."""
+        new, message = save_preset(current, self.tab, name, dict(zip(self.fields, values)))
+        return new, message, gr.update(choices=preset_names(new, self.tab), value=(name or "").strip() or None)
+
+    def on_delete(self, current: Any, name: str | None) -> tuple[Any, ...]:
+        new, message = delete_preset(current, self.tab, name)
+        return new, message, gr.update(choices=preset_names(new, self.tab), value=None)
+
+    def on_pick(self, current: Any, name: str | None) -> tuple[Any, ...]:
+        """One value per field (skipped where the preset holds none, all skipped for no preset)."""
+        values = preset_values(current, self.tab, name, self.fields)
+        if values is None:
+            return (gr.skip(),) * len(self.fields)
+        return tuple(gr.skip() if value is _MISSING else value for value in values)

@@ -100,32 +100,35 @@ class PriceEditor:
         return cls(table, upload, status, saved, prices)
 
     def wire(self, blocks: gr.Blocks) -> None:
-        def restore(stored: Any) -> Any:
-            table = parse_stored(stored)
-            self.prices.set(table)
-            return table_rows(table) or [["", None, None, None]]
+        blocks.load(self.restore, self.saved, self.table, queue=False)
+        self.table.input(self.edited, self.table, [self.status, self.saved], queue=False)
+        self.upload.upload(self.imported, self.upload, [self.table, self.status, self.saved], queue=False)
 
-        def edited(rows: Any) -> tuple[Any, Any]:
-            try:
-                table = table_from_rows(rows if isinstance(rows, list) else [])
-            except PriceError as error:
-                return word(f"⚠️ Prices not applied: {plain(str(error))}"), gr.skip()
-            self.prices.set(table)
-            return (word(f"{len(table)} model price(s) in use.") if table else word("No prices: costs show as “—”.")), {"rows": table_rows(table)}
+    def restore(self, stored: Any) -> Any:
+        """The page's load: the browser's table applied to this session and shown."""
+        table = parse_stored(stored)
+        self.prices.set(table)
+        return table_rows(table) or [["", None, None, None]]
 
-        def imported(path: str | None) -> tuple[Any, Any, Any]:
-            if not path:
-                return gr.skip(), gr.skip(), gr.skip()
-            try:
-                data = Path(path).read_bytes()
-                if len(data) > MAX_CSV_BYTES:
-                    raise PriceError(f"the file is {len(data):,} bytes; at most {MAX_CSV_BYTES:,}")
-                table = table_from_csv(data.decode("utf-8"))
-            except (PriceError, UnicodeDecodeError, OSError) as error:
-                return gr.skip(), word(f"⚠️ Not imported: {plain(str(error))}"), gr.skip()
-            self.prices.set(table)
-            return table_rows(table), word(f"Imported {len(table)} model price(s)."), {"rows": table_rows(table)}
+    def edited(self, rows: Any) -> tuple[Any, Any]:
+        """(status, browser copy) after the table was edited: applied when it is whole, else refused."""
+        try:
+            table = table_from_rows(rows if isinstance(rows, list) else [])
+        except PriceError as error:
+            return word(f"⚠️ Prices not applied: {plain(str(error))}"), gr.skip()
+        self.prices.set(table)
+        return (word(f"{len(table)} model price(s) in use.") if table else word("No prices: costs show as “—”.")), {"rows": table_rows(table)}
 
-        blocks.load(restore, self.saved, self.table, queue=False)
-        self.table.input(edited, self.table, [self.status, self.saved], queue=False)
-        self.upload.upload(imported, self.upload, [self.table, self.status, self.saved], queue=False)
+    def imported(self, path: str | None) -> tuple[Any, Any, Any]:
+        """(table, status, browser copy) from an uploaded CSV, read within `MAX_CSV_BYTES` and checked whole."""
+        if not path:
+            return gr.skip(), gr.skip(), gr.skip()
+        try:
+            data = Path(path).read_bytes()
+            if len(data) > MAX_CSV_BYTES:
+                raise PriceError(f"the file is {len(data):,} bytes; at most {MAX_CSV_BYTES:,}")
+            table = table_from_csv(data.decode("utf-8"))
+        except (PriceError, UnicodeDecodeError, OSError) as error:
+            return gr.skip(), word(f"⚠️ Not imported: {plain(str(error))}"), gr.skip()
+        self.prices.set(table)
+        return table_rows(table), word(f"Imported {len(table)} model price(s)."), {"rows": table_rows(table)}
