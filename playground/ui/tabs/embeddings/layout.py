@@ -4,6 +4,7 @@ lessons on the right."""
 
 from __future__ import annotations
 
+from typing import Any
 
 import gradio as gr
 
@@ -57,6 +58,43 @@ CHOICE_KEYS = {LIST_FORMAT: "embeddings.choice.list", NATIVE_FORMAT: "embeddings
 SETTINGS = ("formats", "list_model", "native_model", "native_call", "prefix", "auth", "encoding", "dimensions", "task_type", "lesson", "extra_fields")
 
 
+def _settings(defaults: EmbeddingsForm) -> tuple[Any, ...]:
+    """The "Settings" accordion: (dimensions, encoding, task type, native calls, path prefix, how the key travels)."""
+    with gr.Accordion(t("embeddings.settings"), open=False, elem_id="embeddings-settings"):
+        with gr.Row():
+            dimensions = gr.Number(None, label=t("embeddings.dimensions_empty_model_default"), info=default_sizes_note(), elem_id="embeddings-dimensions")
+            encoding = gr.Radio(["float", "base64"], value=defaults.encoding, label=t("embeddings.list_format_encoding_format"),
+                                info=t("embeddings.base64_the_same_numbers"), elem_id="embeddings-encoding")
+        task_type = gr.Dropdown([(t(CHOICE_KEYS[NO_TASK]), NO_TASK), *TASK_TYPES], value=NO_TASK, label=t("embeddings.native_format_tasktype"), info=t("embeddings.what_the_vectors_are"), elem_id="embeddings-task")
+        with gr.Row():
+            native_call = gr.Radio([(t(CHOICE_KEYS[name]), name) for name in NATIVE_CALLS], value=defaults.native_call, label=t("embeddings.native_format_calls"), elem_id="embeddings-native-call")
+            prefix = gr.Radio(["v1beta", "v1"], value=defaults.prefix, label=t("embeddings.native_path_prefix"), elem_id="embeddings-prefix")
+        auth = gr.Radio(list(AUTH_CHOICES), value=defaults.auth, label=t("embeddings.native_format_send_the"), elem_id="embeddings-auth")
+    return dimensions, encoding, task_type, native_call, prefix, auth
+
+
+def _results() -> list[Any]:
+    """The results column, in the order `EmbeddingsHandlers.embed` fills it: summary, heatmap, map,
+    search, vectors table, files, the text-exports button, lesson."""
+    summary = gr.Markdown(t("embeddings.type_a_few_texts"), elem_id="embeddings-summary")
+    with gr.Tabs():
+        with gr.Tab(t("embeddings.similarity"), elem_id="embeddings-tab-heatmap"):
+            heatmap = gr.HTML(elem_id="embeddings-heatmap")
+        with gr.Tab(t("embeddings.map"), elem_id="embeddings-tab-map"):
+            scatter = gr.HTML(t("embeddings.p_embed_a_few"), elem_id="embeddings-map")
+        with gr.Tab(t("embeddings.search"), elem_id="embeddings-tab-search"):
+            search = gr.HTML(t("embeddings.p_type_a_search"), elem_id="embeddings-search")
+        with gr.Tab(t("embeddings.vectors"), elem_id="embeddings-tab-vectors"):
+            table = gr.Dataframe(headers=vector_headers(), interactive=False, wrap=True, elem_id="embeddings-table")
+            files = gr.File(label=t("embeddings.download_csv_npy_and"), file_count="multiple",
+                            interactive=False, elem_id="embeddings-files")
+            text_exports = gr.Button(t("embeddings.also_write_the_csv"), size="sm",
+                                     visible=False, elem_id="embeddings-text-exports")
+        with gr.Tab(t("embeddings.lesson"), elem_id="embeddings-tab-lesson"):
+            lesson_view = gr.HTML(t("embeddings.p_pick_a_comparison"), elem_id="embeddings-lesson-view")
+    return [summary, heatmap, scatter, search, table, files, text_exports, lesson_view]
+
+
 def build_embeddings_tab(ctx: TabContext) -> None:
     defaults = EmbeddingsForm()
     switch = gr.State(StopSwitch())
@@ -70,16 +108,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
                                          min_width=260)  # room for "text-embedding-3-small" beside the arrow; the row wraps when narrow
                 native_model = gr.Dropdown(list(NATIVE_MODELS), value=defaults.native_model, allow_custom_value=True, label=t("embeddings.native_format_model"), elem_id="embeddings-native-model",
                                            min_width=260)
-            with gr.Accordion(t("embeddings.settings"), open=False, elem_id="embeddings-settings"):
-                with gr.Row():
-                    dimensions = gr.Number(None, label=t("embeddings.dimensions_empty_model_default"), info=default_sizes_note(), elem_id="embeddings-dimensions")
-                    encoding = gr.Radio(["float", "base64"], value=defaults.encoding, label=t("embeddings.list_format_encoding_format"),
-                                        info=t("embeddings.base64_the_same_numbers"), elem_id="embeddings-encoding")
-                task_type = gr.Dropdown([(t(CHOICE_KEYS[NO_TASK]), NO_TASK), *TASK_TYPES], value=NO_TASK, label=t("embeddings.native_format_tasktype"), info=t("embeddings.what_the_vectors_are"), elem_id="embeddings-task")
-                with gr.Row():
-                    native_call = gr.Radio([(t(CHOICE_KEYS[name]), name) for name in NATIVE_CALLS], value=defaults.native_call, label=t("embeddings.native_format_calls"), elem_id="embeddings-native-call")
-                    prefix = gr.Radio(["v1beta", "v1"], value=defaults.prefix, label=t("embeddings.native_path_prefix"), elem_id="embeddings-prefix")
-                auth = gr.Radio(list(AUTH_CHOICES), value=defaults.auth, label=t("embeddings.native_format_send_the"), elem_id="embeddings-auth")
+            dimensions, encoding, task_type, native_call, prefix, auth = _settings(defaults)
             with developer_section("embeddings"):
                 extra = gr.Code("", language="json", label=t("embeddings.extra_fields_json_object"),
                                 interactive=True, elem_id="embeddings-extra")
@@ -94,22 +123,7 @@ def build_embeddings_tab(ctx: TabContext) -> None:
             error = error_banner("embeddings")
             notice = notice_banner("embeddings")
         with gr.Column(scale=3):
-            summary = gr.Markdown(t("embeddings.type_a_few_texts"), elem_id="embeddings-summary")
-            with gr.Tabs():
-                with gr.Tab(t("embeddings.similarity"), elem_id="embeddings-tab-heatmap"):
-                    heatmap = gr.HTML(elem_id="embeddings-heatmap")
-                with gr.Tab(t("embeddings.map"), elem_id="embeddings-tab-map"):
-                    scatter = gr.HTML(t("embeddings.p_embed_a_few"), elem_id="embeddings-map")
-                with gr.Tab(t("embeddings.search"), elem_id="embeddings-tab-search"):
-                    search = gr.HTML(t("embeddings.p_type_a_search"), elem_id="embeddings-search")
-                with gr.Tab(t("embeddings.vectors"), elem_id="embeddings-tab-vectors"):
-                    table = gr.Dataframe(headers=vector_headers(), interactive=False, wrap=True, elem_id="embeddings-table")
-                    files = gr.File(label=t("embeddings.download_csv_npy_and"), file_count="multiple",
-                                    interactive=False, elem_id="embeddings-files")
-                    text_exports = gr.Button(t("embeddings.also_write_the_csv"), size="sm",
-                                             visible=False, elem_id="embeddings-text-exports")
-                with gr.Tab(t("embeddings.lesson"), elem_id="embeddings-tab-lesson"):
-                    lesson_view = gr.HTML(t("embeddings.p_pick_a_comparison"), elem_id="embeddings-lesson-view")
+            shown = _results()
     inspector = Inspector.build("embeddings")
 
     form_inputs = [texts, query, formats, list_model, native_model, native_call, prefix, auth, encoding, dimensions, task_type, lesson, extra]
@@ -120,7 +134,8 @@ def build_embeddings_tab(ctx: TabContext) -> None:
     session_file.wire(fields, check=handlers.check_values)
 
     wired = handlers.EmbeddingsHandlers(ctx.client, ctx.defaults)
-    outputs = [error, summary, heatmap, scatter, search, table, files, text_exports, lesson_view, *inspector.components]
+    outputs = [error, *shown, *inspector.components]
+    files, text_exports = shown[5], shown[6]
     bring_into_view(run, "embeddings-summary")
     gr.on([run.click, texts.submit, query.submit], handlers.arm_stop, switch, notice, queue=False).then(
         wired.embed, [switch, *ctx.connection, *form_inputs], outputs, concurrency_limit=None)

@@ -4,6 +4,7 @@ refine (source and result side by side), the session's history, Stop, inspector 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
@@ -42,6 +43,69 @@ NOT_SHOWN = (t("imgview.not_set"), NOT_SET)
 """The "not set" choice of the Images dropdowns: its value is the one the handlers read, its words the catalogue's."""
 
 
+@dataclass
+class ImagesResults:
+    """The results column: gallery, downloads, what was delivered, Refine and the session's generations."""
+
+    gallery: gr.Gallery
+    downloads: gr.File
+    delivered: gr.HTML
+    picked: gr.Image
+    instruction: gr.Textbox
+    refine_button: gr.Button
+    compare: gr.Row
+    before: gr.Image
+    after: gr.Image
+    history: gr.Gallery
+
+    def shown(self) -> list[Any]:
+        """What a generation (and a restored one) shows, in the handlers' order."""
+        return [self.gallery, self.downloads, self.delivered, self.picked, self.history, self.compare, self.before, self.after]
+
+
+def _settings() -> tuple[Any, ...]:
+    """(model, ratio, ratio preview, tier, n, quality, mime type, modalities, extra fields)."""
+    model = gr.Dropdown(list(IMAGE_MODELS), value=IMAGE_MODELS[0], label=t("chat.model"), allow_custom_value=True, elem_id="images-model")
+    with gr.Row(equal_height=True):
+        ratio = gr.Dropdown([NOT_SHOWN, *RATIOS], value="1:1", label=t("images.aspect_ratio_size_w"), allow_custom_value=True,
+                            elem_id="images-ratio", scale=1)
+        preview = gr.HTML(ratio_preview_html("1:1", "1K"), elem_id="images-ratio-preview", scale=1)
+    with gr.Row():
+        tier = gr.Dropdown([NOT_SHOWN, "1K", "2K", "3K"], value="1K", label=t("images.size_tier_image_size"), elem_id="images-tier")
+        n = gr.Slider(1, MAX_IMAGES_PER_CALL, value=1, step=1, label=t("images.number_of_images_n"), elem_id="images-n")
+    with gr.Row():
+        quality = gr.Dropdown([NOT_SHOWN, "auto", "low", "medium", "high"], value=NOT_SET, label=t("images.quality"), allow_custom_value=True,
+                              elem_id="images-quality")
+        mime_type = gr.Dropdown([NOT_SHOWN, "image/png", "image/jpeg", "image/webp"], value="image/png", label=t("images.output_type_mime_type"),
+                                allow_custom_value=True, elem_id="images-mime")
+    with gr.Accordion(t("common.more_parameters"), open=False):
+        modalities = gr.Dropdown([NOT_SHOWN, "image", "text,image"], value=NOT_SET, label=t("images.response_modalities"),
+                                 allow_custom_value=True, elem_id="images-modalities")
+        gr.Markdown(t("images.response_format_is_always"))
+    with developer_section("images"):
+        extra = gr.Code("", language="json", label=t("images.extra_fields_json_object"),
+                        interactive=True, elem_id="images-extra")
+    return model, ratio, preview, tier, n, quality, mime_type, modalities, extra
+
+
+def _results() -> ImagesResults:
+    gallery = gr.Gallery(label=t("images.results_click_one_for"), columns=2,
+                         height=440, object_fit="contain", elem_id="images-gallery")
+    downloads = gr.File(label=t("images.download_the_original_files"), file_count="multiple", interactive=False, elem_id="images-downloads")
+    delivered = gr.HTML(t("imgview.empty"), elem_id="images-delivered")
+    with gr.Group(), gr.Row(equal_height=True):
+        picked = gr.Image(label=t("images.picked_image"), type="filepath", interactive=False, height=140, elem_id="images-picked")
+        with gr.Column(scale=2):
+            instruction = gr.Textbox(label=t("images.refine_what_to_change"), lines=2, elem_id="images-refine-instruction")
+            refine_button = gr.Button(t("images.refine"), elem_id="images-refine")
+    with gr.Row(visible=False, elem_id="images-refine-compare") as compare:
+        before = gr.Image(label=t("images.source"), type="filepath", interactive=False, elem_id="images-refine-source")
+        after = gr.Image(label=t("images.result"), type="filepath", interactive=False, elem_id="images-refine-result")
+    history = gr.Gallery(label=t("images.this_session_s_generations"), columns=6, height=170,
+                         allow_preview=False, object_fit="cover", fit_columns=False, elem_id="images-history")
+    return ImagesResults(gallery, downloads, delivered, picked, instruction, refine_button, compare, before, after, history)
+
+
 def build_images_tab(ctx: TabContext) -> None:
     session = gr.State(ImagesSession())
     with gr.Row():
@@ -53,66 +117,42 @@ def build_images_tab(ctx: TabContext) -> None:
             status = gr.Markdown(elem_id="images-status", elem_classes=["metrics-line"])
             error = error_banner("images")  # under the button the eye is on, above the fold
             notice = notice_banner("images")
-            model = gr.Dropdown(list(IMAGE_MODELS), value=IMAGE_MODELS[0], label=t("chat.model"), allow_custom_value=True, elem_id="images-model")
-            with gr.Row(equal_height=True):
-                ratio = gr.Dropdown([NOT_SHOWN, *RATIOS], value="1:1", label=t("images.aspect_ratio_size_w"), allow_custom_value=True,
-                                    elem_id="images-ratio", scale=1)
-                preview = gr.HTML(ratio_preview_html("1:1", "1K"), elem_id="images-ratio-preview", scale=1)
-            with gr.Row():
-                tier = gr.Dropdown([NOT_SHOWN, "1K", "2K", "3K"], value="1K", label=t("images.size_tier_image_size"), elem_id="images-tier")
-                n = gr.Slider(1, MAX_IMAGES_PER_CALL, value=1, step=1, label=t("images.number_of_images_n"), elem_id="images-n")
-            with gr.Row():
-                quality = gr.Dropdown([NOT_SHOWN, "auto", "low", "medium", "high"], value=NOT_SET, label=t("images.quality"), allow_custom_value=True,
-                                      elem_id="images-quality")
-                mime_type = gr.Dropdown([NOT_SHOWN, "image/png", "image/jpeg", "image/webp"], value="image/png", label=t("images.output_type_mime_type"),
-                                        allow_custom_value=True, elem_id="images-mime")
-            with gr.Accordion(t("common.more_parameters"), open=False):
-                modalities = gr.Dropdown([NOT_SHOWN, "image", "text,image"], value=NOT_SET, label=t("images.response_modalities"),
-                                         allow_custom_value=True, elem_id="images-modalities")
-                gr.Markdown(t("images.response_format_is_always"))
-            with developer_section("images"):
-                extra = gr.Code("", language="json", label=t("images.extra_fields_json_object"),
-                                interactive=True, elem_id="images-extra")
+            model, ratio, preview, tier, n, quality, mime_type, modalities, extra = _settings()
             references = gr.File(file_count="multiple", file_types=["image"], label=t("images.reference_images_image_to"),
                                  elem_id="images-references")
             examples = ExampleRow.build("images", EXAMPLES, shows="images-gallery")
             presets = PresetBar.build("images")
             session_file = SessionFileBar.build("images")
         with gr.Column(scale=3):
-            gallery = gr.Gallery(label=t("images.results_click_one_for"), columns=2,
-                                 height=440, object_fit="contain", elem_id="images-gallery")
-            downloads = gr.File(label=t("images.download_the_original_files"), file_count="multiple", interactive=False, elem_id="images-downloads")
-            delivered = gr.HTML(t("imgview.empty"), elem_id="images-delivered")
-            with gr.Group(), gr.Row(equal_height=True):
-                picked = gr.Image(label=t("images.picked_image"), type="filepath", interactive=False, height=140, elem_id="images-picked")
-                with gr.Column(scale=2):
-                    instruction = gr.Textbox(label=t("images.refine_what_to_change"), lines=2, elem_id="images-refine-instruction")
-                    refine_button = gr.Button(t("images.refine"), elem_id="images-refine")
-            with gr.Row(visible=False, elem_id="images-refine-compare") as compare:
-                before = gr.Image(label=t("images.source"), type="filepath", interactive=False, elem_id="images-refine-source")
-                after = gr.Image(label=t("images.result"), type="filepath", interactive=False, elem_id="images-refine-result")
-            history = gr.Gallery(label=t("images.this_session_s_generations"), columns=6, height=170,
-                                 allow_preview=False, object_fit="cover", fit_columns=False, elem_id="images-history")
+            results = _results()
     inspector = Inspector.build("images")
 
     form_inputs = [prompt, model, ratio, tier, n, quality, mime_type, modalities, extra]
     by_name = dict(zip(FORM_FIELDS, form_inputs, strict=True))
     session_file.wire(by_name, check=handlers.check_form)
-    examples.wire({**by_name, "instruction": instruction})
+    examples.wire({**by_name, "instruction": results.instruction})
     if ctx.presets is not None:
         presets.wire(ctx.presets, by_name)
-    shown_outputs = [gallery, downloads, delivered, picked, history, compare, before, after]
+    gr.on([ratio.change, tier.change], ratio_preview_html, [ratio, tier], preview, queue=False, show_progress="hidden")
+    _wire_generation(ctx, session, form_inputs, references, (run, stop_button), [error, notice, status], results, inspector)
+    ctx.imports.register(FormImport("images", "Images", ("images",), form_inputs, handlers.form_from_curl, FORM_FIELDS, handlers.check_form))
 
+
+def _wire_generation(ctx: TabContext, session: gr.State, form_inputs: list[Any], references: gr.File, buttons: tuple[gr.Button, gr.Button],
+                     banners: list[Any], results: ImagesResults, inspector: Inspector) -> None:
+    """Generate, Refine and Stop, picking a result and restoring a generation. `banners`: (error, notice, status)."""
+    run, stop_button = buttons
+    error, notice, status = banners
     wired = handlers.ImagesHandlers(ctx.client, ctx.defaults)
+    shown_outputs = results.shown()
     outputs = [error, notice, status, *shown_outputs, *inspector.components]
     options: dict[str, Any] = {"concurrency_limit": GENERATE_CONCURRENCY, "concurrency_id": "images-generate"}
-    gr.on([ratio.change, tier.change], ratio_preview_html, [ratio, tier], preview, queue=False, show_progress="hidden")
     bring_into_view(run, "images-gallery")
     run.click(handlers.waiting, session, [error, notice, status], queue=False).then(
         wired.generate_images, [session, *ctx.connection, *form_inputs, references], outputs, **options)
-    refine_button.click(handlers.waiting, session, [error, notice, status], queue=False).then(
-        wired.refine_image, [session, *ctx.connection, instruction, *form_inputs], outputs, **options)
+    results.refine_button.click(handlers.waiting, session, [error, notice, status], queue=False).then(
+        wired.refine_image, [session, *ctx.connection, results.instruction, *form_inputs], outputs, **options)
     stop_button.click(handlers.stop_clicked, session, [notice, status], queue=False)
-    gallery.select(handlers.pick_image, session, picked, queue=False)
-    history.select(handlers.restore_generation, session, [*form_inputs, status, error, notice, *shown_outputs, *inspector.components], queue=False)
-    ctx.imports.register(FormImport("images", "Images", ("images",), form_inputs, handlers.form_from_curl, FORM_FIELDS, handlers.check_form))
+    results.gallery.select(handlers.pick_image, session, results.picked, queue=False)
+    results.history.select(handlers.restore_generation, session, [*form_inputs, status, error, notice, *shown_outputs, *inspector.components],
+                           queue=False)

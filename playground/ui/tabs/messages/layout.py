@@ -4,6 +4,7 @@ count and the prompt-cache lab."""
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import gradio as gr
 
@@ -40,6 +41,33 @@ EXAMPLES = [
 THINKING_ADVICE = t("messages.thinking_advice")
 
 
+def _tools() -> tuple[Any, ...]:
+    """The tools accordion: (tools JSON, web search, max uses, city, country, tool choice, no parallel calls)."""
+    with gr.Accordion(t("responses.tools_panel"), open=False):
+        tools = gr.Code("", language="json", interactive=True, elem_id="messages-tools",
+                        label=t("messages.tools"))
+        web_search = gr.Checkbox(False, label=t("messages.web_search"), elem_id="messages-web-search")
+        with gr.Row():
+            max_uses = gr.Number(None, label=t("messages.max_uses"), elem_id="messages-max-uses")
+            city = gr.Textbox(label=t("messages.city"), elem_id="messages-city")
+            country = gr.Textbox(label=t("messages.country"), elem_id="messages-country")
+        tool_choice = gr.Dropdown(["auto", "any", "none"], value="auto", allow_custom_value=True, label=t("chat.tool_choice"), elem_id="messages-tool-choice")
+        disable_parallel = gr.Checkbox(False, label=t("messages.parallel"), elem_id="messages-disable-parallel")
+    return tools, web_search, max_uses, city, country, tool_choice, disable_parallel
+
+
+def _cache_lab() -> tuple[Any, ...]:
+    """The prompt-cache lab: (cache the system prompt, cache the last message, cache type, fill button, report)."""
+    with gr.Accordion(t("messages.cache_lab"), open=False, elem_id="messages-cache-lab"):
+        gr.Markdown(t("messages.cache_note"))
+        cache_system = gr.Checkbox(False, label=t("messages.cache_system"), elem_id="messages-cache-system")
+        cache_last = gr.Checkbox(False, label=t("messages.cache_last"), elem_id="messages-cache-last")
+        cache_type = gr.Radio(["ephemeral", "persistent"], value="ephemeral", label=t("messages.cache_type"), elem_id="messages-cache-type")
+        fill = gr.Button(t("messages.fill"), size="sm", elem_id="messages-fill-document")
+        report = gr.Markdown(cache_report(catalog.MESSAGES_MODELS[0], []), elem_id="messages-cache-report")
+    return cache_system, cache_last, cache_type, fill, report
+
+
 def build_messages_tab(ctx: TabContext) -> None:
     with gr.Row():
         with gr.Column(scale=3):
@@ -59,24 +87,9 @@ def build_messages_tab(ctx: TabContext) -> None:
                 top_p = gr.Slider(0, 1, value=1.0, step=0.01, label=t("chat.top_p"), elem_id="messages-top-p")
                 top_k = gr.Number(0, label=t("messages.top_k"), elem_id="messages-top-k")
                 stops = gr.Textbox(label=t("messages.stops"), elem_id="messages-stops")
-            with gr.Accordion(t("responses.tools_panel"), open=False):
-                tools = gr.Code("", language="json", interactive=True, elem_id="messages-tools",
-                                label=t("messages.tools"))
-                web_search = gr.Checkbox(False, label=t("messages.web_search"), elem_id="messages-web-search")
-                with gr.Row():
-                    max_uses = gr.Number(None, label=t("messages.max_uses"), elem_id="messages-max-uses")
-                    city = gr.Textbox(label=t("messages.city"), elem_id="messages-city")
-                    country = gr.Textbox(label=t("messages.country"), elem_id="messages-country")
-                tool_choice = gr.Dropdown(["auto", "any", "none"], value="auto", allow_custom_value=True, label=t("chat.tool_choice"), elem_id="messages-tool-choice")
-                disable_parallel = gr.Checkbox(False, label=t("messages.parallel"), elem_id="messages-disable-parallel")
+            tools, web_search, max_uses, city, country, tool_choice, disable_parallel = _tools()
             mcp = McpPanel.build("messages", ctx.defaults)
-            with gr.Accordion(t("messages.cache_lab"), open=False, elem_id="messages-cache-lab"):
-                gr.Markdown(t("messages.cache_note"))
-                cache_system = gr.Checkbox(False, label=t("messages.cache_system"), elem_id="messages-cache-system")
-                cache_last = gr.Checkbox(False, label=t("messages.cache_last"), elem_id="messages-cache-last")
-                cache_type = gr.Radio(["ephemeral", "persistent"], value="ephemeral", label=t("messages.cache_type"), elem_id="messages-cache-type")
-                fill = gr.Button(t("messages.fill"), size="sm", elem_id="messages-fill-document")
-                report = gr.Markdown(cache_report(catalog.MESSAGES_MODELS[0], []), elem_id="messages-cache-report")
+            cache_system, cache_last, cache_type, fill, report = _cache_lab()
             with developer_section("messages"):
                 extensions = gr.Code("", language="json", interactive=True, elem_id="messages-extensions",
                                      label=t("messages.extensions"))

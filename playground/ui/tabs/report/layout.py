@@ -4,6 +4,8 @@ loaded to diff the next run against."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import gradio as gr
 
 from playground.ui.i18n import t, t_client
@@ -21,6 +23,26 @@ MATRIX_JS = """element.addEventListener('click', (e) => {
 CHECK_CHOICES = [(t_client(c.label), c.id) for c in CHECKS]
 """The client's checks, named through the catalogue; the values the handlers read are the check ids."""
 FORMAT_CHOICES = [(t_client(FORMAT_LABELS[f]), f) for f in FORMATS]
+
+
+def _load_run(hosted: bool) -> tuple[Any, ...]:
+    """The load run's accordion (refused when hosted): (format, model, highest concurrency, stop
+    rate, start button, TTFT plot, rate plot, errors)."""
+    with gr.Accordion(t("report.load_run_local_mode"), open=False, elem_id="report-load-panel"):
+        if hosted:
+            gr.Markdown(t("report.load_hosted"), elem_id="report-load-refused")
+        with gr.Row():
+            load_format = gr.Dropdown([(t_client(FORMAT_LABELS[f]), f) for f in TEXT_FORMATS], value="chat", label=t("report.format"),
+                                      interactive=not hosted, elem_id="report-load-format")
+            load_model = gr.Textbox("gx-2.5-flash", label=t("common.model"), interactive=not hosted, elem_id="report-load-model")
+            load_max = gr.Slider(1, 64, value=8, step=1, label=t("report.highest_concurrency"), interactive=not hosted, elem_id="report-load-max")
+            load_stop = gr.Number(50, label=t("report.stop_above_this_error"), interactive=not hosted, elem_id="report-load-stop-rate")
+        load_button = gr.Button(t("report.start_the_load_run"), interactive=not hosted, elem_id="report-load-run")
+        with gr.Row():
+            ttft_plot = gr.LinePlot(x="concurrency", y="ms", color="series", label=t("report.plot_ttft"), elem_id="report-load-ttft")
+            rate_plot = gr.LinePlot(x="concurrency", y="tokens/s", color="series", label=t("report.plot_rate"), elem_id="report-load-rate")
+        load_errors = gr.Markdown(elem_id="report-load-errors")
+    return load_format, load_model, load_max, load_stop, load_button, ttft_plot, rate_plot, load_errors
 
 
 def build_report_tab(ctx: TabContext) -> None:
@@ -51,19 +73,7 @@ def build_report_tab(ctx: TabContext) -> None:
         call = gr.Dropdown([], label=t("report.call_of_this_cell"), elem_id="report-call")
     with gr.Accordion(t("report.latency"), open=False, elem_id="report-latency-panel"):
         latency = gr.Markdown(elem_id="report-latency")
-    with gr.Accordion(t("report.load_run_local_mode"), open=False, elem_id="report-load-panel"):
-        if ctx.defaults.hosted:
-            gr.Markdown(t("report.load_hosted"), elem_id="report-load-refused")
-        with gr.Row():
-            load_format = gr.Dropdown([(t_client(FORMAT_LABELS[f]), f) for f in TEXT_FORMATS], value="chat", label=t("report.format"), elem_id="report-load-format")
-            load_model = gr.Textbox("gx-2.5-flash", label=t("common.model"), elem_id="report-load-model")
-            load_max = gr.Slider(1, 64, value=8, step=1, label=t("report.highest_concurrency"), elem_id="report-load-max")
-            load_stop = gr.Number(50, label=t("report.stop_above_this_error"), elem_id="report-load-stop-rate")
-        load_button = gr.Button(t("report.start_the_load_run"), interactive=not ctx.defaults.hosted, elem_id="report-load-run")
-        with gr.Row():
-            ttft_plot = gr.LinePlot(x="concurrency", y="ms", color="series", label=t("report.plot_ttft"), elem_id="report-load-ttft")
-            rate_plot = gr.LinePlot(x="concurrency", y="tokens/s", color="series", label=t("report.plot_rate"), elem_id="report-load-rate")
-        load_errors = gr.Markdown(elem_id="report-load-errors")
+    load_format, load_model, load_max, load_stop, load_button, ttft_plot, rate_plot, load_errors = _load_run(ctx.defaults.hosted)
     with gr.Row():
         downloads = gr.File(label=t("report.downloads_json_markdown_html"), file_count="multiple", interactive=False, elem_id="report-downloads")
         saved = gr.File(label=t("report.load_a_saved_report"), file_types=[".json"], elem_id="report-load-file")
