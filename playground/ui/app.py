@@ -115,10 +115,17 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
         for copy_link in copy_links:
             copy_link.wire(opener)
         pickers = [part.models for part in parts if part.models is not None]
-        restored = connection.wire(blocks, badge, ConnectionEvents(client, defaults, len(pickers)), pickers)
+        events = ConnectionEvents(client, defaults, len(pickers))
+        restored = connection.wire(blocks, badge, events, pickers)
         for part in parts:
             if part.after_load is not None:
                 part.after_load(restored)
+        # The badge is written by the server in the visitor's language: again once the switch set it.
+        switched = guide.wire_language(blocks)
+        switched.then(events.badge, connection.url_box, badge, queue=False)
+        for part in parts:
+            if part.after_language is not None:
+                part.after_language(switched)
     gradio_compat.keep_api_private(blocks)
     gradio_compat.narrow_progress_targets(blocks)
     return blocks

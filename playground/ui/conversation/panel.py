@@ -69,7 +69,8 @@ class ConversationPanel:
     def build(cls, prefix: str, placeholder: str, file_types: list[str] | None = None) -> ConversationPanel:
         """Lay out the column (call inside a `gr.Column`)."""
         session = gr.State(Session())
-        chatbot = Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=placeholder, editable="user")
+        chatbot = Chatbot(elem_id=f"{prefix}-chatbot", height=520, placeholder=placeholder, editable="user", label=t("conversation.chatbot"),
+                          show_label=False)  # named for screen readers; a label drawn over the chat covered its first line
         error = error_banner(prefix)
         notice = notice_banner(prefix)
         with gr.Group(visible=False, elem_id=f"{prefix}-tool-panel") as tool_panel:
@@ -77,7 +78,7 @@ class ConversationPanel:
             tool_result = gr.Textbox(label=t("conversation.tool_result"), lines=3, elem_id=f"{prefix}-tool-result", placeholder=t("conversation.tool_example"))
             tool_send = gr.Button(t("conversation.tool_send"), variant="primary", elem_id=f"{prefix}-tool-send")
         draft = gr.MultimodalTextbox(
-            elem_id=f"{prefix}-input", file_types=file_types or ["image"], file_count="multiple", sources=["upload"], show_label=False,
+            elem_id=f"{prefix}-input", file_types=file_types or ["image"], file_count="multiple", sources=["upload"], show_label=False, label=t("conversation.message"),
             placeholder=IDLE_PLACEHOLDER,
         )
         variables = VariablesPanel.build(prefix)

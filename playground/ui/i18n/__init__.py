@@ -148,6 +148,12 @@ def english(key: str) -> str:
     return EN[key]
 
 
+def words_in_every_language(keys: Iterable[str]) -> dict[str, dict[str, str]]:
+    """Locale code -> key -> text of `keys`, for words the page writes itself (`language.switch_js`)."""
+    chosen = sorted(set(keys))
+    return {code: {key: texts[key] for key in chosen} for code, texts in CATALOGUE.texts.items()}
+
+
 def languages() -> tuple[Locale, ...]:
     """The languages of the catalogue in use (the header's switch offers them)."""
     return CATALOGUE.locales

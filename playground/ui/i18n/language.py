@@ -74,18 +74,60 @@ _APPLY = """(language) => {
 _KEEP = f"""(language) => {{
   document.cookie = "{LANGUAGE_COOKIE}=" + encodeURIComponent(language) + "; path=/; max-age=31536000; SameSite=Strict";
 }}"""
-SWITCH_JS = f"""(language) => {{
+_RELABEL = """(language, words) => {
+  const own = window.__playgroundTabWords || (window.__playgroundTabWords = {language: "", words: {}, observer: null});
+  if (language) own.language = language;
+  if (words) own.words = words;
+  const target = own.words[own.language];
+  if (!target) return;
+  const keyOf = {};
+  for (const code in own.words) {
+    for (const key in own.words[code]) {
+      const text = own.words[code][key];
+      keyOf[text] = keyOf[text] === undefined || keyOf[text] === key ? key : null;
+    }
+  }
+  const relabel = () => document.querySelectorAll(".tab-wrapper button").forEach((button) => {
+    for (const node of button.childNodes) {
+      const key = node.nodeType === Node.TEXT_NODE ? keyOf[node.nodeValue.trim()] : null;
+      if (key && target[key] !== node.nodeValue) node.nodeValue = target[key];
+    }
+  });
+  own.relabel = relabel;
+  relabel();
+  if (own.observer) return;
+  let queued = false;
+  const near = (node) => node.nodeType === Node.ELEMENT_NODE && (node.closest(".tab-wrapper") || node.querySelector(".tab-wrapper"));
+  own.observer = new MutationObserver((changes) => {
+    if (queued || !changes.some((change) => near(change.target) || Array.from(change.addedNodes).some(near))) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; own.relabel(); });
+  });
+  own.observer.observe(document.body, {childList: true, subtree: true});
+}"""
+"""Gradio names a tab whose content was never shown in the language the page loaded in (it
+translates the labels of `gr.Tabs` once, when it builds the page, and again only for a tab
+that is mounted), so a switch left every tab not yet opened, and the inner tabs of a panel
+(the inspector's), in the old language. This writes every tab button's words in the language
+chosen, from the catalogue's words for the tab labels (`words`: code -> key -> text), now and
+whenever Gradio draws tab buttons later (a tab opened for the first time mounts its inner tabs)."""
+
+
+def switch_js(words: dict[str, dict[str, str]]) -> str:
+    """A person switched the language: show it at once (Gradio's own locale store and every tab's
+    name, `words` as in `_RELABEL`) and remember it."""
+    return f"""(language) => {{
   if (language) ({_KEEP})(language);
   ({_APPLY})(language);
+  ({_RELABEL})(language, {json.dumps(words, ensure_ascii=False)});
   return language;
 }}"""
-"""A person switched the language: show it at once (Gradio's own locale store) and remember it."""
 
 
-def remembered_js(locales: Sequence[Locale]) -> str:
+def remembered_js(locales: Sequence[Locale], words: dict[str, dict[str, str]] | None = None) -> str:
     """On load: the language chosen before (applied), else the browser's (Gradio already shows
     it), kept in the cookie so the handlers' texts follow. Either is read as one of `locales`
-    (the same rule as `resolve`) or ignored."""
+    (the same rule as `resolve`) or ignored. The tabs' names follow it (`words`, as in `switch_js`)."""
     return f"""() => {{
   const known = {json.dumps(known_tags(locales), ensure_ascii=False)};
   const own = (tag) => (Object.prototype.hasOwnProperty.call(known, tag) ? known[tag] : "");
@@ -103,5 +145,6 @@ def remembered_js(locales: Sequence[Locale]) -> str:
   if (saved) ({_APPLY})(saved);
   const language = saved || pick(navigator.language) || "{locales[0].code}";
   ({_KEEP})(language);
+  ({_RELABEL})(language, {json.dumps(words or {}, ensure_ascii=False)});
   return language;
 }}"""

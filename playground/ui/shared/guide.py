@@ -13,7 +13,9 @@ from typing import Any
 import gradio as gr
 
 from playground.ui.i18n import languages, t
-from playground.ui.i18n.language import SWITCH_JS, remembered_js, switch_choices
+from playground.gradio_compat import I18nText, translation_key
+from playground.ui.i18n import words_in_every_language
+from playground.ui.i18n.language import remembered_js, switch_choices, switch_js
 
 TOUR_STORAGE_KEY = "gateway-playground-tour-seen"
 # At 768 px or less Gradio's sidebar takes the whole width: a first visit there does not open it
@@ -51,12 +53,18 @@ class Guide:
             hide = gr.Button(t("guide.shortcuts_close"), size="sm", elem_id="shortcuts-close")
         shown = gr.State(False)
         blocks.load(first_visit, self.seen, self.sidebar, queue=False, js=FIRST_VISIT_JS)
-        blocks.load(None, None, self.language, js=remembered_js(languages()))
-        self.language.input(None, self.language, None, js=SWITCH_JS)
         tour.click(lambda: gr.Sidebar(open=True), None, self.sidebar, queue=False)
         self.close.click(lambda: gr.Sidebar(open=False), None, self.sidebar, queue=False)
         keys.click(toggle, shown, [shortcut_panel, shown], queue=False)
         hide.click(lambda: (gr.update(visible=False), False), None, [shortcut_panel, shown], queue=False)
+
+    def wire_language(self, blocks: gr.Blocks) -> Any:
+        """The header's switch and the language remembered on load; call once every tab exists (the
+        switch renames every tab, `tab_label_words`). Returns the switch's event, for what must
+        follow it on the server (texts built in the visitor's language)."""
+        words = tab_label_words(blocks)
+        blocks.load(None, None, self.language, js=remembered_js(languages(), words))
+        return self.language.input(None, self.language, None, js=switch_js(words))
 
 
 def first_visit(seen: bool) -> Any:
@@ -67,3 +75,9 @@ def first_visit(seen: bool) -> Any:
 def toggle(visible: bool) -> tuple[Any, bool]:
     """The shortcut list shown or hidden, and whether it now is."""
     return gr.update(visible=not visible), not visible
+
+
+def tab_label_words(blocks: gr.Blocks) -> dict[str, dict[str, str]]:
+    """Every tab label on the page (the page's tabs, and tabs inside panels such as the inspector), in every language."""
+    keys = [translation_key(block.label) for block in blocks.blocks.values() if isinstance(block, gr.Tab) and isinstance(block.label, I18nText)]
+    return words_in_every_language(key for key in keys if key)

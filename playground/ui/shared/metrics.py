@@ -11,7 +11,9 @@ from playground.ui.i18n import say
 from playground.ui.shared.prices import cost_text
 
 FINISH_WORDS = {"SAFETY": "finish.SAFETY", "MAX_TOKENS": "finish.MAX_TOKENS", "length": "finish.MAX_TOKENS",
-                "max_output_tokens": "finish.MAX_TOKENS", "RECITATION": "finish.RECITATION", "PROHIBITED_CONTENT": "finish.PROHIBITED_CONTENT"}
+                "max_output_tokens": "finish.MAX_TOKENS", "RECITATION": "finish.RECITATION", "PROHIBITED_CONTENT": "finish.PROHIBITED_CONTENT",
+                "stop": "finish.complete", "STOP": "finish.complete", "end_turn": "finish.complete", "completed": "finish.complete",
+                "stop_sequence": "finish.stop_sequence", "tool_calls": "finish.tool", "tool_use": "finish.tool"}
 """Finish reasons explained in words: the catalogue key of each."""
 
 

@@ -14,8 +14,8 @@ from playground.ui.i18n.client_words import word
 from playground.ui.i18n import EN, say, visitor_locale
 from playground.ui.web.shown_files import shown_paths
 
-THINKING_TITLE = "Thinking"
-TOOL_CALL_TITLE = "🛠 Tool call: {name}"
+THINKING_TITLE = EN["answer.thinking"]
+"""The thinking message's title in the source language (what `say("answer.thinking")` writes for it)."""
 
 
 def flatten_text(content: Any) -> str:
@@ -49,7 +49,7 @@ def result_messages(result: TextResult, done: bool) -> list[dict[str, Any]]:
             {
                 "role": "assistant",
                 "content": result.reasoning,
-                "metadata": {"title": THINKING_TITLE, "status": "done" if thinking_done else "pending"},
+                "metadata": {"title": say("answer.thinking"), "status": "done" if thinking_done else "pending"},
             }
         )
     if result.text or not (result.tool_calls or result.reasoning):
@@ -65,7 +65,7 @@ def result_messages(result: TextResult, done: bool) -> list[dict[str, Any]]:
             {
                 "role": "assistant",
                 "content": f"```json\n{pretty_arguments(call.arguments)}\n```",
-                "metadata": {"title": TOOL_CALL_TITLE.format(name=call.name or "…"), "status": "done" if done else "pending"},
+                "metadata": {"title": say("answer.tool_call", name=call.name or "…"), "status": "done" if done else "pending"},
             }
         )
     return messages

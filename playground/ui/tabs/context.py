@@ -51,3 +51,6 @@ class TabParts:
     """A model picker the page fills from the gateway's model list (on load and on Test)."""
     after_load: Callable[[Any], Any] | None = None
     """Called with the page-load event that restores the connection, to chain the tab's own restore."""
+    after_language: Callable[[Any], Any] | None = None
+    """Called with the header's language switch event, to chain what the tab's server writes in the
+    visitor's language (texts Gradio cannot translate in the browser: values built at run time)."""

@@ -12,10 +12,9 @@ import gradio as gr
 
 from playground.client.batch.plan import ColumnSettings, Plan, PlanError
 from playground.client.errors import RequestValidationError
-from playground.ui.i18n.client_words import word
 from playground.ui.shared.column_picker import slots
 from playground.ui.shared.forms import whole
-from playground.ui.i18n import t
+from playground.ui.i18n import say, t
 from playground.ui.shared.render import plain
 
 STREAM_CHOICES = [(t("batch_col.same"), ""), (t("batch_col.on"), "on"), (t("batch_col.off"), "off")]
@@ -106,16 +105,22 @@ def used_text(column_values: list[Any], setting_values: list[Any], temperature: 
             continue
         own_t, own_m, own_s = (_text(v) for v in setting_values[index * PER_COLUMN:(index + 1) * PER_COLUMN])
         shared_m = "" if tokens in (None, "", 0) else _text(tokens)
-        parts = [_which("temperature", own_t, _text(temperature), "not set"), _which("max output tokens", own_m, shared_m, "not set"),
-                 _which("stream", own_s, "on" if stream else "off", "")]
-        lines.append(word(f"- **Column {index + 1}** ({plain(model.strip())}): " + " · ".join(parts)))
-    return word("**What each column sends**\n\n" + "\n".join(lines)) if lines else ""
+        not_set = say("bcols.not_set")
+        parts = [_which("temperature", own_t, _text(temperature), not_set), _which(say("bcols.max_tokens"), own_m, shared_m, not_set),
+                 _which(say("bcols.stream"), _switch_words(own_s), say("bcols.on" if stream else "bcols.off"), "")]
+        lines.append(say("bcols.column", number=index + 1, model=plain(model.strip()), parts=" · ".join(parts)))
+    return say("bcols.title") + "\n\n" + "\n".join(lines) if lines else ""
+
+
+def _switch_words(value: str) -> str:
+    """A column's own stream setting ("on"/"off" as the box holds it) in words."""
+    return say(f"bcols.{value}") if value in ("on", "off") else value
 
 
 def _which(name: str, own: str, shared: str, empty: str) -> str:
     if own:
-        return word(f"{name} {plain(own)} (its own)")
-    return word(f"{name} {plain(shared) if shared else empty} (all columns)")
+        return say("bcols.own", name=name, value=plain(own))
+    return say("bcols.shared", name=name, value=plain(shared) if shared else empty)
 
 
 def session_setting_values(plan: Plan, count: int) -> list[Any]:

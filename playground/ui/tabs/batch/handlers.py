@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from playground.ui.tabs.batch.changes import linked_run
 from playground.ui.tabs.batch.suites import import_suite, refusal_status, suite_status
 from playground.ui.tabs.batch.columns import columns_with_settings, session_setting_values, temperature_of, used_text
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
-                                            preview_rows, progress_html, sort_choices)
+                                            pass_headings, preview_rows, progress_html, sort_choices)
 from playground.ui.tabs.context import TabContext
 from playground.ui.i18n.client_words import message_of, word, word_list
 from playground.ui.shared.connection import resolve_connection
@@ -156,7 +157,13 @@ def leaderboard_heading(name: str) -> str:
 def leaderboard_text(plan: Plan, run: RunFile, prices: dict[str, Price]) -> str:
     if not run.cells:
         return ""
-    return say("bview.leaderboard") + "\n\n" + leaderboard_markdown(plan, leaderboard(plan, run, prices), plain, leaderboard_heading) + "\n\n" + say("bview.legend")
+    graders = pass_headings(plan)
+    heading = partial(_heading_in, graders)
+    return say("bview.leaderboard") + "\n\n" + leaderboard_markdown(plan, leaderboard(plan, run, prices), plain, heading) + "\n\n" + say("bview.legend")
+
+
+def _heading_in(graders: dict[str, str], name: str) -> str:
+    return graders.get(name) or leaderboard_heading(name)
 
 
 def exports(plan: Plan, run: RunFile, folder: Path, prices: dict[str, Price]) -> list[str]:
@@ -245,6 +252,11 @@ class BatchHandlers:
     def on_settings(self, temp: Any, tokens: Any, streamed: Any, *values: Any) -> str:
         """The "columns used" line for the shared settings, the pickers and the columns' own boxes."""
         return used_text(list(values[:self.columns]), list(values[self.columns:]), temp, tokens, streamed)
+
+    def on_language(self, batch: BatchState, temp: Any, tokens: Any, streamed: Any, *values: Any) -> tuple[str, Any]:
+        """On load and after the header's switch: the texts the tab writes itself (the columns-used
+        line, the data set's preview), in the visitor's language."""
+        return self.on_settings(temp, tokens, streamed, *values), preview_rows(batch.dataset)
 
     async def on_data(self, batch: BatchState, path: str | None, pasted: str, system_text: str, user_text: str) -> tuple[Any, ...]:
         """An uploaded (or pasted) data set: state, status, preview, template check."""

@@ -9,6 +9,7 @@ the browser's store is only a pointer, and another visitor's id opens nothing.""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import gradio as gr
@@ -21,13 +22,13 @@ from playground.client.batch.plan import MAX_COLUMNS, MAX_REPEATS
 from playground.client.batch.report import FILTERS
 from playground.client.batch.store import runs_directory
 from playground.settings import Settings
-from playground.ui.tabs.batch.columns import ColumnSettingsInputs, used_text
+from playground.ui.tabs.batch.columns import ColumnSettingsInputs
 from playground.ui.tabs.batch.handlers import GRADER_SLOTS, BatchHandlers, BatchState
 from playground.ui.tabs.batch.changes import ChangesHandlers
 from playground.ui.tabs.batch.runs import BatchRuns
 from playground.ui.tabs.batch.views import preview_rows
 from playground.ui.shared.column_picker import ColumnPicker, model_ids
-from playground.ui.tabs.context import TabContext
+from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.shared.prices import PriceEditor
 from playground.ui.conversation.prompt_move import BatchTarget
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
@@ -50,7 +51,7 @@ def batch_stores() -> tuple[gr.BrowserState, gr.BrowserState]:
     return gr.BrowserState({"run_id": ""}, storage_key=LAST_RUN_KEY), PriceEditor.store()
 
 
-def build_batch_tab(ctx: TabContext) -> None:
+def build_batch_tab(ctx: TabContext) -> TabParts:
     """Lay out the tab and wire its events; its stores (`batch_stores`) are `ctx.stores["batch"]`."""
     settings = ctx.settings
     runs = BatchRuns(runs_directory(settings.data_dir), settings.batch_max_rows)
@@ -65,6 +66,14 @@ def build_batch_tab(ctx: TabContext) -> None:
     _wire_run(ctx, tab, handlers, last_run)
     _wire_results(page, tab, handlers, last_run)
     _wire_changes(tab, ChangesHandlers(ctx, runs))
+    worded = [tab.state, tab.temperature, tab.max_tokens, tab.stream, *tab.picker.inputs, *tab.own.components]
+    page.load(handlers.on_language, worded, [tab.used, tab.preview], queue=False)
+    return TabParts(after_language=partial(_reword_after, handlers, worded, [tab.used, tab.preview]))
+
+
+def _reword_after(handlers: BatchHandlers, inputs: list[Any], outputs: list[Any], switched: Any) -> None:
+    """The language switch: the columns-used line and the empty preview again, in the new language."""
+    switched.then(handlers.on_language, inputs, outputs, queue=False)
 
 
 class BatchPage:
@@ -130,7 +139,7 @@ class BatchPage:
             with gr.Column(min_width=160):
                 self.stream = gr.Checkbox(True, label=t("batch.stream_gives_time_to"), elem_id="batch-stream")
                 self.cache = gr.Checkbox(False, label=t("batch.answer_identical_requests_from"), elem_id="batch-cache")
-        self.used = gr.Markdown(used_text(self.picker.values_for(next(iter(PRESETS))), [], "", 0, True), elem_id="batch-columns-used")
+        self.used = gr.Markdown(elem_id="batch-columns-used")  # written on load, in the visitor's language (`on_language`)
 
     def _graders(self) -> None:
         with gr.Accordion(t("batch.graders"), open=True, elem_id="batch-graders"):

@@ -10,12 +10,14 @@ from typing import Any
 
 from playground.client.batch.cost import Price, money
 from playground.client.batch.dataset import Dataset
+from playground.client.batch.graders import GraderSpec
 from playground.client.batch.plan import Plan
 from playground.client.batch.report import FILTERS, cell_cost, cell_tokens, column_label, grid_keys, marks_text
 from playground.client.batch.runner import Progress
 from playground.client.batch.store import RunFile, cell_key
 from playground.ui.shared.codegen import shorten_long_strings
 from playground.ui.i18n import EN, say
+from playground.ui.i18n.client_words import word
 from playground.ui.shared.render import plain
 
 MAX_GRID_ROWS = 500
@@ -136,3 +138,17 @@ def pick_pair(plan: Plan, run: RunFile, left: int, right: int, rng: random.Rando
     row, repeat = rng.choice(fresh)
     a, b = (left, right) if rng.random() < 0.5 else (right, left)
     return {"row": row, "repeat": repeat, "a": a, "b": b}
+
+
+def grader_words(spec: GraderSpec) -> str:
+    """A grader named in the visitor's language: its kind from the catalogue, with what it looks
+    for (a text or pattern as typed, a length range, the grading model)."""
+    if spec.kind in ("length", "model"):
+        return word(spec.label)
+    kind = say(f"bgrader.{spec.kind}") if f"bgrader.{spec.kind}" in EN else spec.kind
+    return f"{kind} {spec.value[:30]!r}" if spec.kind in ("contains", "not_contains", "regex") else kind
+
+
+def pass_headings(plan: Plan) -> dict[str, str]:
+    """The leaderboard's pass-rate headings as the client names them -> the same in the visitor's language."""
+    return {f"pass: {spec.label}": say("bview.head.pass", grader=grader_words(spec)) for spec in plan.graders}

@@ -61,7 +61,7 @@ def build_compare_tab(ctx: TabContext) -> None:
             with gr.Column(min_width=220):
                 picker.column(index)
                 chats.append(Chatbot(height=None, min_height=240, max_height=720, elem_id=f"compare-chat-{index}",
-                                     show_label=False))  # grows with the answer: the question above it stays in view
+                                     label=t("conversation.chatbot"), show_label=False))  # grows with the answer: the question above it stays in view
                 lines.append(gr.Markdown(elem_id=f"compare-metrics-{index}", elem_classes=["metrics-line"]))
     with gr.Row():
         send = gr.Button(t("compare.send_to_every_column"), variant="primary", elem_id="compare-send")

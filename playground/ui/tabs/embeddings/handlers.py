@@ -49,6 +49,8 @@ from playground.ui.shared.widgets import Inspector, banner_update
 LIST_FORMAT = "List format (/v1/embeddings)"
 NATIVE_FORMAT = "Native format (:embedContent)"
 FORMATS = (LIST_FORMAT, NATIVE_FORMAT)
+FORMAT_WORDS = {LIST_FORMAT: "embeddings.choice.list", NATIVE_FORMAT: "embeddings.choice.native"}
+"""Each format's name in the catalogue (the values the form sends stay the English names)."""
 NATIVE_CALLS = {"Batch (:batchEmbedContents)": True, "One call per text (:embedContent)": False}
 NO_TASK = "(none)"
 LESSONS = {"None": "", "float vs base64": "lesson.base64_about", "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT": "lesson.retrieval_about",
@@ -160,7 +162,8 @@ def _runner(client: GatewayClient, conn: Connection, form: EmbeddingsForm, progr
 def _summary_line(label: str, result: EmbeddingsResult) -> str:
     norms = np.linalg.norm(result.vectors, axis=1) if len(result.vectors) else np.zeros(1)
     tokens = say("embeddings.tokens", count=f"{result.prompt_tokens:,}") if result.prompt_tokens is not None else say("embeddings.no_tokens")
-    return f"**{html.escape(label)}** · `{html.escape(result.model)}` · " + say(
+    named = say(FORMAT_WORDS[label]) if label in FORMAT_WORDS else label
+    return f"**{html.escape(named)}** · `{html.escape(result.model)}` · " + say(
         "embeddings.summary", vectors=f"{len(result.vectors):,}", numbers=f"{result.dimension:,}", low=f"{norms.min():.3f}",
         high=f"{norms.max():.3f}", tokens=tokens, kb=f"{result.wire_bytes / 1e3:,.1f}", calls=len(result.exchanges), ms=f"{result.seconds * 1000:,.0f}")
 

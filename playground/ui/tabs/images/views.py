@@ -126,7 +126,7 @@ def delivered_html(generation: Generation | None) -> str:
         rows.append(
             f'<tr data-index="{number - 1}" data-width="{image.width}" data-height="{image.height}"><td>{number}</td>'
             f"<td>{image.width}×{image.height}</td><td>{html.escape(ratio_name(image.width, image.height))}</td>"
-            f"<td>{html.escape(image.mime_type)}</td><td>{human_bytes(image.size)}</td><td>{html.escape(image.delivered_as)}</td>"
+            f"<td>{html.escape(image.mime_type)}</td><td>{human_bytes(image.size)}</td><td>{html.escape(delivered_words(image.delivered_as))}</td>"
             f'<td>{" ".join(image_checks(image, generation)) or "—"}</td></tr>')
     heads = "".join(f"<th>{say(f'imgview.th.{name}')}</th>" for name in ("pixels", "ratio", "type", "size", "as", "vs_asked"))
     return (f'<div class="images-delivered"><p>{say("imgview.asked", asked=asked_text or say("imgview.defaults"), count=count)}</p>'
@@ -161,3 +161,8 @@ def history_items(history: list[Generation]) -> list[tuple[str, str]]:
             continue
         items.append((path, f"#{generation.number} {kind}{prompt} — {settings_line(generation)}"))
     return items
+
+
+def delivered_words(delivered_as: str) -> str:
+    """How an image came, in words, with the answer's own key: a link to fetch (`url`) or the bytes inside the answer."""
+    return say("imgview.as_link" if delivered_as == "url" else "imgview.as_embedded", field=delivered_as)

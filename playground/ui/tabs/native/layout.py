@@ -18,7 +18,7 @@ from playground.ui.shared.developer import developer_section
 from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.form_check import turn_check
 from playground.ui.shared.forms import named_fields
-from playground.ui.i18n import t
+from playground.ui.i18n import choices, t
 from playground.ui.tabs.native import handlers
 from playground.ui.tabs.native.handlers import (
     AUTH_CHOICES,
@@ -72,7 +72,7 @@ def build_native_tab(ctx: TabContext) -> None:
                 stream = gr.Checkbox(True, label=t("chat.stream"), elem_id="native-stream")
                 output_images = gr.Checkbox(False, label=t("native.images"), info=t("native.images_info"), elem_id="native-output-images")
             with gr.Group():
-                thinking = gr.Radio(list(THINKING_CHOICES), value=THINKING_CHOICES[0], label=t("native.thinking"), info=t("native.thinking_info"), elem_id="native-thinking")
+                thinking = gr.Radio(choices(THINKING_CHOICES), value=THINKING_CHOICES[0], label=t("native.thinking"), info=t("native.thinking_info"), elem_id="native-thinking")
                 budget = gr.Number(1024, label=t("native.budget"), info=t("native.budget_info"), elem_id="native-budget")
             with gr.Accordion(t("native.generation"), open=False):
                 temperature = gr.Slider(0, 2, value=1.0, step=0.05, label=t("chat.temperature"), elem_id="native-temperature")

@@ -1,0 +1,116 @@
+"""Both languages everywhere: the header's switch names every tab (the page's and the tabs inside
+panels) in the language chosen, the tour names the tabs as the tabs do, the badge and the texts a
+tab's server writes follow the switch, and the words that were left in English come from the
+catalogue."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import gradio as gr
+import pytest
+
+from playground.client.batch.graders import GraderSpec
+from playground.client.batch.plan import Plan
+from playground.client.batch.dataset import Dataset
+from playground.client.results import TextResult
+from playground.settings import Settings
+from playground.ui.app import build_app
+from playground.ui.i18n import CATALOGUE, EN, languages
+from playground.ui.i18n.language import remembered_js, switch_js
+from playground.ui.shared.connection import ServerDefaults
+from playground.ui.shared.connection_panel import ConnectionEvents
+from playground.ui.shared.guide import tab_label_words
+from playground.ui.shared.metrics import metrics_text
+from playground.ui.shared.render import result_messages
+from playground.ui.tabs.batch.columns import used_text
+from playground.ui.tabs.batch.handlers import BatchHandlers
+from playground.ui.tabs.batch.views import pass_headings
+from playground.ui.tabs.images.views import delivered_words
+from playground.ui.tabs.registry import TABS
+from tests.ui.i18n.test_i18n_views import both
+
+ZH = CATALOGUE.texts["zh-CN"]
+INNER_TABS = ("inspector.request_tab", "inspector.response_tab", "inspector.timeline_tab", "inspector.curl", "inspector.python_tab",
+              "embeddings.similarity", "embeddings.map")
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Any]:
+    yield build_app(Settings(), ServerDefaults("http://127.0.0.1:9", "sk-unused", demo=True))
+
+
+def test_every_tab_has_its_own_name_in_chinese() -> None:
+    for tab in TABS:
+        assert ZH[tab.label_key] != EN[tab.label_key], f"{tab.id} keeps its English name in Chinese"
+    assert len({ZH[tab.label_key] for tab in TABS}) == len(TABS)
+
+
+@pytest.mark.parametrize("code", [locale.code for locale in languages()])
+def test_the_tour_names_every_tab_as_the_tab_does(code: str) -> None:
+    tour, texts = CATALOGUE.texts[code]["guide.tour"], CATALOGUE.texts[code]
+    for tab in TABS:
+        assert texts[tab.label_key] in tour, f"{code}: the tour does not name {texts[tab.label_key]!r}"
+    listed = tour[tour.index(texts[TABS[0].label_key]):]
+    order = [listed.index(texts[tab.label_key]) for tab in TABS]
+    assert order == sorted(order), f"{code}: the tour lists the tabs in another order than the page"
+
+
+def test_the_switch_carries_every_tab_label_on_the_page_in_every_language(page: Any) -> None:
+    words = tab_label_words(page)
+    assert set(words) == {locale.code for locale in languages()}
+    for key in [tab.label_key for tab in TABS] + list(INNER_TABS):
+        for code, texts in words.items():
+            assert texts[key] == CATALOGUE.texts[code][key], (code, key)
+    for script in (switch_js(words), remembered_js(languages(), words)):
+        assert json.dumps(words, ensure_ascii=False) in script and ".tab-wrapper button" in script and "MutationObserver" in script
+
+
+def test_the_switch_is_followed_by_the_badge_and_the_batch_tabs_own_words(page: Any) -> None:
+    switch = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == "language-switch")
+    event = next(fn for fn in page.fns.values() if (switch._id, "input") in fn.targets)
+    assert event.fn is None and "changeLocale" in event.js, "the page changes language at once, in the browser"
+    following = [fn for fn in page.fns.values() if fn.trigger_after == event._id]
+    runs = {getattr(fn.fn, "__func__", fn.fn) for fn in following}
+    assert ConnectionEvents.badge in runs and BatchHandlers.on_language in runs
+    badge = next(fn for fn in following if getattr(fn.fn, "__func__", None) is ConnectionEvents.badge)
+    assert [block.elem_id for block in badge.outputs] == ["gateway-badge"]
+    batch = next(fn for fn in following if getattr(fn.fn, "__func__", None) is BatchHandlers.on_language)
+    assert [block.elem_id for block in batch.outputs] == ["batch-columns-used", "batch-preview"]
+    assert any(getattr(fn.fn, "__func__", None) is BatchHandlers.on_language for fn in page.fns.values() if fn.targets[0][1] == "load"), \
+        "and on load, in the visitor's language (the layout writes no English of its own there)"
+
+
+def test_the_conversations_are_named_in_the_catalogue(page: Any) -> None:
+    for tab in ("chat", "responses", "messages", "native"):
+        chatbot = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == f"{tab}-chatbot")
+        draft = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == f"{tab}-input")
+        assert isinstance(chatbot, gr.Chatbot) and chatbot.label.key == "conversation.chatbot" and chatbot.show_label is False
+        assert draft.label.key == "conversation.message"
+
+
+def test_thinking_tool_calls_and_finish_reasons_are_worded_in_the_visitors_language() -> None:
+    result = TextResult(text="A piano.", reasoning="keys...", finish_reason="stop")
+    english, chinese = both(lambda: json.dumps(result_messages(result, True), ensure_ascii=False))
+    assert '"Thinking"' in english and ZH["answer.thinking"] in chinese and '"Thinking"' not in chinese
+    english, chinese = both(lambda: metrics_text(result, None))
+    assert "finish: stop (the answer is complete)" in english
+    assert ZH["metrics.finish"].format(reason="stop") + f" ({ZH['finish.complete']})" in chinese
+
+
+def test_the_batch_columns_line_graders_and_images_delivery_are_worded() -> None:
+    english, chinese = both(lambda: used_text(["chat", "gx-2.5-flash"], ["0.2", "", ""], "", 0, True))
+    assert "**What each column sends**" in english and "temperature 0.2 (its own)" in english and "stream on (all columns)" in english
+    for word in ("What each column", "Column", "its own", "all columns", "not set", "stream", "max output tokens"):
+        assert word not in chinese, word
+    assert "temperature 0.2（本列自己的设置）" in chinese and "**第 1 列**（gx-2.5-flash）" in chinese
+    plan = Plan("{{q}}", "", Dataset(["q"], [{"q": "x"}]), [("chat", "gx-2.5-flash")], 1,
+                [GraderSpec("contains", "Paris"), GraderSpec("equals"), GraderSpec("json")])
+    english_heads, chinese_heads = both(lambda: " | ".join(pass_headings(plan).values()))
+    assert "contains 'Paris'" in english_heads
+    assert f"{ZH['bgrader.contains']} 'Paris'" in chinese_heads and ZH["bgrader.equals"] in chinese_heads
+    assert "contains" not in chinese_heads and "valid JSON" not in chinese_heads
+    english, chinese = both(lambda: delivered_words("b64_json") + " / " + delivered_words("url"))
+    assert english == "inside the answer (b64_json) / as a link (url)" and chinese == "内嵌在回答中（b64_json） / 以链接提供（url）"
