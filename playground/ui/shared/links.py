@@ -11,6 +11,7 @@ The fields are found by their `elem_id`s, so a tab need not know about links.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,14 +31,21 @@ REPLACED = "\ufffd"
 @dataclass(frozen=True)
 class TabLink:
     model: str | None
-    text: str
+    text: str | None
     draft: bool
     """True when the text box is a conversation input (its value is `{"text", "files"}`)."""
-    preset: str
+    preset: str | None
+    settings: tuple[tuple[str, str], ...] = ()
+    """More of the tab's settings a link holds: (query parameter, `elem_id`), e.g. Images' aspect
+    ratio, Batch's columns, the Report's profile. A value is taken only as its component allows
+    (`setting_value`)."""
 
 
 KNOWN_PARAMETERS = ("tab", "model", "preset", "q", "run")
 """`run`: the Batch run a link opens (read by the Batch tab itself, for the run's owner only)."""
+MAX_SETTING = 200
+MAX_LISTED = 64
+"""Values of a multiple choice a link may hold."""
 
 
 def _choices(component: Any) -> list[str]:
@@ -68,7 +76,8 @@ class LinkOpener:
             if link is None:
                 self.fields[tab] = {}
                 continue
-            found = {"model": by_id.get(link.model), "text": by_id.get(link.text), "preset": by_id.get(link.preset)}
+            named = {"model": link.model, "text": link.text, "preset": link.preset, **dict(link.settings)}
+            found = {name: by_id.get(elem_id) for name, elem_id in named.items() if elem_id is not None}
             self.fields[tab] = {name: component for name, component in found.items() if component is not None}
         self.outputs = [component for fields in self.fields.values() for component in fields.values()]
         self.notice = notice
@@ -81,11 +90,12 @@ class LinkOpener:
         params.pop(CUT_PARAMETER, None)
         if not params:
             return gr.skip(), _notice([], notes), untouched
-        ignored = unknown_parameters(params)
         tab = params.get("tab", "chat")
         if tab not in self.fields:
+            ignored = unknown_parameters(params)
             ignored.append(say("link.unknown_tab", name=plain(tab[:40])))
             return gr.skip(), _notice(ignored, notes), untouched
+        ignored = unknown_parameters(params, self.settings_of(tab))
         chosen: dict[int, Any] = {}
         fields = self.fields[tab]
         model = params.get("model")
@@ -114,8 +124,21 @@ class LinkOpener:
                 chosen[id(component)] = {"text": cleaned, "files": []} if link.draft else cleaned
             else:
                 ignored.append(say("link.bad_text"))
+        for name in self.settings_of(tab):
+            if name in params:
+                component = fields[name]
+                value = setting_value(component, params[name])
+                if value is None:
+                    ignored.append(say("link.bad_setting", name=plain(name)))
+                else:
+                    chosen[id(component)] = value
         values = [chosen.get(id(component), gr.skip()) for component in self.outputs]
         return gr.Tabs(selected=tab), _notice(ignored, notes), values
+
+    def settings_of(self, tab: str) -> list[str]:
+        """The query parameters of `tab`'s settings (`TabLink.settings`) this page has components for."""
+        link = self.links.get(tab)
+        return [name for name, _ in link.settings if name in self.fields.get(tab, {})] if link is not None else []
 
     def wire(self, blocks: gr.Blocks) -> None:
         store = self.presets if self.presets is not None else gr.State(None)
@@ -127,9 +150,33 @@ class LinkOpener:
         return (tab, notice, *values)
 
 
-def unknown_parameters(params: dict[str, str]) -> list[str]:
-    """The notice's items for parameters a link cannot hold: the first `MAX_NAMED`, then a count."""
-    unknown = [name for name in params if name not in KNOWN_PARAMETERS]
+def setting_value(component: Any, text: str) -> Any:
+    """A setting's value from a link's text, or None when the component cannot take it: one of its
+    choices, a comma-separated list of them for a multiple choice (each at most once), text as `q`
+    is taken for a text box, and one printable line of at most `MAX_SETTING` characters for a
+    picker that takes values of its own (a model name, an aspect ratio)."""
+    if len(text) > MAX_TEXT:
+        return None
+    allowed = _choices(component)
+    if isinstance(component, gr.CheckboxGroup) or (isinstance(component, gr.Dropdown) and component.multiselect):
+        picked = [part for part in text.split(",") if part] if text else []
+        if len(picked) > MAX_LISTED or len(set(picked)) != len(picked) or not all(part in allowed for part in picked):
+            return None
+        return picked
+    if text in allowed:
+        return text
+    if isinstance(component, gr.Textbox):
+        return _clean_text(text)
+    if isinstance(component, gr.Dropdown) and component.allow_custom_value and len(text) <= MAX_SETTING and text.isprintable():
+        return text
+    return None
+
+
+def unknown_parameters(params: dict[str, str], settings: list[str] | None = None) -> list[str]:
+    """The notice's items for parameters a link cannot hold (`settings`: the tab's own besides
+    `KNOWN_PARAMETERS`): the first `MAX_NAMED`, then a count."""
+    known = {*KNOWN_PARAMETERS, *(settings or [])}
+    unknown = [name for name in params if name not in known]
     items = [say("link.unknown_parameter", name=plain(name[:40])) for name in unknown[:MAX_NAMED]]
     if len(unknown) > MAX_NAMED:
         items.append(say("link.more_unknown", count=f"{len(unknown) - MAX_NAMED:,}"))
@@ -157,16 +204,20 @@ def _notice(ignored: list[str], notes: list[str] | None = None) -> Any:
     return gr.update(visible=True, value="\n\n".join(parts))
 
 
-COPY_JS = """(tab, model, text, preset) => {
-  const params = new URLSearchParams({tab: tab});
-  if (model) params.set("model", model);
-  if (preset) params.set("preset", preset);
-  const typed = text && typeof text === "object" ? text.text : text;
-  if (typed) params.set("q", typed);
+COPY_JS = """(...values) => {
+  const names = NAMES;
+  const params = new URLSearchParams({tab: values[0]});
+  names.forEach((name, index) => {
+    let value = values[index + 1];
+    if (value && typeof value === "object" && !Array.isArray(value)) value = value.text;
+    if (Array.isArray(value)) value = value.join(",");
+    if (value !== null && value !== undefined && value !== "") params.set(name, String(value));
+  });
   const link = window.location.origin + window.location.pathname + "?" + params.toString();
   if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
-  return [tab, model, text, preset, link];
+  return [...values.slice(0, names.length + 1), link];
 }"""
+"""Writes the link from the tab's fields (`NAMES`: the query parameter of each, after the tab)."""
 
 
 class CopyLink:
@@ -182,11 +233,12 @@ class CopyLink:
     def wire(self, opener: LinkOpener) -> None:
         fields = opener.fields[self.tab]
         name = gr.Textbox(self.tab, visible=False)
-        parts = [fields.get("model"), fields.get("text"), fields.get("preset")]
-        blanks = [gr.Textbox("", visible=False) if part is None else part for part in parts]
-        self.button.click(show_link, [name, *blanks, self.box], self.box, js=COPY_JS, queue=False)
+        parameters = {"model": "model", "text": "q", "preset": "preset", **{setting: setting for setting in opener.settings_of(self.tab)}}
+        shown = [(parameter, fields[field]) for field, parameter in parameters.items() if field in fields]
+        script = COPY_JS.replace("NAMES", json.dumps([parameter for parameter, _ in shown]))
+        self.button.click(show_link, [name, *(component for _, component in shown), self.box], self.box, js=script, queue=False)
 
 
-def show_link(tab: str, model: Any, text: Any, preset: Any, link: str) -> Any:
-    """The link `COPY_JS` wrote (and copied) from the tab's fields, shown in the link box."""
-    return gr.update(value=link, visible=True)
+def show_link(*values: Any) -> Any:
+    """The link `COPY_JS` wrote (and copied) from the tab's fields (the last value), shown in the link box."""
+    return gr.update(value=values[-1], visible=True)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from playground.client.batch.plan import MAX_COLUMNS
 from playground.ui.shared.links import TabLink
 from playground.ui.tabs.batch.layout import batch_stores, build_batch_tab
 from playground.ui.tabs.chat.layout import build_chat_tab
@@ -44,6 +45,14 @@ class Tab:
         return f"tab-{self.id}"
 
 
+BATCH_SETTINGS = (("system", "batch-system"),
+                  *((name, f"batch-{kind}-{index}") for index in range(MAX_COLUMNS)
+                    for name, kind in ((f"format{index + 1}", "format"), (f"model{index + 1}", "model"))))
+"""A Batch link: the prompt templates (`q` the user's) and each column's format and model."""
+REPORT_SETTINGS = (("depth", "report-depth"), ("formats", "report-formats"), ("models", "report-models"), ("checks", "report-checks"))
+"""A Report link: the report's profile (depth, formats, models, checks)."""
+
+
 def _conversation(tab: str, build: Callable[[TabContext], TabParts | None]) -> Tab:
     return Tab(tab, build, TabLink(f"{tab}-model", f"{tab}-input", True, f"{tab}-preset-pick"), f"{tab}-input")
 
@@ -55,10 +64,11 @@ TABS: tuple[Tab, ...] = (
     _conversation("native", build_native_tab),
     Tab("embeddings", build_embeddings_tab, TabLink("embeddings-list-model", "embeddings-query", False, "embeddings-preset-pick"),
         "embeddings-texts"),
-    Tab("images", build_images_tab, TabLink("images-model", "images-prompt", False, "images-preset-pick"), "images-prompt"),
+    Tab("images", build_images_tab, TabLink("images-model", "images-prompt", False, "images-preset-pick", (("ratio", "images-ratio"),)),
+        "images-prompt"),
     Tab("compare", build_compare_tab, TabLink(None, "compare-message", False, "compare-preset"), "compare-message"),
-    Tab("batch", build_batch_tab, stores=batch_stores),
-    Tab("report", build_report_tab),
+    Tab("batch", build_batch_tab, TabLink(None, "batch-user", False, None, BATCH_SETTINGS), stores=batch_stores),
+    Tab("report", build_report_tab, TabLink(None, None, False, None, REPORT_SETTINGS)),
     Tab("video", build_video_tab, TabLink("video-model", "video-prompt", False, "video-preset-pick"), "video-prompt",
         stores=saved_jobs_state),
 )

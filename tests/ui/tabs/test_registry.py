@@ -37,7 +37,7 @@ def test_every_tab_is_named_in_every_language() -> None:
 def test_the_fields_links_and_examples_name_are_on_the_page(page: gr.Blocks) -> None:
     present = _by_elem_id(page)
     for tab in TABS:
-        named = [tab.example_box] + ([tab.link.model, tab.link.text, tab.link.preset] if tab.link else [])
+        named = [tab.example_box] + ([tab.link.model, tab.link.text, tab.link.preset, *(elem_id for _, elem_id in tab.link.settings)] if tab.link else [])
         missing = [elem_id for elem_id in named if elem_id is not None and elem_id not in present]
         assert not missing, f"{tab.id}: {missing}"
 

@@ -1,0 +1,104 @@
+"""Links hold a tab's settings besides model, preset and text: Images' aspect ratio, Batch's
+templates and columns, the Report's profile. Every value is read as data from a stranger: taken
+only as its component allows (a choice, a list of choices, bounded plain text) and otherwise
+named in the notice and ignored; a parameter of another tab is unknown here."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+import gradio as gr
+import pytest
+
+from playground.settings import Settings
+from playground.ui.app import build_app
+from playground.ui.shared.connection import ServerDefaults
+from playground.ui.shared.links import MAX_LISTED, MAX_SETTING, MAX_TEXT, LinkOpener
+from playground.ui.tabs.registry import TABS, links
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[gr.Blocks]:
+    yield build_app(Settings(), ServerDefaults("http://127.0.0.1:9", "sk-unused", demo=True))
+
+
+@pytest.fixture(scope="module")
+def opener(page: gr.Blocks) -> LinkOpener:
+    tabs = next(block for block in page.blocks.values() if isinstance(block, gr.Tabs))
+    return LinkOpener(page, tabs, links(), None, gr.Markdown(visible=False))
+
+
+def opened(opener: LinkOpener, params: dict[str, str]) -> tuple[Any, str, dict[str, Any]]:
+    """(tab selected, the notice's text, {elem_id: value} of what the link set)."""
+    selected, notice, values = opener.values(params, None)
+    shown = {component.elem_id: value for component, value in zip(opener.outputs, values)
+             if not (isinstance(value, dict) and set(value) == {"__type__"})}
+    return getattr(selected, "selected", None), notice.get("value", "") if notice.get("visible") else "", shown
+
+
+def test_every_tab_has_copy_link_and_its_settings_are_on_the_page(page: gr.Blocks) -> None:
+    ids = {getattr(block, "elem_id", None) for block in page.blocks.values()}
+    for tab in TABS:
+        assert tab.link is not None and f"{tab.id}-copy-link" in ids, tab.id
+        assert all(elem_id in ids for _, elem_id in tab.link.settings), tab.id
+
+
+def test_images_keeps_the_aspect_ratio(opener: LinkOpener) -> None:
+    assert opened(opener, {"tab": "images", "ratio": "16:9", "q": "A fox"}) == ("images", "", {"images-ratio": "16:9", "images-prompt": "A fox"})
+    _, notice, shown = opened(opener, {"tab": "images", "ratio": "7:5"})  # a ratio of the box's own (it takes any)
+    assert shown == {"images-ratio": "7:5"} and not notice
+
+
+def test_batch_opens_with_its_templates_and_columns(opener: LinkOpener) -> None:
+    params = {"tab": "batch", "q": "Capital of {{country}}?", "system": "One word.", "format1": "chat", "model1": "gx-2.5-pro",
+              "format2": "messages", "model2": "cl-sonnet-4-5-20250929", "format3": "responses", "model3": "gx-2.5-flash"}
+    tab, notice, shown = opened(opener, params)
+    assert tab == "batch" and not notice
+    assert shown == {"batch-user": "Capital of {{country}}?", "batch-system": "One word.", "batch-format-0": "chat", "batch-model-0": "gx-2.5-pro",
+                     "batch-format-1": "messages", "batch-model-1": "cl-sonnet-4-5-20250929", "batch-format-2": "responses",
+                     "batch-model-2": "gx-2.5-flash"}
+
+
+def test_report_opens_with_its_profile(opener: LinkOpener) -> None:
+    params = {"tab": "report", "depth": "thorough", "formats": "chat,messages", "checks": "plain,stream",
+              "models": "chat completions · gx-2.5-flash"}
+    tab, notice, shown = opened(opener, params)
+    assert tab == "report" and not notice, notice
+    assert shown == {"report-depth": "thorough", "report-formats": ["chat", "messages"], "report-checks": ["plain", "stream"],
+                     "report-models": ["chat completions · gx-2.5-flash"]}
+
+
+@pytest.mark.parametrize(("params", "named"), [
+    ({"tab": "report", "depth": "forever"}, "depth"),
+    ({"tab": "report", "formats": "chat,chat"}, "formats"),  # twice
+    ({"tab": "report", "formats": "chat,smtp"}, "formats"),
+    ({"tab": "report", "checks": ",".join(["plain"] * (MAX_LISTED + 1))}, "checks"),
+    ({"tab": "batch", "format1": "gopher"}, "format1"),
+    ({"tab": "batch", "model1": "x" * (MAX_SETTING + 1)}, "model1"),
+    ({"tab": "batch", "model1": "gx\n2"}, "model1"),
+    ({"tab": "batch", "system": "\x00"}, "system"),
+    ({"tab": "batch", "system": "s" * (MAX_TEXT + 1)}, "system"),
+    ({"tab": "images", "ratio": "16:9\u202e"}, "ratio"),
+    ({"tab": "chat", "ratio": "16:9"}, "ratio"),  # Images' setting, not Chat's
+    ({"tab": "report", "format1": "chat"}, "format1"),
+])
+def test_a_value_a_component_cannot_take_is_named_and_nothing_of_it_is_set(opener: LinkOpener, params: dict[str, str], named: str) -> None:
+    tab, notice, shown = opened(opener, params)
+    assert tab == params["tab"] and f"`{named}`" in notice and shown == {}, (notice, shown)
+
+
+def test_the_copy_script_writes_each_setting_under_its_parameter(page: gr.Blocks, opener: LinkOpener) -> None:
+    """What Copy link sends to the browser: the parameter of each input, in the inputs' order."""
+    for tab in ("images", "batch", "report"):
+        button = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == f"{tab}-copy-link")
+        event = next(fn for fn in page.fns.values() if (button._id, "click") in fn.targets)
+        names = json.loads(re.search(r"const names = (\[.*?\]);", event.js).group(1))
+        fields = {**{"model": "model", "q": "text", "preset": "preset"}, **{name: name for name in opener.settings_of(tab)}}
+        assert [getattr(c, "elem_id", None) for c in event.inputs[1:-1]] == [opener.fields[tab][fields[name]].elem_id for name in names], tab
+        assert set(names) >= set(opener.settings_of(tab)), tab
+    link = urlencode({"tab": "report", "depth": "thorough", "formats": "chat,native"})
+    assert opened(opener, dict(parse_qsl(link)))[2] == {"report-depth": "thorough", "report-formats": ["chat", "native"]}
