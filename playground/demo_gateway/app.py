@@ -30,9 +30,9 @@ from playground.demo_gateway.faults import (
     prompt_text,
 )
 from playground.demo_gateway.messages import MessagesEndpoints
-from playground.demo_gateway.text import ECHOED_KEY
+from playground.demo_gateway.text import ECHOED_KEY, STARTING_WORD
 from playground.demo_gateway.native import NativeEndpoints, native_error
-from playground.demo_gateway.quirks import on_answer, on_request, parse_quirks
+from playground.demo_gateway.quirks import on_answer, on_request, parse_quirks, starting_word
 from playground.demo_gateway.responses import ResponsesEndpoints
 from playground.demo_gateway.video import VideoEndpoints
 
@@ -121,6 +121,7 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
             raw = await request.body()
             try:
                 body = on_request(quirks, request.url.path, await read_json_object(request))
+                STARTING_WORD.set(starting_word(body))
                 fault = _fault_for(request, body, config)
                 status = injector.status_fault(fault, raw)
                 if status is not None:

@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, Response
 
 from playground.demo_gateway import scripted, text
 from playground.demo_gateway.catalog import CHAT_MODELS, resolve_chat_model
+from playground.demo_gateway.characters import pace as model_pace
 from playground.demo_gateway.common import (
     HTTPProblem,
     count_tokens,
@@ -186,7 +187,7 @@ def plan_completion(body: dict[str, Any]) -> tuple[Plan, bool]:
     plan = Plan(model=model, prompt_tokens=prompt_tokens, inline_reasoning=bool(body.get("svc_thinking_to_content")))
 
     if thinking_on:
-        plan.reasoning = text.reasoning_text(prompt or "the tool result", effort)
+        plan.reasoning = text.reasoning_text(prompt, effort, model)
         if budget is not None:
             plan.reasoning = first_pieces(plan.reasoning, budget)
 
@@ -279,4 +280,4 @@ async def handle(body: dict[str, Any], config: DemoConfig, fault: Fault | None) 
     if not stream:
         return JSONResponse(completion_body(plan))
     error_event = sse_data({"error": {"message": "The upstream model failed mid-stream (demo fault).", "type": "upstream_error"}})
-    return sse_response(inject_stream_fault(_chunks(plan, config.token_delay), fault, config.stall_seconds, error_event))
+    return sse_response(inject_stream_fault(_chunks(plan, config.token_delay * model_pace(plan.model)), fault, config.stall_seconds, error_event))

@@ -23,6 +23,7 @@ from playground.demo_gateway.common import (
     sse_data,
     sse_response,
 )
+from playground.demo_gateway.characters import pace as model_pace
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.faults import Fault, inject_stream_fault, last_user_text, strip_markers
 from playground.demo_gateway.prompt_cache import PromptCache, prompt_units
@@ -167,7 +168,7 @@ def plan_reply(body: dict[str, Any]) -> Reply:
     results = _tool_results(last) if last.get("role") == "user" else []
     thinking = body.get("thinking")
     if thinking:
-        reasoning = first_pieces(text.reasoning_text(prompt or "the tool result", "high"), thinking["budget_tokens"])
+        reasoning = first_pieces(text.reasoning_text(prompt, "high", body["model"]), thinking["budget_tokens"])
         reply.blocks.append({"type": "thinking", "thinking": reasoning, "signature": _block_id("sig_", reasoning)})
     if results:
         reply.blocks.append({"type": "text", "text": text.tool_answer_text([(tid, content) for tid, content in results])})
@@ -241,7 +242,7 @@ class MessagesEndpoints:
         }
         if not body.get("stream"):
             return JSONResponse(message)
-        events = _stream_events(message, self.config.token_delay)
+        events = _stream_events(message, self.config.token_delay * model_pace(reply.model))
         failure = error_event("The upstream model failed mid-stream (demo fault).")
         return sse_response(inject_stream_fault(events, fault, self.config.stall_seconds, failure))
 

@@ -21,13 +21,14 @@ import re
 from collections.abc import AsyncIterator
 from typing import Any
 
-from PIL import Image, ImageDraw
 from starlette.responses import JSONResponse, Response
 
-from playground.demo_gateway import cited, scripted, text
+from playground.demo_gateway import cited, scenes, scripted, text
 from playground.demo_gateway.catalog import IMAGE_MODELS, resolve_chat_model
+from playground.demo_gateway.characters import pace as model_pace
 from playground.demo_gateway.common import HTTPProblem, count_tokens, first_pieces, pace, split_pieces, sse_response
 from playground.demo_gateway.config import DemoConfig
+from playground.demo_gateway.grading import is_grading_prompt
 from playground.demo_gateway.faults import Fault, inject_stream_fault, strip_markers
 
 MODES = ("AUTO", "ANY", "NONE")
@@ -111,13 +112,8 @@ def _thinking(model: str, config: dict[str, Any]) -> tuple[bool, str]:
 
 
 def _png(prompt: str, seed: str) -> str:
-    """A real PNG made for the prompt: a gradient with the prompt's first words on it."""
-    hue = int(seed[:2], 16)
-    image = Image.new("RGB", (256, 160), (hue, 120, 255 - hue))
-    draw = ImageDraw.Draw(image)
-    for y in range(160):
-        draw.line([(0, y), (256, y)], fill=(hue, 80 + y // 2, 255 - hue))
-    draw.text((12, 70), prompt[:36] or "demo image", fill=(255, 255, 255))
+    """A real PNG made for the prompt: its subject drawn as a simple scene (`scenes.py`)."""
+    image = scenes.draw(scenes.read(prompt), (256, 160), variant=int(seed[:2], 16))
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return base64.b64encode(buffer.getvalue()).decode("ascii")
@@ -162,7 +158,7 @@ def plan(model: str, body: dict[str, Any]) -> dict[str, Any]:
     think, effort = _thinking(model, config)
     thoughts = 0
     if think:
-        reasoning = text.reasoning_text(prompt or "the function response", effort)
+        reasoning = text.reasoning_text(prompt, effort, model)
         thoughts = count_tokens(reasoning)
         parts.append({"text": reasoning, "thought": True, "thoughtSignature": base64.b64encode(seed[:24].encode()).decode()})
     candidate: dict[str, Any] = {"index": 0, "finishReason": "STOP"}
@@ -178,15 +174,18 @@ def plan(model: str, body: dict[str, Any]) -> dict[str, Any]:
     else:
         images = sum(1 for p in last.get("parts") or [] if isinstance(p, dict) and "inlineData" in p)
         settings = {k: config.get(k) for k in ("temperature", "topP", "maxOutputTokens")}
+        modalities = [str(m).upper() for m in config.get("responseModalities") or []]
+        drawing = "IMAGE" in modalities or (model in IMAGE_MODELS and not modalities)
         reply = text.reply_text(prompt, model, settings, images)
+        if drawing and scripted.answer(prompt) is None and not is_grading_prompt(prompt):
+            reply = scenes.caption(prompt)
         limit = config.get("maxOutputTokens")
         if isinstance(limit, int) and not isinstance(limit, bool) and 0 < limit < count_tokens(reply):
             reply, candidate["finishReason"] = first_pieces(reply, limit), "MAX_TOKENS"
         parts.append({"text": reply})
         if think:  # the answer after thoughts is signed too; a stream sends it on an empty last part
             parts[-1]["thoughtSignature"] = base64.b64encode(seed[24:48].encode()).decode()
-        modalities = [str(m).upper() for m in config.get("responseModalities") or []]
-        if "IMAGE" in modalities or (model in IMAGE_MODELS and not modalities):
+        if drawing:
             parts.append({"inlineData": {"mimeType": "image/png", "data": _png(prompt, seed)}})
     candidate["content"] = {"role": "model", "parts": parts}
     prompt_tokens = sum(count_tokens(p.get("text", "")) for c in contents for p in c.get("parts") or [] if isinstance(p, dict))
@@ -264,4 +263,4 @@ class NativeEndpoints:
         if "candidates" not in answer:
             return sse_response(_one_frame(answer))
         failure = "data: " + json.dumps({"error": {"code": 500, "message": "The upstream model failed mid-stream (demo fault).", "status": "INTERNAL"}}) + "\r\n\r\n"
-        return sse_response(inject_stream_fault(_fragments(answer, self.config.token_delay), fault, self.config.stall_seconds, failure))
+        return sse_response(inject_stream_fault(_fragments(answer, self.config.token_delay * model_pace(model)), fault, self.config.stall_seconds, failure))

@@ -12,8 +12,9 @@ A quirk is `NAME` (every model) or `NAME@MODEL` (that model only):
 | ignore-system    | the system prompt is ignored                                           |
 
 This module also owns the one system-prompt rule the demo honours (every format): a system
-prompt containing `Start every answer with the word "WORD".` puts WORD at the start of what the
-demo's answer quotes back, so a report can see the system prompt was read.
+prompt containing `Start every answer with the word "WORD".` puts WORD at the start of the
+demo's answer (`starting_word`, read by `text.reply_text`), so a report can see the system prompt
+was read.
 """
 
 from __future__ import annotations
@@ -77,30 +78,6 @@ def _system_text(body: dict[str, Any]) -> str:
     return " ".join(t for t in texts if isinstance(t, str))
 
 
-def _prefix_text(content: Any, word: str) -> Any:
-    if isinstance(content, str):
-        return f"{word} {content}"
-    if isinstance(content, list):
-        for part in content:
-            if isinstance(part, dict) and isinstance(part.get("text"), str) and part.get("type", "text") in ("text", "input_text"):
-                part["text"] = f"{word} {part['text']}"
-                break
-    return content
-
-
-def _prefix_last_user(body: dict[str, Any], word: str) -> None:
-    for name, role, key in (("messages", "user", "content"), ("input", "user", "content"), ("contents", "user", "parts")):
-        items = body.get(name)
-        if isinstance(items, str) and name == "input":
-            body["input"] = f"{word} {items}"
-            return
-        if isinstance(items, list):
-            for item in reversed(items):
-                if isinstance(item, dict) and item.get("role", "user") == role:
-                    item[key] = _prefix_text(item.get(key), word)
-                    return
-
-
 def on_request(quirks: tuple[Quirk, ...], path: str, body: dict[str, Any]) -> dict[str, Any]:
     """The body as the demo reads it: quirks that ignore fields, then the system-prompt rule."""
     names = active(quirks, path, body)
@@ -111,10 +88,13 @@ def on_request(quirks: tuple[Quirk, ...], path: str, body: dict[str, Any]) -> di
             body.pop(name, None)
         if isinstance(body.get("messages"), list):
             body["messages"] = [m for m in body["messages"] if not (isinstance(m, dict) and m.get("role") in ("system", "developer"))]
-    match = DIRECTIVE.search(_system_text(body))
-    if match:
-        _prefix_last_user(body, match[1])
     return body
+
+
+def starting_word(body: dict[str, Any]) -> str | None:
+    """The WORD of a system prompt's `Start every answer with the word "WORD".`, if it has one."""
+    match = DIRECTIVE.search(_system_text(body))
+    return match[1] if match else None
 
 
 def _without_usage(frame: str) -> str | None:

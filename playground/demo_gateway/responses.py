@@ -27,6 +27,7 @@ from starlette.responses import JSONResponse, Response
 
 from playground.demo_gateway import cited, scripted, text
 from playground.demo_gateway.catalog import CHAT_MODELS, resolve_chat_model
+from playground.demo_gateway.characters import pace as model_pace
 from playground.demo_gateway.common import (
     HTTPProblem,
     bearer_key,
@@ -177,11 +178,11 @@ def plan(body: dict[str, Any], history: list[dict[str, Any]]) -> Planned:
     think, effort, summary = _reasoning_wanted(body)
     seed = hashlib.sha256(repr(items).encode()).hexdigest()[:20]
     if think:
-        reasoning = text.reasoning_text(prompt or "the tool result", effort)
+        reasoning = text.reasoning_text(prompt, effort, body["model"])
         planned.reasoning_tokens = count_tokens(reasoning)
         summary_parts = [] if summary == "none" else [{"type": "summary_text", "text": reasoning}]
         if summary == "detailed":  # one part per step, each under a bold heading, as real gateways send
-            steps = text.reasoning_steps(prompt or "the tool result", effort)
+            steps = text.reasoning_steps(prompt, effort, body["model"])
             summary_parts = [{"type": "summary_text", "text": f"**Step {n}**\n\n{step}"} for n, step in enumerate(steps, 1)]
         planned.output.append({"id": f"rs_{seed}", "type": "reasoning", "summary": summary_parts})
     outputs = [item for item in items if item.get("type") == "function_call_output"]
@@ -310,14 +311,14 @@ class ResponsesEndpoints:
             if item["type"] == "reasoning":
                 added["summary"] = []
             yield event("response.output_item.added", output_index=position, item=added)
-            async for frame in self._item_events(event, position, item):
+            async for frame in self._item_events(event, position, item, self.config.token_delay * model_pace(final["model"])):
                 yield frame
             yield event("response.output_item.done", output_index=position, item=item)
         kind = "response.incomplete" if planned.status == "incomplete" else "response.completed"
         yield event(kind, response=final)
 
-    async def _item_events(self, event: Any, position: int, item: dict[str, Any]) -> AsyncIterator[str]:
-        delay, item_id = self.config.token_delay, item["id"]
+    async def _item_events(self, event: Any, position: int, item: dict[str, Any], delay: float) -> AsyncIterator[str]:
+        item_id = item["id"]
         if item["type"] == "reasoning":
             for index, part in enumerate(item["summary"]):
                 yield event("response.reasoning_summary_part.added", item_id=item_id, output_index=position, summary_index=index,

@@ -108,13 +108,17 @@ def key(prompt: str) -> str:
     return " ".join(text.lower().split())
 
 
+SCRIPTED_PROMPT_CHARS = 400
+"""Longer prompts are no example (and are not normalised whole)."""
+
+
 def answer(prompt: str) -> str | None:
     """The written answer to one of the examples, or None."""
-    return ANSWERS.get(key(prompt))
+    return ANSWERS.get(key(prompt)) if len(prompt) <= SCRIPTED_PROMPT_CHARS else None
 
 
 def reasoning(prompt: str) -> tuple[str, ...] | None:
-    return REASONING.get(key(prompt))
+    return REASONING.get(key(prompt)) if len(prompt) <= SCRIPTED_PROMPT_CHARS else None
 
 
 def city_in(prompt: str) -> str | None:

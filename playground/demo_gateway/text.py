@@ -1,16 +1,22 @@
-"""Deterministic text the demo models "generate": the scripted answer to an example prompt, or a
-reply that shows the request was understood; reasoning text, and a long reply for trying Stop."""
+"""Deterministic text the demo models "generate": the scripted answer to an example prompt, or
+the demo's own answer (`answers.py`) written in the model's character (`characters.py`);
+reasoning built from the same answer, and a long reply for trying Stop. No answer quotes the
+prompt or names its model."""
 
 from __future__ import annotations
 
 from contextvars import ContextVar
 
-from playground.demo_gateway import scripted
+from playground.demo_gateway import answers, scripted
+from playground.demo_gateway.answer_kit import Found
+from playground.demo_gateway.characters import character, written
 from playground.demo_gateway.grading import grade_reply, is_grading_prompt
 
 ECHOED_KEY: ContextVar[str | None] = ContextVar("echoed_key", default=None)
 """Set by the `echo_key` fault: the key the caller sent, which the "model" then repeats (as a
 misconfigured gateway that echoes the Authorization header does)."""
+STARTING_WORD: ContextVar[str | None] = ContextVar("starting_word", default=None)
+"""Set per request from a system prompt's `Start every answer with the word "WORD".` (quirks.py)."""
 
 
 def _echo() -> str:
@@ -26,47 +32,59 @@ _LONG_PARAGRAPH = (
 )
 
 _EFFORT_STEPS = {"low": 1, "medium": 2, "high": 4}
+_TOOL_STEPS = ("The tool has answered.", "Its result is what was asked for, so it should be read back plainly.",
+               "Check each field and its unit.", "Nothing is missing.", "I will answer with what it returned.")
 
 
-def describe_settings(settings: dict[str, object]) -> str:
-    shown = [f"{name}={value}" for name, value in settings.items() if value is not None]
-    return ", ".join(shown) if shown else "default settings"
+def _images(count: int, zh: bool) -> str:
+    if not count:
+        return ""
+    if zh:
+        return f"（收到 {count} 张图片；离线演示看不到图片内容。）"
+    return f" I received {count} image{'s' if count != 1 else ''} with it (the offline demo cannot see what is in them)."
 
 
-def reply_text(prompt: str, model: str, settings: dict[str, object], image_count: int = 0) -> str:
+def _found(prompt: str, model: str) -> Found:
+    found = answers.find(prompt)
+    if found.kind in character(model).weak_at and found.slip is not None:
+        return found.slip
+    return found
+
+
+def reply_text(prompt: str, model: str, settings: dict[str, object] | None = None, image_count: int = 0) -> str:
     """The visible answer to a plain prompt: a grading prompt gets a deterministic score, an
-    example its scripted answer, anything else a generated reply."""
+    example its scripted answer, anything else the demo's own answer in the model's character.
+    (`settings` are the request's sampling settings: the demo's answers do not depend on them.)"""
     if is_grading_prompt(prompt):
         return grade_reply(prompt)
-    images = f" I received {image_count} image{'s' if image_count != 1 else ''} with it." if image_count else ""
-    written = scripted.answer(prompt)
-    if written is not None:
-        return written + images + _echo()
-    about = f' Your message: "{prompt.strip()}".' if prompt.strip() else " Your message was empty."
-    body = f"{model} here, answering with {describe_settings(settings)}.{about}{images}{_echo()}"
-    if LONG_WORD in prompt.lower().split():
-        body += " " + _LONG_PARAGRAPH * 12
+    word = STARTING_WORD.get()
+    opening = f"{word} " if word else ""
+    scripted_answer = scripted.answer(prompt)
+    if scripted_answer is not None:
+        return opening + scripted_answer + _images(image_count, False) + _echo()
+    found = answers.find(prompt)
+    body = opening + written(found, model) + _images(image_count, found.zh) + _echo()
+    if found.kind == "unknown" and LONG_WORD in prompt[:2000].lower().split():
+        body += "\n\n" + _LONG_PARAGRAPH * 12
     return body
 
 
-def reasoning_text(prompt: str, effort: str) -> str:
-    return " ".join(reasoning_steps(prompt, effort))
+def reasoning_text(prompt: str, effort: str, model: str = "") -> str:
+    return " ".join(reasoning_steps(prompt, effort, model))
 
 
-def reasoning_steps(prompt: str, effort: str) -> list[str]:
+def reasoning_steps(prompt: str, effort: str, model: str = "") -> list[str]:
     """The reasoning as steps (the responses format sends each as its own summary part)."""
     count = _EFFORT_STEPS.get(effort, 2) + 1
-    written = scripted.reasoning(prompt)
-    if written is not None:
-        return list(written[:count])
-    steps = [
-        f'The user wrote "{prompt.strip()[:80]}".',
-        "I should restate the request and the parameters so they can see it was understood.",
-        "The answer should be short and keep to what was asked.",
-        "Let me double-check the parameters before I answer.",
-        "Everything is consistent, so I will write the answer now.",
-    ]
-    chosen = steps[:count]
+    if not prompt.strip():
+        chosen = list(_TOOL_STEPS[: count - 1]) + [_TOOL_STEPS[-1]]
+        chosen[-1] += _echo()
+        return chosen
+    written_steps = scripted.reasoning(prompt)
+    if written_steps is not None:
+        return list(written_steps[:count])
+    steps = answers.reasoning_steps(_found(prompt, model))
+    chosen = steps[: count - 1] + [steps[-1]]
     chosen[-1] += _echo()
     return chosen
 

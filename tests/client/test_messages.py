@@ -77,9 +77,10 @@ def test_every_field_of_the_spec_is_accepted_and_advisories_follow_the_spec() ->
 
 
 async def test_create_and_stream_with_thinking(client: GatewayClient, conn: Connection) -> None:
-    request = build(thinking={"type": "enabled", "budget_tokens": 2048}, max_tokens=4096)
+    request = build(thinking={"type": "enabled", "budget_tokens": 2048}, max_tokens=4096,
+                    messages=[{"role": "user", "content": "What is the capital of Peru?"}])
     plain, _ = await client.messages.create(conn, request)
-    assert plain.reasoning and 'Your message: "hi"' in plain.text and plain.finish_reason == "end_turn"
+    assert "Lima" in plain.reasoning and "The capital of Peru is Lima." in plain.text and plain.finish_reason == "end_turn"
     events = []
     async with client.messages.stream(conn, request) as stream:
         async for event in stream:
@@ -87,7 +88,7 @@ async def test_create_and_stream_with_thinking(client: GatewayClient, conn: Conn
     kinds = [type(e) for e in events]
     assert kinds.index(ReasoningDelta) < kinds.index(TextDelta)
     assert stream.result.text == plain.text and stream.result.reasoning == plain.reasoning and stream.result.complete
-    assert stream.result.usage.output_tokens == plain.usage.output_tokens and stream.result.usage.input_tokens == 1
+    assert stream.result.usage.output_tokens == plain.usage.output_tokens and stream.result.usage.input_tokens == 7
 
 
 async def test_tool_round_trip_streaming(client: GatewayClient, conn: Connection) -> None:
@@ -107,9 +108,9 @@ async def test_tool_round_trip_streaming(client: GatewayClient, conn: Connection
 
 
 async def test_stop_sequences_and_max_tokens(client: GatewayClient, conn: Connection) -> None:
-    stopped, exchange = await client.messages.create(conn, build(stop_sequences=["answering with"]))
-    assert stopped.finish_reason == "stop_sequence" and "answering with" not in stopped.text
-    assert exchange.response_body["stop_sequence"] == "answering with"
+    stopped, exchange = await client.messages.create(conn, build(stop_sequences=["offline demo"]))
+    assert stopped.finish_reason == "stop_sequence" and stopped.text.rstrip() == "This is the playground's"
+    assert exchange.response_body["stop_sequence"] == "offline demo"
     cut, _ = await client.messages.create(conn, build(max_tokens=3))
     assert cut.finish_reason == "max_tokens" and cut.usage.output_tokens <= 3
 

@@ -17,9 +17,9 @@ def sdk(gateway: RunningGateway) -> anthropic.Anthropic:
 
 
 def test_sdk_create_with_thinking(sdk: anthropic.Anthropic) -> None:
-    message = sdk.messages.create(model=MODEL, max_tokens=4000, thinking={"type": "enabled", "budget_tokens": 2000}, messages=[{"role": "user", "content": "sdk hello"}])
+    message = sdk.messages.create(model=MODEL, max_tokens=4000, thinking={"type": "enabled", "budget_tokens": 2000}, messages=[{"role": "user", "content": "What is 6 times 7?"}])
     assert [block.type for block in message.content] == ["thinking", "text"]
-    assert "sdk hello" in message.content[1].text and message.usage.input_tokens > 0
+    assert "42" in message.content[1].text and "42" in message.content[0].thinking and message.usage.input_tokens > 0
 
 
 def test_sdk_stream_accumulates_the_final_message(sdk: anthropic.Anthropic) -> None:

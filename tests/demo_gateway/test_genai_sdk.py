@@ -18,16 +18,16 @@ def sdk(gateway: RunningGateway) -> genai.Client:
 
 
 def test_generate_content(sdk: genai.Client) -> None:
-    response = sdk.models.generate_content(model="gx-2.5-flash", contents="hello sdk")
-    assert "hello sdk" in response.text and response.usage_metadata.prompt_token_count == 2
+    response = sdk.models.generate_content(model="gx-2.5-flash", contents="capital of Japan?")
+    assert "Tokyo" in response.text and response.usage_metadata.prompt_token_count == 4
 
 
 def test_generate_content_stream_with_thoughts(sdk: genai.Client) -> None:
     config = types.GenerateContentConfig(thinking_config=types.ThinkingConfig(thinking_budget=512, include_thoughts=True))
-    chunks = list(sdk.models.generate_content_stream(model="gx-2.5-flash", contents="stream to the sdk", config=config))
+    chunks = list(sdk.models.generate_content_stream(model="gx-2.5-flash", contents="How many days are there between 2024-01-01 and 2024-03-01?", config=config))
     text = "".join(part.text for chunk in chunks for part in chunk.candidates[0].content.parts if part.text and not part.thought)
     thoughts = [part for chunk in chunks for part in chunk.candidates[0].content.parts if part.thought]
-    assert "stream to the sdk" in text and thoughts and chunks[-1].candidates[0].finish_reason == types.FinishReason.STOP
+    assert "60 days" in text and any("60" in part.text for part in thoughts) and thoughts and chunks[-1].candidates[0].finish_reason == types.FinishReason.STOP
 
 
 def test_function_call_round_trip(sdk: genai.Client) -> None:

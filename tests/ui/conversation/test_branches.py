@@ -29,7 +29,7 @@ async def test_branch_create_switch_save_load(client: GatewayClient, defaults: S
     assert len(labels) == 2 and "last sent: third" in labels[0] and "last sent: first" in labels[1]
 
     back = switch_branch(final.history, final.session, 0)
-    assert [t for t in shown_texts(back.history) if "answering with" not in t] == ["first", "second", "third"]
+    assert [t for t in shown_texts(back.history) if "offline demo gateway" not in t] == ["first", "second", "third"]
     assert [m["content"] for m in back.session.messages if m["role"] == "user"] == ["first", "second", "third"]
     assert "last sent: another way" in branch_choices(back.session)[1][0]
 

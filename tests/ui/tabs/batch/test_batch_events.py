@@ -55,11 +55,13 @@ async def test_a_pasted_data_set_runs_is_watched_and_voted_on(handlers: BatchHan
     assert "Leaderboard" in ended[1] and "What is 2 plus 2?" in str(ended[2]) and skipped(ended[-1])
     assert handlers.on_view(batch, "all rows", "row") == ended[2:4]
     pair = handlers.on_pair(batch, 0, 1)
-    assert pair[1].startswith("**Row ") and batch.pair is not None and "here, answering" in pair[2] and "here, answering" in pair[3]
-    voted = handlers.vote_a(batch, 0, 1, "all rows", "row")  # the demo's generic answers name their models: not blind
-    assert voted[0] is batch and voted[1].startswith("Vote dropped: answer A names the model ") and "Leaderboard" in voted[-1]
-    assert handlers.vote_tie(batch, 0, 1, "all rows", "row")[1].startswith("Vote dropped: ")  # a vote shows the next pair
-    assert handlers.runs.open(batch.run_id, "")[0].votes == []
+    assert pair[1].startswith("**Row ") and batch.pair is not None and pair[2] != pair[3]  # the two models answer differently
+    assert all("4" in answer for answer in pair[2:4]) or all("Paris" in answer for answer in pair[2:4])
+    assert not any(model in pair[2] + pair[3] for model in ("gx-2.5-flash", "gpt-4.1")), "a blind vote names no model"
+    voted = handlers.vote_a(batch, 0, 1, "all rows", "row")
+    assert voted[0] is batch and voted[1].startswith("Vote recorded (1 so far)") and "Leaderboard" in voted[-1]
+    assert handlers.vote_tie(batch, 0, 1, "all rows", "row")[1].startswith("Vote recorded (2 so far)")  # a vote shows the next pair
+    assert len(handlers.runs.open(batch.run_id, "")[0].votes) == 2
 
 
 async def test_without_a_run_each_handler_says_so_and_touches_nothing(handlers: BatchHandlers) -> None:

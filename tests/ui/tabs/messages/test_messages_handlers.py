@@ -54,8 +54,8 @@ async def test_thinking_budget_and_json_errors_are_explained(client: GatewayClie
 
 
 async def test_thinking_stream_and_two_tool_round_trip(client: GatewayClient, defaults: ServerDefaults) -> None:
-    thinking = (await send(defaults, MessagesAdapter(client, form(thinking=True)), "why"))[-1]
-    assert thinking.history[1]["metadata"]["title"] == THINKING_TITLE and 'Your message: "why"' in flatten_text(thinking.history[-1]["content"])
+    thinking = (await send(defaults, MessagesAdapter(client, form(thinking=True)), "Why is the sea salty?"))[-1]
+    assert thinking.history[1]["metadata"]["title"] == THINKING_TITLE and "dissolved minerals" in flatten_text(thinking.history[-1]["content"])
     adapter = MessagesAdapter(client, form(tools_json=TOOLS, tool_choice="any"))
     first = (await send(defaults, adapter, "weather please"))[-1]
     assert first.pending_tool is not None and first.pending_tool.name == "get_weather"

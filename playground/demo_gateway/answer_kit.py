@@ -1,0 +1,92 @@
+"""What the demo's answering modules share: the `Found` answer, the question's language, keyword
+matching over a bounded head of the prompt, the data files and number formatting."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).with_name("data")
+HEAD = 400
+"""Characters of a prompt a question is looked for in (a question is short; a pasted text is not parsed whole)."""
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9'.²]*")
+
+
+@dataclass(frozen=True)
+class Found:
+    """An answer the demo can give: the bare value, a sentence, and how it was reached (or more to say).
+
+    `slip` is what a model that skips the last step answers instead (multi-step word problems)."""
+
+    kind: str
+    short: str
+    sentence: str
+    detail: str = ""
+    zh: bool = False
+    slip: Found | None = None
+
+
+def is_chinese(text: str) -> bool:
+    """The question is Chinese when its Chinese characters outnumber its Latin words."""
+    head = text[:HEAD]
+    han = len(_CJK.findall(head))
+    return han > 0 and han >= len(_LATIN_WORD.findall(head))
+
+
+@lru_cache(maxsize=4)
+def load(name: str) -> dict[str, Any]:
+    with (DATA / name).open(encoding="utf-8") as file:
+        data: dict[str, Any] = json.load(file)
+    return data
+
+
+def words_of(text: str) -> str:
+    """The head of an English text as " word word ... " (lower case), for `Keys.matches`."""
+    return " " + " ".join(_TOKEN.findall(text[:HEAD].lower().replace("’", "'"))) + " "
+
+
+class Keys:
+    """Alternatives `a b|c d/e`: one matches when each of its words is there (a word of three
+    letters or more may start a longer one: mountain -> mountains; `d/e` is either spelling).
+    English keys are looked for in `words_of(text)`, Chinese ones as plain substrings."""
+
+    def __init__(self, spec: str, chinese: bool) -> None:
+        self.chinese = chinese
+        self.alternatives = [[word.split("/") for word in alternative.split()] for alternative in spec.split("|") if alternative.strip()]
+
+    def _has(self, text: str, word: str) -> bool:
+        if self.chinese:
+            return word in text
+        return f" {word} " in text if len(word) <= 2 else f" {word}" in text
+
+    def matches(self, text: str) -> bool:
+        return any(all(any(self._has(text, choice) for choice in word) for word in alternative) for alternative in self.alternatives)
+
+
+def number(value: float) -> str:
+    """A number as people write it: whole numbers without a fraction, others to at most 4 decimals."""
+    if abs(value - round(value)) < 1e-9 and abs(value) < 1e15:
+        return str(round(value))
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return text if text not in ("-0", "") else "0"
+
+
+def grouped(value: float, zh: bool) -> str:
+    """`number`, with thousands separated for English readers (12,500)."""
+    text = number(value)
+    if zh or "e" in text:
+        return text
+    whole, dot, fraction = text.partition(".")
+    sign = "-" if whole.startswith("-") else ""
+    digits = whole.lstrip("-")
+    return sign + f"{int(digits):,}" + dot + fraction if digits.isdigit() else text
+
+
+def say(zh: bool, english: str, chinese: str) -> str:
+    return chinese if zh else english
