@@ -3,8 +3,9 @@
 The spec does not show the answer's shape; the demo answers in the OpenAI images shape:
 `{"created", "data": [{"b64_json", "revised_prompt"}], "size", "output_format"}`. Every image is
 a real picture made with Pillow at the asked aspect ratio (`size`, `W:H`, default 1:1) and size
-tier (`image_size`: the long side is 1024, 2048 or 3072 pixels, default 1K): a gradient that
-differs per prompt and per image index, with the prompt's words drawn on it, encoded as
+tier (`image_size`: the long side is 1024, 2048 or 3072 pixels, default 1K): the prompt's
+subject drawn as a simple scene (`scenes.py`: a small vocabulary of subjects, colours and times
+of day; each image index moves things about), with a small footer line, encoded as
 `mime_type` (PNG, JPEG or WebP). With an image in `contents` (image-to-image, or a model turn
 of a multi-turn edit) the newest one is the picture: fitted to the frame and recoloured, or
 painted as a watercolour / drawn as a sketch / turned grey when the instruction says so.
@@ -29,7 +30,6 @@ import binascii
 import hashlib
 import io
 import re
-import textwrap
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -45,6 +45,7 @@ from PIL import (
 )
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from playground.demo_gateway import scenes
 from playground.demo_gateway.catalog import IMAGE_MODELS
 from playground.demo_gateway.common import HTTPProblem
 from playground.demo_gateway.faults import Fault, strip_markers
@@ -203,26 +204,23 @@ def _restyle(source: Image.Image, size: tuple[int, int], instruction: str, seed:
     return Image.blend(fitted, _gradient(size, seed), 0.35)
 
 
-def _caption(image: Image.Image, text: str, footer: str, over_picture: bool) -> None:
-    draw = ImageDraw.Draw(image)
+def _footer(image: Image.Image, footer: str) -> None:
+    """A small line at the bottom saying where the picture came from (the picture itself carries no words)."""
     width, height = image.size
-    size = max(12, min(width, height) // (14 if over_picture else 9))
-    font = ImageFont.load_default(size=size)
-    lines = textwrap.wrap(text, width=max(8, int(width / (size * 0.55))))[:3]
-    top = height - (len(lines) + 1) * size * 1.25 - size if over_picture else (height - len(lines) * size * 1.25) / 2
-    for number, line in enumerate(lines):
-        draw.text((size, top + number * size * 1.25), line, font=font, fill="white", stroke_width=max(1, size // 12), stroke_fill="black")
-    small = ImageFont.load_default(size=max(10, size // 2))
-    draw.text((size // 2, height - size * 0.9), footer, font=small, fill="white", stroke_width=1, stroke_fill="black")
+    size = max(10, min(width, height) // 28)
+    ImageDraw.Draw(image).text((size // 2, height - size * 1.4), footer, font=ImageFont.load_default(size=size), fill="white",
+                               stroke_width=1, stroke_fill="black")
 
 
 def render(plan: Plan, index: int) -> bytes:
-    """Image number `index` of a plan, encoded as asked."""
+    """Image number `index` of a plan, encoded as asked: the prompt's scene (`scenes.py`), or the given image edited."""
     size = frame_size(plan.ratio, plan.tier)
     seed = hashlib.sha256(f"{plan.instruction}|{index}".encode()).digest()
-    picture = _restyle(plan.source, size, plan.instruction, seed) if plan.source is not None else _gradient(size, seed)
-    footer = f"demo gateway · {size[0]}x{size[1]} · image {index + 1} of {plan.n}"
-    _caption(picture, plan.instruction or "(edited)", footer, over_picture=plan.source is not None)
+    if plan.source is not None:
+        picture = _restyle(plan.source, size, plan.instruction, seed)
+    else:
+        picture = scenes.draw(scenes.read(plan.instruction), size, variant=index)
+    _footer(picture, f"demo gateway · {size[0]}x{size[1]} · image {index + 1} of {plan.n}")
     buffer = io.BytesIO()
     picture.save(buffer, format=FORMATS[plan.mime_type], **({"quality": 90} if plan.mime_type != "image/png" else {}))
     return buffer.getvalue()
@@ -230,8 +228,11 @@ def render(plan: Plan, index: int) -> bytes:
 
 def revised_prompt(plan: Plan, index: int) -> str:
     w, h = plan.ratio
-    kind = "an edit of the given image" if plan.source is not None else "a gradient"
-    return f"{plan.instruction or 'the given image'} — drawn by the demo gateway as {kind}, {w}:{h} at {plan.tier} (image {index + 1} of {plan.n})"
+    if re.search(r"[\u4e00-\u9fff]", plan.instruction[:300]):
+        kind = "对所给图片的修改" if plan.source is not None else scenes.describe(scenes.read(plan.instruction), True)
+        return f"{plan.instruction or '所给图片'}——离线演示网关绘制：{kind}，{w}:{h}，{plan.tier}（第 {index + 1} 张，共 {plan.n} 张）"
+    kind = "an edit of the given image" if plan.source is not None else scenes.describe(scenes.read(plan.instruction), False)
+    return f"{plan.instruction or 'the given image'} — drawn by the demo gateway: {kind}, {w}:{h} at {plan.tier} (image {index + 1} of {plan.n})"
 
 
 async def _cut_body(body: bytes) -> AsyncIterator[bytes]:

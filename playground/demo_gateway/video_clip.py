@@ -1,21 +1,22 @@
 """The demo's videos: rendered for each task at the asked size and duration.
 
-A clip is an H.264 MP4 (yuv420p, `+faststart`, no audio) whose frames are drawn with Pillow: a
-gradient chosen by the prompt, the prompt's first words, the size and length written on it, and
-a bar that fills from the first frame to the last, so the length can be seen as well as read.
+A clip is an H.264 MP4 (yuv420p, `+faststart`, no audio) whose frames are drawn with Pillow: the
+prompt's scene (`scenes.py`; boats, cars, birds, clouds, fish and rain move as it plays), the size
+and length written small, and a bar that fills from the first frame to the last, so the length
+can be seen as well as read.
 Few frames per second and a high CRF keep the files small (tens of kilobytes) and quick to make;
 clips are cached by what they show.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
-import textwrap
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from playground.demo_gateway import scenes
 
 FPS = 6
 SHORT_SIDES = {"480p": 480, "720p": 720, "1080p": 1080, "4k": 2160}
@@ -32,37 +33,25 @@ def frame_size(ratio: str, resolution: str) -> tuple[int, int]:
     return (even(short * w / h), short) if w >= h else (short, even(short * h / w))
 
 
-def _background(width: int, height: int, prompt: str, seconds: float) -> Image.Image:
-    seed = hashlib.sha256(prompt.encode()).digest()
-    top, bottom = (seed[0] // 2, seed[1] // 2, 80 + seed[2] // 3), (seed[3] // 3, 60 + seed[4] // 3, seed[5] // 2)
-    mask = Image.linear_gradient("L").resize((width, height))
-    image = Image.composite(Image.new("RGB", (width, height), bottom), Image.new("RGB", (width, height), top), mask)
-    draw = ImageDraw.Draw(image)
-    size = max(14, min(width, height) // 14)
-    font = ImageFont.load_default(size=size)
-    lines = textwrap.wrap(prompt.strip() or "demo video", width=max(8, int(width / (size * 0.6))))[:3]
-    for number, line in enumerate(lines):
-        draw.text((size, size + number * size * 1.3), line, font=font, fill="white", stroke_width=max(1, size // 14), stroke_fill="black")
-    caption = f"{width}x{height} · {seconds:g} s"
-    draw.text((size, height - size * 3.2), caption, font=ImageFont.load_default(size=max(12, size * 3 // 4)), fill="white",
-              stroke_width=1, stroke_fill="black")
-    return image
+def _caption(frame: Image.Image, seconds: float) -> None:
+    width, height = frame.size
+    size = max(12, min(width, height) // 24)
+    ImageDraw.Draw(frame).text((size, height - size * 3.2), f"{width}x{height} · {seconds:g} s", font=ImageFont.load_default(size=size),
+                               fill="white", stroke_width=1, stroke_fill="black")
 
 
 def _frames(width: int, height: int, prompt: str, seconds: float) -> list[Image.Image]:
-    base = _background(width, height, prompt, seconds)
+    """The prompt's scene with its moving things moving, the size and length, and a bar filling to the end."""
+    scene = scenes.read(prompt)
+    backdrop = scenes.background(scene, (width, height))
     count = max(2, round(seconds * FPS))
     bar_top, bar_height = height - max(8, height // 40) * 2, max(8, height // 40)
-    radius = max(6, min(width, height) // 16)
     frames = []
     for index in range(count):
         done = index / (count - 1)
-        frame = base.copy()
-        draw = ImageDraw.Draw(frame)
-        draw.rectangle([0, bar_top, int(width * done), bar_top + bar_height], fill=(255, 200, 60))
-        x = radius + (width - 2 * radius) * done
-        y = height / 2
-        draw.ellipse([x - radius, y - radius, x + radius, y + radius], fill=(255, 255, 255), outline=(0, 0, 0))
+        frame = scenes.draw(scene, (width, height), 0, done, backdrop)
+        _caption(frame, seconds)
+        ImageDraw.Draw(frame).rectangle([0, bar_top, int(width * done), bar_top + bar_height], fill=(255, 200, 60))
         frames.append(frame)
     return frames
 
