@@ -25,12 +25,13 @@ _SENTENCES = {
     "zh": ("{title}对此有概述。", "{title}报道了最新变化。"),
 }
 _INTRO = {
-    "en": 'Here is what the sources say about "{q}":',
-    "de": "Das sagen die Quellen zu „{q}“:",
-    "fr": "Voici ce que disent les sources sur « {q} » :",
-    "es": "Esto dicen las fuentes sobre «{q}»:",
-    "zh": "关于“{q}”，来源是这样说的：",
+    "en": "Here is what the sources say:",
+    "de": "Das sagen die Quellen dazu:",
+    "fr": "Voici ce que disent les sources :",
+    "es": "Esto dicen las fuentes:",
+    "zh": "来源是这样说的：",
 }
+"""The answer does not quote the question back."""
 _GATEWAY = {
     "en": ("The gateway is one API in front of many model families, with one base URL and one key ({title}).",
            "Each request goes to the model family named by its model id ({title})."),
@@ -53,14 +54,13 @@ def cited_sentences(prompt: str, titles: list[str]) -> tuple[str, list[tuple[str
     """An introduction and (sentence, index of the source it cites) pairs, in the prompt's language:
     one sentence for each of the first two sources (`titles`)."""
     language = language_of(prompt)
-    question = prompt.strip()[:60]
     if language == "en" and scripted.key(prompt) in ("what is the gateway?", "what is new in the gateway?"):
         intro = scripted.answer(prompt) or ""
         templates = _GATEWAY["en"] if scripted.key(prompt) == "what is the gateway?" else _SENTENCES["en"]
         if scripted.key(prompt) == "what is the gateway?":
             intro = "In short:"
     else:
-        intro = _INTRO[language].format(q=question)
+        intro = _INTRO[language]
         templates = _SENTENCES[language]
     pairs = [(template.format(title=title), index) for index, (title, template) in enumerate(zip(titles, templates))]
     return intro, pairs
