@@ -77,10 +77,10 @@ async def test_a_send_ends_without_sending_the_whole_chat_again() -> None:
             events = (await page_events(http, app.url))[1]
             session = await open_session(http, app.url, events)
             for turn in range(20):
-                reply = await chat_chain(http, app.url, events.send, f"Please repeat turn{turn}x", session)
+                reply = await chat_chain(http, app.url, events.send, f"What is {turn} + 1000?", session)
     finally:
         app.stop()
     chat = json.loads(reply.text)
-    assert len(chat) == 40 and "turn19x" in json.dumps(chat[-1]) and "turn0x" in json.dumps(chat[0])
+    assert len(chat) == 40 and "19 + 1000 = 1,019" in json.dumps(chat[-1]) and "What is 0 + 1000?" in json.dumps(chat[0])
     assert reply.closing is not None and all(value == {"__type__": "update"} for value in reply.closing), \
         f"the closing message carries {len(json.dumps(reply.closing))} bytes"

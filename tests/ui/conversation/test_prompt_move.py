@@ -30,13 +30,13 @@ async def test_send_to_batch_moves_the_templates_and_values_unchanged_and_the_ru
                                                                                              tmp_path: Any) -> None:
     page = _page(gateway, tmp_path)
     page.set(page.component(SYSTEM_BOX[tab]), "You are {{persona}}.")
-    page.set(page.component(f"{tab}-input"), {"text": "Hi, I am {{name}}", "files": []})
-    page.set(page.component(f"{tab}-variables-table"), [["name", "Ada"], ["persona", "a pirate"]])
+    page.set(page.component(f"{tab}-input"), {"text": "What is the capital of {{name}}?", "files": []})
+    page.set(page.component(f"{tab}-variables-table"), [["name", "Peru"], ["persona", "a pirate"]])
     await page.click(f"{tab}-to-batch")
     assert page.get(page.component("batch-system")) == "You are {{persona}}."
-    assert page.get(page.component("batch-user")) == "Hi, I am {{name}}"
+    assert page.get(page.component("batch-user")) == "What is the capital of {{name}}?"
     state = page.get(page.dependency(page.component("batch-run"), "click").inputs[0])
-    assert state.dataset.columns == ["persona", "name"] and state.dataset.rows == [{"persona": "a pirate", "name": "Ada"}]
+    assert state.dataset.columns == ["persona", "name"] and state.dataset.rows == [{"persona": "a pirate", "name": "Peru"}]
     assert "**1 row**" in page.get(page.component("batch-data-status")) and f"the {tab.capitalize()} tab" in page.get(page.component("batch-data-status"))
 
     format_box, model_box = page.component("batch-format-0"), page.component("batch-model-0")
@@ -46,7 +46,7 @@ async def test_send_to_batch_moves_the_templates_and_values_unchanged_and_the_ru
     await page.click("batch-run")
     grid = page.get(page.component("batch-grid"))
     answer = json.dumps(grid, ensure_ascii=False)
-    assert "Hi, I am Ada" in answer, answer[:400]
+    assert "The capital of Peru is Lima." in answer, answer[:400]  # the filled prompt reached the gateway
     assert "{{" not in answer
 
 

@@ -29,7 +29,7 @@ from playground.ui.conversation.template_vars import fill_draft, rows_for
 
 DATA = Dataset(["question", "expected"], [{"question": "What is 2 plus 2?", "expected": "4"}, {"question": "Capital of France?", "expected": "Paris"}])
 COLUMNS = ["chat", "gx-2.5-flash", "messages", "cl-sonnet-4-5-20250929"] + ["", ""] * 6
-GRADERS = ["contains", "{{question}}", 0, 0, "", "length", "", 0, 400, "", *["", "", 0, 0, ""] * 4]
+GRADERS = ["contains", "{{expected}}", 0, 0, "", "length", "", 0, 400, "", *["", "", 0, 0, ""] * 4]
 
 
 def _plan(**changes: object) -> tuple[object, list[str]]:
@@ -71,7 +71,7 @@ def test_a_session_file_round_trips_and_a_bad_one_is_refused_whole(tmp_path: Pat
     loaded = work.read_session(str(path), 100)
     assert loaded.to_dict() == plan.to_dict()
     values = work.session_values(loaded, 8)
-    assert values[:4] == COLUMNS[:4] and values[16:21] == ["contains", "{{question}}", None, None, ""]
+    assert values[:4] == COLUMNS[:4] and values[16:21] == ["contains", "{{expected}}", None, None, ""]
     broken = plan.to_dict() | {"repeats": 0, "graders": [{"kind": "regex", "value": "("}], "columns": [["chat"]]}
     path.write_text(json.dumps(broken))
     with pytest.raises(PlanError) as problem:
@@ -90,13 +90,13 @@ async def test_exports_of_a_real_run(client: GatewayClient, conn: Connection, tm
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "media"))
     files = {Path(p).name: Path(p) for p in work.exports(plan, run, tmp_path / "exports", {"gx-2.5-flash": Price(1.0, 2.0)})}
     rows = list(csv.DictReader(files["batch-cells.csv"].open(encoding="utf-8")))
-    assert len(rows) == 4 and rows[0]["var:question"] == "What is 2 plus 2?" and rows[0]["pass:contains '{{question}}'"] == "True"
+    assert len(rows) == 4 and rows[0]["var:question"] == "What is 2 plus 2?" and rows[0]["pass:contains '{{expected}}'"] == "True"
     assert float(rows[0]["cost_usd"]) > 0 and rows[1]["cost_usd"] == ""  # the messages model has no price: unknown, not 0
     assert len(files["batch-cells.jsonl"].read_text().splitlines()) == 4
     board = files["leaderboard.md"].read_text()
     assert "| C1 chat completions · gx-2.5-flash |" in board and "—" in board
     report = files["batch-report.html"].read_text()
-    assert "<script" not in report and "What is 2 plus 2?" in report
+    assert "<script" not in report and "2 + 2 = 4" in report and "found &#x27;Paris&#x27;" in report
     assert json.loads(files["batch-session.json"].read_text()) == plan.to_dict()
 
 
