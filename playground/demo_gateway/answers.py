@@ -6,6 +6,8 @@ is built from the same answer, so it never quotes the prompt."""
 
 from __future__ import annotations
 
+import re
+
 from playground.demo_gateway import arithmetic, conversions, facts, word_problems, writing
 from playground.demo_gateway.answer_kit import Found, is_chinese, say
 
@@ -35,12 +37,27 @@ def fallback(zh: bool) -> Found:
     return Found("unknown", joint.join((lines[0], lines[2])), joint.join(lines), EXAMPLES_ZH if zh else EXAMPLES, zh)
 
 
+_GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|你好|您好|嗨|早上好|晚上好)[\s!！.。,，~]*(?:there)?[\s!！.。]*$",
+                       re.IGNORECASE)
+
+
+def greeting(zh: bool) -> Found:
+    """A hello gets a hello, then what the demo can do."""
+    lines = FALLBACK_ZH if zh else FALLBACK
+    hello = say(zh, "Hello! This is the playground's offline demo gateway, so no language model is answering.",
+                "你好！这是演练场的离线演示网关，回答你的不是语言模型。")
+    joint = "" if zh else " "
+    return Found("unknown", joint.join((hello, lines[2])), joint.join((hello, lines[1], lines[2])), EXAMPLES_ZH if zh else EXAMPLES, zh)
+
+
 def find(prompt: str) -> Found:
     """The best answer the demo has for `prompt` (a fallback when it has none)."""
     zh = is_chinese(prompt)
     if not prompt.strip():
         return Found("unknown", "", say(zh, "The message was empty: ask a question and the demo will answer it.",
                                         "消息是空的：请提一个问题，演示网关会回答。"), zh=zh)
+    if len(prompt) < 40 and _GREETING.match(prompt):
+        return greeting(zh)
     for solve in _SOLVERS:
         found = solve(prompt, zh)
         if found is not None:

@@ -191,7 +191,7 @@ async def test_broken_streams_keep_the_partial_text_and_are_not_resent(client: G
             async for _ in stream:
                 pass
     partial = caught.value.partial
-    assert partial is stream.result and partial.text and "This is the playground's offline demo gateway".startswith(partial.text) and not partial.complete
+    assert partial is stream.result and partial.text and "Hello! This is the playground's offline demo gateway".startswith(partial.text) and not partial.complete
     assert stream.exchange.attempts == 1 and sleeps.waits == []
     assert "Retry" in caught.value.user_message
 

@@ -109,7 +109,7 @@ async def test_tool_round_trip_streaming(client: GatewayClient, conn: Connection
 
 async def test_stop_sequences_and_max_tokens(client: GatewayClient, conn: Connection) -> None:
     stopped, exchange = await client.messages.create(conn, build(stop_sequences=["offline demo"]))
-    assert stopped.finish_reason == "stop_sequence" and stopped.text.rstrip() == "This is the playground's"
+    assert stopped.finish_reason == "stop_sequence" and stopped.text.rstrip() == "Hello! This is the playground's"
     assert exchange.response_body["stop_sequence"] == "offline demo"
     cut, _ = await client.messages.create(conn, build(max_tokens=3))
     assert cut.finish_reason == "max_tokens" and cut.usage.output_tokens <= 3

@@ -92,6 +92,11 @@ def test_an_unknown_question_gets_the_honest_fallback_in_its_language(http: http
         assert opening in answer and connect in answer and prompt not in answer
 
 
+@pytest.mark.parametrize(("prompt", "opening"), [("Hello!", "Hello! This is the playground's offline demo gateway"), ("你好", "你好！这是演练场的离线演示网关")])
+def test_a_greeting_gets_a_greeting_and_what_the_demo_can_do(http: httpx.Client, prompt: str, opening: str) -> None:
+    assert ask(http, prompt).startswith(opening) and ask(http, prompt, model="gpt-4o-mini").startswith(opening)
+
+
 def test_no_answer_quotes_the_prompt_or_names_a_model(http: httpx.Client) -> None:
     prompts = [prompt for prompt, _ in ENGLISH[::3] + CHINESE[::3]] + ["Tell me about the history of jazz", "hello there"]
     for model in CHAT_MODELS:
