@@ -16,7 +16,8 @@ TERSE, PLAIN, THOROUGH, HEADLINE = "terse", "plain", "thorough", "headline"
 @dataclass(frozen=True)
 class Character:
     pace: float
-    """Factor on the configured delay between streamed tokens (1 = the configured pace)."""
+    """Factor on the configured delay between streamed tokens: 1 is the configured pace (the
+    fastest models), larger is slower."""
     style: str
     """terse: the bare answer; plain: a sentence; thorough: the sentence and how it was reached;
     headline: the answer in bold, then the sentence."""
@@ -25,17 +26,17 @@ class Character:
 
 
 CHARACTERS: dict[str, Character] = {
-    "gx-2.5-flash": Character(0.6, PLAIN),
-    "gx-2.5-pro": Character(1.5, THOROUGH),
-    "gx-3-pro-preview": Character(1.8, THOROUGH),
-    "gpt-4o-mini": Character(0.5, TERSE, frozenset({"word_problem"})),
-    "gpt-4.1": Character(1.0, HEADLINE),
-    "o4-mini": Character(1.2, TERSE),
-    "cl-sonnet-4-5-20250929": Character(1.0, THOROUGH),
-    "cl-haiku-4-5-20251001": Character(0.5, TERSE),
-    "cl-opus-4-5-20251101": Character(1.6, THOROUGH),
-    "qwen-plus": Character(0.8, PLAIN),
-    "deepseek-reasoner": Character(1.4, HEADLINE),
+    "gx-2.5-flash": Character(1.0, PLAIN),
+    "gx-2.5-pro": Character(1.8, THOROUGH),
+    "gx-3-pro-preview": Character(2.0, THOROUGH),
+    "gpt-4o-mini": Character(1.0, TERSE, frozenset({"word_problem"})),
+    "gpt-4.1": Character(1.3, HEADLINE),
+    "o4-mini": Character(1.5, TERSE),
+    "cl-sonnet-4-5-20250929": Character(1.3, THOROUGH),
+    "cl-haiku-4-5-20251001": Character(1.0, TERSE),
+    "cl-opus-4-5-20251101": Character(1.9, THOROUGH),
+    "qwen-plus": Character(1.1, PLAIN),
+    "deepseek-reasoner": Character(1.7, HEADLINE),
 }
 DEFAULT = Character(1.0, PLAIN)
 OFFLINE = {False: "The offline demo cannot answer this", True: "离线演示无法回答这个问题"}

@@ -12,10 +12,10 @@ pytestmark = pytest.mark.browser
 
 def test_four_formats_stream_side_by_side_then_the_metrics_table(page: Page) -> None:
     open_tab(page, "Compare", "#compare-message textarea")
-    page.fill("#compare-message textarea", "Say hello to four formats")
+    page.fill("#compare-message textarea", "What is the capital of Spain?")
     page.click("#compare-send")
     for index in range(4):
-        expect(page.locator(f"#compare-chat-{index} .message.bot").last).to_contain_text("Say hello to four formats", timeout=15_000)
+        expect(page.locator(f"#compare-chat-{index} .message.bot").last).to_contain_text("Madrid", timeout=15_000)
     table = page.locator("#compare-table")
     expect(table).to_contain_text("time to first token", timeout=15_000)
     expect(table).to_contain_text("★")
