@@ -58,15 +58,26 @@ class Keys:
 
     def __init__(self, spec: str, chinese: bool) -> None:
         self.chinese = chinese
-        self.alternatives = [[word.split("/") for word in alternative.split()] for alternative in spec.split("|") if alternative.strip()]
+        self.needles = [[tuple(self._needle(choice, chinese) for choice in word.split("/")) for word in alternative.split()]
+                        for alternative in spec.split("|") if alternative.strip()]
 
-    def _has(self, text: str, word: str) -> bool:
-        if self.chinese:
-            return word in text
-        return f" {word} " in text if len(word) <= 2 else f" {word}" in text
+    @staticmethod
+    def _needle(word: str, chinese: bool) -> str:
+        if chinese:
+            return word
+        return f" {word} " if len(word) <= 2 else f" {word}"
 
     def matches(self, text: str) -> bool:
-        return any(all(any(self._has(text, choice) for choice in word) for word in alternative) for alternative in self.alternatives)
+        for alternative in self.needles:
+            for choices in alternative:
+                for needle in choices:
+                    if needle in text:
+                        break
+                else:
+                    break  # a word of this alternative is missing
+            else:
+                return True
+        return False
 
 
 def number(value: float) -> str:
