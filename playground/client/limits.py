@@ -39,17 +39,26 @@ class SessionQuota:
     _starts: deque[float] = field(default_factory=deque, repr=False)
     _running: int = 0
 
-    @asynccontextmanager
-    async def call(self, method: str) -> AsyncIterator[None]:
-        """Hold one of the session's call slots for the duration of a call."""
+    def refusal(self, method: str = "POST") -> LimitError | None:
+        """The limit a call of `method` would go over now (None: it may go), without taking a slot:
+        a screen asks before it shows a message as sent."""
         now = self.clock()
         while self._starts and now - self._starts[0] >= WINDOW_S:
             self._starts.popleft()
         if self.requests_per_minute and method != "GET" and len(self._starts) >= self.requests_per_minute:
             wait = WINDOW_S - (now - self._starts[0])
-            raise LimitError(Text("limits.requests_per_minute", count=self.requests_per_minute, wait=wait))
+            return LimitError(Text("limits.requests_per_minute", count=self.requests_per_minute, wait=wait))
         if self.concurrent_calls and self._running >= self.concurrent_calls:
-            raise LimitError(Text("limits.concurrent_calls", count=self._running))
+            return LimitError(Text("limits.concurrent_calls", count=self._running))
+        return None
+
+    @asynccontextmanager
+    async def call(self, method: str) -> AsyncIterator[None]:
+        """Hold one of the session's call slots for the duration of a call."""
+        refused = self.refusal(method)
+        if refused is not None:
+            raise refused
+        now = self.clock()
         if method != "GET":
             self._starts.append(now)
         self._running += 1

@@ -105,3 +105,27 @@ async def test_video_jobs_per_session(client: GatewayClient, gateway: RunningGat
     values.update(model="vidA-2", mode="text", prompt="another", duration=4)
     outcome = await submit_job(client, defaults, board, "", "", VideoForm(**values))
     assert "PLAYGROUND_VIDEO_JOBS_PER_SESSION" in outcome.error and list(board.jobs) == ["video_running"]
+
+
+async def test_a_message_over_the_visitors_limit_is_not_shown_as_sent_and_stays_in_its_box(gateway: RunningGateway, monkeypatch: Any) -> None:
+    """Issue 40: refused messages stacked into one unanswered bubble. A send the visitor's limit
+    refuses leaves the chat as it was (what it shows is what the next request sends), keeps the
+    message in the box and says why in the banner, however often it is pressed."""
+    from playground.client.limits import SessionQuota
+    from playground.ui.shared.render import flatten_text
+    from tests.ui.page_model import PageModel
+    quota = SessionQuota(requests_per_minute=1)
+    monkeypatch.setattr(SessionQuotas, "for_current_session", lambda self: quota)
+    defaults = ServerDefaults(gateway.url, DEMO_KEY, demo=True, hosted=True, quotas=SessionQuotas(requests_per_minute=1))
+    page = PageModel(build_app(Settings(hosted=True, read_timeout=10), defaults))
+    draft, chat = page.component("chat-input"), page.component("chat-chatbot")
+    page.set(draft, {"text": "What is 6 times 7?", "files": []})
+    await page.run(page.dependency(draft, "submit"))
+    answered = [flatten_text(turn["content"]) for turn in page.get(chat)]
+    assert len(answered) == 2 and "42" in answered[1]
+    for attempt in ("And 8 times 9?", "And 8 times 9?"):
+        page.set(draft, {"text": attempt, "files": []})
+        await page.run(page.dependency(draft, "submit"))
+        assert [flatten_text(turn["content"]) for turn in page.get(chat)] == answered
+        assert page.get(draft)["text"] == attempt
+        assert "requests in the last minute" in page.get(page.component("chat-error"))

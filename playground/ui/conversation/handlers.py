@@ -172,7 +172,13 @@ class ConversationHandlers:
     # The begin steps: each decides the screen and what to send.
 
     def target(self, values: tuple[Any, ...]) -> Target:
-        """The adapter from the form, its system prompt filled (raises `GatewayError` naming a missing variable)."""
+        """The adapter from the form, its system prompt filled (raises `GatewayError` naming a
+        missing variable, or the visitor's limit a send would go over: then the message is not
+        shown as sent and stays in its box)."""
+        quota = self.defaults.quotas.for_current_session()
+        over = quota.refusal() if quota is not None else None
+        if over is not None:
+            raise over
         form, table, (url, key) = values[:self.n_form], values[self.n_form], values[self.n_form + 1:]
         return self.adapter_for(*fill_form(form, self.system_at, table, self.system_name)), url, key
 
