@@ -32,6 +32,7 @@ from playground.demo_gateway.faults import (
 from playground.demo_gateway.messages import MessagesEndpoints
 from playground.demo_gateway.text import ECHOED_KEY, STARTING_WORD
 from playground.demo_gateway.native import NativeEndpoints, native_error
+from playground.demo_gateway.pacing import PACE_HEADER, REQUEST_PACE, parse_pace
 from playground.demo_gateway.quirks import on_answer, on_request, parse_quirks, starting_word
 from playground.demo_gateway.responses import ResponsesEndpoints
 from playground.demo_gateway.video import VideoEndpoints
@@ -119,6 +120,7 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
             if not auth(request):
                 return (style.render_auth or style.render)(401, style.authentication, AUTH_MESSAGE, "invalid_api_key")
             raw = await request.body()
+            REQUEST_PACE.set(parse_pace(request.headers.get(PACE_HEADER)))
             try:
                 body = on_request(quirks, request.url.path, await read_json_object(request))
                 STARTING_WORD.set(starting_word(body))

@@ -11,6 +11,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 
+from playground.demo_gateway.pacing import paced
+
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _PIECE = re.compile(r"\s*\S{1,16}")
 """A word, or a chunk of at most 16 characters of a long one (tokenizers split long words too)."""
@@ -84,8 +86,9 @@ def sse_response(events: AsyncIterator[str]) -> StreamingResponse:
 
 
 async def pace(delay: float) -> None:
-    """Wait between streamed tokens; with no delay still yield control to the loop."""
-    await asyncio.sleep(delay)
+    """Wait between streamed tokens (`delay`, or the pace the request asked for: `pacing`); with no
+    delay still yield control to the loop."""
+    await asyncio.sleep(paced(delay))
 
 
 def number_in_range(body: dict[str, Any], name: str, low: float, high: float) -> float | None:
