@@ -27,6 +27,7 @@ Patches, gated by the version check (T: tests/gradio_compat/):
 | `one_page_config` (`build_cost.py`) | `App.setup_mcp_server(blocks, app_kwargs, mcp_server)`; config keys `mcp_server`, `i18n_translations` | six page-config builds (1,456 component configs each) at start-up, now two | not filed yet (related: #12482) | `test_gradio_build_cost.py` |
 | `upload_button_schema` (`build_cost.py`) | `UploadButton.api_info()` | three JSON-schema generations per button per config build, now one per kind | not filed yet | `test_gradio_build_cost.py` |
 | `apps_on_first_use` (`build_cost.py`) | `App.create_app(blocks, mcp_server=False)` as `Blocks.__exit__`/`queue()` call it | the build before launch: 0.67 → 0.42 s | not filed yet | `test_gradio_build_cost.py` |
+| `keep_thinking_open` (`thinking.py`, a page script, not in `PATCHES`) | the chatbot's thought component in the page bundle: `.thought-group > [role=button]` with class `expanded` while open; closes itself when `metadata.status` is "done" unless its title was clicked (`thinking.FRONTEND_RELIES_ON`) | presentation mode: Thinking stays open after the answer ends (the script clicks each title once or twice; off this version it does nothing) | not filed yet (a `gr.ChatMessage` option to keep a finished thought open) | `test_thinking_open.py`, `tests/e2e/test_presentation_browser.py` |
 | `progress_targets` (`page.py`, per page) | `Blocks.fns`; `BlockFunction.show_progress_on/show_progress/queue/outputs` | the browser after 20 turns and a video job: 1.36 → 1.01 of a fresh tab (`bench.browser_trace`) | not filed yet | `test_progress_targets.py` |
 
 Used on every version (the app needs them; not patches of behaviour):
@@ -67,6 +68,7 @@ from gradio.server_messages import ProcessGeneratingMessage
 from gradio.state_holder import SessionState
 
 from playground.gradio_compat import build_cost, chatbot, launch, sessions, updates
+from playground.gradio_compat.thinking import keep_thinking_open_js
 from playground.gradio_compat.context import I18nText, current_blocks, current_request, translation_key
 from playground.gradio_compat.internals import moved
 from playground.gradio_compat.marks import patch_of
@@ -74,7 +76,7 @@ from playground.gradio_compat.page import drawn_as_gradios_own, keep_api_private
 from playground.gradio_compat.page import narrow_progress_targets as _narrow_progress_targets
 
 __all__ = ["PATCHES", "SUPPORTED_VERSIONS", "I18nText", "active", "applied", "apply", "current_blocks", "current_request",
-           "drawn_as_gradios_own", "keep_api_private", "moved", "narrow_progress_targets", "translation_key"]
+           "drawn_as_gradios_own", "keep_api_private", "keep_thinking_open_js", "moved", "narrow_progress_targets", "translation_key"]
 
 SUPPORTED_VERSIONS = ("6.31.0",)
 """The Gradio versions the patches were written for (and their internals recorded from)."""
