@@ -40,6 +40,9 @@ HIDDEN_BODY = Text("transport.not_shown_public_app_does")
 RETRYABLE_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 60.0
 MAX_REDIRECTS = 5
+DEMO_PACE_HEADER = "x-demo-pace"
+"""How the demo gateway is asked for a pace (its `pacing` module reads it)."""
+MAX_DEMO_PACE_S = 1.0
 AUTH_STYLES = ("bearer", "header", "query")
 """Where the key travels: `Authorization: Bearer`, the `x-svc-api-key` header, or a `key=` query
 parameter (the last two only for the native endpoints, see the spec's Authentication)."""
@@ -56,6 +59,10 @@ class Connection:
     """The visitor's allowance (`limits`), when the server sets one."""
     secrets: tuple[str, ...] = field(default=(), repr=False, compare=False)
     """Other secrets the server knows (its own key): redacted from answers like `api_key`."""
+    demo_pace: float | None = None
+    """Seconds between streamed pieces asked of the offline demo gateway (the `DEMO_PACE_HEADER`
+    header), None to ask nothing. The UI sets it only for the built-in demo gateway: a real
+    gateway is never sent it."""
 
     def with_auth(self, style: str) -> Connection:
         """The same gateway and key, sent the way `style` (one of `AUTH_STYLES`) says."""
@@ -229,6 +236,8 @@ class Transport:
 
     def _build(self, conn: Connection, method: str, path: str, body: Any, params: dict[str, str] | None) -> httpx.Request:
         headers = {"Accept": "application/json, text/event-stream"}
+        if conn.demo_pace is not None:
+            headers[DEMO_PACE_HEADER] = f"{min(max(conn.demo_pace, 0.0), MAX_DEMO_PACE_S):g}"
         if conn.api_key and conn.auth_style == "header":
             headers["x-svc-api-key"] = conn.api_key
         elif conn.api_key and conn.auth_style == "query":
