@@ -19,6 +19,7 @@ from playground.ui.shared.connection_panel import ConnectionEvents, ConnectionPa
 from playground.ui.shared.curl_panel import CurlImport
 from playground.ui.shared.guide import Guide
 from playground.ui.shared.links import CopyLink, LinkOpener
+from playground.ui.shared.presentation import Presentation
 from playground.ui.shared.presets import presets_state
 from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.tabs.registry import TABS, links
@@ -93,8 +94,10 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
         with gr.Row(elem_id="header"):
             gr.Markdown(t("header.title"))
             badge = gr.Markdown(badge_text(defaults, ""), elem_id="gateway-badge")
+            presentation = Presentation(defaults.demo)
             tour_button, keys_button = guide.header_buttons()
         guide.wire(blocks, tour_button, keys_button)
+        presentation.wire(blocks)
         connection = ConnectionPanel.build(defaults)
         stores = {tab.id: tab.stores() for tab in TABS if tab.stores is not None}
         ctx = TabContext(client, defaults, connection.url_box, connection.key_box, settings=settings, presets=presets_state(), stores=stores)

@@ -20,6 +20,7 @@ from playground.client.limits import SessionQuota
 from playground.client.transport import Connection, url_problem
 from playground.gradio_compat import current_request
 from playground.ui.i18n import say, visitor_locale
+from playground.ui.shared.presentation import visitor_pace
 from playground.ui.shared.render import plain
 from playground.ui.web.visitor_identity import visitor_of
 
@@ -162,7 +163,8 @@ def resolve_connection(defaults: ServerDefaults, url_text: str | None, key_text:
         raise RequestValidationError(["the API key contains characters a key cannot have (line breaks, control or non-ASCII characters); check what was pasted"])
     sent = key or (defaults.server_key if url == without_version(defaults.base_url)[0] else None)
     secrets = (defaults.server_key,) if defaults.server_key else ()
-    return Connection(url, sent or None, quota=defaults.quotas.for_current_session(), secrets=secrets)
+    pace = visitor_pace() if defaults.demo and defaults.is_default(url) else None
+    return Connection(url, sent or None, quota=defaults.quotas.for_current_session(), secrets=secrets, demo_pace=pace)
 
 
 def badge_text(defaults: ServerDefaults, url_text: str | None) -> str:

@@ -19,6 +19,7 @@ import gradio as gr
 
 from playground.ui.i18n import say, t
 from playground.ui.web.long_links import CUT_PARAMETER, MAX_LINK_BYTES
+from playground.ui.shared.presentation import PRESENT_CLASS, PRESENT_PARAMETER, PRESENT_VALUES
 from playground.ui.shared.presets import preset_names
 from playground.ui.shared.render import plain
 
@@ -41,8 +42,9 @@ class TabLink:
     (`setting_value`)."""
 
 
-KNOWN_PARAMETERS = ("tab", "model", "preset", "q", "run")
-"""`run`: the Batch run a link opens (read by the Batch tab itself, for the run's owner only)."""
+KNOWN_PARAMETERS = ("tab", "model", "preset", "q", "run", PRESENT_PARAMETER)
+"""`run`: the Batch run a link opens (read by the Batch tab itself, for the run's owner only);
+`present` (presentation mode, `presentation.py`) is applied in the browser, here it is only checked."""
 MAX_SETTING = 200
 MAX_LISTED = 64
 """Values of a multiple choice a link may hold."""
@@ -88,14 +90,16 @@ class LinkOpener:
         params = {name: value for name, value in params.items() if not name.startswith("__")}
         notes = link_notes(params)
         params.pop(CUT_PARAMETER, None)
+        present = params.pop(PRESENT_PARAMETER, None)
+        bad_present = [say("link.bad_present", value=plain(present[:20]))] if present is not None and present not in PRESENT_VALUES else []
         if not params:
-            return gr.skip(), _notice([], notes), untouched
+            return gr.skip(), _notice(bad_present, notes), untouched
         tab = params.get("tab", "chat")
         if tab not in self.fields:
-            ignored = unknown_parameters(params)
+            ignored = bad_present + unknown_parameters(params)
             ignored.append(say("link.unknown_tab", name=plain(tab[:40])))
             return gr.skip(), _notice(ignored, notes), untouched
-        ignored = unknown_parameters(params, self.settings_of(tab))
+        ignored = bad_present + unknown_parameters(params, self.settings_of(tab))
         chosen: dict[int, Any] = {}
         fields = self.fields[tab]
         model = params.get("model")
@@ -213,10 +217,11 @@ COPY_JS = """(...values) => {
     if (Array.isArray(value)) value = value.join(",");
     if (value !== null && value !== undefined && value !== "") params.set(name, String(value));
   });
+  if (document.documentElement.classList.contains(PRESENT_CLASS)) params.set(PRESENT_PARAMETER, "1");
   const link = window.location.origin + window.location.pathname + "?" + params.toString();
   if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
   return [...values.slice(0, names.length + 1), link];
-}"""
+}""".replace("PRESENT_CLASS", json.dumps(PRESENT_CLASS)).replace("PRESENT_PARAMETER", json.dumps(PRESENT_PARAMETER))
 """Writes the link from the tab's fields (`NAMES`: the query parameter of each, after the tab)."""
 
 
