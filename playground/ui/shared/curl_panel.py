@@ -73,14 +73,14 @@ def imported_values(registry: ImportRegistry, defaults: ServerDefaults, command:
         form = registry.for_interface(request.interface)
         if form is None:
             names = ", ".join(form.label for form in registry.forms)
-            return None, word(f"⚠️ This command calls `{request.path}`, which no tab here imports (tabs that do: {names})."), None, untouched
+            return None, word(f"⚠ This command calls `{request.path}`, which no tab here imports (tabs that do: {names})."), None, untouched
         values = form.checked_values(request)
     except GatewayError as error:
         return None, error_text(error), None, untouched
     filled: list[Any] = []
     for other in registry.forms:
         filled.extend(values if other is form else [gr.skip()] * len(other.components))
-    status = word(f"✅ Opened the **{form.label}** tab with the command's fields ({request.method} `{request.path}`).")
+    status = word(f"✓ Opened the **{form.label}** tab with the command's fields ({request.method} `{request.path}`).")
     return form.tab_id, status, request, filled
 
 
@@ -102,7 +102,7 @@ async def connection_after_import(client: GatewayClient, defaults: ServerDefault
         return gr.skip(), gr.skip(), word(f" Kept your base URL `{shown_current}` (the command was for `{shown_target}`).") + unused_key
     problem = await client.host_problem(target)
     if problem:
-        return gr.skip(), gr.skip(), (word(f" ⚠️ Kept the base URL `{shown_current}`: the command's host is not used because {plain(problem)}.") + unused_key
+        return gr.skip(), gr.skip(), (word(f" ⚠ Kept the base URL `{shown_current}`: the command's host is not used because {plain(problem)}.") + unused_key
                                       + word(" To use that gateway anyway, type its base URL in the connection panel."))
     url_value = "" if target == without_version(defaults.base_url)[0] else target
     note = word(f" Switched the base URL from `{shown_current}` to `{shown_target}` (the command's host); "

@@ -115,7 +115,7 @@ class PriceEditor:
         try:
             table = table_from_rows(rows if isinstance(rows, list) else [])
         except PriceError as error:
-            return word(f"⚠️ Prices not applied: {plain(str(error))}"), gr.skip()
+            return word(f"⚠ Prices not applied: {plain(str(error))}"), gr.skip()
         self.prices.set(table)
         return (word(f"{len(table)} model price(s) in use.") if table else word("No prices: costs show as “—”.")), {"rows": table_rows(table)}
 
@@ -129,6 +129,6 @@ class PriceEditor:
                 raise PriceError(f"the file is {len(data):,} bytes; at most {MAX_CSV_BYTES:,}")
             table = table_from_csv(data.decode("utf-8"))
         except (PriceError, UnicodeDecodeError, OSError) as error:
-            return gr.skip(), word(f"⚠️ Not imported: {plain(str(error))}"), gr.skip()
+            return gr.skip(), word(f"⚠ Not imported: {plain(str(error))}"), gr.skip()
         self.prices.set(table)
         return table_rows(table), word(f"Imported {len(table)} model price(s)."), {"rows": table_rows(table)}

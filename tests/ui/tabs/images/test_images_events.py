@@ -42,7 +42,7 @@ def wired(client: GatewayClient, gateway: RunningGateway, tmp_path: Path) -> han
 async def test_generate_pick_refine_and_restore(wired: handlers.ImagesHandlers) -> None:
     session = ImagesSession()
     error, notice, status = handlers.waiting(session)
-    assert not error["visible"] and not notice["visible"] and status.startswith("⏳")
+    assert not error["visible"] and not notice["visible"] and status.startswith("Waiting for the gateway")
     shown = await wired.generate_images(session, "", "", "a red barn", *FORM, None, progress=no_progress)
     assert len(shown) == 3 + handlers.SHOWN_COUNT + 5 and not shown[0]["visible"] and shown[2].startswith("✓ #1:")
     gallery, files = shown[3], shown[4]
