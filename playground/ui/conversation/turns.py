@@ -33,7 +33,9 @@ logger = logging.getLogger(__name__)
 STREAM_UPDATE_INTERVAL = 0.05
 PACING = Pacing(full_rate=20)
 """Twenty replies at once update every 50 ms each; a hundred, every 250 ms each."""
-TOOL_RESULT_MARK = "🔧 Result of"
+TOOL_RESULT_MARK = "Tool result of"
+OLD_TOOL_RESULT_MARK = "\U0001f527 Result of"
+"""How a tool's result was marked before (a saved session holds it): read as a tool result too."""
 REPLYING = "note.replying"
 """The catalogue key of the note for a click while a reply is on its way."""
 
@@ -310,7 +312,7 @@ def _is_user_turn(message: dict[str, Any]) -> bool:
 
 def _shown_user_turn(message: dict[str, Any]) -> bool:
     content = message.get("content")
-    return message.get("role") == "user" and not (isinstance(content, str) and content.startswith(TOOL_RESULT_MARK))
+    return message.get("role") == "user" and not (isinstance(content, str) and content.startswith((TOOL_RESULT_MARK, OLD_TOOL_RESULT_MARK)))
 
 
 def _turns(history: list[dict[str, Any]], session: Session) -> tuple[list[int], list[int]] | None:

@@ -86,6 +86,6 @@ def validation_html(exchange: Exchange) -> str:
     if problems is None:
         return ""
     if not problems:
-        return '<p class="stream-valid">✅ The stream follows the protocol rules of its format.</p>'
+        return '<p class="stream-valid">✓ The stream follows the protocol rules of its format.</p>'
     items = "".join(f"<li>{escape(str(problem))}</li>" for problem in problems)
-    return f'<div class="stream-invalid"><p>⚠️ The stream broke {len(problems)} protocol rule(s):</p><ul>{items}</ul></div>'
+    return f'<div class="stream-invalid"><p>⚠ The stream broke {len(problems)} protocol rule(s):</p><ul>{items}</ul></div>'

@@ -79,14 +79,14 @@ def template_check(system: str, user: str, dataset: Dataset | None) -> str:
     try:
         used = variables_of([system, user])
     except TemplateError as error:
-        return f"⚠️ {plain(word(str(error)))}"
+        return f"⚠ {plain(word(str(error)))}"
     if not used:
         return say("bview.no_variables")
     found = say("bview.variables", names=", ".join(f"`{{{{{plain(name)}}}}}`" for name in used))
     if dataset is None:
         return found + say("bview.add_dataset")
     problems = check_variables(used, dataset.columns)
-    return found + ("" if not problems else " · ⚠️ " + plain("; ".join(problems)))
+    return found + ("" if not problems else " · ⚠ " + plain("; ".join(problems)))
 
 
 def graders_from(values: list[Any]) -> list[GraderSpec]:
@@ -291,7 +291,7 @@ class BatchHandlers:
         if started_by is None:  # hosted, and the request names no visitor: nobody to own the run
             return batch, banner_update(say("bview.no_owner")), banner_update(""), gr.skip()
         batch.run_id = start(self.runs, self.ctx.client, conn, plan, started_by)
-        note = "⚠️ " + plain(word_list(warnings)) if warnings else ""
+        note = "⚠ " + plain(word_list(warnings)) if warnings else ""
         return batch, banner_update(""), banner_update(note), {"run_id": batch.run_id}
 
     async def on_resume(self, batch: BatchState, again: bool, url: str, key: str) -> tuple[Any, ...]:

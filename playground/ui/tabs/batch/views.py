@@ -69,7 +69,7 @@ def grid(plan: Plan, run: RunFile, prices: dict[str, Price], shown: str = FILTER
             if record is None:
                 line += ["…", "", "", ""]
                 continue
-            body = ("⚠️ " + record.error) if record.error else record.answer
+            body = ("⚠ " + record.error) if record.error else record.answer
             marks = marks_text(record)
             line += [(marks + " " if marks else "") + ("♻ " if record.cached else "") + body[:ANSWER_EXCERPT].replace("\n", " "),
                      round(record.ttft * 1000) if record.ttft is not None else "",
@@ -97,7 +97,7 @@ def cell_markdown(plan: Plan, run: RunFile, row: int, repeat: int, column: int, 
         return where + say("bview.not_run")
     lines = [where + (say("bview.from_cache") if record.cached else "")]
     if record.error:
-        lines.append(f"⚠️ {plain(record.error)}")
+        lines.append(f"⚠ {plain(record.error)}")
     if record.answer:
         lines.append("```text\n" + record.answer.replace("```", "ʼʼʼ")[:4000] + "\n```")
     for spec, mark in zip(plan.graders, record.marks):

@@ -223,7 +223,7 @@ def transcript(intent: Intent, run: ColumnRun) -> list[dict[str, Any]]:
     if run.result.text or run.result.reasoning or run.result.tool_calls:
         shown += result_messages(run.result, run.done)
     if run.error:
-        shown.append({"role": "assistant", "content": "⚠️ " + run.error})
+        shown.append({"role": "assistant", "content": "⚠ " + run.error})
     return shown
 
 
