@@ -126,3 +126,34 @@ def test_compares_four_answers_are_in_the_window_after_send(projector: Callable[
         assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (index, box)
         answer = page.locator(f"#compare-chat-{index} .message.bot").last.bounding_box()
         assert answer is not None and answer["y"] + answer["height"] <= HEIGHT, (index, answer)
+
+
+MISSING_GLYPHS_JS = """(root) => {
+  // Each character of the text on screen drawn in the page's font, compared with a private-use
+  // character no text font draws: the same pixels mean the machine has no glyph for it (an empty box).
+  const canvas = document.createElement("canvas");
+  canvas.width = 64; canvas.height = 64;
+  const ctx = canvas.getContext("2d", {willReadFrequently: true});
+  ctx.font = "32px " + getComputedStyle(document.querySelector(root)).fontFamily;
+  const draw = (ch) => { ctx.clearRect(0, 0, 64, 64); ctx.fillText(ch, 8, 40); return ctx.getImageData(0, 0, 64, 64).data.join(","); };
+  const missing = draw("\\uE000");
+  const seen = [...new Set([...document.querySelector(root).innerText].filter((ch) => ch.trim()))];
+  return seen.filter((ch) => draw(ch) === missing);
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_the_header_and_the_page_draw_every_character_without_an_emoji_font(browser: Browser, app_server: RunningApp, locale: str,
+                                                                           tmp_path: object) -> None:
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, locale=locale)
+    context.add_init_script(f"localStorage.setItem('{TOUR_STORAGE_KEY}', '1')")
+    try:
+        page = context.new_page()
+        page.goto(app_server.url + "?present=1")
+        page.wait_for_selector("#chat-input textarea")
+        expect(page.locator("#gateway-badge")).to_contain_text("localhost")
+        page.locator("#header").screenshot(path=f"{tmp_path}/header-{locale}.png")
+        assert page.evaluate(MISSING_GLYPHS_JS, "#header") == []
+        assert page.evaluate(MISSING_GLYPHS_JS, ".gradio-container") == []
+    finally:
+        context.close()
