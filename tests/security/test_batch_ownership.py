@@ -2,7 +2,7 @@
 in the app built in hosted mode and called as the page calls them, with a second visitor (another
 address) who writes the first one's run id into the browser's store: they see, export, resume,
 stop and vote in nothing, and get the very words an unknown run id gets. The run runs for real
-against the demo gateway; its file on disk shows nothing was added by the second visitor.
+against the demo gateway; the store shows nothing was added by the second visitor.
 Locally everyone is one owner: another address opens the run as before."""
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ import pytest
 from gradio.context import LocalContext
 
 from playground.client.batch.dataset import Dataset
-from playground.client.batch.store import RunFile, runs_directory
+from playground.client.batch.stored_run import StoredRun
+from playground.store.database import Database, FILE_NAME
+from tests.security.stored_runs import snapshot
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 from playground.settings import Settings
@@ -124,8 +126,13 @@ class Tab:
             }
 
 
-def _lines(data_dir: Path, run_id: str) -> list[bytes]:
-    return (runs_directory(data_dir) / f"{run_id}.jsonl").read_bytes().splitlines()
+def _stored(data_dir: Path, run_id: str) -> str:
+    return snapshot(data_dir, run_id)
+
+
+def _on_disk(data_dir: Path) -> bytes:
+    """The store's files as bytes (the database and its write-ahead log)."""
+    return b"".join(path.read_bytes() for path in sorted(data_dir.glob(FILE_NAME + "*")))
 
 
 async def test_another_visitor_gets_what_an_unknown_run_id_gets(hosted: tuple[gr.Blocks, Path]) -> None:
@@ -135,8 +142,9 @@ async def test_another_visitor_gets_what_an_unknown_run_id_gets(hosted: tuple[gr
     run_id = batch.run_id
     owned = tab.restore(run_id, FIRST)
     assert owned[0].run_id == run_id and "What is 1 plus 1?" in str(owned[3].value if hasattr(owned[3], "value") else owned[3])
-    before = _lines(data_dir, run_id)
-    assert b'"owner":"visitor:' in before[0] and b"93.184.216.34" not in before[0]  # the owner is recorded, not the address
+    before = _stored(data_dir, run_id)
+    assert StoredRun.open(Database.at(data_dir), run_id).owner.startswith("visitor:")  # the owner is recorded,
+    assert b"93.184.216.34" not in _on_disk(data_dir)  # not the address
 
     theirs = await tab.everything(run_id, SECOND)
     unknown = await tab.everything(secrets.token_hex(16), SECOND)
@@ -144,13 +152,13 @@ async def test_another_visitor_gets_what_an_unknown_run_id_gets(hosted: tuple[gr
     assert str(theirs) == str(unknown)  # word for word what an id that does not exist gets
     assert "Run a batch first" in str(theirs["export"]) and "Nothing to resume" in str(theirs["resume"])
     assert "What is" not in str(theirs)  # no row, answer or grid reached the second visitor
-    assert _lines(data_dir, run_id) == before  # no vote, no resumed cell, nothing written
+    assert _stored(data_dir, run_id) == before  # no vote, no resumed cell, nothing written
 
     mine = await tab.everything(run_id, FIRST)  # the owner, for contrast: every handler reads the run
-    assert "What is 1 plus 1?" in str(mine["view"]) and len(mine["export"][0]) == 5 and "Vote dropped: answer" in mine["vote"]
+    assert "What is 1 plus 1?" in str(mine["view"]) and len(mine["export"][0]) == 5 and "Vote recorded" in mine["vote"]
     assert [value for _, value in mine["baselines"]["choices"]] == [run_id] and "### What changed" in mine["changes"]
     assert theirs["baselines"]["choices"] == [] and "Run a batch first" in theirs["changes"]  # not listed, not compared
-    assert _lines(data_dir, run_id) == before  # the owner's vote was read and dropped (the demo's answers name their model)
+    assert _stored(data_dir, run_id) != before  # the owner's vote was recorded
 
 
 async def test_a_new_session_of_the_same_visitor_still_owns_the_run(hosted: tuple[gr.Blocks, Path]) -> None:
@@ -164,7 +172,7 @@ async def test_locally_everyone_is_one_owner(gateway: RunningGateway, tmp_path: 
     tab = Tab(_blocks(gateway, tmp_path, hosted=False))
     batch = await tab.run(FIRST)
     assert tab.restore(batch.run_id, SECOND)[0].run_id == batch.run_id
-    assert RunFile.open(runs_directory(tmp_path), batch.run_id).owner == EVERYONE
+    assert StoredRun.open(Database.at(tmp_path), batch.run_id).owner == EVERYONE
 
 
 def test_the_owner_rule() -> None:

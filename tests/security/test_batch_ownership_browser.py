@@ -16,7 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from playground.client.batch.store import runs_directory
+from tests.security.stored_runs import run_ids, snapshot
 from playground.ui.tabs.batch.layout import LAST_RUN_KEY
 from tests.e2e.pages import open_accordion, open_tab
 from tests.security.page_session import LOOPBACK_PROXY, LaunchedApp, launched
@@ -66,8 +66,8 @@ def test_a_second_visitor_cannot_see_export_resume_or_vote_in_the_first_ones_run
     assert "What is 2 plus 2?" in Path(download.value.path()).read_text(encoding="utf-8")
     stored = first.evaluate(f"() => localStorage.getItem({LAST_RUN_KEY!r})")
     assert stored
-    (run_file,) = runs_directory(data_dir).glob("*.jsonl")
-    before = run_file.read_bytes()
+    (run_id,) = run_ids(data_dir)
+    before = snapshot(data_dir, run_id)
 
     second = _visitor(browser, app.url, SECOND)
     second.evaluate("([key, value]) => localStorage.setItem(key, value)", [LAST_RUN_KEY, stored])
@@ -88,7 +88,7 @@ def test_a_second_visitor_cannot_see_export_resume_or_vote_in_the_first_ones_run
     expect(second.locator("#batch-ab-prompt")).to_contain_text("Run a batch first", timeout=10_000)
     second.click("#batch-vote-a")
     expect(second.locator("#batch-ab-status")).to_contain_text("Run a batch first", timeout=10_000)
-    assert run_file.read_bytes() == before  # nothing resumed, voted or written
+    assert snapshot(data_dir, run_id) == before  # nothing resumed, voted or written
 
     for link in links:
         assert second.context.request.get(link).status == 404  # the second visitor's browser, with its cookie and session

@@ -15,7 +15,7 @@ from typing import Any
 from playground.client.batch.cost import Price, money
 from playground.client.batch.plan import Plan
 from playground.client.batch.report import cell_cost, column_label, leaderboard, leaderboard_markdown, leaderboard_rows
-from playground.client.batch.store import RunFile
+from playground.client.batch.store import RunRecord
 
 MAX_HTML_ROWS = 2_000
 MAX_HTML_ANSWER = 600
@@ -25,7 +25,7 @@ PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#|~!])")
 
 
-def cell_dicts(plan: Plan, run: RunFile, prices: dict[str, Price]) -> Iterator[dict[str, Any]]:
+def cell_dicts(plan: Plan, run: RunRecord, prices: dict[str, Price]) -> Iterator[dict[str, Any]]:
     for record in sorted(run.cells.values(), key=lambda r: (r.row, r.repeat, r.column)):
         if record.column >= len(plan.columns) or record.row >= len(plan.dataset.rows):
             continue
@@ -54,7 +54,7 @@ def _safe_csv(value: Any) -> Any:
     return "" if value is None else value
 
 
-def write_exports(folder: Path, plan: Plan, run: RunFile, prices: dict[str, Price]) -> dict[str, Path]:
+def write_exports(folder: Path, plan: Plan, run: RunRecord, prices: dict[str, Price]) -> dict[str, Path]:
     """Write the five files into `folder`; returns {kind: path}."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = {"csv": folder / "batch-cells.csv", "jsonl": folder / "batch-cells.jsonl", "md": folder / "leaderboard.md",
@@ -80,7 +80,7 @@ def _md_cell(value: str) -> str:
     return _MARKDOWN_SPECIALS.sub(r"\\\1", escaped)
 
 
-def html_report(plan: Plan, run: RunFile, prices: dict[str, Price]) -> str:
+def html_report(plan: Plan, run: RunRecord, prices: dict[str, Price]) -> str:
     """One HTML file, no scripts, no outside resources; every value escaped."""
     e = html.escape
     headers, rows = leaderboard_rows(plan, leaderboard(plan, run, prices))

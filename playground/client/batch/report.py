@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from playground.client.batch import bradley_terry, elo
 from playground.client.batch.cost import Price, billed_output, cost, money
 from playground.client.batch.plan import Plan
-from playground.client.batch.store import CellRecord, RunFile, cell_key
+from playground.client.batch.store import CellRecord, RunRecord, cell_key
 from playground.client.intent import FORMAT_LABELS
 from playground.client.results import Usage
 from playground.client.stats import percentile
@@ -86,7 +86,7 @@ def _spread(plan: Plan, cells: dict[str, CellRecord], column: int) -> float | No
     return varied / counted if counted else None
 
 
-def leaderboard(plan: Plan, run: RunFile, prices: dict[str, Price]) -> list[ColumnStats]:
+def leaderboard(plan: Plan, run: RunRecord, prices: dict[str, Price]) -> list[ColumnStats]:
     stats = [ColumnStats(column_label(plan, i), pass_rates=[None] * len(plan.graders)) for i in range(len(plan.columns))]
     passed = [[0] * len(plan.graders) for _ in plan.columns]
     graded = [[0] * len(plan.graders) for _ in plan.columns]
@@ -201,7 +201,7 @@ def _verdict(record: CellRecord | None) -> object:
     return tuple(m.get("passed") for m in record.marks) if record.marks else " ".join(record.answer.split()).casefold()
 
 
-def grid_keys(plan: Plan, run: RunFile, shown: str = "all rows", sort: str = "row") -> list[tuple[int, int]]:
+def grid_keys(plan: Plan, run: RunRecord, shown: str = "all rows", sort: str = "row") -> list[tuple[int, int]]:
     """(row, repeat) pairs to show, filtered and sorted. `sort` is "row" or "C<n> <metric>"
     with metric one of ttft, tokens, passes."""
     pairs = []

@@ -1,5 +1,6 @@
 """The batch runner: every (row, repeat, column) cell through the shared client, at most
-`plan.concurrency` at once, each outcome graded and appended to the run file as it arrives.
+`plan.concurrency` at once, each outcome graded and written to its run record (a run in the local store, or a run file)
+as it arrives; a cell's `sent` mark is committed before its request goes out.
 
 Stop (cancelling `run`) keeps what finished; a cell stopped after its request went out is
 recorded as stopped and not resent. `Runner` over an existing run file resumes it: only cells
@@ -21,7 +22,7 @@ from playground.client.batch.call import exchange_dict, run_request
 from playground.client.batch.graders import Mark
 from playground.client.batch.grading import CellFacts, grade_cell
 from playground.client.batch.plan import Plan
-from playground.client.batch.store import CellRecord, RunFile, cell_key
+from playground.client.batch.store import CellRecord, RunRecord, cell_key
 from playground.client.batch.template import TemplateError, fill
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
@@ -65,7 +66,7 @@ def error_words(error: GatewayError) -> str:
 
 
 class Runner:
-    def __init__(self, client: GatewayClient, conn: Connection, plan: Plan, run_file: RunFile, *, rerun_errors: bool = False) -> None:
+    def __init__(self, client: GatewayClient, conn: Connection, plan: Plan, run_file: RunRecord, *, rerun_errors: bool = False) -> None:
         self.client, self.conn, self.plan, self.file = client, conn, plan, run_file
         self.rerun_errors = rerun_errors
         run_file.settle_interrupted()
@@ -102,13 +103,13 @@ class Runner:
         for row, repeat, column in jobs:
             await self._cell(row, repeat, column)
 
-    def _record(self, record: CellRecord, detail: dict[str, object]) -> None:
+    async def _record(self, record: CellRecord, detail: dict[str, Any]) -> None:
         previous = self.file.cells.get(record.key)
-        self.file.add_cell(record, detail)
         if previous is None or (self.rerun_errors and previous.error):
             self.progress.done += 1
         if record.error:
             self.progress.errors += 1
+        await self.file.record_cell(record, detail)  # kept in memory at once; awaited until committed
 
     async def _cell(self, row: int, repeat: int, column: int) -> None:
         fmt, model = self.plan.columns[column]
@@ -122,7 +123,7 @@ class Runner:
             request = to_request(intent, fmt, model.strip()).request
         except (TemplateError, GatewayError, ValueError) as error:
             record.error = f"not sent: {error_words(error) if isinstance(error, GatewayError) else error}"
-            self._record(record, {})
+            await self._record(record, {})
             return
         record.request_key = request_key(fmt, request.to_body())
         key = record.key
@@ -138,7 +139,7 @@ class Runner:
             record.usage = {"input": usage.input_tokens, "output": usage.output_tokens, "reasoning": usage.reasoning_tokens,
                             "cached": usage.cached_tokens, "cache_write": usage.cache_creation_tokens, "cache_write_1h": usage.cache_creation_1h_tokens}
         grader_exchanges: list[dict[str, Any] | None] = []
-        detail: dict[str, object] = {"exchange": exchange_dict(exchange) if not record.cached else None, "reasoning": result.reasoning,
+        detail: dict[str, Any] = {"exchange": exchange_dict(exchange) if not record.cached else None, "reasoning": result.reasoning,
                                      "finish": result.finish_reason, "grader_exchanges": grader_exchanges}
         facts = CellFacts(fmt, model.strip(), record.total, result.usage if not record.cached else None)
         try:
@@ -151,9 +152,9 @@ class Runner:
                 grader_exchanges.append(mark.exchange)
         except asyncio.CancelledError:
             record.error = record.error or "stopped while grading (the answer is kept; the remaining graders did not run)"
-            self._record(record, detail)
+            await self._record(record, detail)
             raise
-        self._record(record, detail)
+        await self._record(record, detail)
 
     async def _answer(self, key: str, fmt: str, request: object, record: CellRecord) -> _Outcome:
         if self.plan.cache:
@@ -169,7 +170,7 @@ class Runner:
                     return outcome
             future: asyncio.Future[_Outcome] = asyncio.get_running_loop().create_future()
             self._cache[record.request_key] = future
-        self.file.mark_sent(key)
+        await self.file.record_sent(key)  # committed before the request goes out
         partial = TextResult()
         live: list[Exchange] = []
         try:
@@ -181,7 +182,7 @@ class Runner:
             outcome = _Outcome(got if isinstance(got, TextResult) else partial, error.exchange or (live[0] if live else None), error_words(error))
         except asyncio.CancelledError:
             record.error = STOPPED
-            self._record(record, {"exchange": exchange_dict(live[0]) if live else None})
+            await self._record(record, {"exchange": exchange_dict(live[0]) if live else None})
             if self.plan.cache and not future.done():
                 future.set_result(_Outcome(partial, None, STOPPED))
             raise

@@ -21,7 +21,7 @@ import secrets
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from playground.client.batch.elo import Vote
 
@@ -61,6 +61,38 @@ def cell_key(row: int, repeat: int, column: int) -> str:
 SUMMARY_FIELDS = tuple(name for name in CellRecord.__dataclass_fields__ if name != "offset")
 
 
+class RunRecord(Protocol):
+    """What the runner, the views and the exports read and write of a run: a `RunFile`, or a run
+    in the local store (`stored_run.StoredRun`)."""
+
+    header: dict[str, Any]
+    cells: dict[str, CellRecord]
+    sent: set[str]
+    votes: list[Vote]
+
+    @property
+    def run_id(self) -> str: ...
+
+    @property
+    def owner(self) -> str: ...
+
+    def settle_interrupted(self) -> None: ...
+
+    def mark_sent(self, key: str) -> None: ...
+
+    async def record_sent(self, key: str) -> None: ...
+
+    def add_cell(self, record: CellRecord, detail: dict[str, Any]) -> None: ...
+
+    async def record_cell(self, record: CellRecord, detail: dict[str, Any]) -> None: ...
+
+    def add_vote(self, vote: Vote) -> None: ...
+
+    def detail(self, key: str) -> dict[str, Any]: ...
+
+    def close(self) -> None: ...
+
+
 class RunFile:
     """One run's file: appends facts and keeps the light summary of every cell in memory."""
 
@@ -97,6 +129,17 @@ class RunFile:
         if not RUN_ID.match(run_id or ""):
             raise ValueError("not a run id")
         path = directory / f"{run_id}.jsonl"
+        run, torn = cls.read(path)
+        if torn:
+            with path.open("ab") as handle:  # a torn last line: start the next fact on a line of its own
+                handle.write(b"\n")
+        run.settle_interrupted()
+        return run
+
+    @classmethod
+    def read(cls, path: Path) -> tuple[RunFile, bool]:
+        """A run file as it is, writing nothing: (the run, whether its last line is torn)
+        (raises `FileNotFoundError`/`ValueError`)."""
         run: RunFile | None = None
         offset, raw = 0, b""
         with path.open("rb") as handle:
@@ -116,11 +159,7 @@ class RunFile:
                 run._load(item, start)
         if run is None:
             raise ValueError("an empty run file")
-        if raw and not raw.endswith(b"\n"):
-            with path.open("ab") as handle:  # a torn last line: start the next fact on a line of its own
-                handle.write(b"\n")
-        run.settle_interrupted()
-        return run
+        return run, bool(raw) and not raw.endswith(b"\n")
 
     def settle_interrupted(self) -> None:
         """Cells sent but never finished become errors (not resent by themselves)."""
@@ -164,6 +203,14 @@ class RunFile:
         summary = {name: value for name, value in asdict(record).items() if name != "offset"}
         record.offset = self._append({"type": "cell", "cell": summary, "detail": detail})
         self.cells[record.key] = record
+
+    async def record_sent(self, key: str) -> None:
+        """`mark_sent` for the runner (a run record in the store awaits its commit here)."""
+        self.mark_sent(key)
+
+    async def record_cell(self, record: CellRecord, detail: dict[str, Any]) -> None:
+        """`add_cell` for the runner."""
+        self.add_cell(record, detail)
 
     def add_vote(self, vote: Vote) -> None:
         self.votes.append(vote)

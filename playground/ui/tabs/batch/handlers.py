@@ -22,7 +22,7 @@ from playground.client.batch.graders import GraderError, GraderSpec, fits_the_bo
 from playground.client.batch.importers import SuiteError
 from playground.client.batch.plan import MAX_COLUMNS, Plan, PlanError
 from playground.client.batch.report import FILTERS, leaderboard, leaderboard_markdown
-from playground.client.batch.store import RUN_ID, RunFile, cell_key
+from playground.client.batch.store import RUN_ID, RunRecord, cell_key
 from playground.client.batch.template import TemplateError, check_variables, variables_of
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.json_depth import deeper_than
@@ -154,7 +154,7 @@ def leaderboard_heading(name: str) -> str:
     return word(name)
 
 
-def leaderboard_text(plan: Plan, run: RunFile, prices: dict[str, Price]) -> str:
+def leaderboard_text(plan: Plan, run: RunRecord, prices: dict[str, Price]) -> str:
     if not run.cells:
         return ""
     graders = pass_headings(plan)
@@ -166,7 +166,7 @@ def _heading_in(graders: dict[str, str], name: str) -> str:
     return graders.get(name) or leaderboard_heading(name)
 
 
-def exports(plan: Plan, run: RunFile, folder: Path, prices: dict[str, Price]) -> list[str]:
+def exports(plan: Plan, run: RunRecord, folder: Path, prices: dict[str, Price]) -> list[str]:
     """The run's five files, written into `folder` (the caller's, from `owned_files.owned_folder`:
     a fresh name that holds no run id, served only to its owner)."""
     return [str(path) for path in write_exports(folder, plan, run, prices).values()]
@@ -290,14 +290,14 @@ class BatchHandlers:
             return batch, banner_update(error_text(problem)), banner_update(""), gr.skip()
         if started_by is None:  # hosted, and the request names no visitor: nobody to own the run
             return batch, banner_update(say("bview.no_owner")), banner_update(""), gr.skip()
-        batch.run_id = start(self.runs, self.ctx.client, conn, plan, started_by)
+        batch.run_id = await start(self.runs, self.ctx.client, conn, plan, started_by)
         note = "⚠ " + plain(word_list(warnings)) if warnings else ""
         return batch, banner_update(""), banner_update(note), {"run_id": batch.run_id}
 
     async def on_resume(self, batch: BatchState, again: bool, url: str, key: str) -> tuple[Any, ...]:
         try:
             conn = resolve_connection(self.ctx.defaults, url, key)
-            resume(self.runs, self.ctx.client, conn, batch.run_id, bool(again), self.owner())
+            await resume(self.runs, self.ctx.client, conn, batch.run_id, bool(again), self.owner())
         except GatewayError as problem:
             return batch, banner_update(error_text(problem)), banner_update("")
         except (OSError, ValueError):

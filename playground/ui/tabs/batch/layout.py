@@ -20,7 +20,6 @@ from playground.gradio_compat import current_blocks
 from playground.client.batch.graders import FORM_KINDS
 from playground.client.batch.plan import MAX_COLUMNS, MAX_REPEATS
 from playground.client.batch.report import FILTERS
-from playground.client.batch.store import runs_directory
 from playground.settings import Settings
 from playground.ui.tabs.batch.columns import ColumnSettingsInputs
 from playground.ui.tabs.batch.handlers import GRADER_SLOTS, BatchHandlers, BatchState
@@ -54,7 +53,7 @@ def batch_stores() -> tuple[gr.BrowserState, gr.BrowserState]:
 def build_batch_tab(ctx: TabContext) -> TabParts:
     """Lay out the tab and wire its events; its stores (`batch_stores`) are `ctx.stores["batch"]`."""
     settings = ctx.settings
-    runs = BatchRuns(runs_directory(settings.data_dir), settings.batch_max_rows)
+    runs = BatchRuns.at(settings.data_dir, settings.batch_max_rows)
     last_run, saved_prices = ctx.stores["batch"]
     tab = BatchPage(ctx, saved_prices)
     tab.picker.wire()

@@ -1,5 +1,7 @@
-"""The process's batch runs: run files by id (a few kept open) and the runner tasks in progress,
-so a reloaded page finds its run (running or stopped) and two pages never run one run twice.
+"""The process's batch runs: runs in the local store by id (a few kept in memory) and the runner
+tasks in progress, so a reloaded page finds its run (running or stopped) and two pages never run
+one run twice. `BatchRuns.at` opens the store of the app's data directory and moves the run files
+of before into it (once; `client.batch.run_import`).
 
 Every run records its owner (`owners.owner_of`); opening and stopping one take the caller's
 owner, and another visitor's run id answers exactly as an id that does not exist. Below the
@@ -13,7 +15,7 @@ import random
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from os import PathLike
 from typing import Any
 
 from playground.client.batch.call import exchange_from_dict
@@ -21,13 +23,17 @@ from playground.client.batch.elo import Vote
 from playground.client.batch.plan import Plan
 from playground.client.batch.runner import Progress, Runner
 from playground.client.batch.blind import named_model
-from playground.client.batch.store import RunFile, cell_key
+from playground.client.batch.run_import import ImportReport, import_run_files
+from playground.client.batch.store import RunRecord, cell_key, runs_directory
+from playground.client.batch.stored_run import StoredRun, list_runs
 from playground.client.gateway import GatewayClient
 from playground.client.texts import Text
 from playground.client.transport import Connection, Exchange
 from playground.ui.i18n import say
 from playground.ui.shared.render import plain
-from playground.ui.web.owners import may_open
+from playground.store.database import Database
+from playground.store.runs import RunFilter
+from playground.ui.web.owners import EVERYONE, may_open
 
 KEEP_OPEN = 16
 MAX_LISTED = 40
@@ -37,17 +43,25 @@ WATCH_INTERVAL_S = 0.4
 
 @dataclass
 class BatchRuns:
-    directory: Path
+    database: Database
     max_rows: int
-    _files: OrderedDict[str, RunFile] = field(default_factory=OrderedDict)
+    imported: ImportReport = field(default_factory=ImportReport)
+    """What moving the run files of before into the store did (files refused are named in the tab)."""
+    _files: OrderedDict[str, RunRecord] = field(default_factory=OrderedDict)
     _tasks: dict[str, tuple[Runner, asyncio.Task[object]]] = field(default_factory=dict)
 
-    def create(self, plan: Plan, owner: str) -> RunFile:
-        run = RunFile.create(self.directory, plan.to_dict(), owner)
+    @classmethod
+    def at(cls, data_dir: str | PathLike[str], max_rows: int) -> BatchRuns:
+        """The runs of the store in `data_dir`, the run files found there imported first."""
+        database = Database.at(data_dir)
+        return cls(database, max_rows, import_run_files(database, runs_directory(data_dir), max_rows))
+
+    def create(self, plan: Plan, owner: str) -> RunRecord:
+        run = StoredRun.create(self.database, plan.to_dict(), owner)
         self._keep(run)
         return run
 
-    def _keep(self, run: RunFile) -> None:
+    def _keep(self, run: RunRecord) -> None:
         self._files[run.run_id] = run
         self._files.move_to_end(run.run_id)
         while len(self._files) > KEEP_OPEN:
@@ -57,27 +71,27 @@ class BatchRuns:
             self._files.pop(old_id)
             old.close()
 
-    def open(self, run_id: str, owner: str | None) -> tuple[RunFile, Plan]:
+    def open(self, run_id: str, owner: str | None) -> tuple[RunRecord, Plan]:
         """A run by id with its plan, for `owner` (raises `FileNotFoundError`, `ValueError` or
         `PlanError`; another owner's run raises `FileNotFoundError` as a missing one does)."""
         run = self._files.get(run_id)
         if run is None:
-            run = RunFile.open(self.directory, run_id)
+            run = StoredRun.open(self.database, run_id)
             self._keep(run)
         if not may_open(run.owner, owner):
             raise FileNotFoundError("no such run")
         return run, Plan.from_dict(run.header.get("plan"), self.max_rows)
 
-    def listed(self, owner: str | None, limit: int = MAX_LISTED) -> list[tuple[RunFile, Plan]]:
+    def listed(self, owner: str | None, limit: int = MAX_LISTED) -> list[tuple[RunRecord, Plan]]:
         """`owner`'s runs, newest first (at most `limit`), each opened as `open` does; a run that
-        cannot be read is left out. The one place that knows where the runs are kept."""
-        paths = sorted(self.directory.glob("*.jsonl"), key=lambda path: path.stat().st_mtime, reverse=True) if self.directory.is_dir() else []
+        cannot be read is left out."""
+        if owner is None:
+            return []
+        chosen = RunFilter(owner=None if owner == EVERYONE else owner, limit=limit)
         found = []
-        for path in paths:
-            if len(found) >= limit:
-                break
+        for summary in list_runs(self.database, chosen):
             try:
-                found.append(self.open(path.stem, owner))
+                found.append(self.open(summary.id, owner))
             except (OSError, ValueError):
                 continue
         return found
@@ -90,7 +104,7 @@ class BatchRuns:
         entry = self._tasks.get(run_id)
         return entry[1] if entry else None
 
-    def start(self, client: GatewayClient, conn: Connection, plan: Plan, run: RunFile, rerun_errors: bool = False) -> Runner:
+    def start(self, client: GatewayClient, conn: Connection, plan: Plan, run: RunRecord, rerun_errors: bool = False) -> Runner:
         """Start the run (or return the runner already running it)."""
         running = self.active(run.run_id)
         if running is not None:
@@ -116,7 +130,7 @@ class BatchRuns:
         return True
 
 
-def progress_of(run: RunFile, plan: Plan) -> Progress:
+def progress_of(run: RunRecord, plan: Plan) -> Progress:
     cells = run.cells.values()
     return Progress(plan.total, len(run.cells), sum(1 for c in cells if c.error), running=False)
 
@@ -139,24 +153,26 @@ def run_problem(runs: BatchRuns, run_id: str) -> str:
     return say("bview.run_error", error=plain(type(task.exception()).__name__))
 
 
-def start(runs: BatchRuns, client: GatewayClient, conn: Connection, plan: Plan, owner: str) -> str:
-    run = runs.create(plan, owner)
+async def start(runs: BatchRuns, client: GatewayClient, conn: Connection, plan: Plan, owner: str) -> str:
+    """A new run of `plan` for `owner`, stored (off the event loop) and started; its id."""
+    run = await asyncio.to_thread(runs.create, plan, owner)
     runs.start(client, conn, plan, run)
     return run.run_id
 
 
-def resume(runs: BatchRuns, client: GatewayClient, conn: Connection, run_id: str, rerun_errors: bool, owner: str | None) -> Plan:
-    run, plan = runs.open(run_id, owner)
+async def resume(runs: BatchRuns, client: GatewayClient, conn: Connection, run_id: str, rerun_errors: bool, owner: str | None) -> Plan:
+    """Resume `owner`'s run (read off the event loop); raises as `BatchRuns.open` does."""
+    run, plan = await asyncio.to_thread(runs.open, run_id, owner)
     runs.start(client, conn, plan, run, rerun_errors)
     return plan
 
 
-def cell_exchange(run: RunFile, key: str) -> tuple[Exchange | None, dict[str, Any]]:
+def cell_exchange(run: RunRecord, key: str) -> tuple[Exchange | None, dict[str, Any]]:
     detail = run.detail(key)
     return exchange_from_dict(detail.get("exchange")), detail
 
 
-def not_blind(plan: Plan, run: RunFile, pair: dict[str, Any] | None) -> Text | None:
+def not_blind(plan: Plan, run: RunRecord, pair: dict[str, Any] | None) -> Text | None:
     """Why a vote on the shown pair is dropped: an answer names a model, either column's (`blind`)."""
     if not pair:
         return None
@@ -167,7 +183,7 @@ def not_blind(plan: Plan, run: RunFile, pair: dict[str, Any] | None) -> Text | N
     return named_model(answers, [plan.columns[int(pair["a"])][1], plan.columns[int(pair["b"])][1]])
 
 
-def vote(run: RunFile, pair: dict[str, Any] | None, outcome: str) -> bool:
+def vote(run: RunRecord, pair: dict[str, Any] | None, outcome: str) -> bool:
     """Record a blind vote on the pair shown ("a", "b" or "tie"); False when no pair is shown."""
     if not pair or outcome not in ("a", "b", "tie"):
         return False
@@ -175,5 +191,5 @@ def vote(run: RunFile, pair: dict[str, Any] | None, outcome: str) -> bool:
     return True
 
 
-def rng_for(run: RunFile) -> random.Random:
+def rng_for(run: RunRecord) -> random.Random:
     return random.Random(f"{run.run_id}:{len(run.votes)}")

@@ -14,7 +14,7 @@ from playground.client.batch.graders import GraderSpec
 from playground.client.batch.plan import Plan
 from playground.client.batch.report import FILTERS, cell_cost, cell_tokens, column_label, grid_keys, marks_text
 from playground.client.batch.runner import Progress
-from playground.client.batch.store import RunFile, cell_key
+from playground.client.batch.store import RunRecord, cell_key
 from playground.ui.shared.codegen import shorten_long_strings
 from playground.ui.i18n import EN, say
 from playground.ui.i18n.client_words import word
@@ -53,7 +53,7 @@ def sort_choices(plan: Plan | None) -> list[tuple[str, str]]:
     return choices
 
 
-def grid(plan: Plan, run: RunFile, prices: dict[str, Price], shown: str = FILTERS[0], sort: str = "row") -> tuple[dict[str, Any], str]:
+def grid(plan: Plan, run: RunRecord, prices: dict[str, Price], shown: str = FILTERS[0], sort: str = "row") -> tuple[dict[str, Any], str]:
     """(Dataframe value, a note) for the results grid: per column the marks and an answer excerpt,
     TTFT, tokens and cost; the first two cells of a line say which row and repeat it is."""
     headers = [say("bview.grid.row"), say("bview.grid.repeat"), *plan.dataset.columns[:2]]
@@ -90,7 +90,7 @@ def column_of_grid_index(plan: Plan, index: int) -> int | None:
     return column if column < len(plan.columns) else None
 
 
-def cell_markdown(plan: Plan, run: RunFile, row: int, repeat: int, column: int, prices: dict[str, Price]) -> str:
+def cell_markdown(plan: Plan, run: RunRecord, row: int, repeat: int, column: int, prices: dict[str, Price]) -> str:
     record = run.cells.get(cell_key(row, repeat, column))
     where = say("bview.where", row=row + 1, repeat=repeat + 1, column=plain(column_label(plan, column)))
     if record is None:
@@ -117,7 +117,7 @@ def grader_exchanges_json(detail: dict[str, Any]) -> str:
     return json.dumps(shown, indent=2, ensure_ascii=False)
 
 
-def ab_candidates(plan: Plan, run: RunFile, left: int, right: int) -> list[tuple[int, int]]:
+def ab_candidates(plan: Plan, run: RunRecord, left: int, right: int) -> list[tuple[int, int]]:
     """(row, repeat) pairs where both columns answered."""
     pairs = []
     for row in range(len(plan.dataset.rows)):
@@ -128,7 +128,7 @@ def ab_candidates(plan: Plan, run: RunFile, left: int, right: int) -> list[tuple
     return pairs
 
 
-def pick_pair(plan: Plan, run: RunFile, left: int, right: int, rng: random.Random) -> dict[str, Any] | None:
+def pick_pair(plan: Plan, run: RunRecord, left: int, right: int, rng: random.Random) -> dict[str, Any] | None:
     """A random answered row of two columns, in random order: {row, repeat, a, b} (column indexes)."""
     voted = {v.row for v in run.votes if {v.a, v.b} == {left, right}}
     pairs = ab_candidates(plan, run, left, right)

@@ -1,0 +1,156 @@
+"""A Batch run kept in the local store (`playground.store`): the same record the runner, the
+leaderboard, the grid and the exports read from a run file (`store.RunFile`): the plan and owner,
+every cell's summary and votes in memory, a cell's request and raw events read on demand; and
+the same facts written as they happen, each its own transaction.
+
+The runner awaits its writes (`record_sent`, `record_cell`): a request goes out only once its
+`sent` mark is committed, so after a kill -9 a cell is either finished, known to have been sent
+(then shown as interrupted and not resent: it may have been charged), or never sent. The other
+writers (`mark_sent`, `add_cell`, `add_vote`) wait on the calling thread, for handlers that run
+off the event loop."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from playground.client.batch.elo import Vote
+from playground.client.batch.store import INTERRUPTED, RUN_ID, SUMMARY_FIELDS, CellRecord, cell_key
+from playground.store import runs as stored
+from playground.store.database import Database
+
+
+def split_plan(plan: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, str]], str]:
+    """(the plan without its data rows, the rows, the data set's name) — the store keeps rows apart."""
+    dataset = plan.get("dataset")
+    if not isinstance(dataset, dict):
+        return dict(plan), [], ""
+    rows = dataset.get("rows")
+    kept = {**plan, "dataset": {**dataset, "rows": []}}
+    return kept, list(rows) if isinstance(rows, list) else [], str(dataset.get("source") or "")
+
+
+def _columns(plan: dict[str, Any]) -> list[tuple[str, str]]:
+    pairs = plan.get("columns")
+    return [(str(p[0]), str(p[1])) for p in pairs if isinstance(p, list) and len(p) == 2] if isinstance(pairs, list) else []
+
+
+def new_run(plan: dict[str, Any], owner: str, *, run_id: str = "", created: float | None = None, origin: str = "app") -> stored.NewRun:
+    kept, rows, name = split_plan(plan)
+    given = plan.get("repeats")
+    repeats = given if isinstance(given, int) else 1
+    columns = _columns(plan)
+    return stored.NewRun(run_id or secrets.token_hex(16), owner, time.time() if created is None else created, kept, name, rows, columns,
+                         repeats, len(rows) * repeats * len(columns), origin)
+
+
+class StoredRun:
+    """One run in the store, with `RunFile`'s interface."""
+
+    def __init__(self, database: Database, run_id: str, header: dict[str, Any]) -> None:
+        self.database = database
+        self._run_id = run_id
+        self.header = header
+        self.cells: dict[str, CellRecord] = {}
+        self.sent: set[str] = set()
+        self.votes: list[Vote] = []
+
+    @property
+    def run_id(self) -> str:
+        return self._run_id
+
+    @property
+    def owner(self) -> str:
+        owner = self.header.get("owner")
+        return owner if isinstance(owner, str) else ""
+
+    @property
+    def path(self) -> Path:
+        """The database file the run is in."""
+        return self.database.path
+
+    @classmethod
+    def create(cls, database: Database, plan: dict[str, Any], owner: str = "") -> StoredRun:
+        """A new run of `plan` (as `Plan.to_dict` writes it) owned by `owner`."""
+        run = new_run(plan, owner)
+        database.call(stored.insert_run, run)
+        return cls(database, run.id, {"type": "run", "created": run.created, "owner": owner, "plan": plan})
+
+    @classmethod
+    def open(cls, database: Database, run_id: str) -> StoredRun:
+        """A run read back (raises `ValueError` for a malformed id, `FileNotFoundError` for none);
+        cells sent but never finished are written down as interrupted."""
+        if not RUN_ID.match(run_id or ""):
+            raise ValueError("not a run id")
+        loaded = database.call(stored.load_run, run_id)
+        if loaded is None:
+            raise FileNotFoundError("no such run")
+        return cls.from_loaded(database, loaded)
+
+    @classmethod
+    def from_loaded(cls, database: Database, loaded: stored.LoadedRun) -> StoredRun:
+        plan = loaded.plan
+        if isinstance(plan.get("dataset"), dict):
+            plan = {**plan, "dataset": {**plan["dataset"], "rows": loaded.rows}}
+        run = cls(database, loaded.id, {"type": "run", "created": loaded.created, "owner": loaded.owner, "plan": plan})
+        for summary in loaded.cells:
+            record = CellRecord(**{name: summary[name] for name in SUMMARY_FIELDS if name in summary})
+            run.cells[record.key] = record
+        run.sent = {cell_key(*key) for key in loaded.sent}
+        run.votes = [Vote(int(v["a"]), int(v["b"]), str(v["outcome"]), int(v["row"])) for v in loaded.votes]
+        run.settle_interrupted()
+        return run
+
+    def settle_interrupted(self) -> None:
+        """Cells sent but never finished become errors (not resent by themselves)."""
+        for key in sorted(self.sent - set(self.cells)):
+            row, repeat, column = (int(part) for part in key.split("."))
+            self.add_cell(CellRecord(row, repeat, column, error=INTERRUPTED), {})
+
+    def _sent_args(self, key: str) -> tuple[Any, ...]:
+        row, repeat, column = (int(part) for part in key.split("."))
+        return (self.run_id, row, repeat, column, time.time())
+
+    def _cell_args(self, record: CellRecord, detail: dict[str, Any]) -> tuple[Any, ...]:
+        summary = {name: value for name, value in asdict(record).items() if name != "offset"}
+        return (self.run_id, summary, detail, time.time())
+
+    def mark_sent(self, key: str) -> None:
+        self.sent.add(key)
+        self.database.call(stored.mark_sent, *self._sent_args(key))
+
+    async def record_sent(self, key: str) -> None:
+        """Mark `key` sent and return once that is committed (the request may then go out)."""
+        self.sent.add(key)
+        await self.database.run(stored.mark_sent, *self._sent_args(key))
+
+    def add_cell(self, record: CellRecord, detail: dict[str, Any]) -> None:
+        """Keep `record` and write it with `detail` (request, exchange, grader exchanges)."""
+        self.cells[record.key] = record
+        self.database.call(stored.save_cell, *self._cell_args(record, detail))
+
+    async def record_cell(self, record: CellRecord, detail: dict[str, Any]) -> None:
+        """`add_cell` without blocking the event loop: the cell and its grades, one transaction."""
+        self.cells[record.key] = record
+        await self.database.run(stored.save_cell, *self._cell_args(record, detail))
+
+    def add_vote(self, vote: Vote) -> None:
+        self.votes.append(vote)
+        self.database.call(stored.add_vote, self.run_id, {"a": vote.a, "b": vote.b, "outcome": vote.outcome, "row": vote.row}, time.time())
+
+    def detail(self, key: str) -> dict[str, Any]:
+        """A cell's request, raw events and grader exchanges."""
+        if key not in self.cells:
+            return {}
+        row, repeat, column = (int(part) for part in key.split("."))
+        return self.database.call(stored.cell_detail, self.run_id, row, repeat, column)
+
+    def close(self) -> None:
+        """Nothing to close: the database stays open for the process."""
+
+
+def list_runs(database: Database, chosen: stored.RunFilter) -> list[stored.RunSummary]:
+    return database.call(stored.list_runs, chosen)

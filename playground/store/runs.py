@@ -1,0 +1,205 @@
+"""Batch runs in the store: a run (its plan, owner, data set name, columns), its data rows, the
+cells sent and finished (answer, error, timing, usage, the exact request and raw events as its
+detail), one grade per grader per cell, and blind votes; and the list of runs filtered by owner,
+data set, model and date.
+
+Functions take the connection first and run inside one transaction of `Database` (`db.call`,
+`await db.run`). A cell is what the client's run record writes (`summary`: row, repeat, column,
+answer, error, marks, ttft, total, tokens_per_s, usage, cached, request_key); the last one written
+for a key wins, with its grades."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_LISTED = 200
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass(frozen=True)
+class NewRun:
+    """A run as it starts: `plan` is the run's settings without its data rows (those are `rows`)."""
+
+    id: str
+    owner: str
+    created: float
+    plan: dict[str, Any]
+    dataset: str
+    rows: list[dict[str, str]]
+    columns: list[tuple[str, str]]
+    repeats: int
+    total: int
+    origin: str = "app"
+
+
+@dataclass
+class LoadedRun:
+    """A run read back: its header fields, rows, cells (summaries), sent keys and votes."""
+
+    id: str
+    owner: str
+    created: float
+    plan: dict[str, Any]
+    rows: list[dict[str, str]]
+    cells: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[tuple[int, int, int]] = field(default_factory=list)
+    votes: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RunFilter:
+    """Which runs to list: `owner` None lists every owner's (a person's own machine); the other
+    fields narrow by data set name and model (parts of the text, case-folded) and creation time."""
+
+    owner: str | None = None
+    dataset: str = ""
+    model: str = ""
+    since: float | None = None
+    until: float | None = None
+    limit: int = MAX_LISTED
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    id: str
+    created: float
+    dataset: str
+    models: list[str]
+    rows: int
+    repeats: int
+    total: int
+    done: int
+    errors: int
+    passed: int
+    graded: int
+
+
+def _text(value: Any) -> str:
+    """Text SQLite can hold (a lone surrogate from an answer becomes U+FFFD)."""
+    text = value if isinstance(value, str) else ("" if value is None else str(value))
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"), default=str)
+
+
+def insert_run(connection: sqlite3.Connection, run: NewRun) -> None:
+    connection.execute("INSERT INTO runs (id, owner, created, plan, dataset, row_count, repeats, cell_total, origin) VALUES (?,?,?,?,?,?,?,?,?)",
+                       (run.id, run.owner, run.created, _json(run.plan), _text(run.dataset), len(run.rows), run.repeats, run.total, run.origin))
+    connection.executemany("INSERT INTO run_columns (run_id, position, format, model) VALUES (?,?,?,?)",
+                           [(run.id, index, _text(fmt), _text(model)) for index, (fmt, model) in enumerate(run.columns)])
+    connection.executemany("INSERT INTO run_rows (run_id, row, run_values) VALUES (?,?,?)",
+                           [(run.id, index, _json(values)) for index, values in enumerate(run.rows)])
+
+
+def run_exists(connection: sqlite3.Connection, run_id: str) -> bool:
+    return connection.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is not None
+
+
+def load_run(connection: sqlite3.Connection, run_id: str) -> LoadedRun | None:
+    """Everything of a run but its cells' details (None when there is no such run)."""
+    head = connection.execute("SELECT owner, created, plan FROM runs WHERE id = ?", (run_id,)).fetchone()
+    if head is None:
+        return None
+    rows = [json.loads(text) for (text,) in connection.execute("SELECT run_values FROM run_rows WHERE run_id = ? ORDER BY row", (run_id,))]
+    loaded = LoadedRun(run_id, head[0], head[1], json.loads(head[2]), rows)
+    marks: dict[tuple[int, int, int], list[dict[str, Any]]] = {}
+    for row, repeat, col, passed, score, detail in connection.execute(
+            "SELECT row, repeat, col, passed, score, detail FROM grades WHERE run_id = ? ORDER BY row, repeat, col, grader", (run_id,)):
+        marks.setdefault((row, repeat, col), []).append({"passed": None if passed is None else bool(passed), "detail": detail, "score": score})
+    for (row, repeat, col, answer, error, ttft, total, rate, usage, cached, key) in connection.execute(
+            "SELECT row, repeat, col, answer, error, ttft, total, tokens_per_s, usage, cached, request_key FROM cells WHERE run_id = ?", (run_id,)):
+        loaded.cells.append({"row": row, "repeat": repeat, "column": col, "answer": answer, "error": error, "marks": marks.get((row, repeat, col), []),
+                             "ttft": ttft, "total": total, "tokens_per_s": rate, "usage": json.loads(usage), "cached": bool(cached), "request_key": key})
+    loaded.sent = [tuple(item) for item in connection.execute("SELECT row, repeat, col FROM sent WHERE run_id = ?", (run_id,))]
+    loaded.votes = [{"a": a, "b": b, "outcome": outcome, "row": row}
+                    for a, b, outcome, row in connection.execute("SELECT a, b, outcome, row FROM votes WHERE run_id = ? ORDER BY id", (run_id,))]
+    return loaded
+
+
+def mark_sent(connection: sqlite3.Connection, run_id: str, row: int, repeat: int, col: int, at: float) -> None:
+    connection.execute("INSERT OR IGNORE INTO sent (run_id, row, repeat, col, at) VALUES (?,?,?,?,?)", (run_id, row, repeat, col, at))
+
+
+def save_cell(connection: sqlite3.Connection, run_id: str, summary: dict[str, Any], detail: dict[str, Any], at: float) -> None:
+    """Write a cell and its grades (replacing an earlier outcome of the same cell)."""
+    key = (run_id, summary["row"], summary["repeat"], summary["column"])
+    connection.execute("DELETE FROM grades WHERE run_id = ? AND row = ? AND repeat = ? AND col = ?", key)
+    connection.execute("INSERT OR REPLACE INTO cells (run_id, row, repeat, col, answer, error, ttft, total, tokens_per_s, usage, cached, request_key, "
+                       "detail, written) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                       (*key, _text(summary.get("answer")), _text(summary.get("error")), summary.get("ttft"), summary.get("total"),
+                        summary.get("tokens_per_s"), _json(summary.get("usage") or {}), int(bool(summary.get("cached"))),
+                        _text(summary.get("request_key")), _json(detail), at))
+    connection.executemany("INSERT INTO grades (run_id, row, repeat, col, grader, passed, score, detail) VALUES (?,?,?,?,?,?,?,?)",
+                           [(*key, index, None if mark.get("passed") is None else int(bool(mark["passed"])),
+                             mark.get("score") if isinstance(mark.get("score"), int) else None, _text(mark.get("detail")))
+                            for index, mark in enumerate(summary.get("marks") or [])])
+
+
+def cell_detail(connection: sqlite3.Connection, run_id: str, row: int, repeat: int, col: int) -> dict[str, Any]:
+    found = connection.execute("SELECT detail FROM cells WHERE run_id = ? AND row = ? AND repeat = ? AND col = ?", (run_id, row, repeat, col)).fetchone()
+    detail = json.loads(found[0]) if found else {}
+    return detail if isinstance(detail, dict) else {}
+
+
+def add_vote(connection: sqlite3.Connection, run_id: str, vote: dict[str, Any], at: float) -> None:
+    connection.execute("INSERT INTO votes (run_id, a, b, outcome, row, at) VALUES (?,?,?,?,?,?)",
+                       (run_id, vote["a"], vote["b"], vote["outcome"], vote["row"], at))
+
+
+def _like(text: str) -> str:
+    return "%" + text.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def list_runs(connection: sqlite3.Connection, chosen: RunFilter) -> list[RunSummary]:
+    """The runs `chosen` selects, newest first, with their progress and pass counts."""
+    where: list[str] = []
+    args: list[Any] = []
+    if chosen.owner is not None:
+        where.append("r.owner = ?")
+        args.append(chosen.owner)
+    if chosen.dataset.strip():
+        where.append("lower(r.dataset) LIKE ? ESCAPE '\\'")
+        args.append(_like(chosen.dataset.strip()))
+    if chosen.model.strip():
+        where.append("EXISTS (SELECT 1 FROM run_columns m WHERE m.run_id = r.id AND lower(m.model) LIKE ? ESCAPE '\\')")
+        args.append(_like(chosen.model.strip()))
+    if chosen.since is not None:
+        where.append("r.created >= ?")
+        args.append(chosen.since)
+    if chosen.until is not None:
+        where.append("r.created < ?")
+        args.append(chosen.until)
+    query = ("SELECT r.id, r.created, r.dataset, r.row_count, r.repeats, r.cell_total, "
+             "(SELECT group_concat(model, char(31)) FROM (SELECT model FROM run_columns WHERE run_id = r.id ORDER BY position)), "
+             "(SELECT count(*) FROM cells c WHERE c.run_id = r.id), (SELECT count(*) FROM cells c WHERE c.run_id = r.id AND c.error != ''), "
+             "(SELECT count(*) FROM grades g WHERE g.run_id = r.id AND g.passed = 1), "
+             "(SELECT count(*) FROM grades g WHERE g.run_id = r.id AND g.passed IS NOT NULL) "
+             "FROM runs r" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY r.created DESC, r.id LIMIT ?")
+    return [RunSummary(run_id, created, dataset, (models or "").split("\x1f") if models else [], rows, repeats, total, done, errors, passed, graded)
+            for run_id, created, dataset, rows, repeats, total, models, done, errors, passed, graded
+            in connection.execute(query, (*args, max(1, min(chosen.limit, MAX_LISTED))))]
+
+
+def import_seen(connection: sqlite3.Connection, name: str, size: int, mtime: float) -> bool:
+    """Whether this file (same name, size and time) was imported, or refused, already."""
+    return connection.execute("SELECT 1 FROM imported_files WHERE name = ? AND size = ? AND mtime = ?", (name, size, mtime)).fetchone() is not None
+
+
+def record_import(connection: sqlite3.Connection, name: str, size: int, mtime: float, run_id: str, problem: str, at: float) -> None:
+    connection.execute("INSERT OR REPLACE INTO imported_files (name, size, mtime, run_id, problem, at) VALUES (?,?,?,?,?,?)",
+                       (name, size, mtime, run_id, _text(problem), at))
+
+
+def import_problems(connection: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(file name, why it was refused) for every run file not imported."""
+    return list(connection.execute("SELECT name, problem FROM imported_files WHERE problem != '' ORDER BY name"))

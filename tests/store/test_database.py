@@ -1,0 +1,76 @@
+"""The store's database: created and migrated to the current schema when first opened, in WAL
+mode, one per data directory in a process; a database from a newer app is refused; each call is
+one transaction (an error leaves nothing half-written); work awaited from the event loop."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from playground.store import runs as stored
+from playground.store.database import FILE_NAME, Database
+from playground.store.migrations import MIGRATIONS, VERSION, NewerDatabaseError, version_of
+
+
+def _run(run_id: str, **changes: object) -> stored.NewRun:
+    fields: dict[str, object] = {"id": run_id, "owner": "", "created": 1_700_000_000.0, "plan": {"kind": "k"}, "dataset": "data.csv",
+                                 "rows": [{"q": "one"}], "columns": [("chat", "gx-2.5-flash")], "repeats": 1, "total": 1}
+    fields.update(changes)
+    return stored.NewRun(**fields)  # type: ignore[arg-type]
+
+
+def test_a_new_database_has_the_whole_schema_in_wal_mode(tmp_path: Path) -> None:
+    database = Database.at(tmp_path)
+    assert database is Database.at(tmp_path) and database.path == (tmp_path / FILE_NAME).resolve()
+    assert database.call(version_of) == VERSION == len(MIGRATIONS)
+    with closing(sqlite3.connect(database.path)) as reader:
+        assert reader.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {name for (name,) in reader.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"runs", "run_columns", "run_rows", "sent", "cells", "grades", "votes", "imported_files"} <= tables
+    database.close()
+    assert Database.at(tmp_path).call(version_of) == VERSION  # opened again: nothing to migrate
+
+
+def test_a_database_written_by_a_newer_app_is_refused(tmp_path: Path) -> None:
+    with closing(sqlite3.connect(tmp_path / FILE_NAME)) as older:
+        older.execute(f"PRAGMA user_version = {VERSION + 1}")
+    with pytest.raises(NewerDatabaseError, match="newer"):
+        Database(tmp_path / FILE_NAME)
+
+
+def test_an_older_database_is_migrated_forward(tmp_path: Path) -> None:
+    with closing(sqlite3.connect(tmp_path / FILE_NAME)) as empty:  # version 0: a file from before the store had tables
+        assert version_of(empty) == 0
+    assert Database.at(tmp_path).call(version_of) == VERSION
+
+
+def test_a_call_that_fails_writes_nothing(tmp_path: Path) -> None:
+    database = Database.at(tmp_path)
+
+    def half(connection: sqlite3.Connection) -> None:
+        stored.insert_run(connection, _run("a" * 32))
+        stored.insert_run(connection, _run("a" * 32))  # the same id again: the transaction is rolled back whole
+
+    with pytest.raises(sqlite3.IntegrityError):
+        database.call(half)
+    assert not database.call(stored.run_exists, "a" * 32)
+
+
+async def test_work_from_the_event_loop_is_awaited_and_committed(tmp_path: Path) -> None:
+    database = Database.at(tmp_path)
+    await database.run(stored.insert_run, _run("b" * 32))
+    await database.run(stored.mark_sent, "b" * 32, 0, 0, 0, 1.0)
+    with closing(sqlite3.connect(database.path)) as reader:  # another connection sees it: it is committed
+        assert reader.execute("SELECT count(*) FROM sent").fetchone()[0] == 1
+
+
+def test_text_sqlite_cannot_hold_is_kept_readable(tmp_path: Path) -> None:
+    database = Database.at(tmp_path)
+    database.call(stored.insert_run, _run("c" * 32))
+    summary = {"row": 0, "repeat": 0, "column": 0, "answer": "half \ud83d of a pair", "error": "", "marks": [{"passed": True, "detail": "ok"}]}
+    database.call(stored.save_cell, "c" * 32, summary, {"raw": "\ud83d"}, 1.0)
+    loaded = database.call(stored.load_run, "c" * 32)
+    assert loaded is not None and loaded.cells[0]["answer"] == "half \ufffd of a pair" and loaded.cells[0]["marks"][0]["passed"] is True
