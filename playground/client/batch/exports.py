@@ -14,6 +14,7 @@ from typing import Any
 
 from playground.client.batch.cost import Price, money
 from playground.client.batch.plan import Plan
+from playground.client.batch.stability import flipping_rows
 from playground.client.batch.report import cell_cost, column_label, leaderboard, leaderboard_markdown, leaderboard_rows
 from playground.client.batch.store import RunRecord
 
@@ -26,6 +27,9 @@ _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#|~!])")
 
 
 def cell_dicts(plan: Plan, run: RunRecord, prices: dict[str, Price]) -> Iterator[dict[str, Any]]:
+    """Every cell, row by row and repeat by repeat; `verdict_flips` says whether its row's verdict
+    in its column differs between repeats."""
+    flips = flipping_rows(plan, run)
     for record in sorted(run.cells.values(), key=lambda r: (r.row, r.repeat, r.column)):
         if record.column >= len(plan.columns) or record.row >= len(plan.dataset.rows):
             continue
@@ -39,7 +43,8 @@ def cell_dicts(plan: Plan, run: RunRecord, prices: dict[str, Price]) -> Iterator
                                 "input_tokens": record.usage.get("input") if record.usage else None,
                                 "output_tokens": record.usage.get("output") if record.usage else None,
                                 "cached_tokens": record.usage.get("cached") if record.usage else None,
-                                "cost_usd": cell_cost(plan, record, prices)}
+                                "cost_usd": cell_cost(plan, record, prices),
+                                "verdict_flips": record.row in flips.get(record.column, set())}
         for spec, mark in zip(plan.graders, record.marks):
             item[f"pass:{spec.label}"] = mark.get("passed")
             item[f"why:{spec.label}"] = mark.get("detail")

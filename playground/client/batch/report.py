@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from playground.client.batch import bradley_terry, elo
 from playground.client.batch.cost import Price, billed_output, cost, money
 from playground.client.batch.plan import Plan
+from playground.client.batch.stability import column_stability, flipping_rows
 from playground.client.batch.store import CellRecord, RunRecord, cell_key
 from playground.client.intent import FORMAT_LABELS
 from playground.client.results import Usage
 from playground.client.stats import percentile
 
-FILTERS = ("all rows", "only failures", "only errors", "only disagreements")
+FILTERS = ("all rows", "only failures", "only errors", "only disagreements", "only rows that flip")
 BEST = "★ "
 
 
@@ -68,6 +69,12 @@ class ColumnStats:
     win_rate: float | None = None
     bt: bradley_terry.Rating | None = None
     """Bradley-Terry rating and its 95% interval (None: never shown, or the votes do not connect the columns)."""
+    pass_rate: float | None = None
+    """With repeats: passed verdicts / verdicts (`stability`)."""
+    pass_k: float | None = None
+    """With repeats: the chance that all k repeats of a row pass."""
+    pass_spread: float | None = None
+    """With repeats: the highest minus the lowest pass rate of one repeat."""
 
 
 def _spread(plan: Plan, cells: dict[str, CellRecord], column: int) -> float | None:
@@ -128,6 +135,9 @@ def leaderboard(plan: Plan, run: RunRecord, prices: dict[str, Price]) -> list[Co
         entry.elo = ratings[column] if column in shown else None
         entry.win_rate = wins[column]
         entry.bt = strengths[column]
+        if plan.repeats > 1:
+            steady = column_stability(plan, run, column)
+            entry.pass_rate, entry.pass_k, entry.pass_spread = steady.pass_rate, steady.pass_k, steady.spread
     return stats
 
 
@@ -157,6 +167,9 @@ def leaderboard_rows(plan: Plan, stats: list[ColumnStats]) -> tuple[list[str], l
     metrics: list[tuple[str, list[float | None], str, bool | None]] = []
     for index, spec in enumerate(plan.graders):
         metrics.append((f"pass: {spec.label}", [s.pass_rates[index] for s in stats], "pct", True))
+    if plan.repeats > 1 and plan.graders:
+        metrics += [("pass rate", [s.pass_rate for s in stats], "pct", True), (f"pass^{plan.repeats}", [s.pass_k for s in stats], "pct", True),
+                    ("pass rate spread", [s.pass_spread for s in stats], "pct", False)]
     if any(s.mean_score is not None for s in stats):
         metrics.append(("mean score", [s.mean_score for s in stats], "num", True))
     metrics += [("TTFT p50 ms", [s.ttft_p50 for s in stats], "ms", False), ("TTFT p95 ms", [s.ttft_p95 for s in stats], "ms", False),
@@ -206,7 +219,10 @@ def grid_keys(plan: Plan, run: RunRecord, shown: str = "all rows", sort: str = "
     with metric one of ttft, tokens, passes."""
     pairs = []
     columns = range(len(plan.columns))
+    flips = set().union(*flipping_rows(plan, run).values()) if shown == "only rows that flip" else set()
     for row in range(len(plan.dataset.rows)):
+        if shown == "only rows that flip" and row not in flips:
+            continue
         for repeat in range(plan.repeats):
             records = [run.cells.get(cell_key(row, repeat, c)) for c in columns]
             if shown == "only failures" and not any(_failed(r) for r in records):

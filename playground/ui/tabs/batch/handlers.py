@@ -147,6 +147,8 @@ def leaderboard_heading(name: str) -> str:
     """A leaderboard column's heading in the visitor's language (the client names them in English)."""
     if f"bview.head.{name}" in EN:
         return say(f"bview.head.{name}")
+    if name.startswith("pass^") and name[5:].isdigit():
+        return say("bview.head.pass_k", k=name[5:])
     if name.startswith("pass: "):
         return say("bview.head.pass", grader=name.removeprefix("pass: "))
     if name.startswith("TTFT ") and name.endswith(" ms"):

@@ -14,6 +14,7 @@ from playground.client.batch.graders import GraderSpec
 from playground.client.batch.plan import Plan
 from playground.client.batch.report import FILTERS, cell_cost, cell_tokens, column_label, grid_keys, marks_text
 from playground.client.batch.runner import Progress
+from playground.client.batch.stability import flipping_rows
 from playground.client.batch.store import RunRecord, cell_key
 from playground.ui.shared.codegen import shorten_long_strings
 from playground.ui.i18n import EN, say
@@ -21,6 +22,8 @@ from playground.ui.i18n.client_words import word
 from playground.ui.shared.render import plain
 
 MAX_GRID_ROWS = 500
+FLIPS = "⇄ "
+"""Marks a cell whose row's verdict in its column is not the same in every repeat."""
 ANSWER_EXCERPT = 160
 
 
@@ -60,6 +63,7 @@ def grid(plan: Plan, run: RunRecord, prices: dict[str, Price], shown: str = FILT
     for index in range(len(plan.columns)):
         headers += [column_label(plan, index), *(say(f"bview.grid.{what}", column=index + 1) for what in ("ttft", "tokens", "cost"))]
     pairs = grid_keys(plan, run, shown, sort)
+    flips = flipping_rows(plan, run)
     data = []
     for row, repeat in pairs[:MAX_GRID_ROWS]:
         values = plan.dataset.rows[row]
@@ -71,7 +75,8 @@ def grid(plan: Plan, run: RunRecord, prices: dict[str, Price], shown: str = FILT
                 continue
             body = ("⚠ " + record.error) if record.error else record.answer
             marks = marks_text(record)
-            line += [(marks + " " if marks else "") + ("♻ " if record.cached else "") + body[:ANSWER_EXCERPT].replace("\n", " "),
+            flag = FLIPS if row in flips.get(column, ()) else ""
+            line += [flag + (marks + " " if marks else "") + ("♻ " if record.cached else "") + body[:ANSWER_EXCERPT].replace("\n", " "),
                      round(record.ttft * 1000) if record.ttft is not None else "",
                      cell_tokens(plan, record) if record.usage else "",
                      money(cell_cost(plan, record, prices))]
