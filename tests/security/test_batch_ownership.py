@@ -19,6 +19,7 @@ from gradio.context import LocalContext
 
 from playground.client.batch.dataset import Dataset
 from playground.client.batch.stored_run import StoredRun
+from playground.store import runs as stored
 from playground.store.database import Database, FILE_NAME
 from tests.security.stored_runs import snapshot
 from playground.demo_gateway.config import DemoConfig
@@ -182,3 +183,28 @@ def test_the_owner_rule() -> None:
     assert not may_open(EVERYONE, first)  # a run that names nobody (made locally, or before owners) is nobody's when hosted
     assert owner_of(SECOND, hosted=False) == EVERYONE and may_open(first, EVERYONE)
     assert owner_of(None, hosted=True) is None
+
+
+async def test_the_run_list_shows_a_visitor_their_own_runs_only(hosted: tuple[gr.Blocks, Path]) -> None:
+    blocks, data_dir = hosted
+    tab = Tab(blocks)
+    mine, theirs = (await tab.run(FIRST)).run_id, (await tab.run(SECOND)).run_id
+    Database.at(data_dir).call(stored.record_import, "e" * 32 + ".jsonl", 1, 1.0, "", "refused", 1.0)
+    listed: dict[str, list[str]] = {}
+    for name, visitor in (("first", FIRST), ("second", SECOND)):
+        with event_of(visitor):
+            found = tab.fns["on_find"](BatchState(), "", "", "", "")
+            listed[name] = found[0].listed
+            assert "e" * 32 not in found[2]  # hosted: no run file names (they are run ids) under the list
+            assert tab.fns["on_find"](BatchState(), "", "gx-2.5", "", "")[0].listed == found[0].listed  # a filter never widens it
+    assert mine in listed["first"] and theirs not in listed["first"]
+    assert listed["second"] == [theirs]
+    with event_of(Visitor("203.0.113.9")):  # a visitor who made nothing
+        assert tab.fns["on_find"](BatchState(), "", "", "", "")[0].listed == []
+
+    tampered = BatchState(listed=[mine])  # even a list holding another visitor's run opens nothing
+    line = [""] * 7 + [mine[:12]]
+    click = gr.SelectData(None, {"index": [0, 0], "value": "", "row_value": line, "col_value": None, "selected": True})
+    with event_of(SECOND):
+        answer = tab.fns["on_open_listed"](tampered, click)
+    assert tampered.run_id == "" and answer[-1] == "That run cannot be opened any more." and "What is" not in str(answer)

@@ -32,6 +32,7 @@ from playground.ui.tabs.batch.runs import (BatchRuns, cell_exchange, not_blind, 
                                           watch)
 from playground.ui.tabs.batch.changes import linked_run
 from playground.ui.tabs.batch.suites import import_suite, refusal_status, suite_status
+from playground.ui.tabs.batch.run_list import find, picked
 from playground.ui.tabs.batch.columns import columns_with_settings, session_setting_values, temperature_of, used_text
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
                                             pass_headings, preview_rows, progress_html, sort_choices)
@@ -58,6 +59,8 @@ class BatchState:
     pair: dict[str, Any] | None = None
     suite_graders: list[GraderSpec] = field(default_factory=list)
     """An imported suite's graders: they belong to its data set, run beside the form's, and go when the data set changes."""
+    listed: list[str] = field(default_factory=list)
+    """The kept runs the list shows now (only this visitor's when hosted)."""
 
 
 async def load_dataset(path: str | None, paste: str, system: str, user: str, max_rows: int) -> Dataset:
@@ -354,6 +357,21 @@ class BatchHandlers:
         text = cell_markdown(plan, run_file, row, repeat, column, self.ctx.prices.current())
         shown_exchange = Inspector.values(exchange) if exchange else Inspector.note(say("bview.no_request"))
         return (text, *shown_exchange, grader_exchanges_json(detail))
+
+    def on_find(self, batch: BatchState, dataset: str, model: str, since: str, until: str) -> tuple[Any, ...]:
+        """The kept runs the filters select, newest first (hosted: only this visitor's): state, table, note."""
+        batch.listed, value, note = find(self.runs.database, self.owner(), self.ctx.settings.hosted, dataset, model, since, until)
+        return batch, value, note
+
+    def on_open_listed(self, batch: BatchState, evt: gr.SelectData) -> tuple[Any, ...]:
+        """A listed run clicked: it becomes the page's run: state, the views, the browser's last run, the list's note."""
+        run_id = picked(batch.listed, evt.row_value)
+        try:
+            self.runs.open(run_id, self.owner())
+        except (OSError, ValueError):
+            return (batch, *(gr.skip(),) * VIEW_OUTPUTS, gr.skip(), say("bview.runs_open_failed"))
+        batch.run_id, batch.pair = run_id, None
+        return (batch, *self.views(batch), {"run_id": run_id}, gr.skip())
 
     def on_pair(self, batch: BatchState, a: Any, b: Any) -> tuple[Any, ...]:
         """A blind pair of two columns' answers to one row: state, prompt, answer A, answer B."""

@@ -1,7 +1,7 @@
 """The Batch tab's layout: a prompt template, a data set, one to eight columns chosen as in
 Compare, graders, the runner's progress bar with Stop and Resume, the leaderboard, the results
 grid whose cells open their request, raw events and curl, blind A/B votes, what changed since a
-baseline run, prices and exports.
+baseline run, the kept runs (found by data set, model and date, and opened), prices and exports.
 
 The layout lays out and wires; the events run `handlers.BatchHandlers`' methods. Every handler
 that reads a run names its owner (`owners.current_owner`, from the event's request): the run id in
@@ -88,6 +88,7 @@ class BatchPage:
         self._run_and_results()
         self._blind_ab()
         self._changes()
+        self._kept_runs()
         self.prices = PriceEditor.build("batch", saved_prices, ctx.prices)
         self._exports()
 
@@ -198,6 +199,17 @@ class BatchPage:
                 self.compare_baseline = gr.Button(t("batch.compare_baseline"), variant="primary", elem_id="batch-compare-baseline", scale=1)
             self.changes = gr.Markdown(elem_id="batch-changes")
 
+    def _kept_runs(self) -> None:
+        with gr.Accordion(t("batch.runs"), open=False, elem_id="batch-runs"):
+            with gr.Row():
+                self.runs_dataset = gr.Textbox(label=t("batch.runs_dataset"), elem_id="batch-runs-dataset")
+                self.runs_model = gr.Textbox(label=t("batch.runs_model"), elem_id="batch-runs-model")
+                self.runs_since = gr.Textbox(label=t("batch.runs_since"), elem_id="batch-runs-since")
+                self.runs_until = gr.Textbox(label=t("batch.runs_until"), elem_id="batch-runs-until")
+            self.find_runs = gr.Button(t("batch.runs_find"), elem_id="batch-runs-find")
+            self.runs_note = gr.Markdown(elem_id="batch-runs-note")
+            self.runs_table = gr.Dataframe(interactive=False, wrap=True, max_height=360, elem_id="batch-runs-list")
+
     def _exports(self) -> None:
         with gr.Accordion(t("batch.export_and_session_file"), open=False, elem_id="batch-export-panel"):
             with gr.Row():
@@ -245,6 +257,10 @@ def _wire_results(page: gr.Blocks, tab: BatchPage, handlers: BatchHandlers, last
     for button, voted in ((tab.vote_a, handlers.vote_a), (tab.vote_tie, handlers.vote_tie), (tab.vote_b, handlers.vote_b)):
         button.click(voted, [tab.state, tab.left, tab.right, tab.shown, tab.sort], [*pair_outputs[:1], tab.ab_status, *pair_outputs[1:], tab.board],
                      queue=False)
+    filters = [tab.state, tab.runs_dataset, tab.runs_model, tab.runs_since, tab.runs_until]
+    gr.on([tab.find_runs.click, *(box.submit for box in filters[1:])], handlers.on_find, filters, [tab.state, tab.runs_table, tab.runs_note],
+          queue=False)
+    tab.runs_table.select(handlers.on_open_listed, tab.state, [tab.state, *tab.view_outputs, last_run, tab.runs_note], queue=False)
     tab.export.click(handlers.on_export, tab.state, [tab.files, tab.session_status], queue=False)
     tab.load_session.upload(handlers.on_load, [tab.state, tab.load_session], [tab.state, tab.session_status, *tab.form, *tab.data_outputs],
                             queue=False)
