@@ -3,26 +3,34 @@ mode (readers never wait for the writer; a killed process loses nothing that was
 
 Every statement runs on the database's one thread, so there is one writer and a caller on the
 event loop awaits (`run`) instead of blocking it; a caller on a worker thread waits (`call`).
-Each call is one transaction (`BEGIN IMMEDIATE` … `COMMIT`, rolled back on an exception), so a
-cell and its grades land together or not at all. The schema is brought up to date by
+Each piece of work is atomic (its own savepoint: a cell and its grades land together or not at
+all). The thread commits what is queued together (group commit: one `COMMIT` for the pieces
+that arrived while it was busy), and a piece's future is resolved only after that commit, so a
+caller that awaited its work knows it is on disk. The schema is brought up to date by
 `migrations.migrate` when the file is opened."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import queue
 import sqlite3
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
 
 from playground.store.migrations import migrate
 
 FILE_NAME = "playground.sqlite3"
+GROUP_LIMIT = 128
+"""At most this many queued pieces of work share one commit."""
 T = TypeVar("T")
 _OPEN: dict[Path, Database] = {}
 _OPEN_LOCK = threading.Lock()
+log = logging.getLogger(__name__)
+_Job = tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]
 
 
 class Database:
@@ -31,10 +39,14 @@ class Database:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._connection: sqlite3.Connection | None = None
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="playground-store")
-        self.call(_configure)
-        self.call(migrate)
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, name="playground-store", daemon=True)
+        self._thread.start()
+        try:
+            self.call(migrate)
+        except BaseException:
+            self.close()
+            raise
 
     @classmethod
     def at(cls, data_dir: str | Path) -> Database:
@@ -45,52 +57,77 @@ class Database:
                 _OPEN[path] = cls(path)
             return _OPEN[path]
 
-    def _run(self, work: Callable[..., T], args: tuple[Any, ...]) -> T:
-        if self._connection is None:
-            self._connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
-        connection = self._connection
-        connection.execute("BEGIN IMMEDIATE")
+    def _serve(self) -> None:
+        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")  # in WAL: a process kill loses no commit
+        connection.execute("PRAGMA foreign_keys=ON")
         try:
-            result = work(connection, *args)
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        connection.execute("COMMIT")
-        return result
+            while True:
+                first = self._jobs.get()
+                if first is None:
+                    return
+                group = [first]
+                while len(group) < GROUP_LIMIT:
+                    try:
+                        following = self._jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    if following is None:
+                        self._jobs.put(None)  # close after this group
+                        break
+                    group.append(following)
+                self._commit(connection, group)
+        finally:
+            connection.close()
+
+    @staticmethod
+    def _commit(connection: sqlite3.Connection, group: list[_Job]) -> None:
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            for _, work, args in group:
+                connection.execute("SAVEPOINT piece")
+                try:
+                    outcomes.append((True, work(connection, *args)))
+                    connection.execute("RELEASE piece")
+                except Exception as error:  # this piece is undone; the others in the group stand
+                    connection.execute("ROLLBACK TO piece")
+                    connection.execute("RELEASE piece")
+                    outcomes.append((False, error))
+            connection.execute("COMMIT")
+        except Exception as error:  # the commit itself failed (disk full, locked too long): nothing in the group is kept
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            log.warning("the store could not commit %d pieces of work: %s", len(group), error)
+            outcomes = [(False, error)] * len(group)
+        for (future, _, _), (done, value) in zip(group, outcomes):
+            if not future.set_running_or_notify_cancel():
+                continue
+            if done:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
 
     def submit(self, work: Callable[..., T], *args: Any) -> Future[T]:
-        """Queue `work(connection, *args)` as one transaction; its future holds the result."""
-        return self._thread.submit(self._run, work, args)
+        """Queue `work(connection, *args)`; its future holds the result once committed."""
+        future: Future[T] = Future()
+        self._jobs.put((future, work, args))
+        return future
 
     def call(self, work: Callable[..., T], *args: Any) -> T:
-        """Run `work(connection, *args)` as one transaction and wait for it (not on the event loop)."""
+        """Run `work(connection, *args)` and wait until it is committed (not on the event loop)."""
         return self.submit(work, *args).result()
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
-        """Run `work(connection, *args)` as one transaction without blocking the event loop. Once
-        queued it completes even if the awaiting task is cancelled (a Stop mid-write)."""
+        """Run `work(connection, *args)` without blocking the event loop; returns once committed.
+        Once queued it completes even if the awaiting task is cancelled (a Stop mid-write)."""
         return await asyncio.shield(asyncio.wrap_future(self.submit(work, *args)))
 
     def close(self) -> None:
-        """Finish queued work and close the file (tests; the app keeps it open)."""
-        def shut(_: sqlite3.Connection) -> None:
-            return None
-        self.call(shut)
-        self._thread.submit(self._close_connection).result()
-        self._thread.shutdown()
+        """Finish queued work and close the file (tests and benchmarks; the app keeps it open)."""
+        self._jobs.put(None)
+        self._thread.join(30)
         with _OPEN_LOCK:
             if _OPEN.get(self.path) is self:
                 del _OPEN[self.path]
-
-    def _close_connection(self) -> None:
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
-
-
-def _configure(connection: sqlite3.Connection) -> None:
-    connection.execute("COMMIT")  # journal_mode cannot change inside a transaction
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")  # in WAL: a process kill loses no commit
-    connection.execute("PRAGMA foreign_keys=ON")
-    connection.execute("BEGIN IMMEDIATE")

@@ -96,7 +96,10 @@ class Runner:
             for worker in workers:
                 worker.cancel()
             await asyncio.gather(*workers, return_exceptions=True)
-            self.progress.running = False
+            try:
+                await self.file.settled()  # every outcome on disk before the run counts as ended
+            finally:
+                self.progress.running = False
         return self.progress
 
     async def _worker(self, jobs: Iterator[tuple[int, int, int]]) -> None:
@@ -109,7 +112,7 @@ class Runner:
             self.progress.done += 1
         if record.error:
             self.progress.errors += 1
-        await self.file.record_cell(record, detail)  # kept in memory at once; awaited until committed
+        await self.file.record_cell(record, detail)  # kept in memory at once; on disk before the next request's `sent` mark
 
     async def _cell(self, row: int, repeat: int, column: int) -> None:
         fmt, model = self.plan.columns[column]

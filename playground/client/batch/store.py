@@ -86,6 +86,8 @@ class RunRecord(Protocol):
 
     async def record_cell(self, record: CellRecord, detail: dict[str, Any]) -> None: ...
 
+    async def settled(self) -> None: ...
+
     def add_vote(self, vote: Vote) -> None: ...
 
     def detail(self, key: str) -> dict[str, Any]: ...
@@ -211,6 +213,9 @@ class RunFile:
     async def record_cell(self, record: CellRecord, detail: dict[str, Any]) -> None:
         """`add_cell` for the runner."""
         self.add_cell(record, detail)
+
+    async def settled(self) -> None:
+        """Every fact is written when appended: nothing to wait for."""
 
     def add_vote(self, vote: Vote) -> None:
         self.votes.append(vote)

@@ -3,16 +3,21 @@ leaderboard, the grid and the exports read from a run file (`store.RunFile`): th
 every cell's summary and votes in memory, a cell's request and raw events read on demand; and
 the same facts written as they happen, each its own transaction.
 
-The runner awaits its writes (`record_sent`, `record_cell`): a request goes out only once its
-`sent` mark is committed, so after a kill -9 a cell is either finished, known to have been sent
-(then shown as interrupted and not resent: it may have been charged), or never sent. The other
-writers (`mark_sent`, `add_cell`, `add_vote`) wait on the calling thread, for handlers that run
-off the event loop."""
+The runner's writes go to the store's thread in order: a request goes out only once its `sent`
+mark is committed (`record_sent` awaits it, and with it every write queued before), and a cell's
+outcome (`record_cell`) is queued without waiting, so the next cell's request is not held up by
+the commit. After a kill -9 a cell is finished, known to have been sent (then shown as
+interrupted and not resent: it may have been charged), or never sent; at most the cells in
+flight, one per worker, lose their outcome. A write that failed is raised by the next write or
+by `settled`. The other writers (`mark_sent`, `add_cell`, `add_vote`) wait on the calling
+thread, for handlers that run off the event loop."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
+from concurrent.futures import Future
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -57,6 +62,8 @@ class StoredRun:
         self.cells: dict[str, CellRecord] = {}
         self.sent: set[str] = set()
         self.votes: list[Vote] = []
+        self._queued: Future[None] | None = None
+        self._failure: BaseException | None = None
 
     @property
     def run_id(self) -> str:
@@ -73,9 +80,10 @@ class StoredRun:
         return self.database.path
 
     @classmethod
-    def create(cls, database: Database, plan: dict[str, Any], owner: str = "") -> StoredRun:
-        """A new run of `plan` (as `Plan.to_dict` writes it) owned by `owner`."""
-        run = new_run(plan, owner)
+    def create(cls, database: Database, plan: dict[str, Any], owner: str = "", origin: str = "app") -> StoredRun:
+        """A new run of `plan` (as `Plan.to_dict` writes it) owned by `owner`; `origin` says what
+        started it (the tab: "app"; a command line or an importer names itself)."""
+        run = new_run(plan, owner, origin=origin)
         database.call(stored.insert_run, run)
         return cls(database, run.id, {"type": "run", "created": run.created, "owner": owner, "plan": plan})
 
@@ -124,8 +132,10 @@ class StoredRun:
 
     async def record_sent(self, key: str) -> None:
         """Mark `key` sent and return once that is committed (the request may then go out)."""
+        self._raise_failure()
         self.sent.add(key)
         await self.database.run(stored.mark_sent, *self._sent_args(key))
+        self._raise_failure()
 
     def add_cell(self, record: CellRecord, detail: dict[str, Any]) -> None:
         """Keep `record` and write it with `detail` (request, exchange, grader exchanges)."""
@@ -133,9 +143,26 @@ class StoredRun:
         self.database.call(stored.save_cell, *self._cell_args(record, detail))
 
     async def record_cell(self, record: CellRecord, detail: dict[str, Any]) -> None:
-        """`add_cell` without blocking the event loop: the cell and its grades, one transaction."""
+        """Keep `record` and queue its write (the cell and its grades, atomic) without waiting for it."""
+        self._raise_failure()
         self.cells[record.key] = record
-        await self.database.run(stored.save_cell, *self._cell_args(record, detail))
+        queued = self.database.submit(stored.save_cell, *self._cell_args(record, detail))
+        queued.add_done_callback(self._note_failure)
+        self._queued = queued
+
+    async def settled(self) -> None:
+        """Return once every write queued so far is committed (raises the first that failed)."""
+        if self._queued is not None:
+            await asyncio.shield(asyncio.wrap_future(self._queued))
+        self._raise_failure()
+
+    def _note_failure(self, queued: Future[None]) -> None:
+        if not queued.cancelled() and queued.exception() is not None and self._failure is None:
+            self._failure = queued.exception()
+
+    def _raise_failure(self) -> None:
+        if self._failure is not None:
+            raise self._failure
 
     def add_vote(self, vote: Vote) -> None:
         self.votes.append(vote)

@@ -20,7 +20,7 @@ from playground.client.batch.stored_run import StoredRun
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection
 from playground.store import runs as stored
-from playground.store.database import Database
+from playground.store.database import FILE_NAME, Database
 from playground.ui.tabs.batch.runs import BatchRuns
 
 OWNER = "visitor:0123456789abcdef0123456789abcdef"
@@ -81,7 +81,8 @@ async def test_the_import_happens_once_and_a_broken_file_is_named_not_fatal(clie
     (directory / ("cd" * 16 + ".jsonl")).write_text(json.dumps(bad_plan) + "\n", encoding="utf-8")
     (directory / "notes.jsonl").write_text(json.dumps({"type": "run", "plan": {}}) + "\n", encoding="utf-8")
 
-    runs = BatchRuns.at(tmp_path, 100)  # what the app does when it starts
+    runs = BatchRuns.at(tmp_path, 100)  # what the Batch tab holds once the app is built
+    assert not (tmp_path / FILE_NAME).exists()  # building the page writes nothing; the first use opens the store
     refused = dict(runs.imported.refused)
     assert runs.imported.imported == [good.path.name]
     assert set(refused) == {"ab" * 16 + ".jsonl", "cd" * 16 + ".jsonl", "notes.jsonl"}

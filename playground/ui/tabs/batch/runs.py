@@ -1,7 +1,7 @@
 """The process's batch runs: runs in the local store by id (a few kept in memory) and the runner
 tasks in progress, so a reloaded page finds its run (running or stopped) and two pages never run
-one run twice. `BatchRuns.at` opens the store of the app's data directory and moves the run files
-of before into it (once; `client.batch.run_import`).
+one run twice. `BatchRuns` opens the store of the app's data directory when first used and moves
+the run files of before into it (once; `client.batch.run_import`).
 
 Every run records its owner (`owners.owner_of`); opening and stopping one take the caller's
 owner, and another visitor's run id answers exactly as an id that does not exist. Below the
@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from os import PathLike
+from pathlib import Path
 from typing import Any
 
 from playground.client.batch.call import exchange_from_dict
@@ -43,18 +45,36 @@ WATCH_INTERVAL_S = 0.4
 
 @dataclass
 class BatchRuns:
-    database: Database
+    """The runs of the store in `data_dir`. The store is opened, and the run files found there
+    imported, the first time a run is read, written or listed after the app starts (building the
+    page writes nothing)."""
+
+    data_dir: Path
     max_rows: int
-    imported: ImportReport = field(default_factory=ImportReport)
-    """What moving the run files of before into the store did (files refused are named in the tab)."""
+    _database: Database | None = None
+    _imported: ImportReport = field(default_factory=ImportReport)
+    _opening: threading.Lock = field(default_factory=threading.Lock)
     _files: OrderedDict[str, RunRecord] = field(default_factory=OrderedDict)
     _tasks: dict[str, tuple[Runner, asyncio.Task[object]]] = field(default_factory=dict)
 
     @classmethod
     def at(cls, data_dir: str | PathLike[str], max_rows: int) -> BatchRuns:
-        """The runs of the store in `data_dir`, the run files found there imported first."""
-        database = Database.at(data_dir)
-        return cls(database, max_rows, import_run_files(database, runs_directory(data_dir), max_rows))
+        return cls(Path(data_dir), max_rows)
+
+    @property
+    def database(self) -> Database:
+        with self._opening:
+            if self._database is None:
+                database = Database.at(self.data_dir)
+                self._imported = import_run_files(database, runs_directory(self.data_dir), self.max_rows)
+                self._database = database
+            return self._database
+
+    @property
+    def imported(self) -> ImportReport:
+        """What moving the run files of before into the store did (files refused are named in the tab)."""
+        _ = self.database  # opening the store imports the run files
+        return self._imported
 
     def create(self, plan: Plan, owner: str) -> RunRecord:
         run = StoredRun.create(self.database, plan.to_dict(), owner)

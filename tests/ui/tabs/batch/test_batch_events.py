@@ -14,7 +14,6 @@ import gradio as gr
 import pytest
 
 from playground.client.batch.plan import MAX_COLUMNS
-from playground.store.database import Database
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection
 from playground.settings import Settings
@@ -35,7 +34,7 @@ FORM = ["", USER, *COLUMNS, 1, 2, "", 0, True, False, *GRADERS, *OWN]
 async def handlers(client: GatewayClient, conn: Connection, tmp_path: Path) -> AsyncIterator[BatchHandlers]:
     settings = Settings(data_dir=tmp_path, batch_max_rows=100)
     ctx = TabContext(client, ServerDefaults(conn.base_url, conn.api_key, demo=True), gr.Textbox(), gr.Textbox(), settings)
-    yield BatchHandlers(ctx, BatchRuns(Database.at(tmp_path), 100), len(COLUMNS), len(GRADERS), len(OWN))
+    yield BatchHandlers(ctx, BatchRuns(tmp_path, 100), len(COLUMNS), len(GRADERS), len(OWN))
 
 
 def skipped(value: Any) -> bool:
