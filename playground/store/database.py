@@ -3,10 +3,13 @@ mode (readers never wait for the writer; a killed process loses nothing that was
 
 Every statement runs on the database's one thread, so there is one writer and a caller on the
 event loop awaits (`run`) instead of blocking it; a caller on a worker thread waits (`call`).
-Each piece of work is atomic (its own savepoint: a cell and its grades land together or not at
-all). The thread commits what is queued together (group commit: one `COMMIT` for the pieces
-that arrived while it was busy), and a piece's future is resolved only after that commit, so a
-caller that awaited its work knows it is on disk. The schema is brought up to date by
+Each piece of work is atomic (a cell and its grades land together or not at all). The thread
+commits what is queued together (group commit: one transaction for the pieces that arrived while
+it was busy; if one fails, each runs again alone so only that one is refused), and a piece's
+future is resolved only after its commit, so a caller that awaited its work knows it is on disk.
+Few statements matter more than fast ones: each one hands Python's GIL to the event loop and
+waits to get it back (up to the 5 ms switch interval when the loop is busy), so a one-statement
+write (`runs.single_statement`) alone in its group runs without BEGIN and COMMIT around it. The schema is brought up to date by
 `migrations.migrate` when the file is opened."""
 
 from __future__ import annotations
@@ -81,26 +84,27 @@ class Database:
         finally:
             connection.close()
 
-    @staticmethod
-    def _commit(connection: sqlite3.Connection, group: list[_Job]) -> None:
+    @classmethod
+    def _commit(cls, connection: sqlite3.Connection, group: list[_Job]) -> None:
+        """Run `group` in one transaction. If a piece fails, the group is rolled back and each piece
+        runs again in a transaction of its own, so only the failing one is refused."""
         outcomes: list[tuple[bool, Any]] = []
+        alone = len(group) == 1 and getattr(group[0][1], "single_statement", False)
         try:
-            connection.execute("BEGIN IMMEDIATE")
-            for _, work, args in group:
-                connection.execute("SAVEPOINT piece")
-                try:
-                    outcomes.append((True, work(connection, *args)))
-                    connection.execute("RELEASE piece")
-                except Exception as error:  # this piece is undone; the others in the group stand
-                    connection.execute("ROLLBACK TO piece")
-                    connection.execute("RELEASE piece")
-                    outcomes.append((False, error))
-            connection.execute("COMMIT")
-        except Exception as error:  # the commit itself failed (disk full, locked too long): nothing in the group is kept
+            if not alone:
+                connection.execute("BEGIN IMMEDIATE")
+            outcomes = [(True, work(connection, *args)) for _, work, args in group]
+            if not alone:
+                connection.execute("COMMIT")
+        except Exception as error:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
-            log.warning("the store could not commit %d pieces of work: %s", len(group), error)
-            outcomes = [(False, error)] * len(group)
+            if len(group) > 1:
+                for job in group:
+                    cls._commit(connection, [job])
+                return
+            log.warning("the store refused a piece of work: %s", error)
+            outcomes = [(False, error)]
         for (future, _, _), (done, value) in zip(group, outcomes):
             if not future.set_running_or_notify_cancel():
                 continue

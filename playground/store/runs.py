@@ -126,23 +126,36 @@ def load_run(connection: sqlite3.Connection, run_id: str) -> LoadedRun | None:
     return loaded
 
 
+def single_statement(work: Any) -> Any:
+    """Marks a function that writes with one statement (atomic by itself): alone in its group, the
+    database runs it without a transaction around it (fewer round trips on the store's thread)."""
+    work.single_statement = True
+    return work
+
+
+@single_statement
 def mark_sent(connection: sqlite3.Connection, run_id: str, row: int, repeat: int, col: int, at: float) -> None:
     connection.execute("INSERT OR IGNORE INTO sent (run_id, row, repeat, col, at) VALUES (?,?,?,?,?)", (run_id, row, repeat, col, at))
 
 
-def save_cell(connection: sqlite3.Connection, run_id: str, summary: dict[str, Any], detail: dict[str, Any], at: float) -> None:
-    """Write a cell and its grades (replacing an earlier outcome of the same cell)."""
+def save_cell(connection: sqlite3.Connection, run_id: str, summary: dict[str, Any], detail: dict[str, Any], at: float,
+              replace: bool = True) -> None:
+    """Write a cell and its grades; `replace` (the default) first removes an earlier outcome's grades
+    (the caller passes False for a cell never written, saving a statement)."""
     key = (run_id, summary["row"], summary["repeat"], summary["column"])
-    connection.execute("DELETE FROM grades WHERE run_id = ? AND row = ? AND repeat = ? AND col = ?", key)
+    if replace:
+        connection.execute("DELETE FROM grades WHERE run_id = ? AND row = ? AND repeat = ? AND col = ?", key)
     connection.execute("INSERT OR REPLACE INTO cells (run_id, row, repeat, col, answer, error, ttft, total, tokens_per_s, usage, cached, request_key, "
                        "detail, written) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                        (*key, _text(summary.get("answer")), _text(summary.get("error")), summary.get("ttft"), summary.get("total"),
                         summary.get("tokens_per_s"), _json(summary.get("usage") or {}), int(bool(summary.get("cached"))),
                         _text(summary.get("request_key")), _json(detail), at))
-    connection.executemany("INSERT INTO grades (run_id, row, repeat, col, grader, passed, score, detail) VALUES (?,?,?,?,?,?,?,?)",
-                           [(*key, index, None if mark.get("passed") is None else int(bool(mark["passed"])),
-                             mark.get("score") if isinstance(mark.get("score"), int) else None, _text(mark.get("detail")))
-                            for index, mark in enumerate(summary.get("marks") or [])])
+    grades = [{"passed": None if mark.get("passed") is None else int(bool(mark["passed"])),
+               "score": mark.get("score") if isinstance(mark.get("score"), int) and not isinstance(mark.get("score"), bool) else None,
+               "detail": _text(mark.get("detail"))} for mark in summary.get("marks") or []]
+    if grades:  # every grade in one statement
+        connection.execute("INSERT INTO grades (run_id, row, repeat, col, grader, passed, score, detail) "
+                           "SELECT ?, ?, ?, ?, key, value ->> 'passed', value ->> 'score', value ->> 'detail' FROM json_each(?)", (*key, _json(grades)))
 
 
 def cell_detail(connection: sqlite3.Connection, run_id: str, row: int, repeat: int, col: int) -> dict[str, Any]:

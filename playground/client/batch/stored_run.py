@@ -124,7 +124,7 @@ class StoredRun:
 
     def _cell_args(self, record: CellRecord, detail: dict[str, Any]) -> tuple[Any, ...]:
         summary = {name: value for name, value in asdict(record).items() if name != "offset"}
-        return (self.run_id, summary, detail, time.time())
+        return (self.run_id, summary, detail, time.time(), record.key in self.cells)
 
     def mark_sent(self, key: str) -> None:
         self.sent.add(key)
@@ -139,14 +139,16 @@ class StoredRun:
 
     def add_cell(self, record: CellRecord, detail: dict[str, Any]) -> None:
         """Keep `record` and write it with `detail` (request, exchange, grader exchanges)."""
+        arguments = self._cell_args(record, detail)
         self.cells[record.key] = record
-        self.database.call(stored.save_cell, *self._cell_args(record, detail))
+        self.database.call(stored.save_cell, *arguments)
 
     async def record_cell(self, record: CellRecord, detail: dict[str, Any]) -> None:
         """Keep `record` and queue its write (the cell and its grades, atomic) without waiting for it."""
         self._raise_failure()
+        arguments = self._cell_args(record, detail)
         self.cells[record.key] = record
-        queued = self.database.submit(stored.save_cell, *self._cell_args(record, detail))
+        queued = self.database.submit(stored.save_cell, *arguments)
         queued.add_done_callback(self._note_failure)
         self._queued = queued
 
