@@ -1,5 +1,6 @@
 """A batch of 1,000 rows x 2 columns on the demo gateway (token delay off): the Batch tab's
-runner against direct client calls at the same concurrency, and the process's memory.
+runner with its runs kept in the local store (SQLite) against direct client calls at the same
+concurrency, and the process's memory.
 
 The demo gateway runs in its own process. Each approach runs in a fresh worker process that
 reports its time and its peak resident memory growth (ru_maxrss) over the idle process (every
@@ -7,8 +8,13 @@ module already imported):
 
 - direct (the baseline): the same requests (`intent.to_request` + the shared client, streamed),
   N workers, answers kept in a list; no run file, no grading;
-- runner: `client.batch.runner.Runner` with a `contains` grader, every cell appended to its run
-  file, then the leaderboard and the results grid built once, as the tab does at the end.
+- store: `client.batch.runner.Runner` with a `contains` grader, every cell written to the local
+  store as the tab does (a `sent` mark committed before each request, each cell with its grades
+  one transaction, on the store's own thread), then the leaderboard and the results grid built
+  once, as the tab does at the end;
+- runfile: the same runner writing a run file instead (how runs were kept before the store).
+
+The machine's load average is printed before and after, beside the same-run baseline.
 
     python -m bench.batch [--rows 1000] [--concurrency 8] [--runs 2]
 """
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -28,7 +35,9 @@ from pathlib import Path
 
 KEY = "bench-key"
 COLUMNS = [("chat", "gx-2.5-flash"), ("messages", "cl-sonnet-4-5-20250929")]
-APPROACHES = ("direct", "runner")
+APPROACHES = ("direct", "store", "runfile")
+LABELS = {"direct": "direct client calls (baseline)", "store": "the Batch runner, runs in the store (SQLite)",
+          "runfile": "the Batch runner, a run file (before the store)"}
 TEMPLATE = "Answer briefly: {{question}}"
 
 
@@ -61,13 +70,15 @@ async def _direct(url: str, rows: list[dict[str, str]], concurrency: int) -> int
     return len(answers)
 
 
-async def _runner(url: str, rows: list[dict[str, str]], concurrency: int) -> int:
+async def _runner(url: str, rows: list[dict[str, str]], concurrency: int, kept: str) -> int:
     from playground.client.batch.dataset import Dataset
     from playground.client.batch.graders import GraderSpec
     from playground.client.batch.plan import Plan
     from playground.client.batch.report import leaderboard
     from playground.client.batch.runner import Runner
-    from playground.client.batch.store import RunFile
+    from playground.client.batch.store import RunFile, RunRecord
+    from playground.client.batch.stored_run import StoredRun
+    from playground.store.database import FILE_NAME, Database
     from playground.client.gateway import GatewayClient
     from playground.client.transport import Connection, Transport
     from playground.ui.tabs.batch.views import grid
@@ -76,7 +87,8 @@ async def _runner(url: str, rows: list[dict[str, str]], concurrency: int) -> int
     plan = Plan(TEMPLATE, dataset=Dataset(["question", "expected"], rows), columns=list(COLUMNS),
                 graders=[GraderSpec("contains", "{{question}}")], concurrency=concurrency)
     with tempfile.TemporaryDirectory() as folder:
-        run = RunFile.create(Path(folder), plan.to_dict())
+        database = Database(Path(folder) / FILE_NAME) if kept == "store" else None
+        run: RunRecord = StoredRun.create(database, plan.to_dict()) if database else RunFile.create(Path(folder), plan.to_dict())
         try:
             progress = await Runner(client, Connection(url, KEY), plan, run).run()
             assert progress.errors == 0, progress
@@ -84,18 +96,22 @@ async def _runner(url: str, rows: list[dict[str, str]], concurrency: int) -> int
             grid(plan, run, {})
         finally:
             run.close()
+            if database is not None:
+                database.close()
             await client.aclose()
     return progress.done
 
 
 def worker(approach: str, url: str, count: int, concurrency: int) -> None:
     import playground.client.batch.runner
+    import playground.client.batch.stored_run
     import playground.ui.tabs.batch.views  # noqa: F401
 
     rows = rows_for(count)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     started = time.perf_counter()
-    cells = asyncio.run((_direct if approach == "direct" else _runner)(url, rows, concurrency))
+    work = _direct(url, rows, concurrency) if approach == "direct" else _runner(url, rows, concurrency, approach)
+    cells = asyncio.run(work)
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - rss_before
     print(json.dumps({"seconds": seconds, "rss_growth": peak, "cells": cells}))
@@ -119,6 +135,7 @@ def main() -> None:
     command = [sys.executable, "-m", "playground.demo_gateway", "--port", str(port), "--key", KEY, "--token-delay", "0"]
     gateway = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     results: dict[str, list[dict[str, float]]] = {approach: [] for approach in APPROACHES}
+    load_before = os.getloadavg()
     try:
         _wait_until_up(url)
         for _ in range(args.runs):
@@ -129,16 +146,21 @@ def main() -> None:
     finally:
         gateway.terminate()
         gateway.wait(10)
+    load_after = os.getloadavg()
     cells = args.rows * len(COLUMNS)
     baseline = statistics.median(r["seconds"] for r in results["direct"])
+    base_rss = statistics.median(r["rss_growth"] for r in results["direct"]) / 1e6
     print(f"{args.rows:,} rows x {len(COLUMNS)} columns ({cells:,} streamed calls), {args.concurrency} at once, token delay 0, "
-          f"medians of {args.runs} runs; baseline: direct client calls")
-    print(f"{'approach':<8} {'seconds':>8} {'rows/s':>8} {'cells/s':>8} {'RSS +MB':>8} {'ratio to direct':>16}")
+          f"medians of {args.runs} runs, approaches alternating; baseline: direct client calls in the same run")
+    print(f"load average (1, 5, 15 min) before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
+          f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}, on {os.cpu_count()} cores")
+    print(f"{'approach':<46} {'seconds':>8} {'rows/s':>8} {'cells/s':>8} {'RSS +MB':>8} {'MB over direct':>15} {'ratio to direct':>16}")
     for approach in APPROACHES:
         runs = results[approach]
         seconds = statistics.median(r["seconds"] for r in runs)
         peak = statistics.median(r["rss_growth"] for r in runs) / 1e6
-        print(f"{approach:<8} {seconds:>8.2f} {args.rows / seconds:>8,.1f} {cells / seconds:>8,.1f} {peak:>8.1f} {seconds / baseline:>16.3f}")
+        print(f"{LABELS[approach]:<46} {seconds:>8.2f} {args.rows / seconds:>8,.1f} {cells / seconds:>8,.1f} {peak:>8.1f} "
+              f"{peak - base_rss:>15.1f} {seconds / baseline:>16.3f}")
 
 
 if __name__ == "__main__":
