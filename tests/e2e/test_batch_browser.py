@@ -1,7 +1,7 @@
 """The Batch tab in a real browser: a 20-row CSV, two columns, two graders; the progress bar
 moves, Stop keeps what finished, a reload finds the run, Resume finishes it, the leaderboard
-shows, a cell opens its request and curl, and a blind A/B vote on answers that name their model is
-dropped (tests/e2e/test_batch_changes_browser.py votes on blind answers)."""
+shows, a cell opens its request and curl, and a blind A/B vote joins the leaderboard. A run with
+repeats shows pass^k, and another browser finds it among the kept runs by its model and opens it."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.shared.connection import ServerDefaults
 from tests.e2e.conftest import SERVER_KEY
-from tests.e2e.pages import open_tab
+from tests.e2e.pages import open_accordion, open_tab
 
 pytestmark = pytest.mark.browser
 
@@ -183,3 +183,38 @@ def test_each_column_sends_its_own_settings_and_the_page_says_which(browser: Bro
     expect(curl).to_contain_text('"max_tokens": 8')
     expect(curl).to_contain_text('"temperature": 0.2')
     page.context.close()
+
+
+def test_a_run_with_repeats_shows_pass_k_and_is_found_and_opened_from_the_kept_runs(browser: Browser, batch_app: str) -> None:
+    page = _open(browser, batch_app)
+    page.fill("#batch-user textarea", "Say hello to {{name}}")
+    page.fill("#batch-paste textarea", "Ada\nLin")
+    page.click("#batch-paste-use")
+    expect(page.locator("#batch-data-status")).to_contain_text("2 rows", timeout=10_000)
+    repeats = page.locator("#batch-repeats input")
+    repeats.fill("2")
+    repeats.press("Tab")
+    _choose(page, "#batch-grader-kind-0", "contains")
+    page.fill("#batch-grader-value-0 textarea, #batch-grader-value-0 input", "Ada")
+    page.click("#batch-run")
+    bar = page.locator("#batch-progress .batch-progress")
+    expect(bar).to_have_attribute("data-status", "finished", timeout=40_000)
+    expect(bar).to_have_attribute("data-done", "8")
+    board = page.locator("#batch-leaderboard")
+    expect(board).to_contain_text("pass^2")
+    expect(board).to_contain_text("pass rate spread")
+    page.context.close()
+
+    other = _open(browser, batch_app)  # a browser that never saw the run
+    expect(other.locator("#batch-progress")).to_contain_text("No run yet")
+    open_accordion(other, "Kept runs: find and open", "#batch-runs-find")
+    other.fill("#batch-runs-model textarea, #batch-runs-model input", "gpt-4.1")
+    other.click("#batch-runs-find")
+    listed = other.locator("#batch-runs-list")
+    expect(listed).to_contain_text("2 × 2", timeout=10_000)
+    expect(other.locator("#batch-runs-note")).to_contain_text("click one to open it")
+    listed.get_by_text("2 × 2").first.click()
+    expect(other.locator("#batch-leaderboard")).to_contain_text("pass^2", timeout=10_000)
+    expect(other.locator("#batch-grid")).to_contain_text("Lin")
+    expect(other.locator("#batch-progress .batch-progress")).to_have_attribute("data-done", "8")
+    other.context.close()
