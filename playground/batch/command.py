@@ -32,7 +32,9 @@ from playground.client.batch.importers.bounds import MAX_FILES
 from playground.client.batch.importers.providers import column_of
 from playground.client.batch.plan import MAX_REPEATS, Plan
 from playground.client.batch.runner import Progress, Runner
-from playground.client.batch.store import RunFile, runs_directory
+from playground.client.batch.store import RunRecord
+from playground.client.batch.stored_run import StoredRun
+from playground.store.database import Database
 from playground.client.gateway import GatewayClient
 from playground.client.intent import FORMATS
 from playground.client.transport import Connection, Transport
@@ -97,7 +99,7 @@ def build_plan(suite: Suite, models: list[str] | None, repeat: int, concurrency:
     return plan
 
 
-def pass_rate(plan: Plan, run: RunFile) -> tuple[float | None, list[float | None]]:
+def pass_rate(plan: Plan, run: RunRecord) -> tuple[float | None, list[float | None]]:
     """(the run's pass rate, each column's), None where nothing was graded."""
     counts = [[0, 0] for _ in plan.columns]
     for record in run.cells.values():
@@ -113,7 +115,7 @@ def pass_rate(plan: Plan, run: RunFile) -> tuple[float | None, list[float | None
     return (sum(passed for passed, _ in counts) / total if total else None), rates
 
 
-def result_document(suite: Suite, suite_path: Path, plan: Plan, run: RunFile, fail_under: float) -> dict[str, Any]:
+def result_document(suite: Suite, suite_path: Path, plan: Plan, run: RunRecord, fail_under: float) -> dict[str, Any]:
     rate, rates = pass_rate(plan, run)
     cells = [run.cells[key] for key in sorted(run.cells, key=lambda key: tuple(int(part) for part in key.split(".")))]
     return {
@@ -143,7 +145,7 @@ class ProgressLines:
             self.say(f"{progress.done}/{progress.total} cells, {progress.errors} error(s)")
 
 
-async def run_suite(plan: Plan, conn: Connection, run: RunFile, lines: ProgressLines) -> Progress:
+async def run_suite(plan: Plan, conn: Connection, run: RunRecord, lines: ProgressLines) -> Progress:
     client = GatewayClient(Transport())
     runner = Runner(client, conn, plan, run)
     task = asyncio.create_task(runner.run())
@@ -185,9 +187,10 @@ def run_command(args: argparse.Namespace, settings: Settings, stderr: TextIO) ->
     plan = build_plan(suite, args.models, args.repeat, args.concurrency, settings.batch_max_rows)
     conn, demo = gateway(settings, lines)
     try:
-        run = RunFile.create(runs_directory(settings.data_dir), plan.to_dict())
+        database = Database.at(settings.data_dir)
+        run = StoredRun.create(database, plan.to_dict(), origin="command line")
         lines.say(f"run {run.run_id}: {plan.total} cells ({len(plan.dataset.rows)} rows x {plan.repeats} x {len(plan.columns)} columns), "
-                  f"stored in {run.path.parent}")
+                  f"stored in {database.path}")
         progress = asyncio.run(run_suite(plan, conn, run, lines))
     finally:
         if demo is not None:
