@@ -33,7 +33,7 @@ from playground.ui.tabs.video.board import VideoBoard
 from playground.ui.tabs.video.form import FIELD_NAMES, VideoForm
 from playground.ui.tabs.video.handlers import submit_job
 from tests.conftest import DEMO_KEY
-from playground.ui.tabs.batch.handlers import plan_from_form
+from playground.ui.tabs.batch.form import plan_from_form
 from playground.ui.tabs.report import views as report_views
 from tests.ui.client_texts import prose_in
 from tests.ui.conversation.conversation_screen import send

@@ -26,7 +26,8 @@ from playground.client.validation import validate
 from playground.client.video_catalog import Mode
 from playground.ui import i18n
 from playground.ui.tabs.report import views as report_views
-from playground.ui.tabs.batch.handlers import leaderboard_heading, plan_from_form
+from playground.ui.tabs.batch.handlers import leaderboard_heading
+from playground.ui.tabs.batch.form import plan_from_form
 from playground.ui.i18n.client_words import NOT_IN_SOURCE, NOT_SHOWN, split_template, translated_text, word, word_list
 from playground.ui.tabs.batch.layout import PRESETS as BATCH_PRESETS
 from playground.ui.tabs.batch.views import grid, sort_choices

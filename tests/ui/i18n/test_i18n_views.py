@@ -29,7 +29,7 @@ from playground.ui import i18n
 from playground.ui.tabs.report import handlers as report_handlers
 from playground.ui.tabs.report import views as report_views
 from playground.ui.tabs.images.state import Generation
-from playground.ui.tabs.batch.handlers import read_session, template_check
+from playground.ui.tabs.batch.form import read_session, template_check
 from playground.ui.tabs.batch.views import preview_rows, progress_html
 from playground.ui.tabs.compare.handlers import ColumnRun, export_files, mapping_table, metrics_table
 from playground.ui.shared.connection import ServerDefaults

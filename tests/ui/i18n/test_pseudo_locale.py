@@ -163,7 +163,7 @@ def _refused_request() -> str:
 
 def _batch_problems() -> str:
     from playground.client.batch.plan import PlanError
-    from playground.ui.tabs.batch.handlers import plan_from_form
+    from playground.ui.tabs.batch.form import plan_from_form
 
     with pytest.raises(PlanError) as caught:
         plan_from_form("", "", None, [], 1.5, 1, "", 0, False, False, [], 10, 4)

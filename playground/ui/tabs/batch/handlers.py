@@ -1,12 +1,10 @@
-"""The Batch tab's work without layout: the data set and template checks, the plan from the
-form, the leaderboard, exports and the session file: plain functions the tests call directly. Then
-`BatchHandlers`, the handlers the tab's events run (the layout wires its methods, the tests call
+"""The Batch tab's work without layout: the leaderboard and exports (the form as a plan is in
+`form`), then `BatchHandlers`, the handlers the tab's events run (the layout wires its methods, the tests call
 them): each turns those functions' answers into the page's updates. The work on one run (start,
 resume, watch, a cell's exchange, votes) is in `runs` beside the process's runs."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -16,40 +14,37 @@ from typing import Any
 import gradio as gr
 
 from playground.client.batch.cost import Price
-from playground.client.batch.dataset import Dataset, DatasetError, read_file, read_in_worker, read_paste
+from playground.client.batch.dataset import Dataset, DatasetError
 from playground.client.batch.exports import write_exports
-from playground.client.batch.graders import GraderError, GraderSpec, fits_the_boxes
+from playground.client.batch.graders import GraderSpec, fits_the_boxes
 from playground.client.batch.importers import SuiteError
 from playground.client.batch.plan import MAX_COLUMNS, Plan, PlanError
 from playground.client.batch.report import FILTERS, leaderboard, leaderboard_markdown
 from playground.client.batch.store import RUN_ID, RunRecord, cell_key
-from playground.client.batch.template import TemplateError, check_variables, variables_of
-from playground.client.errors import GatewayError, RequestValidationError
-from playground.client.json_depth import deeper_than
-from playground.client.validation import MAX_DATA_DEPTH
+from playground.client.batch.template import TemplateError
+from playground.client.errors import GatewayError
 from playground.gradio_compat import current_request
 from playground.ui.tabs.batch.runs import (BatchRuns, cell_exchange, not_blind, progress_of, resume, rng_for, run_problem, start, vote,
                                           watch)
 from playground.ui.tabs.batch.changes import linked_run
 from playground.ui.tabs.batch.suites import import_suite, refusal_status, suite_status
 from playground.ui.tabs.batch.run_list import find, picked
-from playground.ui.tabs.batch.columns import columns_with_settings, session_setting_values, temperature_of, used_text
+from playground.ui.tabs.batch.columns import session_setting_values, used_text
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
                                             pass_headings, preview_rows, progress_html, sort_choices)
+from playground.ui.tabs.batch.form import (GRADER_SLOTS, dataset_status, load_dataset, plan_from_form, read_session,
+                                           session_values, template_check)
 from playground.ui.tabs.context import TabContext
 from playground.ui.i18n.client_words import message_of, word, word_list
 from playground.ui.shared.connection import resolve_connection
-from playground.ui.shared.forms import optional_positive, whole
 from playground.ui.shared.widgets import Inspector, banner_update
 from playground.ui.web.owned_files import owned_folder
 from playground.ui.web.owners import current_owner
 from playground.ui.i18n import EN, say
 from playground.ui.shared.render import error_text, plain
 
-GRADER_SLOTS = 6
 VIEW_OUTPUTS = 7
 """What `BatchHandlers.views` answers: progress, leaderboard, grid, grid note, sort, A/B columns (x2)."""
-MAX_SESSION_BYTES = 20_000_000
 
 
 @dataclass
@@ -61,89 +56,6 @@ class BatchState:
     """An imported suite's graders: they belong to its data set, run beside the form's, and go when the data set changes."""
     listed: list[str] = field(default_factory=list)
     """The kept runs the list shows now (only this visitor's when hosted)."""
-
-
-async def load_dataset(path: str | None, paste: str, system: str, user: str, max_rows: int) -> Dataset:
-    """The uploaded file, or else the pasted rows, read on the data-set readers' threads within
-    their budget (raises `DatasetError`, `TemplateError` or `OSError`)."""
-    if path:
-        return await read_in_worker(read_file, path, max_rows)
-    return await read_in_worker(read_paste, paste, variables_of([system, user]), max_rows)
-
-
-def dataset_status(dataset: Dataset) -> str:
-    shown = ", ".join(f"`{plain(name)}`" for name in dataset.columns)
-    rows = say("bview.row_one" if len(dataset.rows) == 1 else "bview.row_many")
-    return say("bview.rows", count=f"{len(dataset.rows):,}", rows=rows, source=dataset.source, columns=shown)
-
-
-def template_check(system: str, user: str, dataset: Dataset | None) -> str:
-    """Which variables the prompt uses and what is missing or unused (shown before sending)."""
-    try:
-        used = variables_of([system, user])
-    except TemplateError as error:
-        return f"⚠ {plain(word(str(error)))}"
-    if not used:
-        return say("bview.no_variables")
-    found = say("bview.variables", names=", ".join(f"`{{{{{plain(name)}}}}}`" for name in used))
-    if dataset is None:
-        return found + say("bview.add_dataset")
-    problems = check_variables(used, dataset.columns)
-    return found + ("" if not problems else " · ⚠ " + plain("; ".join(problems)))
-
-
-def graders_from(values: list[Any]) -> list[GraderSpec]:
-    """Grader slots (kind, value, min, max, model) -> specs, each checked (raises `PlanError`)."""
-    specs, problems = [], []
-    for slot in range(0, len(values), 5):
-        kind, value, low, high, model = values[slot:slot + 5]
-        if not kind:
-            continue
-        try:
-            spec = GraderSpec.from_dict({"kind": kind, "value": value or "", "model": model or "",
-                                         "minimum": whole("min length", low) if low else None,
-                                         "maximum": whole("max length", high) if high else None})
-            specs.append(spec)
-        except RequestValidationError as error:
-            problems.append(say("bview.grader_problem", number=slot // 5 + 1, problem=word_list(error.problems)))
-        except (GraderError, ValueError, TypeError) as error:
-            problems.append(say("bview.grader_problem", number=slot // 5 + 1, problem=word(str(error))))
-    if problems:
-        raise PlanError(problems)
-    return specs
-
-
-def plan_from_form(system: str, user: str, dataset: Dataset | None, column_values: list[Any], repeats: Any, concurrency: Any,
-                   temperature: Any, max_tokens: Any, stream: bool, cache: bool, grader_values: list[Any],
-                   max_rows: int, max_concurrency: int, setting_values: list[Any] | None = None,
-                   suite_graders: list[GraderSpec] | None = None) -> tuple[Plan, list[str]]:
-    """The plan and its warnings (raises `PlanError` naming every blocking problem). `setting_values`
-    are the columns' own boxes (`batch_columns`), three per column slot; `suite_graders` an imported
-    suite's graders, graded after the form's."""
-    problems: list[str] = []
-
-    def read(reader: Any, *args: Any) -> Any:
-        try:
-            return reader(*args)
-        except PlanError as error:
-            problems.extend(error.problems)
-        except RequestValidationError as error:  # sent as typed: 1.5 repeats or tokens is refused, never rounded
-            problems.extend(error.problems)
-        return None
-
-    graders = (read(graders_from, grader_values) or []) + list(suite_graders or [])
-    columns, own = read(columns_with_settings, column_values, list(setting_values or [])) or ([], [])
-    repeat_count = read(whole, "repeat each row N times", repeats) or 1
-    tokens = read(optional_positive, max_tokens, "max output tokens")
-    shared_temperature = read(temperature_of, "temperature", temperature)
-    if problems:  # every field's problem at once, each named
-        raise PlanError(problems)
-    plan = Plan(user or "", system or "", dataset or Dataset([]), columns, repeat_count, graders,
-                shared_temperature, tokens, bool(stream), bool(cache), int(concurrency or 1), own)
-    blocking, warnings = plan.problems(max_rows, max_concurrency)
-    if blocking:
-        raise PlanError(blocking)
-    return plan, warnings
 
 
 def leaderboard_heading(name: str) -> str:
@@ -175,37 +87,6 @@ def exports(plan: Plan, run: RunRecord, folder: Path, prices: dict[str, Price]) 
     """The run's five files, written into `folder` (the caller's, from `owned_files.owned_folder`:
     a fresh name that holds no run id, served only to its owner)."""
     return [str(path) for path in write_exports(folder, plan, run, prices).values()]
-
-
-def read_session(path: str | None, max_rows: int) -> Plan:
-    """A saved batch session file, checked whole (raises `PlanError`)."""
-    if not path:
-        raise PlanError([say("bview.choose_session")])
-    file = Path(path)
-    if file.stat().st_size > MAX_SESSION_BYTES:
-        raise PlanError([say("bview.session_too_large", mb=MAX_SESSION_BYTES // 1_000_000)])
-    try:
-        text = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise PlanError([say("bview.not_json", error=str(error)[:80])]) from None
-    if deeper_than(text, MAX_DATA_DEPTH):  # measured before json recurses into it
-        raise PlanError([say("bview.session_too_deep", depth=MAX_DATA_DEPTH)])
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise PlanError([say("bview.not_json", error=str(error)[:80])]) from None
-    return Plan.from_dict(data, max_rows)
-
-
-def session_values(plan: Plan, columns: int) -> list[Any]:
-    """Form values for a loaded plan: column pickers (interleaved), then grader slots."""
-    pairs = list(plan.columns) + [("", "")] * columns
-    column_values = [value for fmt, model in pairs[:columns] for value in (fmt, model)]
-    grader_values: list[Any] = []
-    for spec in list(plan.graders)[:GRADER_SLOTS] + [None] * GRADER_SLOTS:
-        grader_values += [spec.kind, spec.value, spec.minimum, spec.maximum, spec.model] if spec else ["", "", None, None, ""]
-    return column_values + grader_values[:GRADER_SLOTS * 5]
-
 
 
 @dataclass

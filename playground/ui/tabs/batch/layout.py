@@ -22,7 +22,8 @@ from playground.client.batch.plan import MAX_COLUMNS, MAX_REPEATS
 from playground.client.batch.report import FILTERS
 from playground.settings import Settings
 from playground.ui.tabs.batch.columns import ColumnSettingsInputs
-from playground.ui.tabs.batch.handlers import GRADER_SLOTS, BatchHandlers, BatchState
+from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
+from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.changes import ChangesHandlers
 from playground.ui.tabs.batch.runs import BatchRuns
 from playground.ui.tabs.batch.views import preview_rows

@@ -60,7 +60,7 @@ def find(database: Database, owner: str | None, hosted: bool, dataset: str, mode
     try:
         chosen = run_filter(owner, dataset, model, since, until)
     except DateError as problem:
-        return [], table([]), f"⚠️ {problem}"
+        return [], table([]), f"⚠ {problem}"
     summaries = list_runs(database, chosen) if chosen is not None else []
     note = say("bview.runs_count", count=f"{len(summaries):,}") if summaries else say("bview.runs_none")
     refused = [] if hosted else database.call(stored.import_problems)

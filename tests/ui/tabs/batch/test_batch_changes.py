@@ -21,19 +21,21 @@ from playground.client.transport import Connection
 from playground.settings import Settings
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.tabs.batch.changes import ChangesHandlers, linked_run, run_link
-from playground.ui.tabs.batch.handlers import GRADER_SLOTS, BatchHandlers, BatchState
+from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
+from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.runs import BatchRuns
 from playground.ui.tabs.context import TabContext
 from tests.ui.i18n.test_i18n_views import chinese
 
 COLUMNS = ["chat", "gx-2.5-flash", "chat", "gpt-4.1"] + ["", ""] * (MAX_COLUMNS - 2)
-GRADERS = ["regex", r"piano|cat|temperature=0\.5", 0, 0, "", *["", "", 0, 0, ""] * (GRADER_SLOTS - 1)]
+GRADERS = ["regex", r"whiskers|lock|offline", 0, 0, "", *["", "", 0, 0, ""] * (GRADER_SLOTS - 1)]
 OWN = [""] * 3 * MAX_COLUMNS
 ROWS = "Describe a cat.\nWhat has keys but can't open locks? Answer in one sentence.\nSay hi"
 
 
-def form(temperature: str) -> list[Any]:
-    return ["", "{{question}}", *COLUMNS, 1, 2, temperature, 0, True, False, *GRADERS, *OWN]
+def form(max_tokens: int) -> list[Any]:
+    """The form with `max_tokens` (4 cuts the demo's answers before the words the grader looks for)."""
+    return ["", "{{question}}", *COLUMNS, 1, 2, "", max_tokens, True, False, *GRADERS, *OWN]
 
 
 class LinkRequest:
@@ -50,26 +52,28 @@ async def pages(client: GatewayClient, conn: Connection, tmp_path: Path) -> Asyn
     yield BatchHandlers(ctx, runs, len(COLUMNS), len(GRADERS), len(OWN)), ChangesHandlers(ctx, runs)
 
 
-async def _run(handlers: BatchHandlers, temperature: str) -> str:
+async def _run(handlers: BatchHandlers, max_tokens: int) -> str:
     batch = BatchState()
     await handlers.on_paste(batch, ROWS, "", "{{question}}")
-    await handlers.on_run(batch, "", "", *form(temperature))
+    await handlers.on_run(batch, "", "", *form(max_tokens))
     [_ async for _ in handlers.on_watch(batch)]
     return batch.run_id
 
 
 async def test_a_second_run_compared_with_the_first(pages: tuple[BatchHandlers, ChangesHandlers]) -> None:
     handlers, changes = pages
-    first = await _run(handlers, "")
-    second = await _run(handlers, "0.5")
+    first = await _run(handlers, 4)
+    second = await _run(handlers, 0)
     shown = BatchState(run_id=second)
     choices = changes.on_list(shown)
     assert [value for _, value in choices["choices"]] == [first] and choices["value"] == first
     said = changes.on_diff(shown, first)
     assert "### What changed" in said and f"]({run_link(first)})" in said and f"]({run_link(second)})" in said
-    assert "| chat completions · gx-2.5-flash | 100% | +33 pts |" in said and "| 1 | 0 |" in said  # one row better, none worse
-    assert "| 3 | question: Say hi | chat completions · gpt-4.1 | ▲ better | 0% | 100% |" in said
-    assert "#### Trend of this suite" in said and said.count("?tab=batch&run=") >= 4 and "67% 100%" in said
+    assert "| chat completions · gx-2.5-flash | 100% | +100 pts |" in said and "| 3 | 0 |" in said  # three rows better, none worse
+    assert "| chat completions · gpt-4.1 | 100% | +67 pts |" in said and "| 2 | 0 |" in said  # its cut answer to row 3 passed already
+    assert "| 3 | question: Say hi | chat completions · gx-2.5-flash | ▲ better | 0% | 100% |" in said
+    assert "| 3 | question: Say hi | chat completions · gpt-4.1 |" not in said  # unchanged rows are not listed
+    assert "#### Trend of this suite" in said and said.count("?tab=batch&run=") >= 4 and "- chat completions · gpt-4.1: 33% 100%" in said
     with chinese():
         assert "变好" in changes.on_diff(shown, first) and "这套测试的趋势" in changes.on_diff(shown, first)
     assert changes.on_diff(shown, "") == "Pick a baseline run first (List my runs fills the choices)."
@@ -78,7 +82,7 @@ async def test_a_second_run_compared_with_the_first(pages: tuple[BatchHandlers, 
 
 async def test_a_page_link_opens_the_runs_view(pages: tuple[BatchHandlers, ChangesHandlers]) -> None:
     handlers, _ = pages
-    run_id = await _run(handlers, "")
+    run_id = await _run(handlers, 0)
     token = LocalContext.request.set(LinkRequest({"tab": "batch", "run": run_id}))  # type: ignore[arg-type]
     try:
         assert linked_run() == run_id

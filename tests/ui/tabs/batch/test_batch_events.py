@@ -18,7 +18,8 @@ from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection
 from playground.settings import Settings
 from playground.ui.shared.connection import ServerDefaults
-from playground.ui.tabs.batch.handlers import GRADER_SLOTS, BatchHandlers, BatchState
+from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
+from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.runs import BatchRuns
 from playground.ui.tabs.context import TabContext
 

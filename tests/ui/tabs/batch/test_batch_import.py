@@ -20,7 +20,7 @@ async def test_a_promptfoo_suite_fills_the_form_and_its_graders_run(handlers: Ba
     answer = await handlers.on_import(batch, [str(path) for path in upload("promptfoo/getting-started")])
     assert len(answer) == 2 + handlers.form_size + 3
     status, form = answer[1], list(answer[2:2 + len(FORM)])
-    assert status.startswith("✅ Imported promptfoo config **Getting started**: 2 rows, 2 column(s), 2 grader(s).")
+    assert status.startswith("✓ Imported promptfoo config **Getting started**: 2 rows, 2 column(s), 2 grader(s).")
     assert "**Not mapped** (left out of the run):\n- prompt 2 (“Translate to {{language}}: {{input}}”) is not run" in status
     assert form[:6] == ["", "Convert this English to {{language}}: {{input}}", "chat", "gpt-4.1", "chat", "o4-mini"]
     assert [kind for kind in form[2 + len(COLUMNS) + 6::5]][:1] == [""]  # the grader boxes are cleared: the suite's graders run beside them
@@ -45,7 +45,7 @@ async def test_a_suite_without_a_mapped_model_keeps_the_columns_chosen(handlers:
 async def test_a_refused_suite_changes_nothing_and_says_what_and_where(handlers: BatchHandlers, tmp_path: Path) -> None:
     batch = BatchState()
     refused = await handlers.on_import(batch, [str(path) for path in upload("promptfoo/configuration-guide")])
-    assert refused[1] == ("⚠️ **Not imported** (nothing on the page changed):\n"
+    assert refused[1] == ("⚠ **Not imported** (nothing on the page changed):\n"
                           "- prompts\\[1\\]: file://prompt1.txt was not uploaded: add prompt1.txt to the upload")  # as Markdown shows it
     assert all(skipped(value) for value in refused[2:]) and batch.dataset is None
 

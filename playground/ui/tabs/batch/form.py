@@ -1,0 +1,138 @@
+"""The Batch tab's form as a plan: the data set read and described, the template checked, the
+grader slots and columns read as typed, the plan with its warnings, and a saved session file read
+back into the form. Plain functions the handlers and the tests call."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from playground.client.batch.dataset import Dataset, read_file, read_in_worker, read_paste
+from playground.client.batch.graders import GraderError, GraderSpec
+from playground.client.batch.plan import Plan, PlanError
+from playground.client.batch.template import TemplateError, check_variables, variables_of
+from playground.client.errors import RequestValidationError
+from playground.client.json_depth import deeper_than
+from playground.client.validation import MAX_DATA_DEPTH
+from playground.ui.i18n import say
+from playground.ui.i18n.client_words import word, word_list
+from playground.ui.shared.forms import optional_positive, whole
+from playground.ui.shared.render import plain
+from playground.ui.tabs.batch.columns import columns_with_settings, temperature_of
+
+GRADER_SLOTS = 6
+MAX_SESSION_BYTES = 20_000_000
+
+
+async def load_dataset(path: str | None, paste: str, system: str, user: str, max_rows: int) -> Dataset:
+    """The uploaded file, or else the pasted rows, read on the data-set readers' threads within
+    their budget (raises `DatasetError`, `TemplateError` or `OSError`)."""
+    if path:
+        return await read_in_worker(read_file, path, max_rows)
+    return await read_in_worker(read_paste, paste, variables_of([system, user]), max_rows)
+
+
+def dataset_status(dataset: Dataset) -> str:
+    shown = ", ".join(f"`{plain(name)}`" for name in dataset.columns)
+    rows = say("bview.row_one" if len(dataset.rows) == 1 else "bview.row_many")
+    return say("bview.rows", count=f"{len(dataset.rows):,}", rows=rows, source=dataset.source, columns=shown)
+
+
+def template_check(system: str, user: str, dataset: Dataset | None) -> str:
+    """Which variables the prompt uses and what is missing or unused (shown before sending)."""
+    try:
+        used = variables_of([system, user])
+    except TemplateError as error:
+        return f"⚠ {plain(word(str(error)))}"
+    if not used:
+        return say("bview.no_variables")
+    found = say("bview.variables", names=", ".join(f"`{{{{{plain(name)}}}}}`" for name in used))
+    if dataset is None:
+        return found + say("bview.add_dataset")
+    problems = check_variables(used, dataset.columns)
+    return found + ("" if not problems else " · ⚠ " + plain("; ".join(problems)))
+
+
+def graders_from(values: list[Any]) -> list[GraderSpec]:
+    """Grader slots (kind, value, min, max, model) -> specs, each checked (raises `PlanError`)."""
+    specs, problems = [], []
+    for slot in range(0, len(values), 5):
+        kind, value, low, high, model = values[slot:slot + 5]
+        if not kind:
+            continue
+        try:
+            spec = GraderSpec.from_dict({"kind": kind, "value": value or "", "model": model or "",
+                                         "minimum": whole("min length", low) if low else None,
+                                         "maximum": whole("max length", high) if high else None})
+            specs.append(spec)
+        except RequestValidationError as error:
+            problems.append(say("bview.grader_problem", number=slot // 5 + 1, problem=word_list(error.problems)))
+        except (GraderError, ValueError, TypeError) as error:
+            problems.append(say("bview.grader_problem", number=slot // 5 + 1, problem=word(str(error))))
+    if problems:
+        raise PlanError(problems)
+    return specs
+
+
+def plan_from_form(system: str, user: str, dataset: Dataset | None, column_values: list[Any], repeats: Any, concurrency: Any,
+                   temperature: Any, max_tokens: Any, stream: bool, cache: bool, grader_values: list[Any],
+                   max_rows: int, max_concurrency: int, setting_values: list[Any] | None = None,
+                   suite_graders: list[GraderSpec] | None = None) -> tuple[Plan, list[str]]:
+    """The plan and its warnings (raises `PlanError` naming every blocking problem). `setting_values`
+    are the columns' own boxes (`batch_columns`), three per column slot; `suite_graders` an imported
+    suite's graders, graded after the form's."""
+    problems: list[str] = []
+
+    def read(reader: Any, *args: Any) -> Any:
+        try:
+            return reader(*args)
+        except PlanError as error:
+            problems.extend(error.problems)
+        except RequestValidationError as error:  # sent as typed: 1.5 repeats or tokens is refused, never rounded
+            problems.extend(error.problems)
+        return None
+
+    graders = (read(graders_from, grader_values) or []) + list(suite_graders or [])
+    columns, own = read(columns_with_settings, column_values, list(setting_values or [])) or ([], [])
+    repeat_count = read(whole, "repeat each row N times", repeats) or 1
+    tokens = read(optional_positive, max_tokens, "max output tokens")
+    shared_temperature = read(temperature_of, "temperature", temperature)
+    if problems:  # every field's problem at once, each named
+        raise PlanError(problems)
+    plan = Plan(user or "", system or "", dataset or Dataset([]), columns, repeat_count, graders,
+                shared_temperature, tokens, bool(stream), bool(cache), int(concurrency or 1), own)
+    blocking, warnings = plan.problems(max_rows, max_concurrency)
+    if blocking:
+        raise PlanError(blocking)
+    return plan, warnings
+
+
+def read_session(path: str | None, max_rows: int) -> Plan:
+    """A saved batch session file, checked whole (raises `PlanError`)."""
+    if not path:
+        raise PlanError([say("bview.choose_session")])
+    file = Path(path)
+    if file.stat().st_size > MAX_SESSION_BYTES:
+        raise PlanError([say("bview.session_too_large", mb=MAX_SESSION_BYTES // 1_000_000)])
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise PlanError([say("bview.not_json", error=str(error)[:80])]) from None
+    if deeper_than(text, MAX_DATA_DEPTH):  # measured before json recurses into it
+        raise PlanError([say("bview.session_too_deep", depth=MAX_DATA_DEPTH)])
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise PlanError([say("bview.not_json", error=str(error)[:80])]) from None
+    return Plan.from_dict(data, max_rows)
+
+
+def session_values(plan: Plan, columns: int) -> list[Any]:
+    """Form values for a loaded plan: column pickers (interleaved), then grader slots."""
+    pairs = list(plan.columns) + [("", "")] * columns
+    column_values = [value for fmt, model in pairs[:columns] for value in (fmt, model)]
+    grader_values: list[Any] = []
+    for spec in list(plan.graders)[:GRADER_SLOTS] + [None] * GRADER_SLOTS:
+        grader_values += [spec.kind, spec.value, spec.minimum, spec.maximum, spec.model] if spec else ["", "", None, None, ""]
+    return column_values + grader_values[:GRADER_SLOTS * 5]
