@@ -1,0 +1,51 @@
+"""The report as one self-contained HTML page in English, for the command line (the Report tab
+writes its own page in the visitor's language): the summary, one table per format group, every
+failing cell with its reason, and what each check means. Every upstream string is escaped."""
+
+from __future__ import annotations
+
+import html
+import time
+
+from playground.client.report import document
+from playground.client.report.model import CHECKS, CHECKS_BY_ID, FORMAT_LABELS, CheckResult, Report
+
+SYMBOLS = {"pass": "✓", "fail": "✗", "unsupported": "—", "skipped": "○"}
+STYLE = ("body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1em}"
+         "th,td{border:1px solid #d0d4dc;padding:3px 6px;text-align:center}th.row{text-align:left;white-space:nowrap}"
+         "td.pass{background:#e3f6e8;color:#17692f}td.fail{background:#fde4e4;color:#a11b1b;font-weight:600}"
+         "td.unsupported{background:#f3f4f6;color:#9aa0a6}td.skipped{background:#fff7e0;color:#8a6d00}"
+         "pre{background:#f6f8fa;padding:8px;white-space:pre-wrap}")
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _table(results: list[CheckResult]) -> str:
+    columns = [c for c in CHECKS if any(r.check == c.id for r in results)]
+    rows: dict[tuple[str, str], dict[str, CheckResult]] = {}
+    for result in results:
+        rows.setdefault((result.format, result.model), {})[result.check] = result
+    head = "".join(f'<th title="{_e(c.meaning)}">{_e(c.label)}</th>' for c in columns)
+    lines = [f'<table><tr><th class="row">format · model</th>{head}</tr>']
+    for (fmt, model), cells in rows.items():
+        tds = "".join(f'<td class="{cells[c.id].status}" title="{_e(str(cells[c.id].reason)[:600])}">{SYMBOLS[cells[c.id].status]}</td>'
+                      if c.id in cells else "<td></td>" for c in columns)
+        lines.append(f'<tr><th class="row">{_e(FORMAT_LABELS.get(fmt, fmt))} · {_e(model)}</th>{tds}</tr>')
+    return "\n".join(lines) + "</table>"
+
+
+def html_page(report: Report) -> str:
+    """The whole page (no outside resources)."""
+    formats = list(dict.fromkeys(r.format for r in report.results))
+    tables = "".join(_table([r for r in report.results if r.format == fmt]) for fmt in formats)
+    failing = "".join(f"<details><summary>{_e(FORMAT_LABELS.get(r.format, r.format))} · {_e(r.model)} · {_e(CHECKS_BY_ID[r.check].label)}: "
+                      f"{_e(r.reason)}</summary><pre>expected: {_e(r.expected)}\narrived: {_e(r.arrived)}</pre></details>"
+                      for r in report.results if r.status == "fail") or "<p>none</p>"
+    meanings = "".join(f"<li><b>{_e(c.label)}</b>: {_e(c.meaning)}</li>" for c in CHECKS)
+    created = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(report.created))
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Gateway report</title><style>{STYLE}</style></head><body>"
+            f"<h1 id='report-title'>Gateway report: {_e(report.gateway)}</h1><p>{created}</p>"
+            f"<p id='report-summary-line'><b>{_e(document.summary_line(report))}</b></p>{tables}"
+            f"<h2>Failing cells</h2>{failing}<h2>What each check means</h2><ul>{meanings}</ul></body></html>")

@@ -1,0 +1,152 @@
+"""`python -m playground.report`: run the gateway report in CI and exit 0 when every check that
+ran passed (or is not supported by its format, with the reason), 1 when a check failed, 2 when the
+report could not run (the gateway unreachable, the key refused, a bad argument).
+
+The gateway is `--base-url` or `GATEWAY_BASE_URL`, the key `GATEWAY_API_KEY`; with neither URL the
+demo gateway runs in a process of its own, as `app.py` starts it (with `DEMO_QUIRKS`, so a planted
+defect can be seen failing). Before the probes, `GET /v1/models` with the key tells an unreachable
+gateway or a refused key (exit 2) from a failing check. `--profile quick|thorough` is the Report
+tab's depth (`Scope.default`). `--fail-on strict|compatible`: today a cell has one verdict, so both
+fail on any failed check (the strict/compatible split of issue 37 does not exist yet). Progress
+goes to stderr, one line at most every `PROGRESS_EVERY_S`; the files are written in English."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from playground.client.errors import GatewayError
+from playground.client.gateway import GatewayClient
+from playground.client.report import document, page
+from playground.client.report.model import FAIL, Report, Scope
+from playground.client.report.runner import MAX_CONCURRENCY, RunState, run_report
+from playground.client.transport import Connection, Transport
+from playground.demo_gateway.config import DemoConfig
+from playground.demo_process import GatewayProcess
+from playground.settings import Settings
+
+PASSED, FAILED, COULD_NOT_RUN = 0, 1, 2
+PROGRESS_EVERY_S = 2.0
+FAIL_ON = ("strict", "compatible")
+
+
+class CommandError(Exception):
+    """The report could not run: exit code 2, and this message on stderr."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so a bad argument exits 2 with our own line."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise CommandError(message)
+
+
+def parser() -> argparse.ArgumentParser:
+    command = Parser(prog="python -m playground.report",
+                     description="Run the gateway report (for CI): exit 0 when every check that ran passed or is not supported, "
+                                 "1 when a check failed, 2 when the report could not run.")
+    command.add_argument("--base-url", metavar="URL", help="the gateway (default GATEWAY_BASE_URL; with neither, the offline demo gateway); "
+                                                           "the key is GATEWAY_API_KEY")
+    command.add_argument("--profile", choices=("quick", "thorough"), default="quick",
+                         help="quick: one model per family, no thorough-only checks or formats (default); thorough: every model and check")
+    command.add_argument("--json", type=Path, metavar="OUT", help="write the report document here (docs/report.schema.json)")
+    command.add_argument("--html", type=Path, metavar="OUT", help="write a self-contained HTML page here")
+    command.add_argument("--fail-on", choices=FAIL_ON, default="strict",
+                         help="strict: exit 1 on any failed check (default); compatible: accepted, and for now the same as strict "
+                              "(a cell has one verdict until the strict/compatible split exists)")
+    command.add_argument("--concurrency", type=int, default=4, metavar="N", help=f"probes at once (1 to {MAX_CONCURRENCY}; default 4)")
+    return command
+
+
+class ProgressLines:
+    """Progress on stderr: a line when the run starts, at most one every `PROGRESS_EVERY_S`, and one at the end."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream, self.last = stream, 0.0
+
+    def say(self, text: str) -> None:
+        print(f"playground.report: {text}", file=self.stream, flush=True)
+
+    def tick(self, state: RunState, force: bool = False) -> None:
+        now = time.monotonic()
+        if force or now - self.last >= PROGRESS_EVERY_S:
+            self.last = now
+            failed = sum(result.status == FAIL for result in state.report.results)
+            self.say(f"{state.done}/{state.total} cells, {failed} failed")
+
+
+async def reachable(client: GatewayClient, conn: Connection) -> None:
+    """Raise `CommandError` when the gateway does not answer `GET /v1/models` with this key."""
+    try:
+        await client.list_models(conn)
+    except GatewayError as error:
+        status = getattr(error.exchange, "status", None)
+        what = "the key was refused" if status in (401, 403) else "the gateway could not be reached" if status is None else f"HTTP {status}"
+        raise CommandError(f"{what} at {conn.base_url}: {error.message[:300]}") from None
+
+
+async def run(conn: Connection, scope: Scope, concurrency: int, lines: ProgressLines) -> Report:
+    client = GatewayClient(Transport())
+    try:
+        await reachable(client, conn)
+        state: RunState | None = None
+        async for state in run_report(client, conn, scope, concurrency=concurrency):
+            lines.tick(state)
+        assert state is not None
+        lines.tick(state, force=True)
+        return state.report
+    finally:
+        await client.aclose()
+
+
+def gateway(args: argparse.Namespace, settings: Settings, lines: ProgressLines) -> tuple[Connection, GatewayProcess | None]:
+    """`--base-url`, the configured gateway, or the demo gateway in a process of its own (stopped by the caller)."""
+    base_url = (args.base_url or "").strip().rstrip("/") or settings.gateway_base_url
+    if base_url is not None:
+        if not base_url.startswith(("http://", "https://")):
+            raise CommandError(f"--base-url {base_url}: not an http(s) URL")
+        return Connection(base_url, settings.gateway_api_key), None
+    lines.say("no --base-url and GATEWAY_BASE_URL is not set: running on the demo gateway"
+              + (f" (DEMO_QUIRKS={','.join(settings.demo_quirks)})" if settings.demo_quirks else ""))
+    demo = GatewayProcess.start(DemoConfig(api_key=settings.demo_api_key, token_delay=0.0, quirks=settings.demo_quirks), hosted=False)
+    demo.wait_ready()
+    return Connection(demo.url, settings.demo_api_key), demo
+
+
+def write_files(args: argparse.Namespace, report: Report) -> None:
+    if args.json is not None:
+        args.json.write_text(document.dumps(report), encoding="utf-8")
+    if args.html is not None:
+        args.html.write_text(page.html_page(report), encoding="utf-8")
+
+
+def run_command(args: argparse.Namespace, settings: Settings, stderr: TextIO) -> int:
+    lines = ProgressLines(stderr)
+    if not 1 <= args.concurrency <= MAX_CONCURRENCY:
+        raise CommandError(f"--concurrency must be 1 to {MAX_CONCURRENCY}")
+    scope = Scope.default(thorough=args.profile == "thorough")
+    conn, demo = gateway(args, settings, lines)
+    try:
+        lines.say(f"{args.profile} report of {conn.base_url}: {len(scope.cells())} cells")
+        report = asyncio.run(run(conn, scope, args.concurrency, lines))
+    finally:
+        if demo is not None:
+            demo.stop()
+    write_files(args, report)
+    failed = report.counts()[FAIL]
+    lines.say(f"{document.summary_line(report)} ({report.wall_s:.1f} s; --fail-on {args.fail_on}): {'failed' if failed else 'passed'}")
+    return FAILED if failed else PASSED
+
+
+def main(argv: Sequence[str], stderr: TextIO = sys.stderr) -> int:
+    try:
+        args = parser().parse_args(list(argv))
+        return run_command(args, Settings.from_env(), stderr)
+    except (CommandError, OSError) as error:
+        print(f"playground.report: could not run: {error}", file=stderr, flush=True)
+        return COULD_NOT_RUN

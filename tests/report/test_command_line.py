@@ -1,0 +1,55 @@
+"""`python -m playground.report` as CI runs it, in a process of its own: exit 0 on the clean demo
+gateway (quick profile), 1 with a planted defect (DEMO_QUIRKS), 2 when the report cannot run (an
+unreachable gateway, a refused key, a bad argument); progress on stderr; the HTML page written."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from playground.demo_gateway.server import RunningGateway, free_port
+from playground.report.command import main
+from tests.conftest import DEMO_KEY
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def report(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    clean = {key: value for key, value in os.environ.items() if not key.startswith(("GATEWAY_", "PLAYGROUND_", "DEMO_"))}
+    clean.update({"PYTHONPATH": str(ROOT), "PLAYGROUND_DATA_DIR": str(tmp_path / "data"), **(env or {})})
+    return subprocess.run([sys.executable, "-m", "playground.report", *args], cwd=tmp_path, env=clean,
+                          capture_output=True, text=True, timeout=180)
+
+
+def test_the_clean_demo_gateway_exits_0_with_progress_on_stderr(tmp_path: Path) -> None:
+    done = report(tmp_path, "--profile", "quick", "--html", str(tmp_path / "report.html"))
+    assert done.returncode == 0, done.stderr
+    assert "GATEWAY_BASE_URL is not set: running on the demo gateway" in done.stderr and done.stdout == ""
+    assert "0 failed" in done.stderr and done.stderr.splitlines()[-1].endswith("passed")
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "report-summary-line" in page and "None" not in page
+
+
+def test_a_planted_defect_exits_1_and_names_it(tmp_path: Path) -> None:
+    done = report(tmp_path, "--fail-on", "compatible", env={"DEMO_QUIRKS": "no-done@gpt-4o-mini"})
+    assert done.returncode == 1, done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert "streams of chat completions · gpt-4o-mini end without [DONE]" in last and last.endswith("failed")
+
+
+def test_an_unreachable_gateway_and_a_refused_key_exit_2(tmp_path: Path, gateway: RunningGateway) -> None:
+    nowhere = report(tmp_path, "--base-url", f"http://127.0.0.1:{free_port('127.0.0.1')}", env={"GATEWAY_API_KEY": DEMO_KEY})
+    assert nowhere.returncode == 2 and "could not run: the gateway could not be reached" in nowhere.stderr
+    refused = report(tmp_path, "--base-url", gateway.url, env={"GATEWAY_API_KEY": "sk-wrong-key-0000000000"})
+    assert refused.returncode == 2 and "could not run: the key was refused" in refused.stderr
+    assert "sk-wrong-key" not in refused.stderr
+
+
+def test_a_bad_argument_exits_2() -> None:
+    for args in (["--profile", "fast"], ["--fail-on", "lenient"], ["--concurrency", "0"], ["--base-url", "ftp://example.com"], ["--frobnicate"]):
+        stderr = io.StringIO()
+        assert main(args, stderr) == 2, args
+        assert "playground.report: could not run:" in stderr.getvalue(), args
