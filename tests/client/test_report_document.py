@@ -6,20 +6,26 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
+import jsonschema
 import pytest
 
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
 from playground.client.report import document
 from playground.client.report.latency import HOSTED_REFUSAL, LoadRunRefused, concurrency_steps, load_run, percentile
-from playground.client.report.model import FAIL, PASS, Report, Scope
+from playground.client.report.model import CHECKS, FAIL, PASS, Report, Scope
 from playground.client.report.runner import run_report
 from playground.client.transport import Connection
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 
 KEY = "sk-report-doc-key-123456"
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "docs" / "report.schema.json").read_text(encoding="utf-8"))
+V1_REPORT = ROOT / "tests" / "fixtures" / "report" / "report-v1.json"
+"""A version 1 report as the playground wrote it before `schema_version`, `checks` and `formats` (a no-done quirk on qwen-plus)."""
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +49,12 @@ async def test_json_round_trip_keeps_every_cell_and_call(report_client: GatewayC
     text = document.dumps(report)
     assert KEY not in text
     data = json.loads(text)
-    assert (data["schema"], data["version"]) == ("gateway-playground-report", 1)
+    assert (data["schema"], data["version"], data["schema_version"]) == ("gateway-playground-report", 2, 2)
+    jsonschema.validate(data, SCHEMA, cls=jsonschema.Draft202012Validator)
+    statuses = {row["id"]: row["status"] for row in data["checks"]}
+    assert list(statuses) == [check.id for check in CHECKS]
+    assert (statuses["stream"], statuses["plain"], statuses["auth"], statuses["tools"]) == ("failed", "passed", "passed", "not_in_profile")
+    assert {row["id"]: row["status"] for row in data["formats"]}["images"] == "not_in_profile"
     assert data["summary"].startswith("10 of 11 checks passed; streams of chat completions · qwen-plus end without [DONE]")
     again = document.loads(text)
     assert [(r.key, r.status, r.reason, r.expected, r.arrived, r.tag) for r in again.results] == \
@@ -53,6 +64,18 @@ async def test_json_round_trip_keeps_every_cell_and_call(report_client: GatewayC
     assert (loaded.method, loaded.url, loaded.status, loaded.request_body) == (original.method, original.url, original.status, original.request_body)
     assert [(e.event, e.data) for e in loaded.events] == [(e.event, e.data) for e in original.events]
     assert document.summary_line(again) == document.summary_line(report)
+
+
+def test_the_schema_is_valid_2020_12_and_a_version_1_report_still_loads() -> None:
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    old = json.loads(V1_REPORT.read_text(encoding="utf-8"))
+    assert old["version"] == 1 and "checks" not in old and "schema_version" not in old
+    report = document.loads(V1_REPORT.read_bytes())
+    assert [(r.key, r.status) for r in report.results] == [((r["format"], r["model"], r["check"]), r["status"]) for r in old["results"]]
+    again = json.loads(document.dumps(report))
+    jsonschema.validate(again, SCHEMA, cls=jsonschema.Draft202012Validator)
+    assert {row["id"]: row["status"] for row in again["checks"]}["stream"] == "failed"
+    assert {row["id"]: row["status"] for row in again["checks"]}["json_schema"] == "passed"
 
 
 @pytest.mark.parametrize(("text", "why"), [

@@ -5,16 +5,21 @@ unreachable gateway, a refused key, a bad argument); progress on stderr; the HTM
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
+
+from playground.client.report.model import CHECKS
 from playground.demo_gateway.server import RunningGateway, free_port
 from playground.report.command import main
 from tests.conftest import DEMO_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "docs" / "report.schema.json").read_text(encoding="utf-8"))
 
 
 def report(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -25,8 +30,14 @@ def report(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> sub
 
 
 def test_the_clean_demo_gateway_exits_0_with_progress_on_stderr(tmp_path: Path) -> None:
-    done = report(tmp_path, "--profile", "quick", "--html", str(tmp_path / "report.html"))
+    done = report(tmp_path, "--profile", "quick", "--html", str(tmp_path / "report.html"), "--json", str(tmp_path / "report.json"))
     assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    jsonschema.validate(data, SCHEMA, cls=jsonschema.Draft202012Validator)
+    checks = {row["id"]: row["status"] for row in data["checks"]}
+    assert list(checks) == [check.id for check in CHECKS] and checks["video"] == "not_in_profile"
+    assert set(checks.values()) <= {"passed", "not_supported", "not_in_profile"}
+    assert {row["id"]: row["status"] for row in data["formats"]}["video"] == "not_in_profile"
     assert "GATEWAY_BASE_URL is not set: running on the demo gateway" in done.stderr and done.stdout == ""
     assert "0 failed" in done.stderr and done.stderr.splitlines()[-1].endswith("passed")
     page = (tmp_path / "report.html").read_text(encoding="utf-8")

@@ -1,9 +1,12 @@
 """The report as a file: a versioned JSON document with a stable schema (written, read back and
 checked whole), the summary line, and the diff of a new run against a saved one.
 
-Schema `gateway-playground-report`, version 1: {schema, version, created, gateway, scope,
-summary, counts, wall_s, stopped, results: [{format, model, check, status, reason, expected,
-arrived, seconds, tag, timings: [{ttft_s, tokens_per_s}], exchanges: [...]}], latency, load}.
+Schema `gateway-playground-report`, version 2 (`docs/report.schema.json`): {schema, version,
+schema_version, created, gateway, scope, summary, counts, checks: [{id, label, status, cells}],
+formats: [{id, label, status, models}], wall_s, stopped, results: [{format, model, check, status,
+reason, expected, arrived, seconds, tag, timings: [{ttft_s, tokens_per_s}], exchanges: [...]}],
+latency, load}. `checks` and `formats` (see `coverage`) are derived, so a version 1 document
+(without them) still loads.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 
 from playground.client.errors import GatewayError
 from playground.client.exchange import Exchange, RecordedEvent
+from playground.client.report import coverage
 from playground.client.report.latency import latency_rows
 from playground.client.report.model import (
     CHECKS_BY_ID,
@@ -31,7 +35,9 @@ from playground.client.report.model import (
 )
 from playground.client.texts import Text
 
-SCHEMA, VERSION = "gateway-playground-report", 1
+SCHEMA, VERSION = "gateway-playground-report", 2
+READABLE_VERSIONS = (1, 2)
+"""Versions `loads` reads: 1 is version 2 without `schema_version`, `checks` and `formats`."""
 MAX_SHOWN_STRING = 2000
 MAX_FILE_BYTES = 50_000_000
 
@@ -85,8 +91,9 @@ def to_json(report: Report) -> dict[str, Any]:
     if report.load is not None:
         load = {"format": report.load.format, "model": report.load.model, "stopped_because": report.load.stopped_because,
                 "steps": [step.__dict__ for step in report.load.steps]}
-    return {"schema": SCHEMA, "version": VERSION, "created": report.created, "gateway": report.gateway, "scope": report.scope.to_json(),
-            "summary": summary_line(report), "counts": report.counts(), "wall_s": report.wall_s, "stopped": report.stopped,
+    return {"schema": SCHEMA, "version": VERSION, "schema_version": VERSION, "created": report.created, "gateway": report.gateway,
+            "scope": report.scope.to_json(), "summary": summary_line(report), "counts": report.counts(),
+            "checks": coverage.checks(report), "formats": coverage.formats(report), "wall_s": report.wall_s, "stopped": report.stopped,
             "results": [{"format": r.format, "model": r.model, "check": r.check, "status": r.status, "reason": r.reason,
                          "expected": r.expected, "arrived": r.arrived, "seconds": r.seconds, "tag": r.tag,
                          "timings": [t.__dict__ for t in r.timings], "exchanges": [exchange_json(e) for e in r.exchanges]}
@@ -108,8 +115,8 @@ def loads(text: str | bytes) -> Report:
         raise ReportFileError(Text("report.file.not_json")) from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         raise ReportFileError(Text("report.file.no_schema", schema=SCHEMA))
-    if data.get("version") != VERSION:
-        raise ReportFileError(Text("report.file.wrong_version", found=repr(data.get('version')), supported=VERSION))
+    if data.get("version") not in READABLE_VERSIONS or isinstance(data.get("version"), bool):
+        raise ReportFileError(Text("report.file.wrong_version", found=repr(data.get("version")), supported=f"{READABLE_VERSIONS[0]}–{READABLE_VERSIONS[-1]}"))
     try:
         return _report(data)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError) as exc:

@@ -60,6 +60,12 @@ async def test_a_run_writes_json_markdown_and_a_self_contained_page(client: Gate
     assert "evil-model" in views.matrix_html(loaded)
 
 
+def test_a_version_1_report_loads_in_the_tab() -> None:
+    loaded = handlers.load_saved(str(Path(__file__).resolve().parents[4] / "tests" / "fixtures" / "report" / "report-v1.json"))
+    assert ("chat", "qwen-plus", "stream") in loaded.by_key() and loaded.by_key()[("chat", "qwen-plus", "stream")].status == FAIL
+    assert "qwen-plus" in views.matrix_html(loaded)
+
+
 def test_a_broken_file_is_refused_before_anything_changes(tmp_path: Path) -> None:
     broken = tmp_path / "report.json"
     broken.write_text('{"schema": "gateway-playground-report", "version": 1}', encoding="utf-8")
