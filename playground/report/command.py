@@ -7,8 +7,9 @@ demo gateway runs in a process of its own, as `app.py` starts it (with `DEMO_QUI
 defect can be seen failing). Before the probes, `GET /v1/models` with the key tells an unreachable
 gateway or a refused key (exit 2) from a failing check. `--profile quick|thorough` is the Report
 tab's depth (`Scope.default`). `--fail-on strict|compatible`: today a cell has one verdict, so both
-fail on any failed check (the strict/compatible split of issue 37 does not exist yet). Progress
-goes to stderr, one line at most every `PROGRESS_EVERY_S`; the files are written in English."""
+fail on any failed check (the strict/compatible split of issue 37 does not exist yet). `--json`,
+`--html`, `--markdown` (a summary for a pull-request comment) and `--badge` (an SVG) are written in
+English. Progress goes to stderr, one line at most every `PROGRESS_EVERY_S`."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from typing import TextIO
 
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
-from playground.client.report import document, page
+from playground.client.report import document, page, summary
 from playground.client.report.model import FAIL, Report, Scope
 from playground.client.report.runner import MAX_CONCURRENCY, RunState, run_report
 from playground.client.transport import Connection, Transport
@@ -56,6 +57,9 @@ def parser() -> argparse.ArgumentParser:
                          help="quick: one model per family, no thorough-only checks or formats (default); thorough: every model and check")
     command.add_argument("--json", type=Path, metavar="OUT", help="write the report document here (docs/report.schema.json)")
     command.add_argument("--html", type=Path, metavar="OUT", help="write a self-contained HTML page here")
+    command.add_argument("--markdown", type=Path, metavar="OUT", help="write a Markdown summary here (for a pull-request comment)")
+    command.add_argument("--badge", type=Path, metavar="OUT", help="write a status badge (SVG) here: green when nothing failed, "
+                                                                  f"amber from {summary.AMBER_FROM}%% passed, red below")
     command.add_argument("--fail-on", choices=FAIL_ON, default="strict",
                          help="strict: exit 1 on any failed check (default); compatible: accepted, and for now the same as strict "
                               "(a cell has one verdict until the strict/compatible split exists)")
@@ -123,6 +127,10 @@ def write_files(args: argparse.Namespace, report: Report) -> None:
         args.json.write_text(document.dumps(report), encoding="utf-8")
     if args.html is not None:
         args.html.write_text(page.html_page(report), encoding="utf-8")
+    if args.markdown is not None:
+        args.markdown.write_text(summary.markdown_summary(report), encoding="utf-8")
+    if args.badge is not None:
+        args.badge.write_text(summary.badge_svg(report), encoding="utf-8")
 
 
 def run_command(args: argparse.Namespace, settings: Settings, stderr: TextIO) -> int:

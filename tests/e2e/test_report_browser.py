@@ -1,9 +1,11 @@
 """The Report tab in a real browser: the quick report on the demo gateway, the matrix and the
-summary, one cell's calls opened from the matrix, and the HTML report downloaded and opened."""
+summary, one cell's calls opened from the matrix, the HTML report downloaded and opened, and the
+status badge and pull-request summary offered beside it."""
 
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -45,3 +47,12 @@ def test_quick_report_matrix_cell_and_html_download(page: Page, tmp_path: Path) 
     opened.goto(saved.as_uri())
     expect(opened.locator("#report-summary-line")).to_contain_text("checks passed")
     assert opened.locator("table.report-matrix td.pass").count() > 100
+    badge = page.locator('#report-downloads a[href$="gateway-report-badge.svg"]')
+    expect(badge).to_be_visible()
+    with page.expect_download() as badge_download:
+        badge.click()
+    badge_file = tmp_path / "badge.svg"
+    badge_download.value.save_as(badge_file)
+    root = ET.parse(badge_file).getroot()
+    assert "100% passed" in root.attrib["aria-label"]
+    expect(page.locator('#report-downloads a[href$="gateway-report-summary.md"]')).to_be_visible()

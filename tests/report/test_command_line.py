@@ -8,6 +8,7 @@ import io
 import json
 import os
 import subprocess
+import xml.etree.ElementTree as ET
 import sys
 from pathlib import Path
 
@@ -44,11 +45,18 @@ def test_the_clean_demo_gateway_exits_0_with_progress_on_stderr(tmp_path: Path) 
     assert page.startswith("<!DOCTYPE html>") and "report-summary-line" in page and "None" not in page
 
 
-def test_a_planted_defect_exits_1_and_names_it(tmp_path: Path) -> None:
-    done = report(tmp_path, "--fail-on", "compatible", env={"DEMO_QUIRKS": "no-done@gpt-4o-mini"})
+def test_a_planted_defect_exits_1_and_names_it_in_the_summary_and_badge(tmp_path: Path) -> None:
+    done = report(tmp_path, "--fail-on", "compatible", "--markdown", str(tmp_path / "summary.md"), "--badge", str(tmp_path / "badge.svg"),
+                  env={"DEMO_QUIRKS": "no-done@gpt-4o-mini"})
     assert done.returncode == 1, done.stderr
     last = done.stderr.splitlines()[-1]
     assert "streams of chat completions · gpt-4o-mini end without [DONE]" in last and last.endswith("failed")
+    text = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert text.startswith("## Gateway conformance: http://127.0.0.1:") and "1 failed" in text
+    assert "| chat completions | gpt-4o-mini | stream conformance | the stream did not end with data: \\[DONE\\] |" in text
+    assert "- Checks not in this profile: video job" in text
+    root = ET.parse(tmp_path / "badge.svg").getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg" and "99% passed" in root.attrib["aria-label"]
 
 
 def test_an_unreachable_gateway_and_a_refused_key_exit_2(tmp_path: Path, gateway: RunningGateway) -> None:

@@ -1,14 +1,17 @@
-"""The report as one self-contained HTML page in English, for the command line (the Report tab
-writes its own page in the visitor's language): the summary, one table per format group, every
-failing cell with its reason, and what each check means. Every upstream string is escaped."""
+"""The report as one self-contained HTML page for the command line (the Report tab writes its own,
+with every call and its curl): the summary, one table per format, every failing cell with its
+reason, and what each check means. Words are the client's message ids through `word` (English by
+default); every upstream string is escaped."""
 
 from __future__ import annotations
 
 import html
 import time
+from collections.abc import Callable
 
 from playground.client.report import document
 from playground.client.report.model import CHECKS, CHECKS_BY_ID, FORMAT_LABELS, CheckResult, Report
+from playground.client.texts import Text
 
 SYMBOLS = {"pass": "✓", "fail": "✗", "unsupported": "—", "skipped": "○"}
 STYLE = ("body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1em}"
@@ -36,16 +39,18 @@ def _table(results: list[CheckResult]) -> str:
     return "\n".join(lines) + "</table>"
 
 
-def html_page(report: Report) -> str:
+def html_page(report: Report, word: Callable[[str], str] = str) -> str:
     """The whole page (no outside resources)."""
     formats = list(dict.fromkeys(r.format for r in report.results))
     tables = "".join(_table([r for r in report.results if r.format == fmt]) for fmt in formats)
     failing = "".join(f"<details><summary>{_e(FORMAT_LABELS.get(r.format, r.format))} · {_e(r.model)} · {_e(CHECKS_BY_ID[r.check].label)}: "
-                      f"{_e(r.reason)}</summary><pre>expected: {_e(r.expected)}\narrived: {_e(r.arrived)}</pre></details>"
-                      for r in report.results if r.status == "fail") or "<p>none</p>"
+                      f"{_e(word(r.reason))}</summary><pre>{_e(word(Text('report.page.expected_arrived', expected=r.expected, arrived=r.arrived)))}</pre>"
+                      "</details>" for r in report.results if r.status == "fail") or f"<p>{_e(word(Text('report.page.none')))}</p>"
     meanings = "".join(f"<li><b>{_e(c.label)}</b>: {_e(c.meaning)}</li>" for c in CHECKS)
     created = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(report.created))
-    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Gateway report</title><style>{STYLE}</style></head><body>"
-            f"<h1 id='report-title'>Gateway report: {_e(report.gateway)}</h1><p>{created}</p>"
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{_e(word(Text('report.page.window_title')))}</title>"
+            f"<style>{STYLE}</style></head><body>"
+            f"<h1 id='report-title'>{_e(word(Text('report.page.title', gateway=report.gateway)))}</h1><p>{created}</p>"
             f"<p id='report-summary-line'><b>{_e(document.summary_line(report))}</b></p>{tables}"
-            f"<h2>Failing cells</h2>{failing}<h2>What each check means</h2><ul>{meanings}</ul></body></html>")
+            f"<h2>{_e(word(Text('report.page.failing')))}</h2>{failing}<h2>{_e(word(Text('report.page.meanings')))}</h2>"
+            f"<ul>{meanings}</ul></body></html>")

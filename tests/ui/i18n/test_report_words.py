@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from playground.client.gateway import GatewayClient
-from playground.client.report import document
+from playground.client.report import document, summary
 from playground.client.report.model import FAIL, SKIPPED, Report, Scope
 from playground.client.report.runner import run_report
 from playground.client.texts import TEMPLATES, Text
@@ -23,6 +23,7 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 from playground.ui import i18n
 from playground.ui.i18n import CATALOGUE, LAYOUT_MESSAGES
+from playground.ui.i18n.client_words import word
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.shared.curl_panel import ImportRegistry, imported_values
 from playground.ui.tabs.report import views
@@ -140,3 +141,10 @@ def test_the_names_the_page_takes_from_the_client_have_one_home() -> None:
         assert CJK.search(i18n.I18N.translations_dict["zh-CN"][message_id]) or i18n.I18N.translations_dict["zh-CN"][message_id] == CATALOGUE.client["zh-CN"][message_id]
     with pytest.raises(KeyError):
         i18n.t_client(Text("report.none"))
+
+
+def test_the_summary_and_badge_downloads_read_in_chinese() -> None:
+    report = document.loads((Path(__file__).resolve().parents[2] / "fixtures" / "report" / "report-v1.json").read_bytes())
+    assert_language(both(lambda: summary.markdown_summary(report, word)), ["Failed cells", "Not checked", "stream conformance"],
+                    ["失败的单元格", "未检查"])
+    assert_language(both(lambda: summary.badge_svg(report, word)), ["gateway conformance", "% passed"], ["网关一致性", "% 通过"])

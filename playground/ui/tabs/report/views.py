@@ -1,5 +1,6 @@
 """How a report looks: the matrix (HTML, the reason in each cell's tooltip), the latency table,
-a cell's details, the diff, and the downloads (JSON, Markdown, a self-contained HTML page).
+a cell's details, the diff, and the downloads (JSON, Markdown, a self-contained HTML page, the
+client's pull-request summary and status badge in the visitor's language).
 Every upstream string is escaped; no Gradio here."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.client.media import media_directory
-from playground.client.report import document
+from playground.client.report import document, summary
 from playground.client.report.latency import latency_rows
 from playground.client.report.model import CHECKS, CHECKS_BY_ID, FORMAT_LABELS, TEXT_FORMATS, CheckResult, Report
 from playground.ui.i18n.client_words import word
@@ -219,7 +220,8 @@ def report_files_dir() -> Path:
 
 def write_downloads(report: Report) -> list[str]:
     folder = report_files_dir()
-    files = {"gateway-report.json": document.dumps(report), "gateway-report.md": markdown_report(report), "gateway-report.html": html_report(report)}
+    files = {"gateway-report.json": document.dumps(report), "gateway-report.md": markdown_report(report), "gateway-report.html": html_report(report),
+             "gateway-report-summary.md": summary.markdown_summary(report, word), "gateway-report-badge.svg": summary.badge_svg(report, word)}
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8")
     return [str(folder / name) for name in files]

@@ -27,7 +27,7 @@ async def test_a_run_then_a_cell_and_its_calls(client: GatewayClient, defaults: 
     assert session.report is not None and session.report.finished
     summary, matrix, _latency, diff, cells, files = handlers.finished(session)
     assert summary == views.summary_markdown(session.report) and "data-cell" in matrix and diff == views.diff_markdown(None)
-    assert cells["choices"] and [Path(p).name for p in files] == ["gateway-report.json", "gateway-report.md", "gateway-report.html"]
+    assert cells["choices"] and [Path(p).name for p in files] == ["gateway-report.json", "gateway-report.md", "gateway-report.html", "gateway-report-summary.md", "gateway-report-badge.svg"]
     key = views.cell_choices(session.report)[0]
     key = key[1] if isinstance(key, tuple) else key
     opened = handlers.matrix_clicked(session, SimpleNamespace(_data={"cell": key}))

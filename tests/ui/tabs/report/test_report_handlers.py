@@ -48,7 +48,7 @@ async def test_a_run_writes_json_markdown_and_a_self_contained_page(client: Gate
     report.results.append(CheckResult("chat", "evil-model", "plain", FAIL, "<script>alert(1)</script>", arrived="<img src=x onerror=alert(1)>",
                                       exchanges=list(report.results[0].exchanges)))
     paths = [Path(p) for p in views.write_downloads(report)]
-    assert [p.name for p in paths] == ["gateway-report.json", "gateway-report.md", "gateway-report.html"]
+    assert [p.name for p in paths] == ["gateway-report.json", "gateway-report.md", "gateway-report.html", "gateway-report-summary.md", "gateway-report-badge.svg"]
     assert all(p.resolve().is_relative_to(media_directory("reports").resolve()) for p in paths)
     page = paths[2].read_text(encoding="utf-8")
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
