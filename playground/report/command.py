@@ -71,17 +71,18 @@ class ProgressLines:
     """Progress on stderr: a line when the run starts, at most one every `PROGRESS_EVERY_S`, and one at the end."""
 
     def __init__(self, stream: TextIO) -> None:
-        self.stream, self.last = stream, 0.0
+        self.stream, self.last, self.said = stream, 0.0, ""
 
     def say(self, text: str) -> None:
         print(f"playground.report: {text}", file=self.stream, flush=True)
 
     def tick(self, state: RunState, force: bool = False) -> None:
         now = time.monotonic()
-        if force or now - self.last >= PROGRESS_EVERY_S:
-            self.last = now
-            failed = sum(result.status == FAIL for result in state.report.results)
-            self.say(f"{state.done}/{state.total} cells, {failed} failed")
+        failed = sum(result.status == FAIL for result in state.report.results)
+        line = f"{state.done}/{state.total} cells, {failed} failed"
+        if line != self.said and (force or now - self.last >= PROGRESS_EVERY_S):
+            self.last, self.said = now, line
+            self.say(line)
 
 
 async def reachable(client: GatewayClient, conn: Connection) -> None:
