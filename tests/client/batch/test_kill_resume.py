@@ -122,7 +122,7 @@ async def test_kill_9_mid_run_then_resume_loses_nothing_and_repeats_nothing(coun
     assert len(after.cells) == total  # no row lost: every cell has its outcome
     assert {key: after.cells[key].answer for key in answered_before} == answered_before  # what was stored stays
     assert {key for key, cell in after.cells.items() if cell.error} == interrupted  # the rest were answered
-    assert all(cell.marks == [{"passed": True, "detail": f"found 'question {cell.row}'", "score": None}]
+    assert all([mark["passed"] for mark in cell.marks] == [True]  # graded once, after its answer
                for cell in after.cells.values() if not cell.error)
     paths = {0: "/v1/chat/completions", 1: "/v1/messages"}
     assert max(gateway.received.values()) == 1  # none run twice
