@@ -158,10 +158,19 @@ def show_cell(state: ReportSession, key: str | None) -> tuple[Any, ...]:
     """A matrix cell opened: the panel, the cell, its verdict, its last call inspected, its calls."""
     result = views.find_cell(state.report, key or "")
     if result is None:
-        return (gr.skip(),) * 9
+        return _show_absent(state, key or "")
     calls = [f"{i + 1}. {e.method} {e.url} → {e.status if e.status is not None else '—'}" for i, e in enumerate(result.exchanges)]
-    return (gr.update(open=True), key, views.cell_verdict(result), *Inspector.values(result.exchanges[-1] if result.exchanges else None),
+    inspected = Inspector.values(result.exchanges[-1]) if result.exchanges else Inspector.note(say("rep.no_calls"))
+    return (gr.update(open=True), key, views.cell_verdict(result), *inspected,
             gr.update(choices=calls, value=calls[-1] if calls else None))
+
+
+def _show_absent(state: ReportSession, key: str) -> tuple[Any, ...]:
+    """A cell of a check made for other formats only: the panel says so (nothing to inspect)."""
+    verdict = views.absent_verdict(state.report, key)
+    if verdict is None:
+        return (gr.skip(),) * 9
+    return (gr.update(open=True), None, verdict, *Inspector.note(say("rep.no_calls")), gr.update(choices=[], value=None))
 
 
 def matrix_clicked(state: ReportSession, event: gr.EventData) -> tuple[Any, ...]:

@@ -20,9 +20,11 @@ from playground.ui.shared.codegen import curl_snippet
 from playground.ui.i18n import say
 from playground.ui.shared.render import inspector_request, inspector_response, plain
 
-SYMBOLS = {"pass": "✓", "fail": "✗", "unsupported": "—", "skipped": "○"}
+SYMBOLS = {"pass": "✓", "fail": "✗", "unsupported": "—", "skipped": "○", "absent": "∅"}
+"""A mark for every status, and for "absent": a check made only for other formats (no result)."""
+ABSENT = "absent"
 STYLE = """
-.report-matrix-wrap{overflow-x:auto;max-width:100%}
+.report-matrix-wrap{overflow-x:auto;max-width:100%;min-width:0}
 .report-matrix{border-collapse:collapse;font:12px system-ui,sans-serif;margin-bottom:10px}
 .report-matrix th.col{font-weight:600;min-width:40px;max-width:66px;line-height:1.15;font-size:11px}
 .report-matrix th.row{min-width:max-content}
@@ -30,7 +32,10 @@ STYLE = """
 .report-matrix th.row{text-align:left;white-space:nowrap}
 .report-matrix td.pass{background:#e3f6e8;color:#17692f}.report-matrix td.fail{background:#fde4e4;color:#a11b1b;font-weight:600}
 .report-matrix td.unsupported{background:#f3f4f6;color:#9aa0a6}.report-matrix td.skipped{background:#fff7e0;color:#8a6d00}
+.report-matrix td.absent{background:#fafafa;color:#9aa0a6}
 .report-matrix td[data-cell]{cursor:pointer}
+.report-legend{font:12px system-ui,sans-serif;margin:0 0 10px;padding:0;list-style:none;display:flex;flex-wrap:wrap;gap:4px 16px}
+.report-legend b{display:inline-block;min-width:1.2em;text-align:center}
 """
 
 
@@ -86,17 +91,32 @@ def _table(results: list[CheckResult], clickable: bool) -> str:
         for check in columns:
             result = cells.get(check.id)
             if result is None:
-                tds.append("<td></td>")
+                tds.append(_absent_cell(fmt, model, check.id, clickable))
                 continue
-            target = f' data-cell="{html.escape(cell_id(result), quote=True)}"' if clickable and result.exchanges else ""
+            target = f' data-cell="{html.escape(cell_id(result), quote=True)}"' if clickable else ""
             tds.append(f'<td class="{result.status}" title="{_tooltip(result)}"{target}>{SYMBOLS[result.status]}</td>')
         label = f"{format_label(fmt)} · {model}"
         lines.append(f'<tr><th class="row">{html.escape(label)}</th>{"".join(tds)}</tr>')
     return "\n".join(lines) + "</table>"
 
 
+def _absent_cell(fmt: str, model: str, check: str, clickable: bool) -> str:
+    """A check this row's format is not checked for: its mark, why in the tooltip, and (on the page) a click that says so."""
+    target = f' data-cell="{html.escape("|".join((fmt, model, check)), quote=True)}"' if clickable else ""
+    why = html.escape(f"{check_label(check)} — {status_word(ABSENT)}: {say('rep.legend.absent')}", quote=True)
+    return f'<td class="{ABSENT}" title="{why}"{target}>{SYMBOLS[ABSENT]}</td>'
+
+
+def legend_html(clickable: bool = True) -> str:
+    """Every mark the matrix uses, with what it means (on the page: click a cell; in the file: its tooltip)."""
+    items = "".join(f'<li class="{status}"><b>{SYMBOLS[status]}</b> {html.escape(status_word(status))}: {html.escape(say(f"rep.legend.{status}"))}</li>'
+                    for status in SYMBOLS)
+    return f'<p class="report-legend-title">{html.escape(say("rep.legend.title" if clickable else "rep.legend.title_file"))}</p><ul class="report-legend" id="report-legend">{items}</ul>'
+
+
 def matrix_html(report: Report | None, clickable: bool = True) -> str:
-    """One table per kind of format (text, embeddings, images, video); each cell's reason in its tooltip."""
+    """One table per kind of format (text, embeddings, images, video), scrolling sideways inside its
+    box; each cell's reason in its tooltip; the legend of the marks below."""
     if report is None or not report.results:
         return say("report.p_run_a_report")
     tables = []
@@ -104,7 +124,22 @@ def matrix_html(report: Report | None, clickable: bool = True) -> str:
         results = [r for r in report.results if r.format in formats]
         if results:
             tables.append(_table(results, clickable))
-    return f'<style>{STYLE}</style><div class="report-matrix-wrap" id="report-matrix-table">' + "".join(tables) + "</div>"
+    return f'<style>{STYLE}</style><div class="report-matrix-wrap" id="report-matrix-table">' + "".join(tables) + "</div>" + legend_html(clickable)
+
+
+def absent_verdict(report: Report | None, key: str) -> str | None:
+    """Why a matrix cell has no result ("format|model|check" of a row of `report`, a check made
+    for other formats only), or None for any other key."""
+    fmt, _, rest = key.partition("|")
+    model, _, check = rest.rpartition("|")
+    if report is None or check not in CHECKS_BY_ID or fmt in CHECKS_BY_ID[check].formats:
+        return None
+    if not any(r.format == fmt and r.model == model for r in report.results):
+        return None
+    formats = ", ".join(format_label(f) for f in CHECKS_BY_ID[check].formats)
+    cell = f"{format_label(fmt)} · {model} · {check_label(check)}"
+    return say("rep.absent", cell=plain(cell), check=plain(check_label(check)), formats=plain(formats)) + "\n\n" + say(
+        "rep.rule", rule=plain(word(CHECKS_BY_ID[check].meaning)))
 
 
 def summary_markdown(report: Report | None, progress: str = "") -> str:
@@ -145,8 +180,7 @@ def find_cell(report: Report | None, key: str) -> CheckResult | None:
 def cell_choices(report: Report | None) -> list[tuple[str, str]]:
     if report is None:
         return []
-    return [(f"{SYMBOLS[r.status]} {cell_name(r)}", cell_id(r))
-            for r in report.results if r.exchanges]
+    return [(f"{SYMBOLS[r.status]} {cell_name(r)}", cell_id(r)) for r in report.results]
 
 
 def cell_verdict(result: CheckResult) -> str:
