@@ -24,7 +24,10 @@ SYMBOLS = {"pass": "✓", "fail": "✗", "unsupported": "—", "skipped": "○",
 """A mark for every status, and for "absent": a check made only for other formats (no result)."""
 ABSENT = "absent"
 STYLE = """
-.report-matrix-wrap{overflow-x:auto;max-width:100%;min-width:0}
+.report-matrix-wrap{overflow:auto;max-width:100%;min-width:0;max-height:75vh;overscroll-behavior-x:contain}
+.report-matrix tr:first-child th{position:sticky;top:0;z-index:1;background:var(--background-fill-primary,#fff)}
+.report-matrix th.row{position:sticky;left:0;z-index:2;background:var(--background-fill-primary,#fff)}
+.report-matrix tr:first-child th.row{z-index:3}
 .report-matrix{border-collapse:collapse;font:12px system-ui,sans-serif;margin-bottom:10px}
 .report-matrix th.col{font-weight:600;min-width:40px;max-width:66px;line-height:1.15;font-size:11px}
 .report-matrix th.row{min-width:max-content}
@@ -34,8 +37,10 @@ STYLE = """
 .report-matrix td.unsupported{background:#f3f4f6;color:#9aa0a6}.report-matrix td.skipped{background:#fff7e0;color:#8a6d00}
 .report-matrix td.absent{background:#fafafa;color:#9aa0a6}
 .report-matrix td[data-cell]{cursor:pointer}
-.report-legend{font:12px system-ui,sans-serif;margin:0 0 10px;padding:0;list-style:none;display:flex;flex-wrap:wrap;gap:4px 16px}
-.report-legend b{display:inline-block;min-width:1.2em;text-align:center}
+ul#report-legend{font:12px system-ui,sans-serif;margin:0 0 10px;padding:0;list-style:none;display:flex;flex-wrap:wrap;gap:4px 16px}
+ul#report-legend li{list-style:none;margin:0;padding:0}ul#report-legend li::before{content:none}
+ul#report-legend b{display:inline-block;min-width:1.2em;text-align:center}
+.report-legend-title{font:12px system-ui,sans-serif;margin:6px 0 2px}
 """
 
 
