@@ -44,6 +44,11 @@ ul#report-legend b{display:inline-block;min-width:1.2em;text-align:center}
 """
 
 
+LATENCY_STYLE = (".report-latency{border-collapse:collapse;font:13px system-ui,sans-serif}"
+                 ".report-latency th,.report-latency td{border:1px solid #d0d4dc;padding:3px 8px;text-align:right}"
+                 ".report-latency td:first-child,.report-latency th:first-child{text-align:left}")
+
+
 def check_label(check: str) -> str:
     """A check's name in the visitor's language (worded by the client's message id)."""
     return word(CHECKS_BY_ID[check].label)
@@ -176,6 +181,20 @@ def latency_markdown(report: Report | None) -> str:
     return "\n".join(lines)
 
 
+def latency_html(report: Report | None) -> str:
+    """The latency section as an HTML table (the downloaded page has no Markdown renderer)."""
+    rows = latency_rows(report) if report is not None else []
+    if not rows:
+        return f"<p>{html.escape(say('rep.no_streams'))}</p>"
+    head = "".join(f"<th>{html.escape(name.strip())}</th>" for name in say("rep.latency_head").strip().strip("|").split("|"))
+    body = []
+    for row in rows:
+        cells = (f"{format_label(row['format'])} · {row['model']}", row["streams"], _ms(row["ttft_p50_s"]), _ms(row["ttft_p95_s"]),
+                 _rate(row["tokens_per_s_p50"]), _rate(row["tokens_per_s_p95"]))
+        body.append("<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in cells) + "</tr>")
+    return f'<table class="report-latency" id="report-latency-table"><tr>{head}</tr>{"".join(body)}</table>'
+
+
 def find_cell(report: Report | None, key: str) -> CheckResult | None:
     if report is None:
         return None
@@ -240,13 +259,12 @@ def html_report(report: Report) -> str:
                        f"<p>{html.escape(say('rep.doc.expected', text=word(result.expected)))}<br>{html.escape(say('rep.doc.arrived', text=word(result.arrived)))}</p>"
                        f"{calls}</details>")
     meanings = "".join(f"<li><b>{html.escape(check_label(c.id))}</b>: {html.escape(word(c.meaning))}</li>" for c in CHECKS)
-    latency = latency_markdown(report).replace("|---", "")
     words = {name: html.escape(say(f"rep.doc.{name}")) for name in ("page_title", "latency", "failing", "meanings")}
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{words['page_title']}</title><style>body{{font:14px system-ui,sans-serif;margin:2em}}"
-            f"pre{{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap}}</style></head><body>"
+            f"pre{{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap}}{LATENCY_STYLE}</style></head><body>"
             f"<h1 id='report-title'>{html.escape(say('rep.doc.title', gateway=report.gateway))}</h1>"
             f"<p id='report-summary-line'><b>{html.escape(summary_line(report))}</b></p>"
-            f"{matrix_html(report, clickable=False)}<h2>{words['latency']}</h2><pre>{html.escape(latency)}</pre>"
+            f"{matrix_html(report, clickable=False)}<h2>{words['latency']}</h2>{latency_html(report)}"
             f"<h2>{words['failing']}</h2>{''.join(details) or '<p>' + say('rep.none') + '</p>'}<h2>{words['meanings']}</h2><ul>{meanings}</ul></body></html>")
 
 
