@@ -4,6 +4,7 @@ a check made for other formats say why when clicked."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,3 +73,18 @@ def test_a_wide_matrix_scrolls_in_its_box_and_every_cell_says_why(small_page: Pa
     absent.click()
     expect(verdict).to_contain_text("not checked here", timeout=10_000)
     expect(verdict).to_contain_text("embeddings (list)")
+
+
+def test_an_example_fills_the_pickers_and_runs(small_page: Page) -> None:
+    page = small_page
+    open_tab(page, "Report", "#report-run")
+    expect(page.locator("#report-examples")).to_contain_text("Only the messages format")
+    page.click("#report-example-1")
+    expect(page.locator("#report-formats input[type=checkbox]:checked")).to_have_count(1)
+    page.click("#report-run")
+    summary = page.locator("#report-summary")
+    expect(summary).to_contain_text(re.compile(r"\d+ of \d+ checks passed"), timeout=120_000)
+    expect(summary).not_to_contain_text("running:", timeout=120_000)
+    rows = page.locator("#report-matrix-table th.row").all_inner_texts()
+    assert rows[1:] and all(row.startswith("messages · ") for row in rows[1:]), rows
+    assert page.locator("#report-matrix-table td.pass[data-cell]").count() > 5

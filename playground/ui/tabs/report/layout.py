@@ -10,10 +10,11 @@ import gradio as gr
 
 from playground.ui.i18n import t, t_client
 
-from playground.client.report.model import CHECKS, FORMAT_LABELS, FORMATS, QUICK_CHECKS, QUICK_FORMATS, TEXT_FORMATS
+from playground.client.report.model import CHECKS, FORMAT_LABELS, FORMATS, QUICK_CHECKS, QUICK_FORMATS, TEXT_FORMATS, catalog_models
 from playground.client.report.runner import MAX_CONCURRENCY
 from playground.ui.tabs.report import handlers
 from playground.ui.tabs.context import TabContext
+from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.widgets import Inspector, error_banner
 
 MATRIX_JS = """element.addEventListener('click', (e) => {
@@ -23,6 +24,17 @@ MATRIX_JS = """element.addEventListener('click', (e) => {
 CHECK_CHOICES = [(t_client(c.label), c.id) for c in CHECKS]
 """The client's checks, named through the catalogue; the values the handlers read are the check ids."""
 FORMAT_CHOICES = [(t_client(FORMAT_LABELS[f]), f) for f in FORMATS]
+
+EXAMPLES = [
+    Example(t("report.example.quick"), t("report.example.quick_explains"), {"depth": "quick"}),
+    Example(t("report.example.messages"), t("report.example.messages_explains"),
+            {"formats": ["messages"], "models": [handlers.model_value("messages", m) for m in catalog_models("messages")]}),
+    Example(t("report.example.streams"), t("report.example.streams_explains"),
+            {"formats": list(TEXT_FORMATS), "checks": ["stream", "finish", "ttft"],
+             "models": [handlers.model_value(f, m) for f in TEXT_FORMATS for m in catalog_models(f)]}),
+]
+"""Each fills the scope pickers (the others back to the quick defaults); Run report runs it. The
+demo gateway plants its defects per server (`DEMO_QUIRKS`), not per request, so no example shows them."""
 
 
 def _load_run(hosted: bool) -> tuple[Any, ...]:
@@ -48,6 +60,7 @@ def _load_run(hosted: bool) -> tuple[Any, ...]:
 def build_report_tab(ctx: TabContext) -> None:
     session = gr.State(handlers.ReportSession())
     gr.Markdown(t("report.check_a_whole_gateway"))
+    examples = ExampleRow.build("report", EXAMPLES, shows="report-run")
     with gr.Row():
         depth = gr.Radio([(t("report.quick"), "quick"), (t("report.thorough"), "thorough")], value="quick",
                          label=t("report.depth"), elem_id="report-depth")
@@ -78,6 +91,7 @@ def build_report_tab(ctx: TabContext) -> None:
         downloads = gr.File(label=t("report.downloads_json_markdown_html"), file_count="multiple", interactive=False, elem_id="report-downloads")
         saved = gr.File(label=t("report.load_a_saved_report"), file_types=[".json"], elem_id="report-load-file")
 
+    examples.wire({"depth": depth, "concurrency": concurrency, "budget": budget, "formats": formats, "models": models, "checks": checks})
     wired = handlers.ReportHandlers(ctx.client, ctx.defaults)
     outputs_end = [summary, matrix, latency, diff, cell, downloads]
     running = run_button.click(wired.run_checks, [session, *ctx.connection, formats, models, checks, depth, concurrency, budget],
