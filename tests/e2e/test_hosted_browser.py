@@ -12,6 +12,7 @@ from playground.demo_gateway.server import free_port, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.shared.connection import ServerDefaults
+from tests.e2e.pages import open_accordion, open_tab
 from tests.recorder import Recorder
 
 pytestmark = pytest.mark.browser
@@ -60,3 +61,21 @@ def test_a_loopback_base_url_is_refused_and_never_reached(hosted_page: Page) -> 
     page.fill("#chat-input textarea", "What is the capital of Chile?")  # the server's own gateway still works
     page.keyboard.press("Enter")
     expect(page.locator("#chat-chatbot")).to_contain_text("Santiago", timeout=10_000)
+
+
+def test_the_report_load_run_settings_are_shown_disabled(browser: Browser, hosted_url: str) -> None:
+    """Hosted, the load run is off: its settings and its button are shown disabled (at 1280x720), with why."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(hosted_url)
+        page.wait_for_selector("#chat-input textarea")
+        open_tab(page, "Report", "#report-run")
+        open_accordion(page, "Load run (local mode only)", "#report-load-refused")
+        expect(page.locator("#report-load-refused")).to_contain_text("The load run is off in hosted mode")
+        for control in ("#report-load-format input", "#report-load-model textarea", "#report-load-max input[type=number]",
+                        "#report-load-max input[type=range]", "#report-load-stop-rate input", "#report-load-run"):
+            expect(page.locator(control)).to_be_disabled()
+        expect(page.locator("#report-run")).to_be_enabled()
+    finally:
+        context.close()
