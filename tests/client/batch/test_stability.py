@@ -86,9 +86,9 @@ def test_the_grid_shows_only_flipping_rows_and_the_exports_say_which_cells_flip(
 
 
 async def test_each_repeat_is_its_own_request(client: GatewayClient, conn: Connection, tmp_path: Path) -> None:
-    plan = Plan("Answer: {{q}}", dataset=Dataset(["q"], [{"q": f"question {n}"} for n in range(3)]),
-                columns=[("chat", "gx-2.5-flash"), ("messages", "cl-sonnet-4-5-20250929")], repeats=3,
-                graders=[GraderSpec("contains", "{{q}}"), GraderSpec("contains", "question 1")], concurrency=4)
+    questions = [{"q": "What is 2 plus 2?"}, {"q": "Describe a cat."}, {"q": "What has keys but can't open locks?"}]
+    plan = Plan("{{q}}", dataset=Dataset(["q"], questions), columns=[("chat", "gx-2.5-flash"), ("messages", "cl-sonnet-4-5-20250929")],
+                repeats=3, graders=[GraderSpec("regex", r"\b4\b")], concurrency=4)  # only the sum's answer holds a 4
     record = RunFile.create(tmp_path, plan.to_dict())
     progress = await Runner(client, conn, plan, record).run()
     assert (progress.done, progress.errors) == (18, 0)
