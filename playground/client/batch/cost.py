@@ -18,6 +18,8 @@ count; in the native format `thoughtsTokenCount` is outside `candidatesTokenCoun
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import csv
 import io
 import math
@@ -60,15 +62,15 @@ def _money(value: Any, where: str, *, optional: bool = False) -> float | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if optional:
             return None
-        raise PriceError(f"{where}: a price is needed")
+        raise PriceError(Text("batch.cost.price_needed", where=where))
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise PriceError(f"{where}: {str(value)[:30]!r} is not a price")
+        raise PriceError(Text("batch.cost.not_price", where=where, value=repr(str(value)[:30])))
     try:
         number = float(str(value).strip().lstrip("$")) if not isinstance(value, (int, float)) else float(value)
     except ValueError:
-        raise PriceError(f"{where}: {str(value)[:30]!r} is not a number") from None
+        raise PriceError(Text("batch.cost.not_number", where=where, value=repr(str(value)[:30]))) from None
     if not math.isfinite(number) or number < 0:
-        raise PriceError(f"{where}: a price is a number of 0 or more (got {str(value)[:30]})")
+        raise PriceError(Text("batch.cost.price_number_0_more_got", where=where, value=str(value)[:30]))
     return number
 
 
@@ -77,22 +79,22 @@ def table_from_rows(rows: list[list[Any]]) -> dict[str, Price]:
     table: dict[str, Price] = {}
     for number, row in enumerate(rows or [], 1):
         if not isinstance(row, (list, tuple)):
-            raise PriceError(f"row {number}: not a row of [model, input, output, cached input]")
+            raise PriceError(Text("batch.cost.row_not_row_model_input", number=number))
         cells = list(row) + [None] * 4
         if not isinstance(cells[0], (str, type(None))):
-            raise PriceError(f"row {number}: the model must be text")
+            raise PriceError(Text("batch.cost.row_model_text", number=number))
         model = (cells[0] or "").strip()
         if not model and not any(str(c or "").strip() for c in cells[1:4]):
             continue
         if not model:
-            raise PriceError(f"row {number}: the model is missing")
+            raise PriceError(Text("batch.cost.row_model_missing", number=number))
         if model in table:
-            raise PriceError(f"row {number}: {model} is priced twice")
+            raise PriceError(Text("batch.cost.row_priced_twice", number=number, model=model))
         where = f"row {number} ({model[:40]})"
         table[model] = Price(_money(cells[1], where + " input"), _money(cells[2], where + " output"),
-                             _money(cells[3], where + " cached input", optional=True))
+                             _money(cells[3], Text("batch.cost.cached_input", where=where), optional=True))
         if len(table) > MAX_MODELS:
-            raise PriceError(f"at most {MAX_MODELS} models")
+            raise PriceError(Text("batch.cost.most_models", max_models=MAX_MODELS))
     return table
 
 
@@ -102,13 +104,13 @@ def table_from_csv(text: str) -> dict[str, Price]:
     try:
         header = [h.strip().lower().replace(" ", "_") for h in next(reader, [])]
         if "model" not in header or "input" not in header or "output" not in header:
-            raise PriceError("line 1: the header must name model, input and output (and optionally cached_input)")
+            raise PriceError(Text("batch.cost.line_1_header_name_model"))
         index = {name: header.index(name) for name in COLUMNS if name in header}
         rows = []
         for values in reader:
             rows.append([values[index[name]] if name in index and index[name] < len(values) else None for name in COLUMNS])
     except csv.Error as error:
-        raise PriceError(f"line {reader.line_num}: not valid CSV ({error})") from None
+        raise PriceError(Text("batch.cost.line_not_valid_csv", line_num=reader.line_num, error=error)) from None
     return table_from_rows(rows)
 
 

@@ -4,6 +4,8 @@ interval from blind votes; the best of each marked) and the results grid (rows x
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +19,8 @@ from playground.client.intent import FORMAT_LABELS
 from playground.client.results import Usage
 from playground.client.stats import percentile
 
-FILTERS = ("all rows", "only failures", "only errors", "only disagreements", "only rows that flip")
+FILTERS = (Text("batch.report.all_rows"), Text("batch.report.only_failures"), Text("batch.report.only_errors"),
+           Text("batch.report.only_disagreements"), Text("batch.report.only_rows_flip"))
 BEST = "★ "
 
 
@@ -168,17 +171,17 @@ def leaderboard_rows(plan: Plan, stats: list[ColumnStats]) -> tuple[list[str], l
     for index, spec in enumerate(plan.graders):
         metrics.append((f"pass: {spec.label}", [s.pass_rates[index] for s in stats], "pct", True))
     if plan.repeats > 1 and plan.graders:
-        metrics += [("pass rate", [s.pass_rate for s in stats], "pct", True), (f"pass^{plan.repeats}", [s.pass_k for s in stats], "pct", True),
-                    ("pass rate spread", [s.pass_spread for s in stats], "pct", False)]
+        metrics += [(Text("batch.report.pass_rate"), [s.pass_rate for s in stats], "pct", True), (f"pass^{plan.repeats}", [s.pass_k for s in stats], "pct", True),
+                    (Text("batch.report.pass_rate_spread"), [s.pass_spread for s in stats], "pct", False)]
     if any(s.mean_score is not None for s in stats):
-        metrics.append(("mean score", [s.mean_score for s in stats], "num", True))
+        metrics.append((Text("batch.report.mean_score"), [s.mean_score for s in stats], "num", True))
     metrics += [("TTFT p50 ms", [s.ttft_p50 for s in stats], "ms", False), ("TTFT p95 ms", [s.ttft_p95 for s in stats], "ms", False),
                 ("tokens/s", [s.tokens_per_s for s in stats], "num", True), ("tokens", [float(s.tokens) for s in stats], "int", None),
                 ("cost", [s.cost for s in stats], "money", False)]
     if plan.repeats > 1:
-        metrics.append(("repeats differ", [s.spread for s in stats], "pct", False))
+        metrics.append((Text("batch.report.repeats_differ"), [s.spread for s in stats], "pct", False))
     if any(s.elo is not None for s in stats):
-        metrics += [("Elo", [s.elo for s in stats], "int", True), ("win rate", [s.win_rate for s in stats], "pct", True),
+        metrics += [("Elo", [s.elo for s in stats], "int", True), (Text("batch.report.win_rate"), [s.win_rate for s in stats], "pct", True),
                     ("Bradley-Terry", [s.bt.value if s.bt else None for s in stats], "int", True)]
     headers = ["column", "cells", "errors", *[name for name, *_ in metrics]]
     rows = [[s.label, str(s.cells), str(s.errors)] for s in stats]
@@ -214,7 +217,7 @@ def _verdict(record: CellRecord | None) -> object:
     return tuple(m.get("passed") for m in record.marks) if record.marks else " ".join(record.answer.split()).casefold()
 
 
-def grid_keys(plan: Plan, run: RunRecord, shown: str = "all rows", sort: str = "row") -> list[tuple[int, int]]:
+def grid_keys(plan: Plan, run: RunRecord, shown: str = FILTERS[0], sort: str = "row") -> list[tuple[int, int]]:
     """(row, repeat) pairs to show, filtered and sorted. `sort` is "row" or "C<n> <metric>"
     with metric one of ttft, tokens, passes."""
     pairs = []

@@ -10,6 +10,8 @@ format and body) are sent once and their answer reused, also across a resume.
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import asyncio
 import hashlib
 import json
@@ -30,7 +32,7 @@ from playground.client.intent import Intent, to_request
 from playground.client.results import TextResult
 from playground.client.transport import Connection, Exchange
 
-STOPPED = "stopped after the request was sent; not resent (it may have been charged)"
+STOPPED = Text("batch.runner.stopped_after_request_sent_not")
 
 
 @dataclass
@@ -119,13 +121,13 @@ class Runner:
         values = self.plan.dataset.rows[row]
         record = CellRecord(row, repeat, column)
         try:
-            user = fill(self.plan.user, values, "the user prompt")
+            user = fill(self.plan.user, values, Text("batch.runner.user_prompt"))
             temperature, max_tokens, stream = self.plan.settings_for(column)
-            intent = Intent(user, fill(self.plan.system, values, "the system prompt"), temperature=temperature,
+            intent = Intent(user, fill(self.plan.system, values, Text("batch.runner.system_prompt")), temperature=temperature,
                             max_tokens=max_tokens, stream=stream)
             request = to_request(intent, fmt, model.strip()).request
         except (TemplateError, GatewayError, ValueError) as error:
-            record.error = f"not sent: {error_words(error) if isinstance(error, GatewayError) else error}"
+            record.error = Text("batch.runner.not_sent", value=error_words(error) if isinstance(error, GatewayError) else error)
             await self._record(record, {})
             return
         record.request_key = request_key(fmt, request.to_body())
@@ -148,13 +150,13 @@ class Runner:
         try:
             for spec in self.plan.graders:
                 if record.error and not record.answer:
-                    mark = Mark(None, "no answer")
+                    mark = Mark(None, Text("batch.runner.no_answer"))
                 else:
                     mark = await grade_cell(self.client, self.conn, spec, user, record.answer, values, facts)
                 record.marks.append({"passed": mark.passed, "detail": mark.detail, "score": mark.score})
                 grader_exchanges.append(mark.exchange)
         except asyncio.CancelledError:
-            record.error = record.error or "stopped while grading (the answer is kept; the remaining graders did not run)"
+            record.error = record.error or Text("batch.runner.stopped_while_grading_answer_kept")
             await self._record(record, detail)
             raise
         await self._record(record, detail)

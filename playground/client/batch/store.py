@@ -14,6 +14,8 @@ written before owners were recorded has the owner "".
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import json
 import os
 import re
@@ -26,7 +28,7 @@ from typing import Any, Protocol
 from playground.client.batch.elo import Vote
 
 RUN_ID = re.compile(r"^[0-9a-f]{32}$")
-INTERRUPTED = "interrupted: the request was sent before the app stopped; not resent (it may have been charged)"
+INTERRUPTED = Text("batch.store.interrupted_request_sent_before_app")
 
 
 @dataclass
@@ -129,7 +131,7 @@ class RunFile:
         """Read a run back (raises `FileNotFoundError`/`ValueError`); a torn last line is ignored,
         and cells sent but never finished are written down as interrupted."""
         if not RUN_ID.match(run_id or ""):
-            raise ValueError("not a run id")
+            raise ValueError(Text("batch.store.not_run_id"))
         path = directory / f"{run_id}.jsonl"
         run, torn = cls.read(path)
         if torn:
@@ -155,12 +157,12 @@ class RunFile:
                     continue
                 if run is None:
                     if item.get("type") != "run" or not isinstance(item.get("plan"), dict):
-                        raise ValueError("not a run file")
+                        raise ValueError(Text("batch.store.not_run_file"))
                     run = cls(path, item)
                     continue
                 run._load(item, start)
         if run is None:
-            raise ValueError("an empty run file")
+            raise ValueError(Text("batch.store.empty_run_file"))
         return run, bool(raw) and not raw.endswith(b"\n")
 
     def settle_interrupted(self) -> None:

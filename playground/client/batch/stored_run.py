@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.client.batch.elo import Vote
+from playground.client.texts import Text
 from playground.client.batch.store import INTERRUPTED, RUN_ID, SUMMARY_FIELDS, CellRecord, cell_key
 from playground.store import runs as stored
 from playground.store.database import Database
@@ -92,7 +93,7 @@ class StoredRun:
         """A run read back (raises `ValueError` for a malformed id, `FileNotFoundError` for none);
         cells sent but never finished are written down as interrupted."""
         if not RUN_ID.match(run_id or ""):
-            raise ValueError("not a run id")
+            raise ValueError(Text("batch.store.not_run_id"))
         loaded = database.call(stored.load_run, run_id)
         if loaded is None:
             raise FileNotFoundError("no such run")

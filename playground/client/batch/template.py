@@ -12,6 +12,11 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from playground.client.texts import Text
+
+THE_PROMPT = Text("batch.template.prompt")
+"""What a refusal calls a template when the caller does not name it."""
+
 _TOKEN = re.compile(r"\\\{\{|\{\{([^{}\n]*)\}\}|\{\{")
 MAX_NAME_CHARS = 64
 RESERVED = frozenset({"expected"})
@@ -39,14 +44,14 @@ class Template:
         for piece in self.pieces:
             if isinstance(piece, tuple):
                 if piece[0] not in values:
-                    raise TemplateError(f"no value for the variable {{{{{piece[0]}}}}}")
+                    raise TemplateError(Text("batch.template.no_value_variable", piece=piece[0]))
                 out.append(str(values[piece[0]]))
             else:
                 out.append(piece)
         return "".join(out)
 
 
-def parse(text: str, where: str = "the prompt") -> Template:
+def parse(text: str, where: str = THE_PROMPT) -> Template:
     """Split `text` into literals and placeholders (raises `TemplateError` with the position)."""
     pieces: list[str | tuple[str]] = []
     position = 0
@@ -60,11 +65,10 @@ def parse(text: str, where: str = "the prompt") -> Template:
         if match.group(1) is None:
             line = text.count("\n", 0, match.start()) + 1
             column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-            raise TemplateError(f"{where}, line {line}: “{{{{” at character {column} does not start a placeholder; "
-                                "write {{name}} or escape it as \\{{")
+            raise TemplateError(Text("batch.template.line_does_not_start_placeholder", where=where, line=line, column=column))
         name = match.group(1).strip()
         if not name or len(name) > MAX_NAME_CHARS:
-            raise TemplateError(f"{where}: a placeholder needs a name of 1 to {MAX_NAME_CHARS} characters (at character {match.start() + 1})")
+            raise TemplateError(Text("batch.template.placeholder_needs_name_1_characters", where=where, max_name_chars=MAX_NAME_CHARS, match=match.start() + 1))
         pieces += [literal, (name,)]
     pieces.append((text or "")[position:])
     return Template(tuple(piece for piece in pieces if piece != ""))
@@ -82,16 +86,16 @@ def check_variables(used: Iterable[str], available: Iterable[str]) -> list[str]:
     """Problems to show before sending: variables with no column, columns no placeholder uses
     (`expected`, other reserved columns and `__` grader columns are never reported as unused)."""
     used, available = list(used), list(available)
-    problems = []
+    problems: list[str] = []
     missing = [name for name in used if name not in available]
     unused = [name for name in available if name not in used and name not in RESERVED and not name.startswith(GRADER_PREFIX)]
     if missing:
-        problems.append("no value for " + ", ".join(f"{{{{{name}}}}}" for name in missing))
+        problems.append(Text("batch.template.no_value", value=", ".join(f"{{{{{name}}}}}" for name in missing)))
     if unused:
-        problems.append("not used by the prompt: " + ", ".join(unused))
+        problems.append(Text("batch.template.not_used_prompt", value=", ".join(unused)))
     return problems
 
 
-def fill(text: str, values: Mapping[str, str], where: str = "the prompt") -> str:
+def fill(text: str, values: Mapping[str, str], where: str = THE_PROMPT) -> str:
     """Parse and render in one step (raises `TemplateError`)."""
     return parse(text, where).render(values)

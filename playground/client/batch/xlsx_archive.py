@@ -6,6 +6,8 @@ and bounded nesting. Only the parts a first sheet needs are ever opened."""
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import struct
 import zipfile
 import zlib
@@ -26,7 +28,7 @@ _END_SEARCH = 22 + 65_535
 
 
 def unreadable(reason: str) -> DatasetError:
-    return DatasetError(None, f"not a readable XLSX workbook ({reason})")
+    return DatasetError(None, Text("batch.xlsx_archive.not_readable_xlsx_workbook", reason=reason))
 
 
 def _count_parts(path: Path, limits: Limits) -> None:
@@ -37,13 +39,12 @@ def _count_parts(path: Path, limits: Limits) -> None:
         tail = handle.read()
     at = tail.rfind(_END_RECORD)
     if at < 0 or len(tail) - at < 22:
-        raise unreadable("no zip directory")
+        raise unreadable(Text("batch.xlsx_archive.no_zip_directory"))
     parts, directory_bytes = struct.unpack_from("<HL", tail, at + 10)
     if parts == 0xFFFF or directory_bytes == 0xFFFFFFFF:
         raise unreadable("ZIP64")
     if parts > limits.zip_parts or directory_bytes > limits.zip_parts * 1024:
-        raise DatasetError(None, f"the workbook has {parts:,} parts ({directory_bytes:,} bytes of zip directory); "
-                                 f"a data set workbook has at most {limits.zip_parts:,}")
+        raise DatasetError(None, Text("batch.xlsx_archive.workbook_parts_bytes_zip_directory", parts=parts, directory_bytes=directory_bytes, zip_parts=limits.zip_parts))
 
 
 class Archive:
@@ -71,17 +72,15 @@ class Archive:
         limits = self.budget.limits
         for info in parts:
             if info.flag_bits & 0x1:
-                raise DatasetError(None, f"the part {info.filename} is encrypted; save the workbook without a password")
+                raise DatasetError(None, Text("batch.xlsx_archive.part_encrypted_save_workbook_without", filename=info.filename))
             if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-                raise unreadable(f"{info.filename} is packed with method {info.compress_type}")
+                raise unreadable(Text("batch.xlsx_archive.packed_method", filename=info.filename, compress_type=info.compress_type))
             ratio = info.file_size / max(info.compress_size, 1)
             if info.file_size > RATIO_CHECKED_FROM and ratio > limits.compression_ratio:
-                raise DatasetError(None, f"the part {info.filename} unpacks to {ratio:,.0f} times its packed size "
-                                         f"({info.file_size / 1_000_000:,.1f} MB); at most {limits.compression_ratio} times")
+                raise DatasetError(None, Text("batch.xlsx_archive.part_unpacks_times_packed_size", filename=info.filename, ratio=ratio, file_size=info.file_size / 1000000, compression_ratio=limits.compression_ratio))
         total = self.unpacked + sum(info.file_size for info in parts)
         if total > limits.unpacked_bytes:
-            raise DatasetError(None, f"the workbook unpacks to {total / 1_000_000:,.1f} MB in the parts a data set reads; "
-                                     f"at most {limits.unpacked_bytes / 1_000_000:g} MB")
+            raise DatasetError(None, Text("batch.xlsx_archive.workbook_unpacks_mb_parts_data", total=total / 1000000, unpacked_bytes=limits.unpacked_bytes / 1000000))
         self.unpacked = total
 
     def chunks(self, info: zipfile.ZipInfo) -> Iterator[bytes]:
@@ -115,7 +114,7 @@ class Archive:
 
 
 def _refuse_dtd(*_: Any) -> None:
-    raise DatasetError(None, "the workbook's XML declares a DTD, which a workbook never needs (its entities are not read)")
+    raise DatasetError(None, Text("batch.xlsx_archive.workbook_xml_declares_dtd_which"))
 
 
 class XmlHandler:
@@ -127,7 +126,7 @@ class XmlHandler:
     def opened(self, name: str, attributes: dict[str, str]) -> None:
         self.depth += 1
         if self.depth > MAX_XML_DEPTH:
-            raise DatasetError(None, f"the workbook's XML is nested more than {MAX_XML_DEPTH} elements deep")
+            raise DatasetError(None, Text("batch.xlsx_archive.workbook_xml_nested_more_than", max_xml_depth=MAX_XML_DEPTH))
         self.start(name.rpartition(" ")[2], attributes)
 
     def closed(self, name: str) -> None:

@@ -4,6 +4,8 @@ with the bounded `Archive`. The shared strings are bounded in number and in size
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import posixpath
 import zipfile
 from dataclasses import dataclass, field
@@ -66,7 +68,7 @@ def find_book(archive: Archive) -> Book:
     office = [target for kind, target in _relationships(archive, "").values() if kind.endswith("/officeDocument")]
     workbook_info = archive.find(office[0] if office else "xl/workbook.xml")
     if workbook_info is None:
-        raise DatasetError(None, "not a readable XLSX workbook (no workbook part)")
+        raise DatasetError(None, Text("batch.xlsx_book.not_readable_xlsx_workbook_no"))
     workbook = _Workbook()
     read_whole(archive, workbook_info, workbook)
     related = _relationships(archive, workbook_info.filename)
@@ -79,7 +81,7 @@ def find_book(archive: Archive) -> Book:
 
     sheet = next((info for info in (part("/worksheet", key) for key in workbook.sheet_ids) if info is not None), None)
     if sheet is None:
-        raise DatasetError(None, "the workbook has no worksheet")
+        raise DatasetError(None, Text("batch.xlsx_book.workbook_no_worksheet"))
     return Book(sheet, part("/sharedStrings"), part("/styles"), CALENDAR_MAC_1904 if workbook.date1904 else CALENDAR_WINDOWS_1900)
 
 
@@ -109,16 +111,14 @@ class _SharedStrings(XmlHandler):
             self._phonetic -= 1
         elif name == "si":
             if len(self.strings) >= self.most:
-                raise DatasetError(None, f"the workbook has more than {self.most:,} shared strings (one for each cell of a data set's "
-                                         f"rows and {MAX_COLUMNS} columns); save the data set's sheet as a workbook of its own or as CSV")
+                raise DatasetError(None, Text("batch.xlsx_book.workbook_more_than_shared_strings", most=self.most, max_columns=MAX_COLUMNS))
             self.strings.append("".join(self._item))
 
     def text(self, data: str) -> None:
         if self._parts is not None:
             self._size += len(data)
             if self._size > MAX_VALUE_CHARS:
-                raise DatasetError(None, f"shared string {len(self.strings) + 1:,} has more than {MAX_VALUE_CHARS:,} characters "
-                                         "(the limit for a value)")
+                raise DatasetError(None, Text("batch.xlsx_book.shared_string_more_than_characters", strings_count=len(self.strings) + 1, max_value_chars=MAX_VALUE_CHARS))
             self._parts.append(data)
 
 

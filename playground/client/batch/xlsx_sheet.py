@@ -7,6 +7,8 @@ gives them (the cached result of a formula), dates as ISO text."""
 
 from __future__ import annotations
 
+from playground.client.texts import Text
+
 import datetime
 import math
 import re
@@ -92,7 +94,7 @@ class _Sheet(XmlHandler):
         if self._collect is not None:
             self._size += len(data)
             if self._size > MAX_VALUE_CHARS:
-                raise DatasetError(self.row, f"the cell {self._where()} has more than {MAX_VALUE_CHARS:,} characters (the limit for a value)", "row")
+                raise DatasetError(self.row, Text("batch.xlsx_sheet.cell_more_than_characters_limit", self=self._where(), max_value_chars=MAX_VALUE_CHARS), "row")
             self._collect.append(data)
 
     def _row(self, number: str | None) -> None:
@@ -102,17 +104,16 @@ class _Sheet(XmlHandler):
         elif given is not None:
             self.row = given
         else:
-            raise unreadable(f"a row numbered {number[:20]!r}")
+            raise unreadable(Text("batch.xlsx_sheet.row_numbered", number=repr(number[:20])))
         self.cells, self.column, self.count = {}, 0, 0
 
     def _cell(self, attributes: dict[str, str]) -> None:
         self.count += 1
         self.cells_read += 1
         if self.count > MAX_SHEET_COLUMNS:
-            raise DatasetError(self.row, f"more than {MAX_SHEET_COLUMNS:,} cells in one row (the most a sheet can have)", "row")
+            raise DatasetError(self.row, Text("batch.xlsx_sheet.more_than_cells_one_row", max_sheet_columns=MAX_SHEET_COLUMNS), "row")
         if self.cells_read > self.most_cells:
-            raise DatasetError(self.row, f"more than {self.most_cells:,} cells read ({MAX_COLUMNS} for each row a data set's sheet may have, "
-                                         "blank rows included); delete the empty cells", "row")
+            raise DatasetError(self.row, Text("batch.xlsx_sheet.more_than_cells_read_each", most_cells=self.most_cells, max_columns=MAX_COLUMNS), "row")
         reference = attributes.get("r")
         if reference is None:
             self.column += 1
@@ -120,7 +121,7 @@ class _Sheet(XmlHandler):
             found = _REFERENCE.match(reference)
             self.column = column_number(found.group(1)) if found else 0
             if not 1 <= self.column <= MAX_SHEET_COLUMNS:
-                raise unreadable(f"a cell at {reference[:20]!r}")
+                raise unreadable(Text("batch.xlsx_sheet.cell", reference=repr(reference[:20])))
         self.kind, self.style = attributes.get("t", "n"), whole_number(attributes.get("s")) or 0
         self.value = self.inline = self._collect = None
         self._size, self.in_cell = 0, True
@@ -134,9 +135,7 @@ class _Sheet(XmlHandler):
         most_rows = self.budget.max_rows + 1 + self.budget.blank_limit
         most_columns = self.budget.limits.sheet_columns
         if rows > most_rows or columns > most_columns:
-            raise DatasetError(None, f"the sheet declares {rows:,} rows and {columns:,} columns ({reference[:40]}); a data set's sheet has "
-                                     f"at most {most_rows:,} rows (a header, the rows of a run and as many blank ones; setting "
-                                     f"PLAYGROUND_BATCH_MAX_ROWS) and {most_columns:,} columns")
+            raise DatasetError(None, Text("batch.xlsx_sheet.sheet_declares_rows_columns_data", rows=rows, columns=columns, reference=reference[:40], most_rows=most_rows, most_columns=most_columns))
 
     def _where(self) -> str:
         return f"{column_letters(self.column)}{self.row}"
@@ -160,7 +159,7 @@ class _Sheet(XmlHandler):
         strings = self.lookups.strings
         index = whole_number(raw.strip(), 11)
         if index is None or index >= len(strings):
-            raise DatasetError(self.row, f"the cell {self._where()} refers to shared string {raw[:20]}, but the workbook has {len(strings):,}", "row")
+            raise DatasetError(self.row, Text("batch.xlsx_sheet.cell_refers_shared_string_but", self=self._where(), raw=raw[:20], strings_count=len(strings)), "row")
         return strings[index]
 
     def _number(self, raw: str) -> int | float:
@@ -170,7 +169,7 @@ class _Sheet(XmlHandler):
         except ValueError:
             number = math.nan
         if isinstance(number, float) and not math.isfinite(number):
-            raise DatasetError(self.row, f"the cell {self._where()} holds {text[:20]!r}, which is not a finite number", "row")
+            raise DatasetError(self.row, Text("batch.xlsx_sheet.cell_holds_which_not_finite", self=self._where(), text=repr(text[:20])), "row")
         return number
 
 
