@@ -70,8 +70,8 @@ def tables() -> Tables:
             height_names[name.lower()] = index
     lists = {name: [Entry(Keys(row[0], False), Keys(row[1], True), *row[2:]) for row in data[name]]
              for name in ("superlatives", "events", "people", "definitions")}
-    return Tables(countries, _pattern(list(by_name)), by_name, _pattern(list(capitals)), capitals,  # type: ignore[arg-type]
-                  heights, _pattern(list(height_names)), height_names, lists)  # type: ignore[arg-type]
+    return Tables(countries, _pattern(list(by_name)), by_name, _pattern(list(capitals)), capitals,  # type: ignore[arg-type]  # the JSON rows are lists; Tables names them as tuples
+                  heights, _pattern(list(height_names)), height_names, lists)  # type: ignore[arg-type]  # (as above)
 
 
 def _first(pattern: re.Pattern[str], text: str) -> str | None:

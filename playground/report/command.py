@@ -43,7 +43,7 @@ class CommandError(Exception):
 class Parser(argparse.ArgumentParser):
     """argparse that raises instead of exiting, so a bad argument exits 2 with our own line."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> None:  # type: ignore[override]  # argparse declares NoReturn; this raises, which is as good
         raise CommandError(message)
 
 
