@@ -46,11 +46,11 @@ def _choose(page: Page, dropdown: str, option: str) -> None:
     page.locator(dropdown).get_by_role("option", name=option, exact=True).click()
 
 
-def _run(page: Page, rows: str, temperature: str = "") -> None:
+def _run(page: Page, rows: str, max_tokens: str = "0") -> None:
     page.fill("#batch-paste textarea", rows)
     page.click("#batch-paste-use")
     expect(page.locator("#batch-data-status")).to_contain_text(f"{rows.count(chr(10)) + 1} rows", timeout=10_000)
-    page.fill("#batch-temperature textarea, #batch-temperature input", temperature)
+    page.fill("#batch-max-tokens input", max_tokens)
     page.evaluate("() => document.querySelector('#batch-progress .batch-progress')?.remove()")  # the last run's bar: gone
     page.click("#batch-run")
     bar = page.locator("#batch-progress .batch-progress")
@@ -80,17 +80,17 @@ def test_a_second_run_against_the_first_and_the_link_to_a_run(browser: Browser, 
     page = _open(browser, batch_app)
     page.fill("#batch-user textarea", "{{question}}")
     _choose(page, "#batch-grader-kind-0", "matches the regex")
-    page.fill("#batch-grader-value-0 textarea, #batch-grader-value-0 input", r"piano|cat|temperature=0\.5")
-    rows = SCRIPTED + "\nSay hi"  # the demo's generic answer states the temperature: the second run passes it
+    page.fill("#batch-grader-value-0 textarea, #batch-grader-value-0 input", r"whiskers|lock|offline")
+    rows = SCRIPTED + "\nSay hi"  # 4 tokens cut every answer before the words the grader looks for; the second run is whole
+    _run(page, rows, "4")
     _run(page, rows)
-    _run(page, rows, "0.5")
     page.click("#batch-changes-panel")
     baseline = page.locator("#batch-baseline input")
     expect(baseline).not_to_have_value("", timeout=10_000)  # opening the section listed this visitor's runs, the newest other first
     page.click("#batch-compare-baseline")
     changes = page.locator("#batch-changes")
     expect(changes).to_contain_text("What changed", timeout=10_000)
-    expect(changes.locator("tr", has_text="chat completions · gx-2.5-flash").first).to_contain_text("+33 pts")
+    expect(changes.locator("tr", has_text="chat completions · gx-2.5-flash").first).to_contain_text("+100 pts")
     expect(changes.locator("tr", has_text="Say hi").first).to_contain_text("better")
     expect(changes).to_contain_text("Trend of this suite")
     trend = changes.locator("table").last
@@ -106,6 +106,8 @@ def test_a_second_run_against_the_first_and_the_link_to_a_run(browser: Browser, 
     page = shown
     board = page.locator("#batch-leaderboard")
     expect(board).to_contain_text("pass: matches the regex", timeout=15_000)
-    expect(board.locator("tr", has_text="gx-2.5-flash")).to_contain_text("67%")  # the first run's view, not the last
+    first_row = board.locator("tr", has_text="gx-2.5-flash")
+    expect(first_row).to_contain_text("0%")  # the first run's view (its cut answers all failed), not the last
+    expect(first_row).not_to_contain_text("100%")
     expect(page.locator("#link-notice")).to_be_hidden()
     page.context.close()
