@@ -68,6 +68,15 @@ def serve(launch: dict[str, Any]) -> None:
     uvicorn.Server(uvicorn.Config(create_app(config), host=HOST, port=launch["port"], log_level="warning", lifespan="off")).run()
 
 
+def spawn(launch: dict[str, Any]) -> subprocess.Popen[bytes]:
+    """A child process of this module, handed `launch` (which may hold a key) on its stdin, never on its command line."""
+    process = subprocess.Popen([sys.executable, "-m", "playground.demo_process"], stdin=subprocess.PIPE, cwd=ROOT)
+    assert process.stdin is not None
+    process.stdin.write(json.dumps(launch).encode())
+    process.stdin.close()
+    return process
+
+
 @dataclasses.dataclass
 class GatewayProcess:
     port: int
@@ -84,11 +93,7 @@ class GatewayProcess:
         port = free_port(HOST)
         sent = {field.name: getattr(config, field.name) for field in dataclasses.fields(config) if field.name not in NOT_SENT}
         launch = {"config": sent, "hosted": hosted, "allowed_hosts": list(allowed_hosts), "port": port, "parent": os.getpid()}
-        process = subprocess.Popen([sys.executable, "-m", "playground.demo_process"], stdin=subprocess.PIPE, cwd=ROOT)
-        assert process.stdin is not None
-        process.stdin.write(json.dumps(launch).encode())
-        process.stdin.close()
-        return cls(port, process)
+        return cls(port, spawn(launch))
 
     def wait_ready(self, deadline_s: float = START_DEADLINE_S) -> None:
         _wait_ready(self.process, self.port, "the demo gateway", deadline_s)
@@ -114,11 +119,7 @@ class MCPProcess:
         """Start the child and return at once (its URL is known); `wait_ready` before serving pages."""
         port = free_port(HOST)
         launch = {"serve": "mcp", "port": port, "parent": os.getpid()}
-        process = subprocess.Popen([sys.executable, "-m", "playground.demo_process"], stdin=subprocess.PIPE, cwd=ROOT)
-        assert process.stdin is not None
-        process.stdin.write(json.dumps(launch).encode())
-        process.stdin.close()
-        return cls(port, process)
+        return cls(port, spawn(launch))
 
     def wait_ready(self, deadline_s: float = START_DEADLINE_S) -> None:
         _wait_ready(self.process, self.port, "the demo MCP server", deadline_s)
