@@ -33,6 +33,7 @@ from typing import Any
 
 import gradio as gr
 
+from playground.client.batch.graders import KINDS as GRADER_KINDS
 from playground.client.report.model import CHECKS, FORMAT_LABELS
 from playground.client.texts import TEMPLATES, Text
 from playground.gradio_compat import I18nText, current_request
@@ -40,8 +41,9 @@ from playground.ui.i18n.language import LANGUAGE_COOKIE, LOCALES, Locale, resolv
 
 LOCALES_DIR = Path(__file__).resolve().with_name("locales")
 LAYOUT_MESSAGES: tuple[str, ...] = (*(check.label.id for check in CHECKS),
-                                    *(label.id for label in FORMAT_LABELS.values()))
-"""Ids of the client's messages the layout shows as names (the Report's checks and the formats):
+                                    *(label.id for label in FORMAT_LABELS.values()),
+                                    *(label.id for label in GRADER_KINDS.values()))
+"""Ids of the client's messages the layout shows as names (the Report's checks, the formats, Batch's grader kinds):
 the page's catalogue carries them, so their only words are the client's (`t_client`)."""
 
 

@@ -16,7 +16,7 @@ import gradio as gr
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.ui.i18n.client_words import word
 from playground.ui.shared.form_check import RequestCheck, check_whole, unchanged_problems, values_problems
-from playground.ui.i18n import t
+from playground.ui.i18n import t, say
 from playground.ui.shared.render import error_text
 from playground.ui.session_files.document import VERSION, read_session, read_session_document, session_document
 from playground.ui.web.shown_files import new_file
@@ -77,7 +77,7 @@ class SessionFileBar:
         form = dict(zip(self.fields, values[2 if self.conversation else 0:]))
         document = session_document(self.tab, form, history, state)
         path = new_file("sessions", f"{self.tab}-session.json", json.dumps(document, indent=2, ensure_ascii=False))
-        return gr.update(value=path, visible=True), word("Saved: download the file to keep it.")
+        return gr.update(value=path, visible=True), say("session.say.saved_download_file_keep")
 
     def loaded_values(self, upload: Any, current: tuple[Any, ...]) -> tuple[str, list[Any]]:
         """(status, outputs) of an uploaded session file, checked whole; raises what refuses it."""
@@ -95,7 +95,7 @@ class SessionFileBar:
             if changed:
                 raise RequestValidationError(changed)
         check_whole(fields, values, loaded.session.messages, self.check)
-        status = word("Loaded the saved session.") + "".join(word(f" Note: {note}.") for note in loaded.notes)
+        status = say("session.say.loaded_saved_session") + "".join(say("session.say.note", note=word(note)) for note in loaded.notes)
         shown = [values.get(name, gr.skip()) for name in names]
         return status, [*((loaded.history, loaded.session) if self.conversation else ()), *shown, *extra]
 
@@ -105,6 +105,6 @@ class SessionFileBar:
         try:
             status, outputs = self.loaded_values(upload, current)
         except (GatewayError, OSError) as error:
-            shown = error_text(error) if isinstance(error, GatewayError) else word("**Please check the request** — the file could not be read.")
+            shown = error_text(error) if isinstance(error, GatewayError) else say("session.say.please_check_request_file_could")
             return (shown, *(gr.skip(),) * self.skipped)
         return (status, *outputs)

@@ -20,10 +20,9 @@ from playground.client.curl_import import CurlRequest, parse_curl
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.import_check import check_body
-from playground.ui.i18n.client_words import word
 from playground.ui.shared.connection import ServerDefaults, without_version
 from playground.ui.shared.form_check import RequestCheck, check_whole
-from playground.ui.i18n import t
+from playground.ui.i18n import t, say
 from playground.ui.shared.render import error_text, plain
 
 @dataclass(frozen=True)
@@ -73,14 +72,14 @@ def imported_values(registry: ImportRegistry, defaults: ServerDefaults, command:
         form = registry.for_interface(request.interface)
         if form is None:
             names = ", ".join(form.label for form in registry.forms)
-            return None, word(f"⚠ This command calls `{request.path}`, which no tab here imports (tabs that do: {names})."), None, untouched
+            return None, say("curl.say.command_calls_which_no_tab", path=request.path, names=names), None, untouched
         values = form.checked_values(request)
     except GatewayError as error:
         return None, error_text(error), None, untouched
     filled: list[Any] = []
     for other in registry.forms:
         filled.extend(values if other is form else [gr.skip()] * len(other.components))
-    status = word(f"✓ Opened the **{form.label}** tab with the command's fields ({request.method} `{request.path}`).")
+    status = say("curl.say.opened_tab_command_fields", label=form.label, method=request.method, path=request.path)
     return form.tab_id, status, request, filled
 
 
@@ -96,20 +95,19 @@ async def connection_after_import(client: GatewayClient, defaults: ServerDefault
     shown_current, shown_target = plain(current[:200]), plain(target[:200])
     key = request.api_key
     if target == current:
-        return gr.skip(), key or gr.skip(), word(f" The base URL stays `{shown_current}`.") + (word(" The key from the command is used for this session only.") if key else "")
-    unused_key = word(f" The command's key was not used: it belongs to `{shown_target}`.") if key else ""
+        return gr.skip(), key or gr.skip(), say("curl.say.base_url_stays", shown_current=shown_current) + (say("curl.say.key_command_used_session_only") if key else "")
+    unused_key = say("curl.say.command_key_not_used_belongs", shown_target=shown_target) if key else ""
     if keep:
-        return gr.skip(), gr.skip(), word(f" Kept your base URL `{shown_current}` (the command was for `{shown_target}`).") + unused_key
+        return gr.skip(), gr.skip(), say("curl.say.kept_base_url_command", shown_current=shown_current, shown_target=shown_target) + unused_key
     problem = await client.host_problem(target)
     if problem:
-        return gr.skip(), gr.skip(), (word(f" ⚠ Kept the base URL `{shown_current}`: the command's host is not used because {plain(problem)}.") + unused_key
-                                      + word(" To use that gateway anyway, type its base URL in the connection panel."))
+        return gr.skip(), gr.skip(), (say("curl.say.kept_base_url_command_host", shown_current=shown_current, problem=plain(problem)) + unused_key
+                                      + say("curl.say.use_gateway_anyway_type_base"))
     url_value = "" if target == without_version(defaults.base_url)[0] else target
-    note = word(f" Switched the base URL from `{shown_current}` to `{shown_target}` (the command's host); "
-                "**Open it, keep my base URL** imports without switching.")
+    note = say("curl.say.switched_base_url_command_host", shown_current=shown_current, shown_target=shown_target)
     if key:
-        return url_value, key, note + word(" The key from the command is used for this session only.")
-    return url_value, "", note + word(f" The command carries no key: the key box was cleared, so type the key for `{shown_target}`.")
+        return url_value, key, note + say("curl.say.key_command_used_session_only")
+    return url_value, "", note + say("curl.say.command_carries_no_key_key", shown_target=shown_target)
 
 
 @dataclass
@@ -154,7 +152,7 @@ class CurlImporter:
         url, key, note = gr.skip(), gr.skip(), ""
         if request is not None:
             url, key, note = await connection_after_import(self.client, self.defaults, request, current_url, keep)
-        status = message + note + (word(" Press Enter to send.") if tab_id else "")
+        status = message + note + (say("curl.say.press_enter_send") if tab_id else "")
         return (gr.update(selected=tab_id) if tab_id else gr.skip(), "" if tab_id else gr.skip(), status, url, key, *values)
 
     async def switch(self, text: str, current_url: str) -> tuple[Any, ...]:

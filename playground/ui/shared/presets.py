@@ -12,8 +12,7 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n.client_words import word
-from playground.ui.i18n import t
+from playground.ui.i18n import t, say
 
 STORAGE_KEY = "gateway-playground-presets"
 MAX_PRESETS_PER_TAB = 30
@@ -44,22 +43,22 @@ def save_preset(store: Any, tab: str, name: str, values: dict[str, Any]) -> tupl
     """(new store, message). Keeps only plain values; refuses an empty or over-long name."""
     name = (name or "").strip()
     if not name:
-        return store, word("Type a name for the preset first.")
+        return store, say("presets.say.type_name_preset_first")
     if len(name) > MAX_NAME:
-        return store, word(f"Preset names are at most {MAX_NAME} characters.")
+        return store, say("presets.say.preset_names_most_characters", max_name=MAX_NAME)
     presets = dict(_tab_presets(store, tab))
     if name not in presets and len(presets) >= MAX_PRESETS_PER_TAB:
-        return store, word(f"This tab already keeps {MAX_PRESETS_PER_TAB} presets; delete one first.")
+        return store, say("presets.say.tab_already_keeps_presets_delete", max_presets_per_tab=MAX_PRESETS_PER_TAB)
     presets[name] = {field: value for field, value in values.items() if _plain(value)}
     tabs = dict(store.get("tabs") or {}) if isinstance(store, dict) else {}
     tabs[tab] = presets
-    return {"tabs": tabs}, word(f"Saved “{name}” in this browser (settings only, never the key).")
+    return {"tabs": tabs}, say("presets.say.saved_browser_settings_only_never", name=name)
 
 
 def delete_preset(store: Any, tab: str, name: str | None) -> tuple[dict[str, Any], str]:
     presets = dict(_tab_presets(store, tab))
     if not name or name not in presets:
-        return store if isinstance(store, dict) else {"tabs": {}}, word("Pick a preset to delete.")
+        return store if isinstance(store, dict) else {"tabs": {}}, say("presets.say.pick_preset_delete")
     del presets[name]
     tabs = dict(store.get("tabs") or {})
     tabs[tab] = presets

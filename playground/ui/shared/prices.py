@@ -15,8 +15,7 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n.client_words import word
-from playground.ui.i18n import t
+from playground.ui.i18n import t, say
 from playground.gradio_compat import current_request
 
 from playground.client.batch.cost import COLUMNS, Price, PriceError, cost, format_of_url, model_of, money, one_hour_only, table_from_csv, table_from_rows, table_rows
@@ -115,9 +114,9 @@ class PriceEditor:
         try:
             table = table_from_rows(rows if isinstance(rows, list) else [])
         except PriceError as error:
-            return word(f"⚠ Prices not applied: {plain(str(error))}"), gr.skip()
+            return say("prices.say.prices_not_applied", error=plain(str(error))), gr.skip()
         self.prices.set(table)
-        return (word(f"{len(table)} model price(s) in use.") if table else word("No prices: costs show as “—”.")), {"rows": table_rows(table)}
+        return (say("prices.say.model_price_use", table_count=len(table)) if table else say("prices.say.no_prices_costs_show")), {"rows": table_rows(table)}
 
     def imported(self, path: str | None) -> tuple[Any, Any, Any]:
         """(table, status, browser copy) from an uploaded CSV, read within `MAX_CSV_BYTES` and checked whole."""
@@ -129,6 +128,6 @@ class PriceEditor:
                 raise PriceError(f"the file is {len(data):,} bytes; at most {MAX_CSV_BYTES:,}")
             table = table_from_csv(data.decode("utf-8"))
         except (PriceError, UnicodeDecodeError, OSError) as error:
-            return gr.skip(), word(f"⚠ Not imported: {plain(str(error))}"), gr.skip()
+            return gr.skip(), say("prices.say.not_imported", error=plain(str(error))), gr.skip()
         self.prices.set(table)
-        return table_rows(table), word(f"Imported {len(table)} model price(s)."), {"rows": table_rows(table)}
+        return table_rows(table), say("prices.say.imported_model_price", table_count=len(table)), {"rows": table_rows(table)}

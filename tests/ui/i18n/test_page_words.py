@@ -110,7 +110,8 @@ def test_the_batch_columns_line_graders_and_images_delivery_are_worded() -> None
                 [GraderSpec("contains", "Paris"), GraderSpec("equals"), GraderSpec("json")])
     english_heads, chinese_heads = both(lambda: " | ".join(pass_headings(plan).values()))
     assert "contains 'Paris'" in english_heads
-    assert f"{ZH['bgrader.contains']} 'Paris'" in chinese_heads and ZH["bgrader.equals"] in chinese_heads
+    kinds = CATALOGUE.client["zh-CN"]
+    assert f"{kinds['graders.kind.contains']} 'Paris'" in chinese_heads and kinds["graders.kind.equals"] in chinese_heads
     assert "contains" not in chinese_heads and "valid JSON" not in chinese_heads
     english, chinese = both(lambda: delivered_words("b64_json") + " / " + delivered_words("url"))
     assert english == "inside the answer (b64_json) / as a link (url)" and chinese == "内嵌在回答中（b64_json） / 以链接提供（url）"

@@ -14,10 +14,10 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import choices, t
+from playground.ui.i18n import choices, t, t_client
 from playground.gradio_compat import current_blocks
 
-from playground.client.batch.graders import FORM_KINDS
+from playground.client.batch.graders import FORM_KINDS, KINDS as GRADER_KINDS
 from playground.client.batch.plan import MAX_COLUMNS, MAX_REPEATS
 from playground.client.batch.report import FILTERS
 from playground.settings import Settings
@@ -33,7 +33,7 @@ from playground.ui.shared.prices import PriceEditor
 from playground.ui.conversation.prompt_move import BatchTarget
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
 
-KIND_CHOICES = [(t("bgrader.none"), "")] + [(t(f"bgrader.{kind}"), kind) for kind in FORM_KINDS]
+KIND_CHOICES = [(t("bgrader.none"), "")] + [(t_client(GRADER_KINDS[kind]), kind) for kind in FORM_KINDS]
 """The client's grader kinds the boxes offer, named through the catalogue; the values the handlers read are the kinds
 (an imported suite's other kinds come with it: `BatchState.suite_graders`)."""
 PRESETS = {

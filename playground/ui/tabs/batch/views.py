@@ -10,7 +10,7 @@ from typing import Any
 
 from playground.client.batch.cost import Price, money
 from playground.client.batch.dataset import Dataset
-from playground.client.batch.graders import GraderSpec
+from playground.client.batch.graders import KINDS as GRADER_KINDS, GraderSpec
 from playground.client.batch.plan import Plan
 from playground.client.batch.report import FILTERS, cell_cost, cell_tokens, column_label, grid_keys, marks_text
 from playground.client.batch.runner import Progress
@@ -150,7 +150,7 @@ def grader_words(spec: GraderSpec) -> str:
     for (a text or pattern as typed, a length range, the grading model)."""
     if spec.kind in ("length", "model"):
         return word(spec.label)
-    kind = say(f"bgrader.{spec.kind}") if f"bgrader.{spec.kind}" in EN else spec.kind
+    kind = word(GRADER_KINDS[spec.kind]) if spec.kind in GRADER_KINDS else spec.kind
     return f"{kind} {spec.value[:30]!r}" if spec.kind in ("contains", "not_contains", "regex") else kind
 
 

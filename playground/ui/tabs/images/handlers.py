@@ -292,7 +292,7 @@ def finished(state: ImagesSession, outcome: Outcome) -> tuple[Any, ...]:
 def waiting(state: ImagesSession) -> tuple[Any, ...]:
     """Before Generate or Refine: Stop armed, the banners cleared, "waiting" in the status."""
     begin(state)
-    return banner_update(""), banner_update(""), word("Waiting for the gateway… (Stop gives up waiting)")
+    return banner_update(""), banner_update(""), say("images.say.waiting_gateway_stop_gives_up")
 
 
 def stop_clicked(state: ImagesSession) -> tuple[Any, ...]:

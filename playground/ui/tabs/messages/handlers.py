@@ -25,6 +25,7 @@ from playground.ui.conversation.imported import conversation_from, panel_values
 from playground.ui.conversation.template_vars import fill_draft, fill_form
 from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.shared.forms import optional_positive, whole, parse_extensions, parse_json_field
+from playground.ui.i18n import say
 from playground.ui.i18n.client_words import word
 from playground.ui.shared.render import plain
 
@@ -231,19 +232,19 @@ async def count_draft_tokens(
         adapter = MessagesAdapter(client, form)
         pending = [adapter.user_message(text, [image_data_url(p) for p in paths if p])] if (text.strip() or paths) else []
         if not session.messages and not pending:
-            return word("Token count: type a message to see how many input tokens it will cost.")
+            return say("messages.say.token_count_type_message_many")
         request = form.request(session.messages + pending)
         tokens, _ = await client.messages.count_tokens(resolve_connection(defaults, url, key), request)
     except GatewayError as error:
-        return word(f"Token count unavailable: {plain(error.message)}")
-    return word(f"**{tokens:,}** input tokens in the request Send would make now (count_tokens; not billed).")
+        return say("messages.say.token_count_unavailable", message=plain(error.message))
+    return say("messages.say.input_tokens_request_send_would", tokens=tokens)
 
 
 def cache_report(model: str, usage_log: list[Usage]) -> str:
     """Creation vs read tokens for the last requests, with the saving the spec states."""
     if not usage_log:
-        return word("Send a message with a cache breakpoint, then send again to see a cache read.")
-    rows = [word("| # | uncached input | cache creation | cache read | output | input cost vs. no cache |"), "|---|---|---|---|---|---|"]
+        return say("messages.say.send_message_cache_breakpoint_then")
+    rows = [say("messages.say.uncached_input_cache_creation_cache"), "|---|---|---|---|---|---|"]
     for number, usage in list(enumerate(usage_log, 1))[-6:]:
         uncached, created, read = usage.input_tokens or 0, usage.cache_creation_tokens or 0, usage.cached_tokens or 0
         total = uncached + created + read
@@ -300,5 +301,5 @@ class MessagesHandlers:
         try:
             draft, filled = fill_draft(draft, table), fill_form(form, self.system_at, table)
         except GatewayError:
-            return word("Token count: fill in the Variables panel to see how many input tokens it will cost.")
+            return say("messages.say.token_count_fill_variables_panel")
         return await count_draft_tokens(self.client, self.defaults, draft, session, url, key, MessagesForm(*filled))

@@ -24,7 +24,6 @@ from playground.client.media import media_directory
 from playground.client.transport import Connection, Exchange
 from playground.client.video import VideoTask, check_task_id
 from playground.client.video_requests import build_video_request
-from playground.ui.i18n.client_words import word
 from playground.ui.shared.connection import ServerDefaults, resolve_connection
 from playground.ui.shared.form_check import unchanged_problems
 from playground.ui.i18n import choices, say
@@ -222,7 +221,7 @@ def inspect_job_call(state: VideoBoard, task_id: str | None, call: str | None) -
     state.inspecting = (task_id, call or "submit") if task_id else None
     exchange = job_call(state, state.inspecting)
     if exchange is None:
-        return Inspector.note(word(f"This job has no “{call}” call yet.") if task_id else word("Pick a job to see its calls."))
+        return Inspector.note(say("video.say.job_has_no_call_yet", call=call) if task_id else say("video.say.pick_job_calls"))
     return Inspector.values(exchange)
 
 
