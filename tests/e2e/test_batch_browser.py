@@ -5,45 +5,17 @@ repeats shows pass^k, and another browser finds it among the kept runs by its mo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from playground.demo_gateway.config import DemoConfig
-from playground.demo_gateway.server import free_port, start_in_thread
-from playground.settings import Settings
-from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.shared.connection import ServerDefaults
-from tests.e2e.conftest import SERVER_KEY
+from tests.e2e.batch_page import batch_app, choose, open_batch
+
+__all__ = ["batch_app"]  # the module fixture the tests take
 from tests.e2e.pages import open_accordion, open_tab
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def batch_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    gateway = start_in_thread(DemoConfig(api_key=SERVER_KEY, token_delay=0.01))
-    settings = Settings(read_timeout=10, data_dir=tmp_path_factory.mktemp("data"))
-    blocks = configure_queue(build_app(settings, ServerDefaults(gateway.url, SERVER_KEY, demo=True)))
-    port = free_port()
-    blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options(settings))
-    yield f"http://127.0.0.1:{port}"
-    blocks.close()
-    gateway.stop()
-
-
-def _open(browser: Browser, url: str) -> Page:
-    page = browser.new_context(viewport={"width": 1500, "height": 1100}).new_page()
-    page.goto(url)
-    open_tab(page, "Batch", "#batch-user textarea")
-    return page
-
-
-def _choose(page: Page, dropdown: str, option: str) -> None:
-    page.click(f"{dropdown} input")
-    page.locator(dropdown).get_by_role("option", name=option, exact=True).click()
 
 
 def _done(page: Page) -> int:
@@ -55,15 +27,15 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
     questions = [f"What is {n} plus {n}?" for n in range(20)]
     questions[1] = "How long is a piece of string?"  # the demo gateway's long reply: Stop lands in it
     data.write_text("question,expected\n" + "".join(f"{q},{2 * n}\n" for n, q in enumerate(questions)), encoding="utf-8")
-    page = _open(browser, batch_app)
+    page = open_batch(browser, batch_app)
     page.fill("#batch-user textarea", "Answer in one sentence: {{question}}")
     page.locator("#batch-upload input[type=file]").set_input_files(str(data))
     expect(page.locator("#batch-data-status")).to_contain_text("20 rows", timeout=10_000)
     expect(page.locator("#batch-preview")).to_contain_text("What is 3 plus 3?")
     expect(page.locator("#batch-check")).to_contain_text("{{question}}")
-    _choose(page, "#batch-grader-kind-0", "contains")
+    choose(page, "#batch-grader-kind-0", "contains")
     page.fill("#batch-grader-value-0 textarea, #batch-grader-value-0 input", "{{question}}")
-    _choose(page, "#batch-grader-kind-1", "model-graded (1-5)")
+    choose(page, "#batch-grader-kind-1", "model-graded (1-5)")
     page.fill("#batch-grader-value-1 textarea, #batch-grader-value-1 input", 'Mentions "demo gateway" and "plus"')
     concurrency = page.locator("#batch-concurrency input[type=number]")
     concurrency.fill("1")
@@ -149,7 +121,7 @@ def test_the_chat_tab_offers_the_same_template_variables_and_moves_the_prompt_to
 
 
 def test_each_column_sends_its_own_settings_and_the_page_says_which(browser: Browser, batch_app: str) -> None:
-    page = _open(browser, batch_app)
+    page = open_batch(browser, batch_app)
     page.fill("#batch-user textarea", "Say hello to {{name}}")
     page.fill("#batch-paste textarea", "Ada\nLin")
     page.click("#batch-paste-use")
@@ -157,7 +129,7 @@ def test_each_column_sends_its_own_settings_and_the_page_says_which(browser: Bro
     page.fill("#batch-temperature textarea, #batch-temperature input", "0.7")
     page.fill("#batch-col-temperature-1 textarea, #batch-col-temperature-1 input", "0.2")
     page.fill("#batch-col-max-tokens-1 textarea, #batch-col-max-tokens-1 input", "8")
-    _choose(page, "#batch-col-stream-1", "off")
+    choose(page, "#batch-col-stream-1", "off")
     page.fill("#batch-col-max-tokens-0 textarea, #batch-col-max-tokens-0 input", "1.5")
     page.locator("#batch-col-max-tokens-0 textarea, #batch-col-max-tokens-0 input").press("Tab")
     used = page.locator("#batch-columns-used")
@@ -186,7 +158,7 @@ def test_each_column_sends_its_own_settings_and_the_page_says_which(browser: Bro
 
 
 def test_a_run_with_repeats_shows_pass_k_and_is_found_and_opened_from_the_kept_runs(browser: Browser, batch_app: str) -> None:
-    page = _open(browser, batch_app)
+    page = open_batch(browser, batch_app)
     page.fill("#batch-user textarea", "Say hello to {{name}}")
     page.fill("#batch-paste textarea", "Ada\nLin")
     page.click("#batch-paste-use")
@@ -194,7 +166,7 @@ def test_a_run_with_repeats_shows_pass_k_and_is_found_and_opened_from_the_kept_r
     repeats = page.locator("#batch-repeats input")
     repeats.fill("2")
     repeats.press("Tab")
-    _choose(page, "#batch-grader-kind-0", "contains")
+    choose(page, "#batch-grader-kind-0", "contains")
     page.fill("#batch-grader-value-0 textarea, #batch-grader-value-0 input", "Ada")
     page.click("#batch-run")
     bar = page.locator("#batch-progress .batch-progress")
@@ -205,7 +177,7 @@ def test_a_run_with_repeats_shows_pass_k_and_is_found_and_opened_from_the_kept_r
     expect(board).to_contain_text("pass rate spread")
     page.context.close()
 
-    other = _open(browser, batch_app)  # a browser that never saw the run
+    other = open_batch(browser, batch_app)  # a browser that never saw the run
     expect(other.locator("#batch-progress")).to_contain_text("No run yet")
     open_accordion(other, "Kept runs: find and open", "#batch-runs-find")
     other.fill("#batch-runs-model textarea, #batch-runs-model input", "gpt-4.1")

@@ -4,46 +4,17 @@ column and per row what got better and the suite's trend, whose link opens the f
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from playground.demo_gateway.config import DemoConfig
-from playground.demo_gateway.server import start_in_thread
-from playground.settings import Settings
-from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.shared.connection import ServerDefaults
-from tests.e2e.conftest import SERVER_KEY
-from tests.e2e.pages import open_tab
+from tests.e2e.batch_page import batch_app, choose, open_batch
+
+__all__ = ["batch_app"]  # the module fixture the tests take
 
 pytestmark = pytest.mark.browser
-APP_PORT, GATEWAY_PORT = 7244, 7245
 SCRIPTED = "Describe a cat.\nWhat has keys but can't open locks? Answer in one sentence."
 """Prompts the demo answers with written text, which names no model: a vote on them is blind."""
-
-
-@pytest.fixture(scope="module")
-def batch_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    gateway = start_in_thread(DemoConfig(api_key=SERVER_KEY, token_delay=0.005), port=GATEWAY_PORT)
-    settings = Settings(read_timeout=10, data_dir=tmp_path_factory.mktemp("data"))
-    blocks = configure_queue(build_app(settings, ServerDefaults(gateway.url, SERVER_KEY, demo=True)))
-    blocks.launch(server_name="127.0.0.1", server_port=APP_PORT, prevent_thread_lock=True, quiet=True, **launch_options(settings))
-    yield f"http://127.0.0.1:{APP_PORT}"
-    blocks.close()
-    gateway.stop()
-
-
-def _open(browser: Browser, url: str) -> Page:
-    page = browser.new_context(viewport={"width": 1500, "height": 1100}).new_page()
-    page.goto(url)
-    open_tab(page, "Batch", "#batch-user textarea")
-    return page
-
-
-def _choose(page: Page, dropdown: str, option: str) -> None:
-    page.click(f"{dropdown} input")
-    page.locator(dropdown).get_by_role("option", name=option, exact=True).click()
 
 
 def _run(page: Page, rows: str, max_tokens: str = "0") -> None:
@@ -59,7 +30,7 @@ def _run(page: Page, rows: str, max_tokens: str = "0") -> None:
 
 
 def test_a_tie_in_the_blind_vote_is_recorded_and_rated(browser: Browser, batch_app: str) -> None:
-    page = _open(browser, batch_app)
+    page = open_batch(browser, batch_app)
     page.fill("#batch-user textarea", "{{question}}")
     _run(page, SCRIPTED)
     page.click("#batch-ab")
@@ -77,9 +48,9 @@ def test_a_tie_in_the_blind_vote_is_recorded_and_rated(browser: Browser, batch_a
 
 
 def test_a_second_run_against_the_first_and_the_link_to_a_run(browser: Browser, batch_app: str) -> None:
-    page = _open(browser, batch_app)
+    page = open_batch(browser, batch_app)
     page.fill("#batch-user textarea", "{{question}}")
-    _choose(page, "#batch-grader-kind-0", "matches the regex")
+    choose(page, "#batch-grader-kind-0", "matches the regex")
     page.fill("#batch-grader-value-0 textarea, #batch-grader-value-0 input", r"whiskers|lock|offline")
     rows = SCRIPTED + "\nSay hi"  # 4 tokens cut every answer before the words the grader looks for; the second run is whole
     _run(page, rows, "4")

@@ -7,13 +7,13 @@ from __future__ import annotations
 from playwright.sync_api import Browser, expect
 
 from tests.client.batch.importers.fixtures import FIXTURES
-from tests.e2e.test_batch_browser import _open, batch_app
+from tests.e2e.batch_page import batch_app, open_batch
 
 __all__ = ["batch_app"]
 
 
 def test_import_a_promptfoo_config_and_run_it(browser: Browser, batch_app: str) -> None:
-    page = _open(browser, batch_app)
+    page = open_batch(browser, batch_app)
     page.locator("#batch-import input[type=file]").set_input_files(str(FIXTURES / "promptfoo" / "getting-started" / "promptfooconfig.yaml"))
     status = page.locator("#batch-import-status")
     expect(status).to_contain_text("Imported promptfoo config Getting started: 2 rows, 2 column(s), 2 grader(s).", timeout=15_000)
