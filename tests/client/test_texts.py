@@ -19,7 +19,7 @@ from playground.client.validation import strict_json
 
 def test_a_message_is_its_english_with_its_id_and_parameters() -> None:
     text = Text("dataset.too_many_rows", limit=10_000)
-    assert text == "more than 10,000 rows (the limit for a run; setting PLAYGROUND_BATCH_MAX_ROWS)", "format specs such as {limit:,} apply"
+    assert text == "more than 10,000 rows (the limit for a run) (setting PLAYGROUND_BATCH_MAX_ROWS)", "format specs such as {limit:,} apply"
     assert isinstance(text, str) and text.id == "dataset.too_many_rows" and text.params == {"limit": 10_000}
     assert json.dumps({"reason": text}) == json.dumps({"reason": str(text)})
     assert f"refused: {text}" == "refused: " + str(text)

@@ -83,7 +83,7 @@ async def test_uploads_are_limited_per_visitor_not_per_session(hosted: LaunchedA
                 statuses.append(answer.status_code)
         assert statuses == [200] * PER_MINUTE + [429, 429]
         detail = answer.json()["detail"]
-        assert "PLAYGROUND_UPLOADS_PER_MINUTE" in detail and f"limited to {PER_MINUTE} a minute" in detail
+        assert "PLAYGROUND_UPLOADS_PER_MINUTE" not in detail and f"limited to {PER_MINUTE} a minute" in detail
         async with page_session(http, hosted, visitor(5)):  # someone else still may
             assert (await upload(http, hosted, "other.txt", b"mine", visitor(5))).status_code == 200
 
@@ -96,7 +96,7 @@ async def test_a_full_disk_budget_refuses_uploads_until_a_visitors_page_closes(h
             assert first.status_code == 200, first.text
             full = await upload(http, hosted, "big2.bin", os.urandom(60_000), visitor(6))
             assert full.status_code == 413, full.text
-            assert "PLAYGROUND_MEDIA_BUDGET_MB" in full.json()["detail"] and f"of {BUDGET_MB} MB" in full.json()["detail"]
+            assert "PLAYGROUND_MEDIA_BUDGET_MB" not in full.json()["detail"] and f"of {BUDGET_MB} MB" in full.json()["detail"]
             assert Path(first.json()[0]).exists()  # held while the page is open
         await asyncio.sleep(GRACE_S)  # the page closed: its grace, then a sweep
         await after_sweeps(hosted)

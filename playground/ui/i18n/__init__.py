@@ -25,6 +25,7 @@ this catalogue (a test checks them).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
@@ -196,6 +197,28 @@ def visitor_language() -> str:
     return visitor_locale().code
 
 
+AUDIENCE_HEADER = "x-playground-audience"
+"""Set to "visitor" by the page guard on every request of a hosted page (`web.visitors`), whatever
+the browser sent: a visitor cannot change the server's settings, so their names are left out."""
+SETTING_NOTE = re.compile(r" ?[(（](?:setting |设置 ?)?(?:PLAYGROUND|GATEWAY|MCP)_[A-Z0-9_]+[)）]")
+"""How a text names a setting of the server: its own parenthesis, "(setting NAME)" or "(NAME)"."""
+
+
+def without_settings(text: str) -> str:
+    """`text` without the names of the server's settings (what a hosted page's visitor reads)."""
+    return SETTING_NOTE.sub("", text)
+
+
+def for_audience(text: str) -> str:
+    """`text` as the event's reader gets it: a visitor of a hosted page without setting names."""
+    request = current_request()
+    try:
+        visitor = request is not None and request.headers.get(AUDIENCE_HEADER) == "visitor"
+    except (AttributeError, KeyError):
+        visitor = False
+    return without_settings(text) if visitor else text
+
+
 def say_in(language: str, key: str, **values: Any) -> str:
     """The text `key` in the locale `language` (a code of `languages()`), with `values` filled in."""
     text = CATALOGUE.texts[language][key]
@@ -207,4 +230,4 @@ def say(key: str, **values: Any) -> str:
     `values` filled into the catalogue's `{name}` places. One helper for every tab: the browser
     translates only whole texts (Gradio's `I18nData`, one per value, no values inside), so texts
     with numbers or several parts are chosen here."""
-    return say_in(visitor_language(), key, **values)
+    return for_audience(say_in(visitor_language(), key, **values))

@@ -170,7 +170,12 @@ def _worded(value: str, locale: Locale) -> str:
 def word(text: str) -> str:
     """`text` in the visitor's language: a client message (`Text`) by its id, the client's English
     turned into that language (texts joined with "; " piece by piece); anything else, and
-    everything for a visitor of the source language, as it is."""
+    everything for a visitor of the source language, as it is. A visitor of a hosted page reads
+    it without the server's setting names (`i18n.for_audience`)."""
+    return i18n.for_audience(_in_language(text))
+
+
+def _in_language(text: str) -> str:
     locale = visitor_locale()
     if not text or locale.code not in i18n.CATALOGUE.client:
         return text

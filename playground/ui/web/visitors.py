@@ -26,7 +26,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground.ui.i18n import request_language, say_in
+from playground.ui.i18n import AUDIENCE_HEADER, request_language, say_in, without_settings
 from playground.ui.web.media_sweep import SWEEP_EVERY_S, MediaFiles
 from playground.ui.web.upload_gate import UploadGate
 from playground.ui.web.visitor_identity import NO_PROXIES, TrustedProxies, scope_visitor, visitor_of, with_visitor
@@ -172,13 +172,25 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 
 def _words(scope: Scope, key: str, **values: Any) -> str:
-    """The catalogue's text `key` in the request's language (its language cookie, else Accept-Language)."""
-    return say_in(request_language(_header(scope, b"cookie"), _header(scope, b"accept-language")), key, **values)
+    """The catalogue's text `key` in the request's language (its language cookie, else Accept-Language),
+    without the server's setting names for a visitor of a hosted page (`with_audience`)."""
+    text = say_in(request_language(_header(scope, b"cookie"), _header(scope, b"accept-language")), key, **values)
+    return without_settings(text) if _header(scope, AUDIENCE_HEADER.encode()) == "visitor" else text
 
 
 def _content_length(scope: Scope) -> int:
     value = (_header(scope, b"content-length") or "").strip()
     return int(value) if value.isdigit() else 0
+
+
+def with_audience(scope: Scope, hosted: bool) -> Scope:
+    """`scope` whose `AUDIENCE_HEADER` says who reads the answer: "visitor" on a hosted page, none
+    locally (a header a browser sent itself is dropped either way)."""
+    name = AUDIENCE_HEADER.encode()
+    headers = [(key, value) for key, value in scope.get("headers", []) if key.lower() != name]
+    if hosted:
+        headers.append((name, b"visitor"))
+    return {**scope, "headers": headers}
 
 
 class PageGuard:
@@ -195,7 +207,7 @@ class PageGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        scope = with_visitor(scope, self.rules.trusted)
+        scope = with_audience(with_visitor(scope, self.rules.trusted), self.rules.hosted)
         visitor = scope_visitor(scope)
         path, method = scope.get("path", ""), scope.get("method")
         route = path.split(API_PREFIX, 1)[1] if API_PREFIX in path else ""
