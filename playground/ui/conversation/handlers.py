@@ -233,6 +233,7 @@ class ConversationHandlers:
         adapter, url, key = target
         stop = asyncio.Event()
         state.ready, state.replying, state.stop = False, True, stop
+        state.live = None  # nothing of this reply has arrived: a Stop now must not show the last reply again
         turn = conversation.run_turn(adapter, self.defaults, url, key, list(state.shown), state, view.request, self._prices())
         streaming = (gr.skip(),) * self.width
         outcome = None
