@@ -157,7 +157,7 @@ def test_shared_rich_inline_and_cached_formula_text_and_refusals_that_name_the_c
 
 def test_a_workbook_row_past_the_header_and_rows_past_the_limit_are_refused(tmp_path: Path) -> None:
     many = inline_row(1, "q") + "".join(inline_row(n, f"v{n}") for n in range(2, 14))
-    with pytest.raises(DatasetError, match=r"^row 12: more than 10 rows \(the limit for a run; setting PLAYGROUND_BATCH_MAX_ROWS\)$"):
+    with pytest.raises(DatasetError, match=r"^row 12: more than 10 rows \(the limit for a run\) \(setting PLAYGROUND_BATCH_MAX_ROWS\)$"):
         read_file(_file(tmp_path, "many.xlsx", workbook(sheet_xml(many))), 10)
     gap = inline_row(1, "q") + inline_row(2, "a") + inline_row(900, "b") + inline_row(2_000, "c")
     with pytest.raises(DatasetError, match="^row 2000: more than 1,000 blank rows"):
