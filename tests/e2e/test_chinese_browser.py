@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from playground.ui.i18n import CATALOGUE, EN
 
 from tests.e2e.conftest import RunningApp
-from tests.e2e.pages import open_accordion, open_tab
+from tests.e2e.pages import open_accordion, open_tab, settle
 
 ZH = CATALOGUE.texts["zh-CN"]
 BOT = "#chat-chatbot .message.bot"
@@ -33,7 +33,7 @@ TABS = [
 def chinese(browser: Browser, url: str) -> Iterator[Page]:
     context = browser.new_context(locale="zh-CN", viewport={"width": 1400, "height": 1000})
     page = context.new_page()
-    page.goto(url)
+    settle(page, lambda: page.goto(url))  # the page's load events have come back before a test types into it
     page.wait_for_selector("#chat-input textarea")
     yield page
     context.close()
