@@ -33,7 +33,8 @@ from playground.demo_gateway.messages import MessagesEndpoints
 from playground.demo_gateway.text import ECHOED_KEY, STARTING_WORD
 from playground.demo_gateway.native import NativeEndpoints, native_error
 from playground.demo_gateway.pacing import PACE_HEADER, REQUEST_PACE, parse_pace
-from playground.demo_gateway.quirks import on_answer, on_request, parse_quirks, starting_word
+from playground.demo_gateway.quirks import active, on_answer, on_request, parse_quirks, starting_word
+from playground.demo_gateway.report_quirks import with_report_quirks
 from playground.demo_gateway.responses import ResponsesEndpoints
 from playground.demo_gateway.video import VideoEndpoints
 
@@ -144,7 +145,7 @@ def create_app(config: DemoConfig | None = None) -> Starlette:
                 kind = style.invalid if problem.error_type == "invalid" else problem.error_type
                 return style.render(problem.status, kind, problem.message, problem.code)
 
-        return endpoint
+        return with_report_quirks(endpoint, lambda path, body: active(quirks, path, body)) if quirks else endpoint
 
     def get_endpoint(handler: Callable[..., Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         """`handler(request)` for a GET route, behind auth, with OpenAI-style errors."""

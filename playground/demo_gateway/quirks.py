@@ -15,6 +15,9 @@ This module also owns the one system-prompt rule the demo honours (every format)
 prompt containing `Start every answer with the word "WORD".` puts WORD at the start of the
 demo's answer (`starting_word`, read by `text.reply_text`), so a report can see the system prompt
 was read.
+
+The quirks of the Report's error and accounting checks (`flat-errors`, `no-retry-after`,
+`count-skips-tools`, `thoughts-outside-total`, `cache-in-input`) are drawn in `report_quirks`.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from starlette.responses import Response, StreamingResponse
+
+from playground.demo_gateway.report_quirks import REPORT_QUIRKS
 
 QUIRKS = ("no-done", "drop-usage", "slow-first-token", "ignore-schema", "ignore-system")
 DIRECTIVE = re.compile(r'Start every answer with the word "([^"]{1,40})"')
@@ -47,8 +52,8 @@ def parse_quirks(text: str | tuple[str, ...] | list[str] | None) -> tuple[Quirk,
         if not item:
             continue
         name, _, model = item.partition("@")
-        if name not in QUIRKS:
-            raise ValueError(f"unknown demo quirk {name!r} (DEMO_QUIRKS takes: {', '.join(QUIRKS)})")
+        if name not in (*QUIRKS, *REPORT_QUIRKS):
+            raise ValueError(f"unknown demo quirk {name!r} (DEMO_QUIRKS takes: {', '.join((*QUIRKS, *REPORT_QUIRKS))})")
         quirks.append(Quirk(name, model.strip() or None))
     return tuple(quirks)
 

@@ -23,6 +23,8 @@ TEXT_FORMATS = ("chat", "responses", "messages", "native")
 FORMATS = (*TEXT_FORMATS, "embeddings", "embeddings-native", "images", "video")
 FORMAT_LABELS = {fmt: Text(f"report.format.{fmt}") for fmt in FORMATS}
 QUICK_FORMATS = FORMATS[:-1]
+ERROR_FORMATS = (*TEXT_FORMATS, "embeddings", "embeddings-native", "images")
+"""Where the error checks apply: every format with a model in its request (video is a paid submit)."""
 
 
 @dataclass(frozen=True)
@@ -50,9 +52,9 @@ CHECKS: tuple[Check, ...] = (
     Check("caching", Text("report.check.caching.label"), ("messages",), Text("report.check.caching.meaning")),
     Check("count_tokens", Text("report.check.count_tokens.label"), ("messages",), Text("report.check.count_tokens.meaning")),
     Check("ttft", Text("report.check.ttft.label"), TEXT_FORMATS, Text("report.check.ttft.meaning")),
-    Check("bad_request", Text("report.check.bad_request.label"), TEXT_FORMATS, Text("report.check.bad_request.meaning")),
-    Check("unknown_model", Text("report.check.unknown_model.label"), TEXT_FORMATS, Text("report.check.unknown_model.meaning")),
-    Check("auth", Text("report.check.auth.label"), (*TEXT_FORMATS, "embeddings"), Text("report.check.auth.meaning")),
+    Check("bad_request", Text("report.check.bad_request.label"), ERROR_FORMATS, Text("report.check.bad_request.meaning")),
+    Check("unknown_model", Text("report.check.unknown_model.label"), ERROR_FORMATS, Text("report.check.unknown_model.meaning")),
+    Check("auth", Text("report.check.auth.label"), ERROR_FORMATS, Text("report.check.auth.meaning")),
     Check("dimensions", Text("report.check.dimensions.label"), ("embeddings", "embeddings-native"), Text("report.check.dimensions.meaning")),
     Check("base64", Text("report.check.base64.label"), ("embeddings",), Text("report.check.base64.meaning")),
     Check("batch", Text("report.check.batch.label"), ("embeddings", "embeddings-native"), Text("report.check.batch.meaning")),
@@ -60,6 +62,10 @@ CHECKS: tuple[Check, ...] = (
     Check("ratio", Text("report.check.ratio.label"), ("images",), Text("report.check.ratio.meaning")),
     Check("n", Text("report.check.n.label"), ("images",), Text("report.check.n.meaning")),
     Check("video", Text("report.check.video.label"), ("video",), Text("report.check.video.meaning"), thorough_only=True),
+    Check("rate_limit", Text("report.check.rate_limit.label"), ERROR_FORMATS, Text("report.check.rate_limit.meaning")),
+    Check("count_tokens_extras", Text("report.check.count_tokens_extras.label"), ("messages",), Text("report.check.count_tokens_extras.meaning")),
+    Check("native_usage", Text("report.check.native_usage.label"), ("native",), Text("report.check.native_usage.meaning")),
+    Check("cache_usage", Text("report.check.cache_usage.label"), ("chat", "responses", "messages"), Text("report.check.cache_usage.meaning")),
 )
 CHECKS_BY_ID = {check.id: check for check in CHECKS}
 QUICK_CHECKS = tuple(check.id for check in CHECKS if not check.thorough_only)

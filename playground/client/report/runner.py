@@ -13,6 +13,7 @@ from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
 from playground.client.limits import LimitError
 from playground.client.report import error_probes, media_probes, text_probes, tool_probes, video_probe
+from playground.client.report import rate_limit_probe, usage_probes
 from playground.client.report.model import (
     CHECKS_BY_ID,
     FAIL,
@@ -29,7 +30,7 @@ from playground.client.transport import Connection
 from playground.client.texts import Text
 
 PROBES: dict[str, Callable[[Probe], Awaitable[str]]] = {**text_probes.PROBES, **tool_probes.PROBES, **error_probes.PROBES, **media_probes.PROBES,
-                                                              **video_probe.PROBES}
+                                                              **video_probe.PROBES, **rate_limit_probe.PROBES, **usage_probes.PROBES}
 UPDATE_INTERVAL = 0.1
 MAX_CONCURRENCY = 16
 
