@@ -10,7 +10,7 @@ import pytest
 
 from playground.client.gateway import GatewayClient
 from playground.client.report import rate_limit_probe
-from playground.client.report.error_shapes import COUNT_TOKENS, RATE_LIMIT, WRONG_KEY, body_problem
+from playground.client.report.error_shapes import BAD_BODY, COUNT_TOKENS, RATE_LIMIT, UNKNOWN_MODEL, WRONG_KEY, body_problem, status_section, statuses
 from playground.client.report.model import ERROR_FORMATS, FAIL, PASS, SKIPPED, Report, Scope, catalog_models
 from playground.client.report.runner import run_report
 from playground.client.transport import Connection
@@ -147,3 +147,11 @@ def test_the_messages_table_gives_each_status_its_type() -> None:
     assert body_problem(COUNT_TOKENS, WRONG_KEY, 401, {"error": {"type": "invalid_request_error", "message": "bad key"}}) is None
     assert body_problem("native", "bad_body", 400, {"error": {"message": "bad"}}) is None
     assert body_problem("chat", "bad_body", 400, {"error": {"message": "bad"}}) == "the error object has no type or code"
+
+
+def test_each_format_gets_the_statuses_its_section_allows() -> None:
+    assert statuses("chat", UNKNOWN_MODEL) == (404,) and status_section("chat", UNKNOWN_MODEL) == "Errors › Chat completions", "NotFoundError is 404"
+    assert statuses("chat", WRONG_KEY) == statuses("messages", WRONG_KEY) == (401,), "AuthenticationError / authentication_error are 401"
+    assert statuses("native", WRONG_KEY) == (401, 403) and status_section("native", WRONG_KEY) == "Authentication"
+    assert statuses("messages", BAD_BODY) == (400,) and statuses("responses", BAD_BODY) == (400, 422)
+    assert statuses("images", UNKNOWN_MODEL) == (404, 400) and statuses("embeddings-native", RATE_LIMIT) == (429,)
