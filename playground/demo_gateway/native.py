@@ -72,6 +72,9 @@ def _validate(model: str, body: dict[str, Any]) -> None:
         raise _invalid("generationConfig.thinkingConfig: give thinkingBudget or thinkingLevel, not both")
     if thinking.get("thinkingLevel") not in (None, "LOW", "HIGH"):
         raise _invalid("generationConfig.thinkingConfig.thinkingLevel: must be LOW or HIGH")
+    stops = config.get("stopSequences")
+    if stops is not None and not (isinstance(stops, list) and all(isinstance(stop, str) and stop for stop in stops)):
+        raise _invalid("generationConfig.stopSequences: must be an array of non-empty strings")
     mode = ((body.get("toolConfig") or {}).get("functionCallingConfig") or {}).get("mode")
     if mode not in (None, *MODES):
         raise _invalid("toolConfig.functionCallingConfig.mode: must be AUTO, ANY or NONE")
@@ -131,6 +134,12 @@ def _function(body: dict[str, Any], prompt: str) -> dict[str, Any] | None:
     return declarations[0] if mode == "ANY" else None
 
 
+def _before_stop(reply: str, stops: Any) -> str:
+    """The answer cut before the earliest of `generationConfig.stopSequences` it contains."""
+    cuts = [reply.find(stop) for stop in stops or [] if isinstance(stop, str) and stop and stop in reply]
+    return reply[: min(cuts)] if cuts else reply
+
+
 def _grounded(prompt: str) -> tuple[str, dict[str, Any]]:
     intro, sentences = cited.cited_sentences(prompt, [title for title, _ in SEARCH_SOURCES])
     answer = intro + " "
@@ -179,6 +188,7 @@ def plan(model: str, body: dict[str, Any]) -> dict[str, Any]:
         reply = text.reply_text(prompt, model, settings, images)
         if drawing and scripted.answer(prompt) is None and not is_grading_prompt(prompt):
             reply = scenes.caption(prompt)
+        reply = _before_stop(reply, config.get("stopSequences"))
         limit = config.get("maxOutputTokens")
         if isinstance(limit, int) and not isinstance(limit, bool) and 0 < limit < count_tokens(reply):
             reply, candidate["finishReason"] = first_pieces(reply, limit), "MAX_TOKENS"

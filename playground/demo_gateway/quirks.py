@@ -10,6 +10,11 @@ A quirk is `NAME` (every model) or `NAME@MODEL` (that model only):
 | slow-first-token | a stream waits `DemoConfig.slow_first_token_s` before its first event |
 | ignore-schema    | `response_format` (JSON schema output) is ignored: a plain text answer |
 | ignore-system    | the system prompt is ignored                                           |
+| ignore-stop      | stop sequences are ignored (messages `stop_sequences`, native `generationConfig.stopSequences`) |
+| stream-usage-off | a stream's usage counts 3 more output tokens than the same whole answer's |
+| ignore-tool-choice-none | `tool_choice` none (responses, messages) / mode NONE (native) is read as auto |
+| drop-argument-delta | a streamed chat tool call loses its first arguments delta (the pieces no longer join into JSON) |
+| schema-drift     | a JSON-schema answer gives its number fields as strings                |
 
 This module also owns the one system-prompt rule the demo honours (every format): a system
 prompt containing `Start every answer with the word "WORD".` puts WORD at the start of the
@@ -33,7 +38,12 @@ from starlette.responses import Response, StreamingResponse
 
 from playground.demo_gateway.report_quirks import REPORT_QUIRKS
 
-QUIRKS = ("no-done", "drop-usage", "slow-first-token", "ignore-schema", "ignore-system")
+QUIRKS = ("no-done", "drop-usage", "slow-first-token", "ignore-schema", "ignore-system", "ignore-stop", "stream-usage-off",
+          "ignore-tool-choice-none", "drop-argument-delta", "schema-drift")
+STREAM_QUIRKS = frozenset({"no-done", "drop-usage", "slow-first-token", "stream-usage-off", "drop-argument-delta"})
+EXTRA_OUTPUT_TOKENS = 3
+"""What `stream-usage-off` adds to a stream's output (and total) token counts."""
+OUTPUT_COUNTS = ("completion_tokens", "output_tokens", "candidatesTokenCount", "total_tokens", "totalTokenCount")
 DIRECTIVE = re.compile(r'Start every answer with the word "([^"]{1,40})"')
 SYSTEM_FIELDS = ("instructions", "system", "systemInstruction", "system_instruction")
 
@@ -88,12 +98,39 @@ def on_request(quirks: tuple[Quirk, ...], path: str, body: dict[str, Any]) -> di
     names = active(quirks, path, body)
     if "ignore-schema" in names:
         body.pop("response_format", None)
+    if "ignore-stop" in names:
+        body.pop("stop_sequences", None)
+        if isinstance(body.get("generationConfig"), dict):
+            body["generationConfig"].pop("stopSequences", None)
+    if "ignore-tool-choice-none" in names:
+        _tool_choice_none_as_auto(body)
+    if "schema-drift" in names:
+        _drift(body)
     if "ignore-system" in names:
         for name in SYSTEM_FIELDS:
             body.pop(name, None)
         if isinstance(body.get("messages"), list):
             body["messages"] = [m for m in body["messages"] if not (isinstance(m, dict) and m.get("role") in ("system", "developer"))]
     return body
+
+
+def _tool_choice_none_as_auto(body: dict[str, Any]) -> None:
+    choice = body.get("tool_choice")
+    if choice == "none":
+        body["tool_choice"] = "auto"
+    elif isinstance(choice, dict) and choice.get("type") == "none":
+        body["tool_choice"] = {**choice, "type": "auto"}
+    calling = (body.get("toolConfig") or {}).get("functionCallingConfig")
+    if isinstance(calling, dict) and calling.get("mode") == "NONE":
+        calling["mode"] = "AUTO"
+
+
+def _drift(body: dict[str, Any]) -> None:
+    """The chat JSON schema read with its integer and number properties as strings."""
+    schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("schema")
+    if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
+        schema["properties"] = {name: {**value, "type": "string"} if isinstance(value, dict) and value.get("type") in ("integer", "number") else value
+                                for name, value in schema["properties"].items()}
 
 
 def starting_word(body: dict[str, Any]) -> str | None:
@@ -124,8 +161,50 @@ def _without_usage(frame: str) -> str | None:
     return f"{head}data: {json.dumps(payload, separators=(',', ':'))}{end}"
 
 
+def _payload(frame: str) -> tuple[str, dict[str, Any]] | None:
+    """(what comes before `data:`, the JSON object after it) of an SSE frame, or None."""
+    head, _, data = frame.rpartition("data:")
+    try:
+        payload = json.loads(data)
+    except ValueError:
+        return None
+    return (head, payload) if isinstance(payload, dict) else None
+
+
+def _framed(head: str, payload: dict[str, Any], frame: str) -> str:
+    end = "\r\n\r\n" if frame.endswith("\r\n\r\n") else "\n\n"
+    return f"{head}data: {json.dumps(payload, separators=(',', ':'))}{end}"
+
+
+def _more_output(frame: str) -> str:
+    """The frame with its usage counting `EXTRA_OUTPUT_TOKENS` more output tokens."""
+    parsed = _payload(frame)
+    if parsed is None:
+        return frame
+    head, payload = parsed
+    changed = False
+    for holder in (payload, payload.get("message"), payload.get("response")):
+        usage = holder.get("usage") or holder.get("usageMetadata") if isinstance(holder, dict) else None
+        if isinstance(usage, dict):
+            for key in OUTPUT_COUNTS:
+                if isinstance(usage.get(key), int):
+                    usage[key] += EXTRA_OUTPUT_TOKENS
+                    changed = True
+    return _framed(head, payload, frame) if changed else frame
+
+
+def _first_arguments_delta(frame: str) -> bool:
+    """Whether the frame is a chat chunk carrying a non-empty tool-call arguments piece."""
+    parsed = _payload(frame)
+    choices = parsed[1].get("choices") if parsed else None
+    return isinstance(choices, list) and any(
+        isinstance(call, dict) and (call.get("function") or {}).get("arguments")
+        for choice in choices if isinstance(choice, dict) for call in (choice.get("delta") or {}).get("tool_calls") or [])
+
+
 async def _quirky(frames: AsyncIterator[Any], names: set[str], first_token_delay: float) -> AsyncIterator[Any]:
     first = True
+    arguments_dropped = False
     async for frame in frames:
         text = frame.decode() if isinstance(frame, bytes) else frame
         if first and "slow-first-token" in names and text.strip() and not text.startswith(":"):
@@ -137,12 +216,17 @@ async def _quirky(frames: AsyncIterator[Any], names: set[str], first_token_delay
             text = _without_usage(text)
             if text is None:
                 continue
+        if "stream-usage-off" in names and ("usage" in text or "usageMetadata" in text):
+            text = _more_output(text)
+        if "drop-argument-delta" in names and not arguments_dropped and '"tool_calls"' in text and _first_arguments_delta(text):
+            arguments_dropped = True
+            continue
         yield text
 
 
 def on_answer(quirks: tuple[Quirk, ...], path: str, body: dict[str, Any], answer: Response, first_token_delay: float) -> Response:
     """A streamed answer passed through the stream quirks (whole answers are left alone)."""
-    names = active(quirks, path, body) & {"no-done", "drop-usage", "slow-first-token"}
+    names = active(quirks, path, body) & STREAM_QUIRKS
     if names and isinstance(answer, StreamingResponse):
         answer.body_iterator = _quirky(answer.body_iterator, names, first_token_delay)
     return answer

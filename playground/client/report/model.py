@@ -66,6 +66,10 @@ CHECKS: tuple[Check, ...] = (
     Check("count_tokens_extras", Text("report.check.count_tokens_extras.label"), ("messages",), Text("report.check.count_tokens_extras.meaning")),
     Check("native_usage", Text("report.check.native_usage.label"), ("native",), Text("report.check.native_usage.meaning")),
     Check("cache_usage", Text("report.check.cache_usage.label"), ("chat", "responses", "messages"), Text("report.check.cache_usage.meaning")),
+    Check("stop_sequences", Text("report.check.stop_sequences.label"), ("messages", "native"), Text("report.check.stop_sequences.meaning"), thorough_only=True),
+    Check("stream_usage", Text("report.check.stream_usage.label"), TEXT_FORMATS, Text("report.check.stream_usage.meaning"), thorough_only=True),
+    Check("tool_choice_modes", Text("report.check.tool_choice_modes.label"), TEXT_FORMATS, Text("report.check.tool_choice_modes.meaning"), thorough_only=True),
+    Check("tool_arguments", Text("report.check.tool_arguments.label"), TEXT_FORMATS, Text("report.check.tool_arguments.meaning"), thorough_only=True),
 )
 CHECKS_BY_ID = {check.id: check for check in CHECKS}
 QUICK_CHECKS = tuple(check.id for check in CHECKS if not check.thorough_only)

@@ -14,6 +14,7 @@ from playground.client.results import TextResult
 from playground.client.report.probe import EMPTY, NONE, Fail, Probe, Skip, excerpt, usage_problem
 from playground.client.stream_check import check_stream
 from playground.client import catalog
+from playground.client.report import compat_probes
 from playground.client.texts import Text, joined
 
 STOP_REASONS = frozenset({"stop", "end_turn", "STOP", "completed", "stop_sequence"})
@@ -112,7 +113,8 @@ async def json_schema(probe: Probe) -> str:
     try:
         jsonschema.validate(answer, SCHEMA)
     except jsonschema.ValidationError as error:
-        raise Fail(Text("report.json_schema.does_not_fit", problem=error.message), json.dumps(SCHEMA), excerpt(answer), tag="ignores-schema") from None
+        path = "/".join(str(step) for step in error.absolute_path) or "/"
+        raise Fail(Text("report.json_schema.does_not_fit_at", path=path, problem=error.message), json.dumps(SCHEMA), excerpt(answer), tag="ignores-schema") from None
     return Text("report.json_schema.passed")
 
 
@@ -174,4 +176,4 @@ async def ttft(probe: Probe) -> str:
 
 
 PROBES = {"plain": plain, "stream": stream, "finish": finish, "system": system, "sampling": sampling,
-          "json_schema": json_schema, "image": image, "document": document, "ttft": ttft}
+          "json_schema": json_schema, "image": image, "document": document, "ttft": ttft, **compat_probes.PROBES}

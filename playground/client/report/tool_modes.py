@@ -1,0 +1,143 @@
+"""Probes of tool use a compatibility kit makes, per format as the spec has it: each `tool_choice`
+mode the format's section lists (called or not as the mode says), and a streamed call's arguments
+rebuilt from the raw events (the format's own pieces) into JSON that fits the tool's parameters."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from playground.client.intent import Intent
+from playground.client.report.probe import NONE, Fail, Probe, excerpt
+from playground.client.report.tool_probes import ASK, PARAMETERS, TOOL, UNRELATED, tools_fields
+from playground.client.texts import Text
+
+MODES: dict[str, tuple[tuple[Any, str, bool], ...]] = {
+    "chat": (("auto", ASK, True),),
+    "responses": (("auto", ASK, True), ("none", ASK, False)),
+    "messages": (({"type": "auto"}, ASK, True), ({"type": "any"}, UNRELATED, True), ({"type": "none"}, ASK, False)),
+    "native": (("AUTO", ASK, True), ("ANY", UNRELATED, True), ("NONE", ASK, False)),
+}
+"""Per format: (the mode as sent, the question, whether a call must come). Only the modes the
+spec's request table lists: chat shows `auto` only; its named choice is the `tool_choice` check."""
+
+
+def _mode_fields(fmt: str, mode: Any) -> dict[str, Any]:
+    fields = tools_fields(fmt, forced=False)
+    if fmt == "native":
+        fields["toolConfig"] = {"functionCallingConfig": {"mode": mode}}
+    else:
+        fields["tool_choice"] = mode
+    return fields
+
+
+def _mode_name(mode: Any) -> str:
+    return str(mode.get("type") if isinstance(mode, dict) else mode)
+
+
+async def tool_choice_modes(probe: Probe) -> str:
+    section = Text(f"report.tool_choice_modes.section.{probe.format}")
+    checked = []
+    for mode, question, must_call in MODES[probe.format]:
+        result = await probe.create(probe.request(Intent(question, stream=False), **_mode_fields(probe.format, mode)))
+        names = [call.name for call in result.tool_calls]
+        if must_call and TOOL not in names:
+            raise Fail(Text("report.tool_choice_modes.no_call", mode=_mode_name(mode), section=section), Text("report.tools.expected_call", tool=TOOL),
+                       Text("report.tools.calls_and_text", calls=", ".join(names) or NONE, text=excerpt(result.text, 100)))
+        if not must_call and names:
+            raise Fail(Text("report.tool_choice_modes.called", mode=_mode_name(mode), section=section), Text("report.tool_choice_modes.expected_no_call"),
+                       ", ".join(names), tag="ignores-tool-choice")
+        checked.append(_mode_name(mode))
+    return Text("report.tool_choice_modes.passed", modes=", ".join(checked))
+
+
+def _events(probe: Probe) -> list[Any]:
+    exchange = probe.exchanges[-1] if probe.exchanges else None
+    decoded = []
+    for event in exchange.events if exchange is not None else []:
+        try:
+            data = json.loads(event.data)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            decoded.append(data)
+    return decoded
+
+
+def _chat_arguments(events: list[dict[str, Any]]) -> list[str]:
+    """Per tool call (by choice and index), its `function.arguments` pieces joined."""
+    joined: dict[tuple[Any, Any], str] = {}
+    for data in events:
+        for choice in data.get("choices") or []:
+            for call in ((choice.get("delta") or {}).get("tool_calls") or []) if isinstance(choice, dict) else []:
+                if isinstance(call, dict):
+                    key = (choice.get("index", 0), call.get("index", 0))
+                    joined[key] = joined.get(key, "") + str((call.get("function") or {}).get("arguments") or "")
+    return list(joined.values())
+
+
+def _responses_arguments(events: list[dict[str, Any]]) -> list[str]:
+    """Each function call's arguments as its item's done event holds them; where argument deltas
+    came, they must join into the same text (else the joined text is what is judged)."""
+    pieces: dict[Any, str] = {}
+    done: list[str] = []
+    for data in events:
+        if data.get("type") == "response.function_call_arguments.delta":
+            pieces[data.get("item_id")] = pieces.get(data.get("item_id"), "") + str(data.get("delta") or "")
+        item = data.get("item") if data.get("type") == "response.output_item.done" else None
+        if isinstance(item, dict) and item.get("type") == "function_call":
+            whole = str(item.get("arguments") or "")
+            done.append(pieces[item.get("id")] if item.get("id") in pieces and pieces[item.get("id")] != whole else whole)
+    return done
+
+
+def _messages_arguments(events: list[dict[str, Any]]) -> list[str]:
+    """Each tool_use block: its `input_json_delta` pieces joined, or its start's input when none came."""
+    started: dict[Any, Any] = {}
+    pieces: dict[Any, str] = {}
+    for data in events:
+        block = data.get("content_block")
+        if data.get("type") == "content_block_start" and isinstance(block, dict) and block.get("type") == "tool_use":
+            started[data.get("index")] = block.get("input")
+        delta = data.get("delta")
+        if data.get("type") == "content_block_delta" and isinstance(delta, dict) and delta.get("type") == "input_json_delta":
+            pieces[data.get("index")] = pieces.get(data.get("index"), "") + str(delta.get("partial_json") or "")
+    return [pieces[index] if index in pieces else json.dumps(started[index]) for index in started]
+
+
+def _native_arguments(events: list[dict[str, Any]]) -> list[str]:
+    return [json.dumps(part["functionCall"].get("args")) for data in events for candidate in data.get("candidates") or [] if isinstance(candidate, dict)
+            for part in (candidate.get("content") or {}).get("parts") or [] if isinstance(part, dict) and isinstance(part.get("functionCall"), dict)]
+
+
+ASSEMBLERS = {"chat": _chat_arguments, "responses": _responses_arguments, "messages": _messages_arguments, "native": _native_arguments}
+
+
+def _schema_problem(arguments: Any) -> str | None:
+    import jsonschema
+
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(PARAMETERS).iter_errors(arguments))
+    if error is None:
+        return None
+    return Text("report.schema.at_path", path="/".join(str(step) for step in error.absolute_path) or "/", problem=error.message)
+
+
+async def tool_arguments(probe: Probe) -> str:
+    section = Text(f"report.tool_arguments.section.{probe.format}")
+    await probe.stream(probe.request(Intent(ASK), **tools_fields(probe.format, forced=False)))
+    calls = ASSEMBLERS[probe.format](_events(probe))
+    if not calls:
+        raise Fail(Text("report.tools.no_call"), Text("report.tools.expected_call", tool=TOOL), NONE)
+    for text in calls:
+        try:
+            arguments = json.loads(text)
+        except ValueError:
+            raise Fail(Text("report.tool_arguments.not_json", section=section), Text("report.tools.expected_json_arguments"), excerpt(text), tag="broken-arguments") from None
+        problem = _schema_problem(arguments)
+        if problem:
+            raise Fail(Text("report.tool_arguments.does_not_fit", problem=problem, section=section), json.dumps(PARAMETERS), excerpt(arguments))
+    return Text("report.tool_arguments.passed", calls=len(calls))
+
+
+PROBES: dict[str, Callable[[Probe], Awaitable[str]]] = {"tool_choice_modes": tool_choice_modes, "tool_arguments": tool_arguments}
