@@ -14,9 +14,9 @@ from playground.client.report.probe import EMPTY, NONE, Fail, Probe, excerpt
 from playground.client.results import TextResult, Usage
 from playground.client.texts import Text
 
-STOP_ASK = "Describe a quiet harbour at dawn in three sentences."
+STOP_ASK = "How do I bake bread?"
 WORD = re.compile(r"[A-Za-z]{4,}")
-USAGE_ASK = "In two sentences: why is the sky blue?"
+USAGE_ASK = "Explain in two sentences why the sky is blue."
 USAGE_REQUIRED = {"responses": Text("report.stream_usage.rule.responses"), "messages": Text("report.stream_usage.rule.messages")}
 """The formats whose streams must carry usage, with the spec's words for it. The chat chunk's usage
 is "usually" sent and the native stream's is not shown: there it is checked when it arrives."""
