@@ -49,7 +49,7 @@ async def test_json_round_trip_keeps_every_cell_and_call(report_client: GatewayC
     text = document.dumps(report)
     assert KEY not in text
     data = json.loads(text)
-    assert (data["schema"], data["version"], data["schema_version"]) == ("gateway-playground-report", 2, 2)
+    assert (data["schema"], data["version"], data["schema_version"]) == ("gateway-playground-report", 3, 3)
     jsonschema.validate(data, SCHEMA, cls=jsonschema.Draft202012Validator)
     statuses = {row["id"]: row["status"] for row in data["checks"]}
     assert list(statuses) == [check.id for check in CHECKS]
@@ -175,3 +175,13 @@ async def test_loading_never_raises_anything_but_a_report_file_error(report_clie
             document.loads(json.dumps(broken))
         except document.ReportFileError:
             pass
+
+
+def test_a_version_2_report_written_before_the_compatibility_kit_still_loads() -> None:
+    old = json.loads(V1_REPORT.read_text(encoding="utf-8"))
+    old["version"] = 2
+    report = document.loads(json.dumps(old).encode())
+    again = json.loads(document.dumps(report))
+    assert again["version"] == 3
+    jsonschema.validate(again, SCHEMA, cls=jsonschema.Draft202012Validator)
+    assert {row["id"]: row["status"] for row in again["checks"]}["tool_arguments"] == "not_in_profile"

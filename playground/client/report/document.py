@@ -1,7 +1,7 @@
 """The report as a file: a versioned JSON document with a stable schema (written, read back and
 checked whole), the summary line, and the diff of a new run against a saved one.
 
-Schema `gateway-playground-report`, version 2 (`docs/report.schema.json`): {schema, version,
+Schema `gateway-playground-report`, version 3 (`docs/report.schema.json`; 3 adds the compatibility-kit checks): {schema, version,
 schema_version, created, gateway, scope, summary, counts, checks: [{id, label, status, cells}],
 formats: [{id, label, status, models}], wall_s, stopped, results: [{format, model, check, status,
 reason, expected, arrived, seconds, tag, timings: [{ttft_s, tokens_per_s}], exchanges: [...]}],
@@ -35,9 +35,10 @@ from playground.client.report.model import (
 )
 from playground.client.texts import Text
 
-SCHEMA, VERSION = "gateway-playground-report", 2
-READABLE_VERSIONS = (1, 2)
-"""Versions `loads` reads: 1 is version 2 without `schema_version`, `checks` and `formats`."""
+SCHEMA, VERSION = "gateway-playground-report", 3
+READABLE_VERSIONS = (1, 2, 3)
+"""Versions `loads` reads: 1 is version 2 without `schema_version`, `checks` and `formats`; 2 is 3
+without the compatibility-kit checks."""
 MAX_SHOWN_STRING = 2000
 MAX_FILE_BYTES = 50_000_000
 
