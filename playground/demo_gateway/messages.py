@@ -25,6 +25,7 @@ from playground.demo_gateway.common import (
 )
 from playground.demo_gateway.characters import pace as model_pace
 from playground.demo_gateway.config import DemoConfig
+from playground.demo_gateway.parallel_calls import call_prompts
 from playground.demo_gateway.faults import Fault, inject_stream_fault, last_user_text, strip_markers
 from playground.demo_gateway.prompt_cache import PromptCache, prompt_units
 
@@ -175,8 +176,11 @@ def plan_reply(body: dict[str, Any]) -> Reply:
         return reply
     tool = _pick_tool(body, prompt)
     if tool is not None:
-        arguments = scripted.tool_arguments(tool["input_schema"], prompt)
-        reply.blocks.append({"type": "tool_use", "id": _block_id("toolu_", prompt + tool["name"]), "name": tool["name"], "input": arguments})
+        parallel = not (body.get("tool_choice") or {}).get("disable_parallel_tool_use")
+        for index, asked in enumerate(call_prompts(prompt, parallel)):
+            arguments = scripted.tool_arguments(tool["input_schema"], asked)
+            seed = prompt + tool["name"] + (f"|{index}" if index else "")
+            reply.blocks.append({"type": "tool_use", "id": _block_id("toolu_", seed), "name": tool["name"], "input": arguments})
         reply.stop_reason = "tool_use"
         return reply
     answer = _answer_text(body, prompt)

@@ -15,6 +15,7 @@ A quirk is `NAME` (every model) or `NAME@MODEL` (that model only):
 | ignore-tool-choice-none | `tool_choice` none (responses, messages) / mode NONE (native) is read as auto |
 | drop-argument-delta | a streamed chat tool call loses its first arguments delta (the pieces no longer join into JSON) |
 | schema-drift     | a JSON-schema answer gives its number fields as strings                |
+| ignore-parallel-off | parallel calls stay on when turned off (responses `parallel_tool_calls` false, messages `disable_parallel_tool_use`) |
 
 This module also owns the one system-prompt rule the demo honours (every format): a system
 prompt containing `Start every answer with the word "WORD".` puts WORD at the start of the
@@ -39,7 +40,7 @@ from starlette.responses import Response, StreamingResponse
 from playground.demo_gateway.report_quirks import REPORT_QUIRKS
 
 QUIRKS = ("no-done", "drop-usage", "slow-first-token", "ignore-schema", "ignore-system", "ignore-stop", "stream-usage-off",
-          "ignore-tool-choice-none", "drop-argument-delta", "schema-drift")
+          "ignore-tool-choice-none", "drop-argument-delta", "schema-drift", "ignore-parallel-off")
 STREAM_QUIRKS = frozenset({"no-done", "drop-usage", "slow-first-token", "stream-usage-off", "drop-argument-delta"})
 EXTRA_OUTPUT_TOKENS = 3
 """What `stream-usage-off` adds to a stream's output (and total) token counts."""
@@ -106,6 +107,10 @@ def on_request(quirks: tuple[Quirk, ...], path: str, body: dict[str, Any]) -> di
         _tool_choice_none_as_auto(body)
     if "schema-drift" in names:
         _drift(body)
+    if "ignore-parallel-off" in names:
+        body.pop("parallel_tool_calls", None)
+        if isinstance(body.get("tool_choice"), dict):
+            body["tool_choice"].pop("disable_parallel_tool_use", None)
     if "ignore-system" in names:
         for name in SYSTEM_FIELDS:
             body.pop(name, None)

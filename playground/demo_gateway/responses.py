@@ -41,6 +41,7 @@ from playground.demo_gateway.common import (
     sse_response,
 )
 from playground.demo_gateway.config import DemoConfig
+from playground.demo_gateway.parallel_calls import call_prompts
 from playground.demo_gateway.faults import Fault, inject_stream_fault, strip_markers
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
@@ -192,9 +193,11 @@ def plan(body: dict[str, Any], history: list[dict[str, Any]]) -> Planned:
         planned.output.append(_message(seed, answer))
     elif (tool := _chosen_function(tools, body.get("tool_choice"), prompt)) is not None:
         definition = _function(tool)
-        arguments = scripted.tool_arguments(definition.get("parameters") or {"type": "object"}, prompt)
-        planned.output.append({"id": f"fc_{seed}", "type": "function_call", "status": "completed", "name": definition["name"],
-                               "call_id": f"call_{seed}", "arguments": _json(arguments)})
+        for index, asked in enumerate(call_prompts(prompt, body.get("parallel_tool_calls") is not False)):
+            arguments = scripted.tool_arguments(definition.get("parameters") or {"type": "object"}, asked)
+            suffix = f"_{index}" if index else ""
+            planned.output.append({"id": f"fc_{seed}{suffix}", "type": "function_call", "status": "completed", "name": definition["name"],
+                                   "call_id": f"call_{seed}{suffix}", "arguments": _json(arguments)})
     elif any(tool.get("type") == "web_search_preview" for tool in tools):
         planned.output.append({"id": f"ws_{seed}", "type": "web_search_call", "status": "completed"})
         planned.output.append(_cited_message(seed, prompt))

@@ -21,12 +21,13 @@ from playground.demo_gateway.server import RunningGateway, start_in_thread
 
 KEY = "sk-report-accuracy-key-123456"
 DOC = Path(__file__).resolve().parents[2] / "docs" / "report.md"
-KIT = ("stop_sequences", "stream_usage", "tool_choice_modes", "tool_arguments", "json_schema")
+KIT = ("stop_sequences", "stream_usage", "tool_choice_modes", "tool_arguments", "parallel_tools", "json_schema")
 ACCURACY = {
     "ignore-stop": ("stop_sequences", {"messages", "native"}),
     "stream-usage-off": ("stream_usage", {"chat", "responses", "messages", "native"}),
     "ignore-tool-choice-none": ("tool_choice_modes", {"responses", "messages", "native"}),
     "drop-argument-delta": ("tool_arguments", {"chat"}),
+    "ignore-parallel-off": ("parallel_tools", {"responses", "messages"}),
     "schema-drift": ("json_schema", {"chat"}),
 }
 CLEAN = {
@@ -34,6 +35,7 @@ CLEAN = {
     "stream_usage": (set(TEXT_FORMATS), set()),
     "tool_choice_modes": (set(TEXT_FORMATS), set()),
     "tool_arguments": (set(TEXT_FORMATS), set()),
+    "parallel_tools": ({"responses", "messages"}, {"chat", "native"}),
     "json_schema": ({"chat"}, {"responses", "messages", "native"}),
 }
 
@@ -94,6 +96,8 @@ async def test_the_clean_demo_passes_every_check_of_the_kit(client: GatewayClien
         assert all(r.exchanges for r in cells if r.status == PASS)
     stops = [r.reason for r in results if r.check == "stop_sequences" and r.status == PASS]
     assert stops and all(reason.startswith("stopped before") for reason in stops)  # the demo really stopped, in both formats
+    parallel = [r.reason for r in results if r.check == "parallel_tools" and r.status == PASS]
+    assert parallel and all(reason.startswith("2 call(s) with parallel calls on, 1 with them off") for reason in parallel)
 
 
 @pytest.mark.parametrize("quirk", sorted(ACCURACY))

@@ -70,6 +70,7 @@ CHECKS: tuple[Check, ...] = (
     Check("stream_usage", Text("report.check.stream_usage.label"), TEXT_FORMATS, Text("report.check.stream_usage.meaning"), thorough_only=True),
     Check("tool_choice_modes", Text("report.check.tool_choice_modes.label"), TEXT_FORMATS, Text("report.check.tool_choice_modes.meaning"), thorough_only=True),
     Check("tool_arguments", Text("report.check.tool_arguments.label"), TEXT_FORMATS, Text("report.check.tool_arguments.meaning"), thorough_only=True),
+    Check("parallel_tools", Text("report.check.parallel_tools.label"), ("responses", "messages"), Text("report.check.parallel_tools.meaning"), thorough_only=True),
 )
 CHECKS_BY_ID = {check.id: check for check in CHECKS}
 QUICK_CHECKS = tuple(check.id for check in CHECKS if not check.thorough_only)

@@ -1,6 +1,7 @@
 """Probes of tool use a compatibility kit makes, per format as the spec has it: each `tool_choice`
 mode the format's section lists (called or not as the mode says), and a streamed call's arguments
-rebuilt from the raw events (the format's own pieces) into JSON that fits the tool's parameters."""
+rebuilt from the raw events (the format's own pieces) into JSON that fits the tool's parameters,
+and parallel calls (distinct, each valid; one at most when the format's switch turns them off)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from playground.client.intent import Intent
 from playground.client.report.probe import NONE, Fail, Probe, excerpt
+from playground.client.results import TextResult
 from playground.client.report.tool_probes import ASK, PARAMETERS, TOOL, UNRELATED, tools_fields
 from playground.client.texts import Text
 
@@ -140,4 +142,43 @@ async def tool_arguments(probe: Probe) -> str:
     return Text("report.tool_arguments.passed", calls=len(calls))
 
 
-PROBES: dict[str, Callable[[Probe], Awaitable[str]]] = {"tool_choice_modes": tool_choice_modes, "tool_arguments": tool_arguments}
+PARALLEL_ASK = "What is the weather for each of Paris and Rome? Use the get_weather tool."
+PARALLEL_OFF: dict[str, dict[str, Any]] = {"responses": {"parallel_tool_calls": False}, "messages": {"tool_choice": {"type": "auto", "disable_parallel_tool_use": True}}}
+"""Per format, the spec's way of turning parallel calls off (chat and native have none)."""
+
+
+def _parallel_calls(result: TextResult, section: str) -> list[Any]:
+    """Every call's arguments, checked: ids distinct, JSON objects that fit the tool's parameters."""
+    ids = [call.id for call in result.tool_calls]
+    if len(set(ids)) != len(ids):
+        raise Fail(Text("report.parallel_tools.same_id", section=section), Text("report.parallel_tools.expected_distinct_ids"), ", ".join(ids))
+    found = []
+    for call in result.tool_calls:
+        try:
+            arguments = json.loads(call.arguments or "{}")
+        except ValueError:
+            raise Fail(Text("report.tools.arguments_not_json"), Text("report.tools.expected_json_arguments"), excerpt(call.arguments)) from None
+        problem = _schema_problem(arguments)
+        if problem:
+            raise Fail(Text("report.tool_arguments.does_not_fit", problem=problem, section=section), json.dumps(PARAMETERS), excerpt(arguments))
+        found.append(arguments)
+    return found
+
+
+async def parallel_tools(probe: Probe) -> str:
+    section = Text(f"report.parallel_tools.section.{probe.format}")
+    offered = tools_fields(probe.format, forced=False)
+    together = await probe.stream(probe.request(Intent(PARALLEL_ASK), **offered))
+    if not together.tool_calls:
+        raise Fail(Text("report.tools.no_call"), Text("report.tools.expected_call", tool=TOOL), excerpt(together.text, 100))
+    _parallel_calls(together, section)
+    alone = await probe.stream(probe.request(Intent(PARALLEL_ASK), **{**offered, **PARALLEL_OFF[probe.format]}))
+    _parallel_calls(alone, section)
+    if len(alone.tool_calls) > 1:
+        raise Fail(Text("report.parallel_tools.not_off", calls=len(alone.tool_calls), section=section), Text("report.parallel_tools.expected_one"),
+                   ", ".join(call.name for call in alone.tool_calls), tag="ignores-parallel-off")
+    return Text("report.parallel_tools.passed", together=len(together.tool_calls), alone=len(alone.tool_calls))
+
+
+PROBES: dict[str, Callable[[Probe], Awaitable[str]]] = {"tool_choice_modes": tool_choice_modes, "tool_arguments": tool_arguments,
+                                                        "parallel_tools": parallel_tools}
