@@ -15,6 +15,7 @@ A quirk is `NAME` (every model) or `NAME@MODEL` (that model only):
 | ignore-tool-choice-none | `tool_choice` none (responses, messages) / mode NONE (native) is read as auto |
 | drop-argument-delta | a streamed chat tool call loses its first arguments delta (the pieces no longer join into JSON) |
 | schema-drift     | a JSON-schema answer gives its number fields as strings                |
+| double-finish    | a chat stream sends its finish chunk twice                             |
 | ignore-parallel-off | parallel calls stay on when turned off (responses `parallel_tool_calls` false, messages `disable_parallel_tool_use`) |
 
 This module also owns the one system-prompt rule the demo honours (every format): a system
@@ -40,8 +41,9 @@ from starlette.responses import Response, StreamingResponse
 from playground.demo_gateway.report_quirks import REPORT_QUIRKS
 
 QUIRKS = ("no-done", "drop-usage", "slow-first-token", "ignore-schema", "ignore-system", "ignore-stop", "stream-usage-off",
-          "ignore-tool-choice-none", "drop-argument-delta", "schema-drift", "ignore-parallel-off")
-STREAM_QUIRKS = frozenset({"no-done", "drop-usage", "slow-first-token", "stream-usage-off", "drop-argument-delta"})
+          "ignore-tool-choice-none", "drop-argument-delta", "schema-drift", "ignore-parallel-off",
+          "double-finish")
+STREAM_QUIRKS = frozenset({"no-done", "drop-usage", "slow-first-token", "stream-usage-off", "drop-argument-delta", "double-finish"})
 EXTRA_OUTPUT_TOKENS = 3
 """What `stream-usage-off` adds to a stream's output (and total) token counts."""
 OUTPUT_COUNTS = ("completion_tokens", "output_tokens", "candidatesTokenCount", "total_tokens", "totalTokenCount")
@@ -227,6 +229,8 @@ async def _quirky(frames: AsyncIterator[Any], names: set[str], first_token_delay
             arguments_dropped = True
             continue
         yield text
+        if "double-finish" in names and '"finish_reason":"' in text.replace(" ", "") and '"chat.completion.chunk"' in text:
+            yield text
 
 
 def on_answer(quirks: tuple[Quirk, ...], path: str, body: dict[str, Any], answer: Response, first_token_delay: float) -> Response:

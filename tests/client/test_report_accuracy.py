@@ -21,16 +21,18 @@ from playground.demo_gateway.server import RunningGateway, start_in_thread
 
 KEY = "sk-report-accuracy-key-123456"
 DOC = Path(__file__).resolve().parents[2] / "docs" / "report.md"
-KIT = ("stop_sequences", "stream_usage", "tool_choice_modes", "tool_arguments", "parallel_tools", "json_schema")
+KIT = ("stream", "stop_sequences", "stream_usage", "tool_choice_modes", "tool_arguments", "parallel_tools", "json_schema")
 ACCURACY = {
     "ignore-stop": ("stop_sequences", {"messages", "native"}),
     "stream-usage-off": ("stream_usage", {"chat", "responses", "messages", "native"}),
     "ignore-tool-choice-none": ("tool_choice_modes", {"responses", "messages", "native"}),
     "drop-argument-delta": ("tool_arguments", {"chat"}),
     "ignore-parallel-off": ("parallel_tools", {"responses", "messages"}),
+    "double-finish": ("stream", {"chat"}),
     "schema-drift": ("json_schema", {"chat"}),
 }
 CLEAN = {
+    "stream": (set(TEXT_FORMATS), set()),
     "stop_sequences": ({"messages", "native"}, {"chat", "responses"}),
     "stream_usage": (set(TEXT_FORMATS), set()),
     "tool_choice_modes": (set(TEXT_FORMATS), set()),

@@ -53,7 +53,7 @@ def test_a_planted_defect_exits_1_and_names_it_in_the_summary_and_badge(tmp_path
     assert "streams of chat completions · gpt-4o-mini end without [DONE]" in last and last.endswith("failed")
     text = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert text.startswith("## Gateway conformance: http://127.0.0.1:") and "1 failed" in text
-    assert "| chat completions | gpt-4o-mini | stream conformance | the stream did not end with data: \\[DONE\\] |" in text
+    assert "| chat completions | gpt-4o-mini | stream conformance | the stream did not end with data: \\[DONE\\] \\(spec: Events, Chat completions stream; Chat completion chunk\\) |" in text
     assert "- Checks not in this profile: video job" in text
     root = ET.parse(tmp_path / "badge.svg").getroot()
     assert root.tag == "{http://www.w3.org/2000/svg}svg" and "99% passed" in root.attrib["aria-label"]

@@ -52,11 +52,12 @@ async def stream(probe: Probe) -> str:
     if violations:
         tag = "no-done" if any("[DONE]" in v.rule for v in violations) else ""
         first = violations[0].rule
-        raise Fail(Text("report.stream.rule_and_more", rule=first, more=len(violations) - 1) if len(violations) > 1 else first,
-                   Text("report.stream.expected"),
+        broken = Text("report.stream.rule_and_more", rule=first, more=len(violations) - 1) if len(violations) > 1 else first
+        raise Fail(Text("report.stream.in_section", rule=broken, section=Text(f"report.stream.section.{probe.format}")), Text("report.stream.expected"),
                    joined(Text("report.stream.violation", index=v.index, rule=v.rule) for v in violations[:5]), tag=tag)
     if not result.complete:
-        raise Fail(Text("report.stream.no_end_marker"), Text("report.stream.expected_end_marker"), Text("report.stream.events_no_end", events=len(exchange.events)))
+        raise Fail(Text("report.stream.in_section", rule=Text("report.stream.no_end_marker"), section=Text(f"report.stream.section.{probe.format}")),
+                   Text("report.stream.expected_end_marker"), Text("report.stream.events_no_end", events=len(exchange.events)))
     return Text("report.stream.passed", events=len(exchange.events))
 
 
