@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from playground.client.intent import Intent
+from playground.client.report.tool_stream import ASSEMBLERS, decoded
 from playground.client.report.probe import NONE, Fail, Probe, excerpt
 from playground.client.results import TextResult
 from playground.client.report.tool_probes import ASK, PARAMETERS, TOOL, UNRELATED, tools_fields
@@ -54,68 +55,6 @@ async def tool_choice_modes(probe: Probe) -> str:
     return Text("report.tool_choice_modes.passed", modes=", ".join(checked))
 
 
-def _events(probe: Probe) -> list[Any]:
-    exchange = probe.exchanges[-1] if probe.exchanges else None
-    decoded = []
-    for event in exchange.events if exchange is not None else []:
-        try:
-            data = json.loads(event.data)
-        except ValueError:
-            continue
-        if isinstance(data, dict):
-            decoded.append(data)
-    return decoded
-
-
-def _chat_arguments(events: list[dict[str, Any]]) -> list[str]:
-    """Per tool call (by choice and index), its `function.arguments` pieces joined."""
-    joined: dict[tuple[Any, Any], str] = {}
-    for data in events:
-        for choice in data.get("choices") or []:
-            for call in ((choice.get("delta") or {}).get("tool_calls") or []) if isinstance(choice, dict) else []:
-                if isinstance(call, dict):
-                    key = (choice.get("index", 0), call.get("index", 0))
-                    joined[key] = joined.get(key, "") + str((call.get("function") or {}).get("arguments") or "")
-    return list(joined.values())
-
-
-def _responses_arguments(events: list[dict[str, Any]]) -> list[str]:
-    """Each function call's arguments as its item's done event holds them; where argument deltas
-    came, they must join into the same text (else the joined text is what is judged)."""
-    pieces: dict[Any, str] = {}
-    done: list[str] = []
-    for data in events:
-        if data.get("type") == "response.function_call_arguments.delta":
-            pieces[data.get("item_id")] = pieces.get(data.get("item_id"), "") + str(data.get("delta") or "")
-        item = data.get("item") if data.get("type") == "response.output_item.done" else None
-        if isinstance(item, dict) and item.get("type") == "function_call":
-            whole = str(item.get("arguments") or "")
-            done.append(pieces[item.get("id")] if item.get("id") in pieces and pieces[item.get("id")] != whole else whole)
-    return done
-
-
-def _messages_arguments(events: list[dict[str, Any]]) -> list[str]:
-    """Each tool_use block: its `input_json_delta` pieces joined, or its start's input when none came."""
-    started: dict[Any, Any] = {}
-    pieces: dict[Any, str] = {}
-    for data in events:
-        block = data.get("content_block")
-        if data.get("type") == "content_block_start" and isinstance(block, dict) and block.get("type") == "tool_use":
-            started[data.get("index")] = block.get("input")
-        delta = data.get("delta")
-        if data.get("type") == "content_block_delta" and isinstance(delta, dict) and delta.get("type") == "input_json_delta":
-            pieces[data.get("index")] = pieces.get(data.get("index"), "") + str(delta.get("partial_json") or "")
-    return [pieces[index] if index in pieces else json.dumps(started[index]) for index in started]
-
-
-def _native_arguments(events: list[dict[str, Any]]) -> list[str]:
-    return [json.dumps(part["functionCall"].get("args")) for data in events for candidate in data.get("candidates") or [] if isinstance(candidate, dict)
-            for part in (candidate.get("content") or {}).get("parts") or [] if isinstance(part, dict) and isinstance(part.get("functionCall"), dict)]
-
-
-ASSEMBLERS = {"chat": _chat_arguments, "responses": _responses_arguments, "messages": _messages_arguments, "native": _native_arguments}
-
-
 def _schema_problem(arguments: Any) -> str | None:
     import jsonschema
 
@@ -128,7 +67,8 @@ def _schema_problem(arguments: Any) -> str | None:
 async def tool_arguments(probe: Probe) -> str:
     section = Text(f"report.tool_arguments.section.{probe.format}")
     await probe.stream(probe.request(Intent(ASK), **tools_fields(probe.format, forced=False)))
-    calls = ASSEMBLERS[probe.format](_events(probe))
+    exchange = probe.exchanges[-1] if probe.exchanges else None
+    calls = ASSEMBLERS[probe.format](decoded(exchange.events if exchange is not None else []))
     if not calls:
         raise Fail(Text("report.tools.no_call"), Text("report.tools.expected_call", tool=TOOL), NONE)
     for text in calls:
