@@ -56,9 +56,15 @@ async def test_json_round_trip_keeps_every_cell_and_call(report_client: GatewayC
     assert (statuses["stream"], statuses["plain"], statuses["auth"], statuses["tools"]) == ("failed", "passed", "passed", "not_in_profile")
     assert {row["id"]: row["status"] for row in data["formats"]}["images"] == "not_in_profile"
     assert data["summary"].startswith("10 of 11 checks passed; streams of chat completions · qwen-plus end without [DONE]")
+    stream = next(r for r in data["results"] if (r["model"], r["check"]) == ("qwen-plus", "stream"))
+    assert (stream["status"], stream["compatible"], stream["breaks"]) == ("fail", "pass", [])
+    assert (data["counts"]["fail"], data["compatible_counts"]["fail"]) == (1, 0)
+    rows = {row["client"]: row for row in data["clients"]}
+    assert (rows["openai"]["status"], rows["anthropic"]["status"], rows["google-genai"]["status"]) == ("ready", "ready", "not_checked")
+    assert any(q["deviation"] == "no-done" and not q["breaks"] and q["source"].startswith("openai/_streaming.py") for q in rows["openai"]["requirements"])
     again = document.loads(text)
-    assert [(r.key, r.status, r.reason, r.expected, r.arrived, r.tag) for r in again.results] == \
-           [(r.key, r.status, r.reason, r.expected, r.arrived, r.tag) for r in report.results]
+    assert [(r.key, r.status, r.compatible, r.breaks, r.reason, r.expected, r.arrived, r.tag) for r in again.results] == \
+           [(r.key, r.status, r.compatible, r.breaks, r.reason, r.expected, r.arrived, r.tag) for r in report.results]
     original = report.by_key()[("chat", "qwen-plus", "stream")].exchanges[0]
     loaded = again.by_key()[("chat", "qwen-plus", "stream")].exchanges[0]
     assert (loaded.method, loaded.url, loaded.status, loaded.request_body) == (original.method, original.url, original.status, original.request_body)
@@ -76,6 +82,7 @@ def test_the_schema_is_valid_2020_12_and_a_version_1_report_still_loads() -> Non
     jsonschema.validate(again, SCHEMA, cls=jsonschema.Draft202012Validator)
     assert {row["id"]: row["status"] for row in again["checks"]}["stream"] == "failed"
     assert {row["id"]: row["status"] for row in again["checks"]}["json_schema"] == "passed"
+    assert report.by_key()[("chat", "qwen-plus", "stream")].verdict("compatible") == "pass"  # judged on load by today's client table
 
 
 @pytest.mark.parametrize(("text", "why"), [

@@ -46,7 +46,7 @@ def test_the_clean_demo_gateway_exits_0_with_progress_on_stderr(tmp_path: Path) 
 
 
 def test_a_planted_defect_exits_1_and_names_it_in_the_summary_and_badge(tmp_path: Path) -> None:
-    done = report(tmp_path, "--fail-on", "compatible", "--markdown", str(tmp_path / "summary.md"), "--badge", str(tmp_path / "badge.svg"),
+    done = report(tmp_path, "--fail-on", "strict", "--markdown", str(tmp_path / "summary.md"), "--badge", str(tmp_path / "badge.svg"),
                   env={"DEMO_QUIRKS": "no-done@gpt-4o-mini"})
     assert done.returncode == 1, done.stderr
     last = done.stderr.splitlines()[-1]

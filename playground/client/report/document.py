@@ -1,12 +1,15 @@
 """The report as a file: a versioned JSON document with a stable schema (written, read back and
 checked whole), the summary line, and the diff of a new run against a saved one.
 
-Schema `gateway-playground-report`, version 3 (`docs/report.schema.json`; 3 adds the compatibility-kit checks): {schema, version,
-schema_version, created, gateway, scope, summary, counts, checks: [{id, label, status, cells}],
-formats: [{id, label, status, models}], wall_s, stopped, results: [{format, model, check, status,
-reason, expected, arrived, seconds, tag, timings: [{ttft_s, tokens_per_s}], exchanges: [...]}],
-latency, load}. `checks` and `formats` (see `coverage`) are derived, so a version 1 document
-(without them) still loads.
+Schema `gateway-playground-report`, version 3 (`docs/report.schema.json`; 3 adds the compatibility-kit checks,
+the accounting checks, the compatible verdicts and the client rows): {schema, version,
+schema_version, created, gateway, scope, summary, counts, compatible_counts, checks: [{id, label,
+status, cells}], formats: [{id, label, status, models}], clients: [{client, read_from, formats,
+status, judged, breaking, requirements}], wall_s, stopped, results: [{format, model, check, status,
+compatible, breaks, reason, expected, arrived, seconds, tag, timings: [{ttft_s, tokens_per_s}],
+exchanges: [...]}], latency, load}. `checks`, `formats`, `clients` and each result's `compatible`
+and `breaks` are derived (`coverage`, `clients`), so a version 1 or 2 document (without them)
+still loads, judged by this version's client table.
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ from typing import Any
 
 from playground.client.errors import GatewayError
 from playground.client.exchange import Exchange, RecordedEvent
-from playground.client.report import coverage
-from playground.client.report.latency import latency_rows
+from playground.client.report import clients, coverage
+from playground.client.report.latency import LatencyMove, latency_moves, latency_rows
 from playground.client.report.model import (
     CHECKS_BY_ID,
+    COMPATIBLE,
     FAIL,
     FORMAT_LABELS,
     PASS,
@@ -37,8 +41,8 @@ from playground.client.texts import Text
 
 SCHEMA, VERSION = "gateway-playground-report", 3
 READABLE_VERSIONS = (1, 2, 3)
-"""Versions `loads` reads: 1 is version 2 without `schema_version`, `checks` and `formats`; 2 is 3
-without the compatibility-kit checks."""
+"""Versions `loads` reads: 2 is version 3 without the compatibility-kit and accounting checks, the
+compatible verdicts and client rows; 1 is version 2 without `schema_version`, `checks` and `formats`."""
 MAX_SHOWN_STRING = 2000
 MAX_FILE_BYTES = 50_000_000
 
@@ -93,9 +97,11 @@ def to_json(report: Report) -> dict[str, Any]:
         load = {"format": report.load.format, "model": report.load.model, "stopped_because": report.load.stopped_because,
                 "steps": [step.__dict__ for step in report.load.steps]}
     return {"schema": SCHEMA, "version": VERSION, "schema_version": VERSION, "created": report.created, "gateway": report.gateway,
-            "scope": report.scope.to_json(), "summary": summary_line(report), "counts": report.counts(),
-            "checks": coverage.checks(report), "formats": coverage.formats(report), "wall_s": report.wall_s, "stopped": report.stopped,
-            "results": [{"format": r.format, "model": r.model, "check": r.check, "status": r.status, "reason": r.reason,
+            "scope": report.scope.to_json(), "summary": summary_line(report), "counts": report.counts(), "compatible_counts": report.counts(COMPATIBLE),
+            "checks": coverage.checks(report), "formats": coverage.formats(report), "clients": clients.readiness_json(report),
+            "wall_s": report.wall_s, "stopped": report.stopped,
+            "results": [{"format": r.format, "model": r.model, "check": r.check, "status": r.status, "compatible": r.verdict(COMPATIBLE),
+                         "breaks": list(r.breaks), "reason": r.reason,
                          "expected": r.expected, "arrived": r.arrived, "seconds": r.seconds, "tag": r.tag,
                          "timings": [t.__dict__ for t in r.timings], "exchanges": [exchange_json(e) for e in r.exchanges]}
                         for r in report.results],
@@ -148,7 +154,7 @@ def _report(data: dict[str, Any]) -> Report:
             _number(s.get("tokens_per_s")), {str(k): int(v) for k, v in dict(s["errors"]).items()}, float(s["seconds"]))
             for s in load.get("steps") or []], str(load.get("stopped_because", "")))
     report.finished = True
-    return report
+    return clients.judge_all(report)
 
 
 TAG_PHRASES = {
@@ -212,14 +218,16 @@ class ReportDiff:
     newly_passing: list[CheckResult] = field(default_factory=list)
     new_cells: list[CheckResult] = field(default_factory=list)
     gone_cells: list[tuple[str, str, str]] = field(default_factory=list)
+    latency_moved: list[LatencyMove] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
-        return not (self.newly_failing or self.newly_passing or self.new_cells or self.gone_cells)
+        return not (self.newly_failing or self.newly_passing or self.new_cells or self.gone_cells or self.latency_moved)
 
 
 def diff(before: Report, after: Report) -> ReportDiff:
-    """What changed from `before` (a saved report) to `after` (a new run)."""
+    """What changed from `before` (a saved or kept report) to `after` (a newer one), cell by cell:
+    what broke, what was fixed, the cells only one has, and the latency that moved."""
     old, new = before.by_key(), after.by_key()
     changes = ReportDiff()
     for key, result in new.items():
@@ -231,4 +239,5 @@ def diff(before: Report, after: Report) -> ReportDiff:
         elif previous.status == FAIL and result.status == PASS:
             changes.newly_passing.append(result)
     changes.gone_cells = [key for key in old if key not in new]
+    changes.latency_moved = latency_moves(latency_rows(before), latency_rows(after))
     return changes

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 from playground.client.errors import APIStatusError, APITimeoutError, GatewayError, StreamError
@@ -43,6 +44,29 @@ def latency_rows(report: Report) -> list[dict[str, Any]]:
         rows.append({"format": fmt, "model": model, "streams": len(timings), "ttft_p50_s": percentile(ttfts, 0.5), "ttft_p95_s": percentile(ttfts, 0.95),
                      "tokens_per_s_p50": percentile(rates, 0.5), "tokens_per_s_p95": percentile(rates, 0.95)})
     return rows
+
+
+MOVE_SHARE, MOVE_MIN_S = 0.2, 0.05
+"""A median time to first token "moved" when it changed by at least 20% and at least 50 ms."""
+
+
+@dataclass(frozen=True)
+class LatencyMove:
+    format: str
+    model: str
+    before_s: float
+    after_s: float
+
+
+def latency_moves(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[LatencyMove]:
+    """The (format, model) rows of two reports' latency whose TTFT p50 moved (`MOVE_SHARE`, `MOVE_MIN_S`)."""
+    old = {(row["format"], row["model"]): row["ttft_p50_s"] for row in before}
+    moves = []
+    for row in after:
+        then, now = old.get((row["format"], row["model"])), row["ttft_p50_s"]
+        if then is not None and now is not None and abs(now - then) >= max(MOVE_MIN_S, MOVE_SHARE * then):
+            moves.append(LatencyMove(row["format"], row["model"], then, now))
+    return moves
 
 
 def concurrency_steps(maximum: int) -> list[int]:

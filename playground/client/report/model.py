@@ -18,6 +18,8 @@ from playground.client.video_catalog import one_text_model_per_family
 
 PASS, FAIL, UNSUPPORTED, SKIPPED = "pass", "fail", "unsupported", "skipped"
 STATUSES = (PASS, FAIL, UNSUPPORTED, SKIPPED)
+STRICT, COMPATIBLE = "strict", "compatible"
+VERDICTS = (STRICT, COMPATIBLE)
 
 TEXT_FORMATS = ("chat", "responses", "messages", "native")
 FORMATS = (*TEXT_FORMATS, "embeddings", "embeddings-native", "images", "video")
@@ -154,10 +156,18 @@ class CheckResult:
     """A kind of failure the summary line counts ("no-done", "no-reasoning-tokens", ...)."""
     timings: list[Timing] = field(default_factory=list)
     exchanges: list[Exchange] = field(default_factory=list)
+    compatible: str = ""
+    """The compatible verdict (what the official clients accept; `clients.judge`): "" until judged."""
+    breaks: tuple[str, ...] = ()
+    """The official clients this cell breaks (`clients.CLIENTS` ids)."""
 
     @property
     def key(self) -> tuple[str, str, str]:
         return self.format, self.model, self.check
+
+    def verdict(self, kind: str = "strict") -> str:
+        """The strict status, or the compatible one (the strict one until judged)."""
+        return (self.compatible or self.status) if kind == COMPATIBLE else self.status
 
 
 @dataclass
@@ -201,8 +211,9 @@ class Report:
     def by_key(self) -> dict[tuple[str, str, str], CheckResult]:
         return {result.key: result for result in self.results}
 
-    def counts(self) -> dict[str, int]:
+    def counts(self, verdict: str = STRICT) -> dict[str, int]:
         counts = dict.fromkeys(STATUSES, 0)
         for result in self.results:
-            counts[result.status] = counts.get(result.status, 0) + 1
+            status = result.verdict(verdict)
+            counts[status] = counts.get(status, 0) + 1
         return counts

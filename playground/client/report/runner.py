@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
 from playground.client.limits import LimitError
-from playground.client.report import error_probes, media_probes, text_probes, tool_probes, video_probe
+from playground.client.report import clients, error_probes, media_probes, text_probes, tool_probes, video_probe
 from playground.client.report import rate_limit_probe, usage_probes
 from playground.client.report.model import (
     CHECKS_BY_ID,
@@ -59,7 +59,7 @@ class RunState:
 
 def unsupported(fmt: str, model: str, check_id: str) -> CheckResult:
     check = CHECKS_BY_ID[check_id]
-    return CheckResult(fmt, model, check_id, UNSUPPORTED, Text("report.runner.unsupported", format=FORMAT_LABELS.get(fmt, fmt), check=check.label))
+    return clients.judge(CheckResult(fmt, model, check_id, UNSUPPORTED, Text("report.runner.unsupported", format=FORMAT_LABELS.get(fmt, fmt), check=check.label)))
 
 
 async def run_cell(client: GatewayClient, conn: Connection, scope: Scope, fmt: str, model: str, check_id: str) -> CheckResult:
@@ -85,7 +85,7 @@ async def run_cell(client: GatewayClient, conn: Connection, scope: Scope, fmt: s
         result.status, result.reason = FAIL, Text("report.runner.probe_failed", error_type=type(error).__name__, error=excerpt(str(error), 120))
     result.seconds = time.perf_counter() - started
     result.exchanges, result.timings = probe.exchanges, probe.timings
-    return result
+    return clients.judge(result)
 
 
 def effective_concurrency(conn: Connection, wanted: int) -> int:
@@ -147,4 +147,4 @@ def mark_stopped(report: Report) -> None:
         return
     report.stopped = True
     finished = {result.key for result in report.results}
-    report.results += [CheckResult(*cell, SKIPPED, Text("report.runner.stopped")) for cell in report.scope.cells() if cell not in finished]
+    report.results += [clients.judge(CheckResult(*cell, SKIPPED, Text("report.runner.stopped"))) for cell in report.scope.cells() if cell not in finished]

@@ -16,8 +16,11 @@ import math
 import unicodedata
 from collections.abc import Callable
 
-from playground.client.report import coverage
-from playground.client.report.model import CHECKS_BY_ID, FAIL, FORMAT_LABELS, PASS, SKIPPED, UNSUPPORTED, Report
+import time
+
+from playground.client.report import clients, coverage
+from playground.client.report.document import ReportDiff
+from playground.client.report.model import CHECKS_BY_ID, COMPATIBLE, FAIL, FORMAT_LABELS, PASS, SKIPPED, UNSUPPORTED, CheckResult, Report
 from playground.client.texts import Items, Text
 
 Word = Callable[[str], str]
@@ -58,12 +61,53 @@ def _not_checked(report: Report, word: Word) -> list[str]:
     return lines or [word(Text("report.md.everything_checked"))]
 
 
-def markdown_summary(report: Report, word: Word = str) -> str:
-    """Totals, the failed cells with their reasons (at most `MAX_FAILED_ROWS`), and what was not checked."""
-    counts = report.counts()
+def _cell(result: CheckResult, word: Word) -> str:
+    return " · ".join((word(FORMAT_LABELS.get(result.format, result.format)), result.model, word(CHECKS_BY_ID[result.check].label)))
+
+
+def _cells(results: list[CheckResult], word: Word) -> str:
+    shown = ", ".join(_cell(r, word) for r in results[:MAX_FAILED_ROWS])
+    return shown + (f" (+{len(results) - MAX_FAILED_ROWS})" if len(results) > MAX_FAILED_ROWS else "")
+
+
+def readiness_markdown(report: Report, word: Word = str) -> list[str]:
+    """The client readiness table: one row per official client, the cells that break it."""
+    lines = ["### " + word(Text("report.md.clients_head")), "", word(Text("report.md.clients_columns")), "|---|---|---|---|"]
+    for row in clients.readiness(report):
+        formats = ", ".join(word(FORMAT_LABELS[fmt]) for fmt in row.formats) or "—"
+        lines.append(f"| {_literal(row.client)} | {_literal(formats)} | {_literal(word(Text(f'report.clients.status.{row.status}')))} "
+                     f"| {_literal(_cells(row.breaking, word), MAX_REASON) or '—'} |")
+    return lines
+
+
+def comparison_markdown(before: Report | None, changes: ReportDiff | None, word: Word = str) -> list[str]:
+    """What changed since a kept report (`document.diff`): what broke, what was fixed, latency moved."""
+    if before is None or changes is None:
+        return [word(Text("report.md.compare_first"))]
+    lines = ["### " + word(Text("report.md.compare_head", created=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(before.created)))), ""]
+    if changes.empty:
+        return [*lines, word(Text("report.md.compare_nothing"))]
+    moves = ", ".join(f"{word(FORMAT_LABELS.get(m.format, m.format))} · {m.model} {m.before_s * 1000:,.0f} → {m.after_s * 1000:,.0f} ms"
+                      for m in changes.latency_moved)
+    for name, count, text in (("broke", len(changes.newly_failing), _cells(changes.newly_failing, word)),
+                              ("fixed", len(changes.newly_passing), _cells(changes.newly_passing, word)),
+                              ("latency", len(changes.latency_moved), moves)):
+        if count:
+            lines.append("- " + _literal(word(Text(f"report.md.compare_{name}", count=count, **{"moves" if name == "latency" else "cells": text}))))
+    if changes.new_cells or changes.gone_cells:
+        lines.append("- " + _literal(word(Text("report.md.compare_cells", new=len(changes.new_cells), gone=len(changes.gone_cells)))))
+    return lines
+
+
+def markdown_summary(report: Report, word: Word = str, comparison: list[str] | None = None) -> str:
+    """Totals (strict and compatible), the failed cells with their reasons (at most
+    `MAX_FAILED_ROWS`), the client readiness rows, what was not checked, and (given) the
+    comparison with a kept report (`comparison_markdown`)."""
+    counts, compatible = report.counts(), report.counts(COMPATIBLE)
     lines = ["## " + _literal(word(Text("report.md.title", gateway=report.gateway))), "",
              word(Text("report.md.totals", passed=counts[PASS], judged=counts[PASS] + counts[FAIL], failed=counts[FAIL],
-                       unsupported=counts[UNSUPPORTED], skipped=counts[SKIPPED], seconds=f"{report.wall_s:.1f}")), "",
+                       unsupported=counts[UNSUPPORTED], skipped=counts[SKIPPED], seconds=f"{report.wall_s:.1f}")),
+             word(Text("report.md.compatible_totals", passed=compatible[PASS], judged=compatible[PASS] + compatible[FAIL], failed=compatible[FAIL])), "",
              "### " + word(Text("report.md.failed_head")), ""]
     failed = [result for result in report.results if result.status == FAIL]
     if failed:
@@ -74,7 +118,10 @@ def markdown_summary(report: Report, word: Word = str) -> str:
             lines += ["", word(Text("report.md.more_failed", count=len(failed) - MAX_FAILED_ROWS))]
     else:
         lines.append(word(Text("report.md.no_failures")))
+    lines += ["", *readiness_markdown(report, word)]
     lines += ["", "### " + word(Text("report.md.not_checked_head")), "", *_not_checked(report, word)]
+    if comparison is not None:
+        lines += ["", *comparison]
     return "\n".join(lines) + "\n"
 
 

@@ -28,6 +28,11 @@ def _shape(result: object) -> tuple[bool, bool, bool]:
     return bool(getattr(result, "text", "")), bool(getattr(result, "finish_reason", None)), getattr(result, "usage", None) is not None
 
 
+def _no_usage(result: TextResult) -> bool:
+    """No usage at all, or usage without a token count (a stream whose usage fields were left out)."""
+    return result.usage is None or (result.usage.input_tokens is None and result.usage.output_tokens is None)
+
+
 async def plain(probe: Probe) -> str:
     whole = await probe.create(probe.request(Intent(QUESTION, stream=False)))
     streamed = await probe.stream(probe.request(Intent(QUESTION)))
@@ -39,7 +44,7 @@ async def plain(probe: Probe) -> str:
         problem = usage_problem(result)
         if problem:
             raise Fail(Text("report.plain.usage_problem", answer=answer, problem=problem), Text("report.plain.expected_usage"),
-                       excerpt(result.usage.__dict__ if result.usage else Text("report.no_usage")), tag="no-usage" if result.usage is None else "")
+                       excerpt(result.usage.__dict__ if result.usage else Text("report.no_usage")), tag="no-usage" if _no_usage(result) else "")
     if _shape(whole) != _shape(streamed) or (whole.finish_reason in STOP_REASONS) != (streamed.finish_reason in STOP_REASONS):
         raise Fail(Text("report.plain.shapes_differ"), Text("report.plain.finish", reason=whole.finish_reason), Text("report.plain.finish", reason=streamed.finish_reason))
     return Text("report.plain.passed", whole=len(whole.text), streamed=len(streamed.text), reason=streamed.finish_reason)
