@@ -10,7 +10,10 @@ tab's depth (`Scope.default`). `--fail-on strict` (the default) fails on any che
 letter fails; `--fail-on compatible` only on the cells that break an official client (openai,
 anthropic, google-genai: `client/report/clients.py` says which deviation breaks which). `--json`,
 `--html`, `--markdown` (a summary for a pull-request comment) and `--badge` (an SVG) are written in
-English. Progress goes to stderr, one line at most every `PROGRESS_EVERY_S`."""
+English. `--keep` keeps the report in the local store (`PLAYGROUND_DATA_DIR`), where the Report
+tab's history lists it; `--compare-last` compares it with the newest report kept there before it
+(what broke, what was fixed, the latency that moved), in the Markdown summary and on stderr.
+Progress goes to stderr, one line at most every `PROGRESS_EVERY_S`."""
 
 from __future__ import annotations
 
@@ -24,13 +27,14 @@ from typing import TextIO
 
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
-from playground.client.report import document, page, summary
+from playground.client.report import document, history, page, summary
 from playground.client.report.model import FAIL, Report, Scope
 from playground.client.report.runner import MAX_CONCURRENCY, RunState, run_report
 from playground.client.transport import Connection, Transport
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_process import GatewayProcess
 from playground.settings import Settings
+from playground.store.database import Database
 
 PASSED, FAILED, COULD_NOT_RUN = 0, 1, 2
 PROGRESS_EVERY_S = 2.0
@@ -64,6 +68,10 @@ def parser() -> argparse.ArgumentParser:
     command.add_argument("--fail-on", choices=FAIL_ON, default="strict",
                          help="strict: exit 1 on any failed check (default); compatible: exit 1 only when a failed check breaks an "
                               "official client (openai, anthropic, google-genai), e.g. not for a chat stream without [DONE]")
+    command.add_argument("--keep", action="store_true", help="keep this report in the local store (PLAYGROUND_DATA_DIR), where the Report tab lists it")
+    command.add_argument("--compare-last", action="store_true",
+                         help="compare with the newest report kept before this one: what broke, what was fixed, the latency that moved "
+                              "(in the --markdown summary and on stderr)")
     command.add_argument("--concurrency", type=int, default=4, metavar="N", help=f"probes at once (1 to {MAX_CONCURRENCY}; default 4)")
     return command
 
@@ -124,13 +132,31 @@ def gateway(args: argparse.Namespace, settings: Settings, lines: ProgressLines) 
     return Connection(demo.url, settings.demo_api_key), demo
 
 
-def write_files(args: argparse.Namespace, report: Report) -> None:
+def history_step(args: argparse.Namespace, settings: Settings, report: Report, lines: ProgressLines) -> list[str] | None:
+    """`--compare-last` (the comparison's Markdown lines, also said on stderr) and `--keep`, in that order."""
+    if not (args.keep or args.compare_last):
+        return None
+    database = Database.at(settings.data_dir)
+    comparison = None
+    if args.compare_last:
+        found = history.listed(database, history.EVERYONE)
+        before = history.open_kept(database, found[0].id, history.EVERYONE) if found else None
+        comparison = summary.comparison_markdown(before, document.diff(before, report) if before is not None else None)
+        for line in comparison:
+            if line and not line.startswith("#"):
+                lines.say(line.removeprefix("- ").replace("\\", ""))
+    if args.keep:
+        lines.say(f"kept as {history.keep_now(database, report, history.EVERYONE)} in {database.path}")
+    return comparison
+
+
+def write_files(args: argparse.Namespace, report: Report, comparison: list[str] | None = None) -> None:
     if args.json is not None:
         args.json.write_text(document.dumps(report), encoding="utf-8")
     if args.html is not None:
         args.html.write_text(page.html_page(report), encoding="utf-8")
     if args.markdown is not None:
-        args.markdown.write_text(summary.markdown_summary(report), encoding="utf-8")
+        args.markdown.write_text(summary.markdown_summary(report, comparison=comparison), encoding="utf-8")
     if args.badge is not None:
         args.badge.write_text(summary.badge_svg(report), encoding="utf-8")
 
@@ -147,7 +173,7 @@ def run_command(args: argparse.Namespace, settings: Settings, stderr: TextIO) ->
     finally:
         if demo is not None:
             demo.stop()
-    write_files(args, report)
+    write_files(args, report, history_step(args, settings, report, lines))
     failed = report.counts(args.fail_on)[FAIL]
     lines.say(f"{document.summary_line(report)} ({report.wall_s:.1f} s; --fail-on {args.fail_on}): {'failed' if failed else 'passed'}")
     return FAILED if failed else PASSED

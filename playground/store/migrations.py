@@ -39,6 +39,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             name TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, run_id TEXT NOT NULL, problem TEXT NOT NULL,
             at REAL NOT NULL)""",
     ),
+    (  # 2: Report documents kept (the tab's finished runs, the command line's --keep), listed per owner and gateway
+        """CREATE TABLE reports (
+            id TEXT PRIMARY KEY, owner TEXT NOT NULL, created REAL NOT NULL, gateway TEXT NOT NULL, thorough INTEGER NOT NULL,
+            summary TEXT NOT NULL, passed INTEGER NOT NULL, failed INTEGER NOT NULL, compatible_failed INTEGER NOT NULL,
+            cells INTEGER NOT NULL, origin TEXT NOT NULL, document TEXT NOT NULL, kept REAL NOT NULL)""",
+        "CREATE INDEX reports_by_owner ON reports (owner, created)",
+    ),
 )
 VERSION = len(MIGRATIONS)
 

@@ -72,3 +72,25 @@ def test_a_bad_argument_exits_2() -> None:
         stderr = io.StringIO()
         assert main(args, stderr) == 2, args
         assert "playground.report: could not run:" in stderr.getvalue(), args
+
+
+def test_compatible_verdicts_readiness_rows_and_a_comparison_with_the_last_kept_report(tmp_path: Path) -> None:
+    first = report(tmp_path, "--fail-on", "compatible", "--keep", "--markdown", str(tmp_path / "first.md"), env={"DEMO_QUIRKS": "no-done"})
+    assert first.returncode == 0, first.stderr  # chat streams without [DONE] fail strictly, but every official client accepts them
+    assert "kept as " in first.stderr and first.stderr.splitlines()[-1].endswith("--fail-on compatible): passed")
+    text = (tmp_path / "first.md").read_text(encoding="utf-8")
+    assert "| openai | chat completions, responses, embeddings \\(list\\), images | ready | — |" in text
+    assert "| anthropic | messages | ready | — |" in text and "failed, 0 failed." not in text and ", 0 failed." in text
+    second = report(tmp_path, "--fail-on", "compatible", "--keep", "--compare-last", "--markdown", str(tmp_path / "second.md"), "--json", str(tmp_path / "second.json"),
+                    env={"DEMO_QUIRKS": "drop-usage@cl-sonnet-4-5-20250929"})
+    assert second.returncode == 1, second.stderr  # anthropic's MessageStream cannot read a stream without usage
+    text = (tmp_path / "second.md").read_text(encoding="utf-8")
+    assert "| anthropic | messages | not ready | messages · cl-sonnet-4-5-20250929 · plain answer |" in text
+    assert "### Since the last kept report (http://127.0.0.1:" in text
+    broke = next(line for line in text.splitlines() if line.startswith("- Broke \\("))
+    fixed = next(line for line in text.splitlines() if line.startswith("- Fixed \\("))
+    assert "messages · cl-sonnet-4-5-20250929 · plain answer" in broke and "chat completions · gpt-4o-mini · stream conformance" in fixed
+    assert "Broke (" in second.stderr and "Fixed (" in second.stderr
+    data = json.loads((tmp_path / "second.json").read_text(encoding="utf-8"))
+    jsonschema.validate(data, SCHEMA, cls=jsonschema.Draft202012Validator)
+    assert {row["client"]: row["status"] for row in data["clients"]} == {"openai": "ready", "anthropic": "not_ready", "google-genai": "ready"}

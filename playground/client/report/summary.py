@@ -84,7 +84,7 @@ def comparison_markdown(before: Report | None, changes: ReportDiff | None, word:
     """What changed since a kept report (`document.diff`): what broke, what was fixed, latency moved."""
     if before is None or changes is None:
         return [word(Text("report.md.compare_first"))]
-    lines = ["### " + word(Text("report.md.compare_head", created=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(before.created)))), ""]
+    lines = ["### " + word(Text("report.md.compare_head", gateway=before.gateway, created=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(before.created)))), ""]
     if changes.empty:
         return [*lines, word(Text("report.md.compare_nothing"))]
     moves = ", ".join(f"{word(FORMAT_LABELS.get(m.format, m.format))} · {m.model} {m.before_s * 1000:,.0f} → {m.after_s * 1000:,.0f} ms"
@@ -106,7 +106,7 @@ def markdown_summary(report: Report, word: Word = str, comparison: list[str] | N
     counts, compatible = report.counts(), report.counts(COMPATIBLE)
     lines = ["## " + _literal(word(Text("report.md.title", gateway=report.gateway))), "",
              word(Text("report.md.totals", passed=counts[PASS], judged=counts[PASS] + counts[FAIL], failed=counts[FAIL],
-                       unsupported=counts[UNSUPPORTED], skipped=counts[SKIPPED], seconds=f"{report.wall_s:.1f}")),
+                       unsupported=counts[UNSUPPORTED], skipped=counts[SKIPPED], seconds=f"{report.wall_s:.1f}")), "",
              word(Text("report.md.compatible_totals", passed=compatible[PASS], judged=compatible[PASS] + compatible[FAIL], failed=compatible[FAIL])), "",
              "### " + word(Text("report.md.failed_head")), ""]
     failed = [result for result in report.results if result.status == FAIL]
