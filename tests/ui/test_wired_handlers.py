@@ -20,6 +20,7 @@ from playground.ui.conversation.handlers import ConversationHandlers
 from playground.ui.tabs.video.handlers import VideoHandlers
 from playground.ui.tabs.report import handlers as report_handlers
 from playground.ui.tabs.report.handlers import ReportHandlers
+from playground.ui.tabs.report.history import ReportHistory
 from playground.ui.tabs.images import handlers as images_handlers
 from playground.ui.tabs.images.handlers import ImagesHandlers
 from playground.ui.tabs.embeddings import handlers as embeddings_handlers
@@ -129,6 +130,10 @@ def test_the_report_tabs_events_run_its_handlers(page: Any) -> None:
                                  ("report-call", "input", "show_call"), ("report-load-file", "upload", "saved_uploaded")):
         assert handler(page, elem_id, event) is getattr(report_handlers, name), elem_id
     assert any(fn.fn is report_handlers.finished for fn in page.fns.values()), "the run's summary after it ends"
+    for elem_id, event, name in (("report-history-compare", "click", "compare"), ("report-history-refresh", "click", "listed"),
+                                 ("report-history-panel", "expand", "listed")):
+        assert plain(handler(page, elem_id, event)) is getattr(ReportHistory, name), elem_id
+    assert sum(plain(fn.fn) is ReportHistory.keep_finished for fn in page.fns.values()) == 2, "kept after a run ends and after Stop"
 
 
 def test_the_images_tabs_events_run_its_handlers(page: Any) -> None:

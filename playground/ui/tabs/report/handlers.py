@@ -35,6 +35,8 @@ class ReportSession:
     report: Report | None = None
     baseline: Report | None = None
     state: RunState | None = None
+    kept: Report | None = None
+    """The report last kept in the history (`history.ReportHistory.keep_finished` keeps each once)."""
 
 
 def model_value(fmt: str, model: str) -> str:

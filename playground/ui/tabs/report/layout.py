@@ -13,6 +13,7 @@ from playground.ui.i18n import t, t_client
 from playground.client.report.model import CHECKS, FORMAT_LABELS, FORMATS, QUICK_CHECKS, QUICK_FORMATS, TEXT_FORMATS, catalog_models
 from playground.client.report.runner import MAX_CONCURRENCY
 from playground.ui.tabs.report import handlers
+from playground.ui.tabs.report.history import ReportHistory
 from playground.ui.tabs.context import TabContext
 from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.widgets import Inspector, error_banner
@@ -57,6 +58,20 @@ def _load_run(hosted: bool) -> tuple[Any, ...]:
     return load_format, load_model, load_max, load_stop, load_button, ttft_plot, rate_plot, load_errors
 
 
+def _history() -> tuple[Any, ...]:
+    """The history accordion: (panel, older report, newer report, note, refresh, compare, diff)."""
+    with gr.Accordion(t("report.history.title"), open=False, elem_id="report-history-panel") as panel:
+        note = gr.Markdown(elem_id="report-history-note")
+        with gr.Row():
+            before = gr.Dropdown([], label=t("report.history.before"), elem_id="report-history-before")
+            after = gr.Dropdown([], label=t("report.history.after"), elem_id="report-history-after")
+        with gr.Row():
+            refresh = gr.Button(t("report.history.refresh"), size="sm", elem_id="report-history-refresh")
+            compare = gr.Button(t("report.history.compare"), variant="primary", elem_id="report-history-compare")
+        diff = gr.Markdown(elem_id="report-history-diff")
+    return panel, before, after, note, refresh, compare, diff
+
+
 def build_report_tab(ctx: TabContext) -> None:
     session = gr.State(handlers.ReportSession())
     gr.Markdown(t("report.check_a_whole_gateway"))
@@ -90,14 +105,20 @@ def build_report_tab(ctx: TabContext) -> None:
     with gr.Row():
         downloads = gr.File(label=t("report.downloads_json_markdown_html"), file_count="multiple", interactive=False, elem_id="report-downloads")
         saved = gr.File(label=t("report.load_a_saved_report"), file_types=[".json"], elem_id="report-load-file")
+    history_panel, before, after, history_note, history_refresh, history_compare, history_diff = _history()
 
     examples.wire({"depth": depth, "concurrency": concurrency, "budget": budget, "formats": formats, "models": models, "checks": checks})
     wired = handlers.ReportHandlers(ctx.client, ctx.defaults)
     outputs_end = [summary, matrix, latency, diff, cell, downloads]
     running = run_button.click(wired.run_checks, [session, *ctx.connection, formats, models, checks, depth, concurrency, budget],
                                [error, summary, matrix], concurrency_limit=None, show_progress="minimal")
-    running.then(handlers.finished, session, outputs_end, queue=False)
-    stop_button.click(handlers.stop, session, outputs_end, cancels=[running], queue=False)
+    kept = ReportHistory(ctx.settings.data_dir, ctx.settings.hosted)
+    history_lists = [before, after, history_note]
+    running.then(handlers.finished, session, outputs_end, queue=False).then(kept.keep_finished, session, history_lists, queue=False)
+    stop_button.click(handlers.stop, session, outputs_end, cancels=[running], queue=False).then(kept.keep_finished, session, history_lists, queue=False)
+    history_panel.expand(kept.listed, None, history_lists, queue=False)
+    history_refresh.click(kept.listed, None, history_lists, queue=False)
+    history_compare.click(kept.compare, [before, after], history_diff, queue=False)
     depth.input(handlers.depth_changed, depth, [formats, models, checks], queue=False)
     refresh.click(wired.refresh_models, ctx.connection, [error, models], concurrency_limit=None)
 

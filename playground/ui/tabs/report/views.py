@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from playground.client.media import media_directory
-from playground.client.report import document, summary
+from playground.client.report import clients, document, summary
 from playground.client.report.latency import latency_rows
-from playground.client.report.model import CHECKS, CHECKS_BY_ID, FORMAT_LABELS, TEXT_FORMATS, CheckResult, Report
+from playground.client.report.model import CHECKS, CHECKS_BY_ID, COMPATIBLE, FORMAT_LABELS, TEXT_FORMATS, CheckResult, Report
+from playground.client.texts import Text
 from playground.ui.i18n.client_words import word
 from playground.ui.shared.codegen import curl_snippet
 from playground.ui.i18n import say
@@ -41,6 +42,9 @@ ul#report-legend{font:12px system-ui,sans-serif;margin:0 0 10px;padding:0;list-s
 ul#report-legend li{list-style:none;margin:0;padding:0}ul#report-legend li::before{content:none}
 ul#report-legend b{display:inline-block;min-width:1.2em;text-align:center}
 .report-legend-title{font:12px system-ui,sans-serif;margin:6px 0 2px}
+.report-matrix sup.compat{font-size:9px;margin-left:2px;color:#17692f;font-weight:400}
+table#report-clients td.ready{background:#e3f6e8;color:#17692f}table#report-clients td.not_ready{background:#fde4e4;color:#a11b1b;font-weight:600}
+table#report-clients td.not_checked{color:#9aa0a6}
 """
 
 
@@ -78,11 +82,30 @@ def cell_id(result: CheckResult) -> str:
     return "|".join(result.key)
 
 
+def clients_note(result: CheckResult) -> str:
+    """What the official clients make of a failed cell: the ones it breaks, or that they all accept it ("" otherwise)."""
+    if result.breaks:
+        return word(Text("report.clients.breaks", clients=", ".join(result.breaks)))
+    if result.status == "fail" and result.verdict(COMPATIBLE) == "pass":
+        return word(Text("report.clients.tolerated"))
+    return ""
+
+
 def _tooltip(result: CheckResult) -> str:
     text = f"{check_label(result.check)} — {status_word(result.status)}: {word(result.reason)}"
     if result.status == "fail" and result.expected:
         text += "\n" + say("rep.doc.expected", text=word(result.expected)) + "\n" + say("rep.doc.arrived", text=word(result.arrived))
-    return html.escape(text[:600], quote=True)
+    note = clients_note(result)
+    return html.escape(text[:560] + (f"\n{note}" if note else ""), quote=True)
+
+
+def _mark(result: CheckResult) -> str:
+    """The strict mark, and the compatible one beside it when it differs."""
+    compatible = result.verdict(COMPATIBLE)
+    if compatible == result.status:
+        return SYMBOLS[result.status]
+    note = html.escape(word(Text("report.page.compatible", status=status_word(compatible))), quote=True)
+    return f'{SYMBOLS[result.status]}<sup class="compat" title="{note}">{SYMBOLS[compatible]}</sup>'
 
 
 GROUPS = (("text", TEXT_FORMATS), ("embeddings", ("embeddings", "embeddings-native")), ("images", ("images",)), ("video", ("video",)))
@@ -104,7 +127,7 @@ def _table(results: list[CheckResult], clickable: bool) -> str:
                 tds.append(_absent_cell(fmt, model, check.id, clickable))
                 continue
             target = f' data-cell="{html.escape(cell_id(result), quote=True)}"' if clickable else ""
-            tds.append(f'<td class="{result.status}" title="{_tooltip(result)}"{target}>{SYMBOLS[result.status]}</td>')
+            tds.append(f'<td class="{result.status}" title="{_tooltip(result)}"{target}>{_mark(result)}</td>')
         label = f"{format_label(fmt)} · {model}"
         lines.append(f'<tr><th class="row">{html.escape(label)}</th>{"".join(tds)}</tr>')
     return "\n".join(lines) + "</table>"
@@ -121,6 +144,7 @@ def legend_html(clickable: bool = True) -> str:
     """Every mark the matrix uses, with what it means (on the page: click a cell; in the file: its tooltip)."""
     items = "".join(f'<li class="{status}"><b>{SYMBOLS[status]}</b> {html.escape(status_word(status))}: {html.escape(say(f"rep.legend.{status}"))}</li>'
                     for status in SYMBOLS)
+    items += f'<li class="compat"><b>✗<sup>✓</sup></b> {html.escape(say("rep.legend.compat"))}</li>'
     return f'<p class="report-legend-title">{html.escape(say("rep.legend.title" if clickable else "rep.legend.title_file"))}</p><ul class="report-legend" id="report-legend">{items}</ul>'
 
 
@@ -134,7 +158,21 @@ def matrix_html(report: Report | None, clickable: bool = True) -> str:
         results = [r for r in report.results if r.format in formats]
         if results:
             tables.append(_table(results, clickable))
-    return f'<style>{STYLE}</style><div class="report-matrix-wrap" id="report-matrix-table">' + "".join(tables) + "</div>" + legend_html(clickable)
+    return (f'<style>{STYLE}</style><div class="report-matrix-wrap" id="report-matrix-table">' + "".join(tables) + "</div>" + legend_html(clickable)
+            + clients_html(report))
+
+
+def clients_html(report: Report) -> str:
+    """The readiness rows: per official client, the formats checked, ready or not, the cells that break it."""
+    head = "".join(f"<th>{html.escape(name.strip())}</th>" for name in word(Text("report.md.clients_columns")).strip().strip("|").split("|"))
+    rows = []
+    for row in clients.readiness(report):
+        formats = ", ".join(format_label(f) for f in row.formats) or "—"
+        breaking = ", ".join(cell_name(r) for r in row.breaking) or "—"
+        rows.append(f'<tr data-client="{html.escape(row.client, quote=True)}"><th class="row">{html.escape(row.client)}</th><td>{html.escape(formats)}</td>'
+                    f'<td class="{row.status}">{html.escape(word(Text(f"report.clients.status.{row.status}")))}</td><td>{html.escape(breaking)}</td></tr>')
+    return (f'<p class="report-legend-title">{html.escape(say("rep.clients_title"))}</p>'
+            f'<table class="report-matrix" id="report-clients"><tr>{head}</tr>{"".join(rows)}</table>')
 
 
 def absent_verdict(report: Report | None, key: str) -> str | None:
@@ -159,6 +197,8 @@ def summary_markdown(report: Report | None, progress: str = "") -> str:
     line = plain(summary_line(report))
     tally = say("rep.counts", passed=counts["pass"], failed=counts["fail"], unsupported=counts["unsupported"], skipped=counts["skipped"],
                 seconds=f"{report.wall_s:.1f}")
+    compatible = report.counts(COMPATIBLE)
+    tally += "\n\n" + say("rep.compat_counts", passed=compatible["pass"], failed=compatible["fail"])
     return f"**{line}**\n\n{tally}" + (f"\n\n{progress}" if progress else "")
 
 
@@ -213,6 +253,8 @@ def cell_verdict(result: CheckResult) -> str:
              "", say("rep.rule", rule=plain(word(check.meaning)))]
     if result.expected or result.arrived:
         lines += ["", say("rep.expected", text=plain(word(result.expected))), "", say("rep.arrived", text=plain(word(result.arrived)))]
+    if result.status == "fail":
+        lines += ["", say("rep.compat_verdict", status=status_word(result.verdict(COMPATIBLE)), note=plain(clients_note(result)))]
     lines += ["", say("rep.calls", count=len(result.exchanges), ms=f"{result.seconds * 1000:.0f}")]
     return "\n".join(lines)
 
@@ -242,6 +284,7 @@ def markdown_report(report: Report) -> str:
              f"**{_md(summary_line(report))}**", "", say("rep.doc.table_head"), "|---|---|---|---|---|"]
     for r in report.results:
         lines.append(f"| {_md(format_label(r.format))} | {_md(r.model)} | {_md(check_label(r.check))} | {_md(status_word(r.status))} | {_md(word(r.reason))} |")
+    lines += ["", *(line.replace("### ", "## ", 1) for line in summary.readiness_markdown(report, word))]
     lines += ["", "## " + say("rep.doc.latency"), "", latency_markdown(report), "", "## " + say("rep.doc.meanings"), ""]
     lines += [f"- **{check_label(c.id)}**: {word(c.meaning)}" for c in CHECKS]
     return "\n".join(lines) + "\n"

@@ -18,21 +18,34 @@ SCOPE = (["chat", "embeddings", "embeddings-native"],
 
 
 class Cells(HTMLParser):
-    """The matrix's cells (class, data-cell, text) and the legend's items (class, text)."""
+    """The matrix's cells (class, data-cell, text) and the legend's items (class, text); the client
+    readiness table's rows (client, status class) apart."""
 
     def __init__(self) -> None:
         super().__init__()
         self.cells: list[dict[str, str]] = []
         self.legend: list[dict[str, str]] = []
+        self.clients: list[dict[str, str]] = []
         self._open: dict[str, str] | None = None
+        self._in_clients = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = {name: value or "" for name, value in attrs}
+        if tag == "table" and found.get("id") == "report-clients":
+            self._in_clients = True
+        if self._in_clients:
+            if tag == "tr" and found.get("data-client"):
+                self.clients.append({"client": found["data-client"], "status": ""})
+            elif tag == "td" and self.clients and found.get("class"):
+                self.clients[-1]["status"] = found["class"]
+            return
         if tag in ("td", "li"):
             self._open = {"class": found.get("class", ""), "cell": found.get("data-cell", ""), "text": ""}
             (self.cells if tag == "td" else self.legend).append(self._open)
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "table":
+            self._in_clients = False
         if tag in ("td", "li"):
             self._open = None
 
@@ -54,7 +67,10 @@ async def test_every_cell_has_a_mark_in_the_legend_and_opens(client: GatewayClie
     parsed = Cells()
     parsed.feed(views.matrix_html(session.report))
     legend = {item["class"]: item["text"] for item in parsed.legend}
+    assert say("rep.legend.compat") in legend.pop("compat"), "the compatible verdict's mark is explained too"
     assert set(legend) == set(views.SYMBOLS) == {"pass", "fail", "unsupported", "skipped", "absent"}
+    assert parsed.clients == [{"client": "openai", "status": "ready"}, {"client": "anthropic", "status": "not_checked"},
+                              {"client": "google-genai", "status": "ready"}]
     for status, text in legend.items():
         assert text.startswith(views.SYMBOLS[status]) and say(f"rep.legend.{status}") in text
     shown = {cell["class"] for cell in parsed.cells}
