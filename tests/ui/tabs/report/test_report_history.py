@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from gradio.context import LocalContext
 
 from playground.client.gateway import GatewayClient
 from playground.demo_gateway.config import DemoConfig
@@ -73,4 +75,24 @@ async def test_hosted_an_event_without_a_visitor_keeps_and_lists_nothing(client:
     session = await _run(client, defaults, "")
     assert hosted.keep_finished(session)[0]["choices"] == [] and session.kept is None
     assert ReportHistory(tmp_path, hosted=False).listed()[0]["choices"] == []
+    Database.at(tmp_path).close()
+
+
+async def test_hosted_each_visitor_lists_and_compares_only_their_own(client: GatewayClient, defaults: ServerDefaults, tmp_path: Path) -> None:
+    hosted = ReportHistory(tmp_path, hosted=True)
+    ids = {}
+    for visitor in ("203.0.113.7", "198.51.100.9"):
+        token = LocalContext.request.set(SimpleNamespace(client=SimpleNamespace(host=visitor), session_hash=None))  # type: ignore[arg-type]
+        try:
+            before, _, _ = hosted.keep_finished(await _run(client, defaults, ""))
+            ids[visitor] = [value for _, value in before["choices"]]
+        finally:
+            LocalContext.request.reset(token)
+    assert len(ids["203.0.113.7"]) == len(ids["198.51.100.9"]) == 1 and ids["203.0.113.7"] != ids["198.51.100.9"]
+    token = LocalContext.request.set(SimpleNamespace(client=SimpleNamespace(host="198.51.100.9"), session_hash=None))  # type: ignore[arg-type]
+    try:
+        assert hosted.compare(ids["203.0.113.7"][0], ids["198.51.100.9"][0]) == say("rep.history.gone"), "another visitor's report is not opened"
+    finally:
+        LocalContext.request.reset(token)
+    assert len(ReportHistory(tmp_path, hosted=False).listed()[0]["choices"]) == 2, "locally (one person) both are listed"
     Database.at(tmp_path).close()
