@@ -46,6 +46,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             cells INTEGER NOT NULL, origin TEXT NOT NULL, document TEXT NOT NULL, kept REAL NOT NULL)""",
         "CREATE INDEX reports_by_owner ON reports (owner, created)",
     ),
+    (  # 3: the prompt library: named prompts per owner, their immutable numbered versions, labels, partials
+        """CREATE TABLE prompts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, owner TEXT NOT NULL, name TEXT NOT NULL, created REAL NOT NULL,
+            UNIQUE (owner, name))""",
+        """CREATE TABLE prompt_versions (
+            prompt_id INTEGER NOT NULL REFERENCES prompts (id) ON DELETE CASCADE, number INTEGER NOT NULL,
+            created REAL NOT NULL, content TEXT NOT NULL, PRIMARY KEY (prompt_id, number))""",
+        """CREATE TABLE prompt_labels (
+            prompt_id INTEGER NOT NULL, label TEXT NOT NULL, number INTEGER NOT NULL, moved REAL NOT NULL,
+            PRIMARY KEY (prompt_id, label),
+            FOREIGN KEY (prompt_id, number) REFERENCES prompt_versions (prompt_id, number) ON DELETE CASCADE)""",
+        """CREATE TABLE prompt_partials (
+            owner TEXT NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL, saved REAL NOT NULL, PRIMARY KEY (owner, name))""",
+    ),
 )
 VERSION = len(MIGRATIONS)
 
