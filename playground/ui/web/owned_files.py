@@ -1,4 +1,5 @@
-"""Files made for one visitor (a Batch run's exports), and the guard that serves them to it alone.
+"""Files made for one visitor (a Batch run's exports, a prompt library export), and the guard
+that serves them to it alone.
 
 Gradio serves every file under its temp directory at `/gradio_api/file=<path>` to whoever asks,
 so a file's name would be its only key and a shared link would hand the file out. A folder made
@@ -33,7 +34,7 @@ from playground.ui.web.owners import may_open, owner_of
 from playground.ui.web.compression import page_route
 from playground.ui.web.visitors import API_PREFIX, PageSessions, Message, Receive, Scope, Send
 
-OWNED_KINDS = ("batch",)
+OWNED_KINDS = ("batch", "prompts")
 """Media kinds whose files belong to a visitor (`media_directory(kind)`)."""
 MARK = ".owner.json"
 MAX_MARK_BYTES = 4096

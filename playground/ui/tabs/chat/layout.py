@@ -11,6 +11,8 @@ from playground.ui.tabs.chat import handlers
 from playground.ui.tabs.chat.handlers import ChatForm
 from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.conversation.mcp_panel import McpPanel
+from playground.ui.conversation.prompt_library import PromptLibrary
+from playground.ui.conversation.prompt_panel import PromptPanel
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
@@ -68,6 +70,7 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
                 tool_choice = gr.Dropdown(["auto", "none", "required"], value="auto", allow_custom_value=True, label=t("chat.tool_choice"), elem_id="chat-tool-choice")
                 schema = gr.Code("", language="json", label=t("chat.schema"), interactive=True, elem_id="chat-schema")
             mcp = McpPanel.build("chat", ctx.defaults)
+            library = PromptPanel.build("chat")
             with developer_section("chat"):
                 extensions = gr.Code(
                     "", language="json", interactive=True, elem_id="chat-extensions",
@@ -85,6 +88,7 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
         presets.wire(ctx.presets, named_fields(ChatForm, form_inputs))
     fields = named_fields(ChatForm, form_inputs)
     check = turn_check(partial(handlers.chat_adapter_of, ctx.client))
+    library.wire(fields, panel, PromptLibrary.of(ctx.settings), check)
     session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, *panel.imported], handlers.form_from_curl,

@@ -11,6 +11,8 @@ import gradio as gr
 from playground.client import catalog
 from playground.ui.tabs.context import TabContext
 from playground.ui.conversation.mcp_panel import McpPanel
+from playground.ui.conversation.prompt_library import PromptLibrary
+from playground.ui.conversation.prompt_panel import PromptPanel
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
@@ -89,6 +91,7 @@ def build_messages_tab(ctx: TabContext) -> None:
                 stops = gr.Textbox(label=t("messages.stops"), elem_id="messages-stops")
             tools, web_search, max_uses, city, country, tool_choice, disable_parallel = _tools()
             mcp = McpPanel.build("messages", ctx.defaults)
+            library = PromptPanel.build("messages")
             cache_system, cache_last, cache_type, fill, report = _cache_lab()
             with developer_section("messages"):
                 extensions = gr.Code("", language="json", interactive=True, elem_id="messages-extensions",
@@ -105,6 +108,7 @@ def build_messages_tab(ctx: TabContext) -> None:
         presets.wire(ctx.presets, named_fields(MessagesForm, form_inputs))
     fields = named_fields(MessagesForm, form_inputs)
     check = turn_check(partial(handlers.messages_adapter_of, ctx.client))
+    library.wire(fields, panel, PromptLibrary.of(ctx.settings), check)
     session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     ctx.imports.register(FormImport("messages", "Messages", ("messages", "count_tokens"),

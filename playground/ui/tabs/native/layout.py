@@ -11,6 +11,8 @@ import gradio as gr
 from playground.client import catalog
 from playground.ui.tabs.context import TabContext
 from playground.ui.conversation.mcp_panel import McpPanel
+from playground.ui.conversation.prompt_library import PromptLibrary
+from playground.ui.conversation.prompt_panel import PromptPanel
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
@@ -85,6 +87,7 @@ def build_native_tab(ctx: TabContext) -> None:
                 mode = gr.Radio(["AUTO", "ANY", "NONE"], value="AUTO", label=t("native.mode"), elem_id="native-mode")
                 search = gr.Checkbox(False, label=t("native.search"), elem_id="native-grounding-search")
             mcp = McpPanel.build("native", ctx.defaults)
+            library = PromptPanel.build("native")
             with gr.Accordion(t("native.safety_panel"), open=False):
                 safety = gr.Code("", language="json", interactive=True, elem_id="native-safety",
                                  label=t("native.safety"))
@@ -108,6 +111,7 @@ def build_native_tab(ctx: TabContext) -> None:
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
     check = turn_check(partial(handlers.native_adapter_of, ctx.client))
+    library.wire(fields, panel, PromptLibrary.of(ctx.settings), check)
     session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, *panel.imported], handlers.form_from_curl,

@@ -10,6 +10,8 @@ import gradio as gr
 from playground.client import catalog
 from playground.ui.tabs.context import TabContext
 from playground.ui.conversation.mcp_panel import McpPanel
+from playground.ui.conversation.prompt_library import PromptLibrary
+from playground.ui.conversation.prompt_panel import PromptPanel
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
@@ -76,6 +78,7 @@ def build_responses_tab(ctx: TabContext) -> None:
                     web_search = gr.Checkbox(False, label=t("responses.web_search"), elem_id="responses-web-search")
                     context_size = gr.Dropdown(["low", "medium", "high"], value="medium", label=t("responses.context_size"), elem_id="responses-context-size")
             mcp = McpPanel.build("responses", ctx.defaults)
+            library = PromptPanel.build("responses")
             with developer_section("responses"):
                 extensions = gr.Code("", language="json", interactive=True, elem_id="responses-extensions",
                                      label=t("responses.extensions"))
@@ -93,6 +96,7 @@ def build_responses_tab(ctx: TabContext) -> None:
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
     check = turn_check(partial(handlers.responses_adapter_of, ctx.client))
+    library.wire(fields, panel, PromptLibrary.of(ctx.settings), check)
     session_file.wire(fields, panel.chatbot, panel.session, check=check)
 
     ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, *panel.imported], handlers.form_from_curl,
