@@ -24,15 +24,47 @@ KIND = "gateway-playground/batch"
 
 
 @dataclass(frozen=True)
+class ColumnPrompt:
+    """A prompt library version a column sends instead of the run's prompt: its name and number,
+    and its system and user templates as they were when the run was planned (partials included),
+    so a resume sends the same."""
+
+    name: str
+    version: int
+    system: str
+    user: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "version": self.version, "system": self.system, "user": self.user}
+
+    @classmethod
+    def from_dict(cls, data: Any, index: int, problems: list[str]) -> ColumnPrompt | None:
+        if data is None:
+            return None
+        fine = isinstance(data, dict) and set(data) == {"name", "version", "system", "user"} and isinstance(data["name"], str) \
+            and 0 < len(data["name"]) <= 60 and isinstance(data["version"], int) and not isinstance(data["version"], bool) \
+            and data["version"] >= 1 and all(isinstance(data[name], str) and len(data[name]) <= MAX_PROMPT for name in ("system", "user"))
+        if not fine:
+            problems.append(Text("plan.column_prompt_shape", index=index))
+            return None
+        return cls(data["name"], data["version"], data["system"], data["user"])
+
+
+MAX_PROMPT = 100_000
+
+
+@dataclass(frozen=True)
 class ColumnSettings:
     """One column's own settings; None = the run's shared value is used."""
 
     temperature: float | None = None
     max_tokens: int | None = None
     stream: bool | None = None
+    prompt: ColumnPrompt | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"temperature": self.temperature, "max_tokens": self.max_tokens, "stream": self.stream}
+        own = {"temperature": self.temperature, "max_tokens": self.max_tokens, "stream": self.stream}
+        return own if self.prompt is None else {**own, "prompt": self.prompt.to_dict()}  # a column without one writes what it did before
 
     @classmethod
     def from_dict(cls, data: Any, index: int, problems: list[str]) -> ColumnSettings:
@@ -52,7 +84,7 @@ class ColumnSettings:
         if stream is not None and not isinstance(stream, bool):
             problems.append(Text("plan.column_stream_true_false_null", index=index))
             stream = None
-        return cls(temperature, tokens, stream)
+        return cls(temperature, tokens, stream, ColumnPrompt.from_dict(data.get("prompt"), index, problems))
 
 
 def _temperature_ok(value: Any) -> bool:
@@ -89,12 +121,18 @@ class Plan:
                 own.max_tokens if own.max_tokens is not None else self.max_tokens,
                 own.stream if own.stream is not None else self.stream)
 
+    def templates_for(self, column: int) -> tuple[str, str]:
+        """(system, user) templates a column sends: its own prompt's, else the run's."""
+        own = self.column_settings[column].prompt if column < len(self.column_settings) else None
+        return (own.system, own.user) if own is not None else (self.system, self.user)
+
     def own_settings_text(self, column: int) -> str:
         """The column's own settings in words ("" when it uses the run's values throughout)."""
         own = self.column_settings[column] if column < len(self.column_settings) else ColumnSettings()
         parts = ([f"temperature {own.temperature:g}"] if own.temperature is not None else []) + \
             ([Text("plan.max_tokens", max_tokens=own.max_tokens)] if own.max_tokens is not None else []) + \
-            ([f"stream {'on' if own.stream else 'off'}"] if own.stream is not None else [])
+            ([f"stream {'on' if own.stream else 'off'}"] if own.stream is not None else []) + \
+            ([Text("plan.column_prompt", name=own.prompt.name, version=own.prompt.version)] if own.prompt is not None else [])
         return " · ".join(parts)
 
     @property
@@ -102,7 +140,13 @@ class Plan:
         return len(self.dataset.rows) * self.repeats * len(self.columns)
 
     def variables(self) -> list[str]:
-        return variables_of([self.system, self.user])
+        own = [text for settings in self.column_settings if settings.prompt is not None for text in (settings.prompt.system, settings.prompt.user)]
+        return variables_of([self.system, self.user, *own])
+
+    def uses_run_prompt(self) -> bool:
+        """Whether a column sends the run's own prompt (one without a prompt of its own)."""
+        return any(index >= len(self.column_settings) or self.column_settings[index].prompt is None for index in range(len(self.columns))) \
+            or not self.columns
 
     def unsendable(self) -> str | None:
         """The problem when the plan holds text that cannot be sent or saved (a lone surrogate:
@@ -131,8 +175,11 @@ class Plan:
         broken = self.unsendable()
         if broken:
             blocking.append(broken)
-        if not self.user.strip():
+        if not self.user.strip() and self.uses_run_prompt():
             blocking.append(Text("plan.write_user_prompt"))
+        for index, own in enumerate(self.column_settings, 1):
+            if own.prompt is not None and not own.prompt.user.strip():
+                blocking.append(Text("plan.column_prompt_no_user", index=index, name=own.prompt.name, version=own.prompt.version))
         try:
             used = self.variables()
         except TemplateError as error:

@@ -121,9 +121,10 @@ class Runner:
         values = self.plan.dataset.rows[row]
         record = CellRecord(row, repeat, column)
         try:
-            user = fill(self.plan.user, values, Text("batch.runner.user_prompt"))
+            system_template, user_template = self.plan.templates_for(column)
+            user = fill(user_template, values, Text("batch.runner.user_prompt"))
             temperature, max_tokens, stream = self.plan.settings_for(column)
-            intent = Intent(user, fill(self.plan.system, values, Text("batch.runner.system_prompt")), temperature=temperature,
+            intent = Intent(user, fill(system_template, values, Text("batch.runner.system_prompt")), temperature=temperature,
                             max_tokens=max_tokens, stream=stream)
             request = to_request(intent, fmt, model.strip()).request
         except (TemplateError, GatewayError, ValueError) as error:

@@ -1,6 +1,7 @@
-"""Each Batch column's own settings: temperature, max output tokens and stream under its format
-and model pickers (empty = the run's value), read exactly as typed (refused with the column and
-the field named, never rounded), and a line saying which value each column uses."""
+"""Each Batch column's own settings: temperature, max output tokens, stream and a prompt library
+version under its format and model pickers (empty = the run's value), read exactly as typed
+(refused with the column and the field named, never rounded), and a line saying which value each
+column uses."""
 
 from __future__ import annotations
 
@@ -10,15 +11,17 @@ from typing import Any
 
 import gradio as gr
 
-from playground.client.batch.plan import ColumnSettings, Plan, PlanError
+from playground.client.batch.plan import ColumnPrompt, ColumnSettings, Plan, PlanError
 from playground.client.errors import RequestValidationError
 from playground.ui.shared.column_picker import slots
+from playground.ui.tabs.batch.column_prompts import parse_reference, prompt_picker, reference
 from playground.ui.shared.forms import whole
 from playground.ui.i18n import say, t
 from playground.ui.shared.render import plain
 
 STREAM_CHOICES = [(t("batch_col.same"), ""), (t("batch_col.on"), "on"), (t("batch_col.off"), "off")]
-PER_COLUMN = 3  # temperature, max tokens, stream
+PER_COLUMN = 4  # temperature, max tokens, stream, prompt library version
+PROMPT_AT = 3
 
 
 def _text(value: Any) -> str:
@@ -60,8 +63,9 @@ def tokens_of(label: str, value: Any) -> int | None:
     return tokens
 
 
-def own_settings(index: int, temperature: Any, tokens: Any, stream: Any) -> ColumnSettings:
-    """One column's boxes -> its settings (raises `PlanError` naming every problem of the column)."""
+def own_settings(index: int, temperature: Any, tokens: Any, stream: Any, prompt: Any = None) -> ColumnSettings:
+    """One column's boxes -> its settings (raises `PlanError` naming every problem of the column);
+    `prompt` is the version its picker named, read from the library (`ColumnPrompts.resolved`)."""
     problems: list[str] = []
     values: list[Any] = []
     for read, label, value in ((temperature_of, "temperature", temperature), (tokens_of, "max output tokens", tokens)):
@@ -72,7 +76,7 @@ def own_settings(index: int, temperature: Any, tokens: Any, stream: Any) -> Colu
             values.append(None)
     if problems:
         raise PlanError(problems)
-    return ColumnSettings(values[0], values[1], {"on": True, "off": False}.get(stream or ""))
+    return ColumnSettings(values[0], values[1], {"on": True, "off": False}.get(stream or ""), prompt if isinstance(prompt, ColumnPrompt) else None)
 
 
 def columns_with_settings(column_values: list[Any], setting_values: list[Any]) -> tuple[list[tuple[str, str]], list[ColumnSettings]]:
@@ -103,11 +107,13 @@ def used_text(column_values: list[Any], setting_values: list[Any], temperature: 
     for index, (fmt, model) in enumerate(pairs):
         if not (fmt and model and model.strip()):
             continue
-        own_t, own_m, own_s = (_text(v) for v in setting_values[index * PER_COLUMN:(index + 1) * PER_COLUMN])
+        own_t, own_m, own_s, own_p = (_text(v) for v in setting_values[index * PER_COLUMN:(index + 1) * PER_COLUMN])
         shared_m = "" if tokens in (None, "", 0) else _text(tokens)
         not_set = say("bcols.not_set")
         parts = [_which("temperature", own_t, _text(temperature), not_set), _which(say("bcols.max_tokens"), own_m, shared_m, not_set),
                  _which(say("bcols.stream"), _switch_words(own_s), say("bcols.on" if stream else "bcols.off"), "")]
+        if parse_reference(own_p) is not None:
+            parts.append(say("bcols.own", name=say("bcols.prompt"), value=plain(own_p)))
         lines.append(say("bcols.column", number=index + 1, model=plain(model.strip()), parts=" · ".join(parts)))
     return say("bcols.title") + "\n\n" + "\n".join(lines) if lines else ""
 
@@ -129,7 +135,8 @@ def session_setting_values(plan: Plan, count: int) -> list[Any]:
     for index in range(count):
         own = plan.column_settings[index] if index < len(plan.column_settings) else ColumnSettings()
         values += ["" if own.temperature is None else repr(own.temperature), "" if own.max_tokens is None else str(own.max_tokens),
-                   "" if own.stream is None else ("on" if own.stream else "off")]
+                   "" if own.stream is None else ("on" if own.stream else "off"),
+                   "" if own.prompt is None else reference(own.prompt.name, f"v{own.prompt.version}")]
     return values
 
 
@@ -144,4 +151,10 @@ class ColumnSettingsInputs:
             gr.Textbox("", label=t("batch_col.temperature"), elem_id=f"{self.prefix}-col-temperature-{index}"),
             gr.Textbox("", label=t("batch_col.max_tokens"), elem_id=f"{self.prefix}-col-max-tokens-{index}"),
             gr.Dropdown(STREAM_CHOICES, value="", label=t("batch_col.stream"), elem_id=f"{self.prefix}-col-stream-{index}"),
+            prompt_picker(self.prefix, index),
         ]
+
+    @property
+    def prompts(self) -> list[Any]:
+        """Each column's prompt library picker."""
+        return self.components[PROMPT_AT::PER_COLUMN]

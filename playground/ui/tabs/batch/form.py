@@ -80,8 +80,8 @@ def plan_from_form(system: str, user: str, dataset: Dataset | None, column_value
                    max_rows: int, max_concurrency: int, setting_values: list[Any] | None = None,
                    suite_graders: list[GraderSpec] | None = None) -> tuple[Plan, list[str]]:
     """The plan and its warnings (raises `PlanError` naming every blocking problem). `setting_values`
-    are the columns' own boxes (`batch_columns`), three per column slot; `suite_graders` an imported
-    suite's graders, graded after the form's."""
+    are the columns' own boxes (`batch_columns`), four per column slot (the fourth a picked
+    `ColumnPrompt` or None); `suite_graders` an imported suite's graders, graded after the form's."""
     problems: list[str] = []
 
     def read(reader: Any, *args: Any) -> Any:

@@ -29,7 +29,9 @@ from playground.ui.tabs.batch.runs import (BatchRuns, cell_exchange, not_blind, 
 from playground.ui.tabs.batch.changes import linked_run
 from playground.ui.tabs.batch.suites import import_suite, refusal_status, suite_status
 from playground.ui.tabs.batch.run_list import find, picked
-from playground.ui.tabs.batch.columns import session_setting_values, used_text
+from playground.ui.conversation.prompt_library import PromptLibrary
+from playground.ui.tabs.batch.column_prompts import ColumnPrompts
+from playground.ui.tabs.batch.columns import PER_COLUMN, PROMPT_AT, session_setting_values, used_text
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
                                             pass_headings, preview_rows, progress_html, sort_choices)
 from playground.ui.tabs.batch.form import (GRADER_SLOTS, dataset_status, load_dataset, plan_from_form, read_session,
@@ -168,6 +170,9 @@ class BatchHandlers:
         """Start a run of the form's plan: state, error banner, notice banner, the browser's last-run store."""
         started_by = self.owner()
         try:
+            first_own = 8 + self.columns + self.graders
+            values = tuple(await ColumnPrompts(PromptLibrary.of(self.ctx.settings)).resolved(
+                values, range(first_own + PROMPT_AT, len(values), PER_COLUMN)))
             plan, warnings = self.plan_of(batch, values)
             conn = resolve_connection(self.ctx.defaults, url, key)
         except PlanError as problem:

@@ -21,6 +21,8 @@ from playground.client.batch.graders import FORM_KINDS, KINDS as GRADER_KINDS
 from playground.client.batch.plan import MAX_COLUMNS, MAX_REPEATS
 from playground.client.batch.report import FILTERS
 from playground.settings import Settings
+from playground.ui.conversation.prompt_library import PromptLibrary
+from playground.ui.tabs.batch.column_prompts import ColumnPrompts
 from playground.ui.tabs.batch.columns import ColumnSettingsInputs
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.form import GRADER_SLOTS
@@ -224,6 +226,9 @@ class BatchPage:
 def _wire_inputs(ctx: TabContext, tab: BatchPage, handlers: BatchHandlers) -> None:
     """The columns-used line, the data set (upload, paste, an imported suite, Send to Batch) and the template check."""
     shown_settings = [tab.temperature, tab.max_tokens, tab.stream, *tab.picker.inputs, *tab.own.components]
+    column_prompts = ColumnPrompts(PromptLibrary.of(ctx.settings))
+    for prompt in tab.own.prompts:  # the library's versions, read when the picker opens (another tab may have saved one)
+        prompt.focus(column_prompts.choices, prompt, prompt, concurrency_limit=None, show_progress="hidden")
     gr.on([c.change for c in shown_settings], handlers.on_settings, shown_settings, tab.used, queue=False, show_progress="hidden")
     ctx.prompts.register_batch(BatchTarget(tab.to_chat, tab.system, tab.user, tab.state, handlers.on_receive,
                                            [tab.state, tab.system, tab.user, *tab.data_outputs]))

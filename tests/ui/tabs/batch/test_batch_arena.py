@@ -27,7 +27,7 @@ from tests.ui.i18n.test_i18n_views import chinese
 async def handlers(client: GatewayClient, conn: Connection, tmp_path: Path) -> AsyncIterator[BatchHandlers]:
     settings = Settings(data_dir=tmp_path, batch_max_rows=100)
     ctx = TabContext(client, ServerDefaults(conn.base_url, conn.api_key, demo=True), gr.Textbox(), gr.Textbox(), settings)
-    yield BatchHandlers(ctx, BatchRuns(runs_directory(tmp_path), 100), 16, 30, 24)
+    yield BatchHandlers(ctx, BatchRuns(runs_directory(tmp_path), 100), 16, 30, 32)
 
 
 def _run(handlers: BatchHandlers, answers: list[tuple[str, str]]) -> BatchState:

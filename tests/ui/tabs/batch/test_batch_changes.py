@@ -22,6 +22,7 @@ from playground.settings import Settings
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.tabs.batch.changes import ChangesHandlers, linked_run, run_link
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
+from playground.ui.tabs.batch.columns import PER_COLUMN
 from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.runs import BatchRuns
 from playground.ui.tabs.context import TabContext
@@ -29,7 +30,7 @@ from tests.ui.i18n.test_i18n_views import chinese
 
 COLUMNS = ["chat", "gx-2.5-flash", "chat", "gpt-4.1"] + ["", ""] * (MAX_COLUMNS - 2)
 GRADERS = ["regex", r"whiskers|lock|offline", 0, 0, "", *["", "", 0, 0, ""] * (GRADER_SLOTS - 1)]
-OWN = [""] * 3 * MAX_COLUMNS
+OWN = [""] * PER_COLUMN * MAX_COLUMNS
 ROWS = "Describe a cat.\nWhat has keys but can't open locks? Answer in one sentence.\nSay hi"
 
 

@@ -19,13 +19,14 @@ from playground.client.transport import Connection
 from playground.settings import Settings
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
+from playground.ui.tabs.batch.columns import PER_COLUMN
 from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.runs import BatchRuns
 from playground.ui.tabs.context import TabContext
 
 COLUMNS = ["chat", "gx-2.5-flash", "chat", "gpt-4.1"] + ["", ""] * (MAX_COLUMNS - 2)
 GRADERS = ["contains", "4", 0, 0, "", *["", "", 0, 0, ""] * (GRADER_SLOTS - 1)]
-OWN = [""] * 3 * MAX_COLUMNS
+OWN = [""] * PER_COLUMN * MAX_COLUMNS
 USER = "Answer: {{question}}"
 FORM = ["", USER, *COLUMNS, 1, 2, "", 0, True, False, *GRADERS, *OWN]
 """The form as the page sends it: system, user, column pickers, six run settings, graders, the columns' own boxes."""

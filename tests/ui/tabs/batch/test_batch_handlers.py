@@ -139,12 +139,12 @@ def test_compare_metrics_table_has_a_cost_row_once_prices_exist() -> None:
 
 def test_each_column_settings_are_read_as_typed_and_refused_with_the_column_named() -> None:
     columns = ["", "", "chat", "gx-2.5-flash", "messages", "cl-sonnet-4-5-20250929"] + ["", ""] * 5
-    own = ["9", "9", "on", "0.25", "", "off", "", "40", ""] + [""] * 15  # slot 1 is blank: its boxes are dropped
+    own = ["9", "9", "on", None, "0.25", "", "off", None, "", "40", "", None] + [None] * 20  # slot 1 is blank: its boxes are dropped
     plan, _ = _plan(column_values=columns, setting_values=own, temperature="0.7", max_tokens=300)
     assert plan.columns == [("chat", "gx-2.5-flash"), ("messages", "cl-sonnet-4-5-20250929")]
     assert plan.settings_for(0) == (0.25, 300, False) and plan.settings_for(1) == (0.7, 40, True)
     with pytest.raises(PlanError) as problem:
-        _plan(column_values=columns, setting_values=["", "", "", "hot", "1.5", "", "", "0", ""] + [""] * 15)
+        _plan(column_values=columns, setting_values=["", "", "", None, "hot", "1.5", "", None, "", "0", "", None] + [None] * 20)
     assert problem.value.problems == ["column 2 temperature must be a number from 0 to 2 or empty (got 'hot')",
                                       "column 2 max output tokens: must be a whole number (got 1.5); it is not rounded for you",
                                       "column 3 max output tokens must be a whole number from 1 to 1000000 or empty (got 0)"]
@@ -153,7 +153,7 @@ def test_each_column_settings_are_read_as_typed_and_refused_with_the_column_name
 def test_problems_in_graders_counts_and_column_settings_are_named_together() -> None:
     with pytest.raises(PlanError) as problem:
         _plan(grader_values=["length", "", 2.5, 0, ""], repeats=1.5, temperature="warm",
-              setting_values=["", "7.5", ""] + [""] * 21)
+              setting_values=["", "7.5", "", None] + [None] * 28)
     text = str(problem.value)
     assert all(word in text for word in ("grader 1", "min length", "repeat each row N times", "temperature must be a number",
                                          "column 1 max output tokens"))

@@ -1,0 +1,76 @@
+"""A Batch column that sends a prompt library version instead of the run's prompt: the column's
+"prompt from the library" picker (each prompt's versions and labels, as `Name @ v2` or
+`Name @ production`, refreshed when it is opened) and, when a run starts, each picked version read
+for the run's owner with its partials included, so the plan (and its run file) keeps the very
+templates the column sends."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import gradio as gr
+
+from playground.client.batch.plan import ColumnPrompt, PlanError
+from playground.client.prompts.model import PromptError
+from playground.ui.conversation.prompt_library import NoOwner, PromptLibrary
+from playground.ui.i18n import say, t
+
+SEPARATOR = " @ "
+RUN_PROMPT = ""
+"""The picker's value for "the run's prompt" (no version of the library)."""
+
+
+def reference(name: str, choice: str) -> str:
+    return f"{name}{SEPARATOR}{choice}"
+
+
+def parse_reference(value: Any) -> tuple[str, str] | None:
+    """(prompt name, version or label) of a picker value; None for the run's prompt."""
+    text = value.strip() if isinstance(value, str) else ""
+    if SEPARATOR not in text:
+        return None
+    name, choice = text.rsplit(SEPARATOR, 1)
+    return name, choice
+
+
+def prompt_picker(prefix: str, index: int) -> gr.Dropdown:
+    """One column's picker (under its own settings)."""
+    return gr.Dropdown([(t("batch_col.run_prompt"), RUN_PROMPT)], value=RUN_PROMPT, allow_custom_value=True, label=t("batch_col.prompt"),
+                       elem_id=f"{prefix}-col-prompt-{index}")
+
+
+@dataclass(frozen=True)
+class ColumnPrompts:
+    library: PromptLibrary
+
+    async def choices(self, current: Any) -> Any:
+        """The picker's choices: the run's prompt, then every version and label of the owner's prompts."""
+        try:
+            listed = await self.library.listed()
+        except NoOwner:
+            listed = []
+        refs = [reference(found.name, f"v{number}") for found in listed for number, _ in reversed(found.versions)]
+        refs += [reference(found.name, label) for found in listed for label in sorted(found.labels)]
+        return gr.update(choices=[(t("batch_col.run_prompt"), RUN_PROMPT), *((ref, ref) for ref in refs)], value=current if current else RUN_PROMPT)
+
+    async def resolved(self, values: Sequence[Any], positions: Sequence[int]) -> list[Any]:
+        """`values` with each picker at `positions` replaced by its `ColumnPrompt` (None for the
+        run's prompt); raises `PlanError` naming every column whose version cannot be read."""
+        out, problems = list(values), []
+        for column, position in enumerate(positions, 1):
+            picked = parse_reference(out[position])
+            if picked is None:
+                out[position] = None
+                continue
+            try:
+                number, content = await self.library.opened(*picked)
+            except (PromptError, NoOwner) as error:
+                problems += [say("batch_col.say.prompt_refused", number=column, problem=str(problem))
+                             for problem in getattr(error, "problems", [str(error)])]
+                continue
+            out[position] = ColumnPrompt(picked[0], number, content.system, content.user)
+        if problems:
+            raise PlanError(problems)
+        return out
