@@ -81,6 +81,21 @@ async def test_an_export_url_answers_its_owners_browser_only(hosted_app: Launche
             assert (await owner.head(url)).status_code == 200 and (await other.head(url)).status_code == 404
 
 
+async def test_a_prompt_library_export_answers_its_owners_browser_only(hosted_app: LaunchedApp) -> None:
+    async with httpx.AsyncClient(timeout=30, headers=OWNER) as owner, httpx.AsyncClient(timeout=30, headers=OTHER) as other:
+        cookie = await _browser(owner, hosted_app)
+        await _browser(other, hosted_app)
+        async with page_session(owner, hosted_app, OWNER) as session:
+            request = Request(OWNER, cookie, session)
+            path = owned_folder("prompts", owner_of(request, True) or "", request) / "prompt-library.json"
+            path.write_text('{"kind": "gateway-playground/prompts"}', encoding="utf-8")
+            url = _url(hosted_app, path)
+            assert (await owner.get(url)).status_code == 200
+            async with page_session(other, hosted_app, OTHER):
+                assert (await other.get(url)).status_code == 404
+                assert (await other.get(url, cookies={BROWSER_COOKIE: cookie})).status_code == 404
+
+
 async def test_without_a_browser_cookie_the_export_lives_with_its_page_session(hosted_app: LaunchedApp) -> None:
     """A Space's page in a frame whose browser refuses the frame's cookies: the owner's live session
     carries the file instead, so it still reaches the owner, and only the owner."""

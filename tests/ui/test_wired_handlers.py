@@ -37,6 +37,7 @@ from playground.ui.tabs.registry import TABS
 from playground.ui.conversation import branches, prompt_move, template_vars
 from playground.ui.conversation.branches import BranchBar
 from playground.ui.conversation.prompt_move import BatchSend
+from playground.ui.conversation.prompt_handlers import PromptHandlers
 from playground.ui.session_files.panel import SessionFileBar
 from playground.ui.shared import guide, links
 from playground.ui.shared.curl_panel import CurlImporter
@@ -106,6 +107,17 @@ def test_each_conversation_action_runs_the_handler_the_tests_call(page: Any, tab
     wired["stop"] = handler(page, f"{tab}-stop", "click")
     assert len({id(fn.__self__) for fn in wired.values()}) == 1, "one tab, one set of handlers"
     assert plain(handler(page, f"{tab}-stop", "click")) is ConversationHandlers.stop
+
+
+@pytest.mark.parametrize("tab", TEXT_TABS)
+def test_each_prompt_library_event_runs_the_handler_the_tests_call(page: Any, tab: str) -> None:
+    wired = {name: handler(page, f"{tab}-plib-{elem}", event) for name, elem, event in (
+        ("save", "save", "click"), ("open", "open", "click"), ("label", "set-label", "click"), ("diff", "diff-button", "click"),
+        ("save_partial", "partial-save", "click"), ("export", "export", "click"), ("import_file", "import", "upload"),
+        ("example", "example", "click"), ("pick", "prompt", "change"), ("prompt_names", "prompt", "focus"))}
+    for name, fn in wired.items():
+        assert plain(fn) is getattr(PromptHandlers, name), f"{tab}: {name} runs {fn!r}"
+    assert len({id(fn.__self__) for fn in wired.values()}) == 1, "one tab, one set of handlers"
 
 
 def test_the_video_tabs_events_run_its_handlers(page: Any) -> None:
