@@ -37,6 +37,19 @@ class LibraryRecords:
     partials: dict[str, str]
 
 
+class LibraryFull(Exception):
+    """The owner's library already holds as many versions (or partials) as it may: `limit`."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"the library holds its limit of {limit}")
+
+
+def _versions_of(connection: sqlite3.Connection, owner: str) -> int:
+    return int(connection.execute("SELECT count(*) FROM prompt_versions v JOIN prompts p ON p.id = v.prompt_id WHERE p.owner = ?",
+                                  (owner,)).fetchone()[0])
+
+
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True, separators=(",", ":"), sort_keys=True)
 
@@ -52,8 +65,12 @@ def _prompt_id(connection: sqlite3.Connection, owner: str, name: str, at: float 
     return int(cursor.lastrowid or 0)
 
 
-def save_version(connection: sqlite3.Connection, owner: str, name: str, content: dict[str, Any], at: float) -> int:
-    """Add `content` as the next version of `owner`'s prompt `name` (created when new); its number."""
+def save_version(connection: sqlite3.Connection, owner: str, name: str, content: dict[str, Any], at: float,
+                 max_versions: int | None = None) -> int:
+    """Add `content` as the next version of `owner`'s prompt `name` (created when new); its number.
+    Raises `LibraryFull` when the owner already keeps `max_versions` versions."""
+    if max_versions is not None and _versions_of(connection, owner) >= max_versions:
+        raise LibraryFull(max_versions)
     prompt = _prompt_id(connection, owner, name, at)
     latest = connection.execute("SELECT max(number) FROM prompt_versions WHERE prompt_id = ?", (prompt,)).fetchone()[0]
     number = int(latest or 0) + 1
@@ -103,7 +120,10 @@ def list_prompts(connection: sqlite3.Connection, owner: str) -> list[PromptSumma
     return [PromptSummary(name, found, labels.get(name, {})) for name, found in versions.items()]
 
 
-def save_partial(connection: sqlite3.Connection, owner: str, name: str, text: str, at: float) -> None:
+def save_partial(connection: sqlite3.Connection, owner: str, name: str, text: str, at: float, max_partials: int | None = None) -> None:
+    """Keep (or replace) `owner`'s partial `name`; raises `LibraryFull` for a new one past `max_partials`."""
+    if max_partials is not None and name not in partials(connection, owner) and len(partials(connection, owner)) >= max_partials:
+        raise LibraryFull(max_partials)
     connection.execute("INSERT INTO prompt_partials (owner, name, text, saved) VALUES (?,?,?,?) "
                        "ON CONFLICT (owner, name) DO UPDATE SET text = excluded.text, saved = excluded.saved", (owner, name, text, at))
 
@@ -121,11 +141,17 @@ def export_library(connection: sqlite3.Connection, owner: str) -> LibraryRecords
     return LibraryRecords(prompts, partials(connection, owner))
 
 
-def import_library(connection: sqlite3.Connection, owner: str, records: LibraryRecords, at: float) -> dict[str, list[int]]:
+def import_library(connection: sqlite3.Connection, owner: str, records: LibraryRecords, at: float,
+                   max_versions: int | None = None, max_partials: int | None = None) -> dict[str, list[int]]:
     """Add an imported library (already checked whole) to `owner`'s, in this one transaction: each
     imported version becomes the next version of the prompt of its name (nothing of before is
     overwritten), a label points at the new number of its version, a partial replaces one of its
-    name. The new numbers per prompt."""
+    name. The new numbers per prompt; raises `LibraryFull` (nothing imported) past either limit."""
+    incoming = sum(len(versions) for versions, _ in records.prompts.values())
+    if max_versions is not None and _versions_of(connection, owner) + incoming > max_versions:
+        raise LibraryFull(max_versions)
+    if max_partials is not None and len(set(partials(connection, owner)) | set(records.partials)) > max_partials:
+        raise LibraryFull(max_partials)
     added: dict[str, list[int]] = {}
     for name, (versions, labels) in records.prompts.items():
         renumbered = {version.number: save_version(connection, owner, name, version.content, at) for version in versions}

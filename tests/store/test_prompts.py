@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from playground.store import prompts as stored
 from playground.store.database import Database
 
@@ -68,6 +70,23 @@ def test_an_import_adds_new_versions_and_moves_labels_to_them(tmp_path: Path) ->
     kept = database.call(stored.load_version, "", "ELI5", 1)
     assert kept is not None and kept.content["system"] == "kept"
     assert database.call(stored.partials, "") == {"tone": "warm"}
+
+
+def test_an_owners_library_is_bounded_and_a_refused_import_adds_nothing(tmp_path: Path) -> None:
+    database = Database.at(tmp_path)
+    for text in ("one", "two"):
+        database.call(stored.save_version, "visitor:a", "Full", _content(text), 1.0, 2)
+    with pytest.raises(stored.LibraryFull):
+        database.call(stored.save_version, "visitor:a", "Full", _content("three"), 1.0, 2)
+    assert database.call(stored.save_version, "visitor:b", "Full", _content("b"), 1.0, 2) == 1, "the limit is per owner"
+    records = stored.LibraryRecords({"More": ([stored.StoredVersion(1, 1.0, _content("x"))], {})}, {"tone": "warm"})
+    with pytest.raises(stored.LibraryFull):
+        database.call(stored.import_library, "visitor:a", records, 2.0, 2, 10)
+    assert [s.name for s in database.call(stored.list_prompts, "visitor:a")] == ["Full"] and database.call(stored.partials, "visitor:a") == {}
+    database.call(stored.save_partial, "visitor:a", "tone", "warm", 1.0, 1)
+    database.call(stored.save_partial, "visitor:a", "tone", "warmer", 1.0, 1)  # replacing one is not adding one
+    with pytest.raises(stored.LibraryFull):
+        database.call(stored.save_partial, "visitor:a", "other", "x", 1.0, 1)
 
 
 WORKER = """

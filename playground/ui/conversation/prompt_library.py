@@ -36,6 +36,11 @@ EXAMPLE_VERSIONS = (
 )
 
 
+MAX_VERSIONS = 5_000
+"""Versions one owner keeps (a hosted visitor's library is bounded like everything they make)."""
+MAX_PARTIALS = 500
+
+
 class NoOwner(PermissionError):
     """A hosted request that names no visitor: it owns (and may open) nothing."""
 
@@ -116,7 +121,10 @@ class PromptLibrary:
 
     async def save(self, name: str, content: PromptContent) -> tuple[str, int]:
         name, owner = checked_name(name), self.owner()
-        return name, await (await self._database()).run(stored.save_version, owner, name, content.to_dict(), time.time())
+        try:
+            return name, await (await self._database()).run(stored.save_version, owner, name, content.to_dict(), time.time(), MAX_VERSIONS)
+        except stored.LibraryFull as full:
+            raise PromptError([say("plib.say.library_full", limit=f"{full.limit:,}")]) from None
 
     async def listed(self) -> list[stored.PromptSummary]:
         return await (await self._database()).run(stored.list_prompts, self.owner())
@@ -153,14 +161,20 @@ class PromptLibrary:
         name = checked_name(name)
         if not isinstance(text, str) or len(text) > 100_000:
             raise PromptError([say("plib.say.partial_too_long")])
-        await (await self._database()).run(stored.save_partial, self.owner(), name, text, time.time())
+        try:
+            await (await self._database()).run(stored.save_partial, self.owner(), name, text, time.time(), MAX_PARTIALS)
+        except stored.LibraryFull as full:
+            raise PromptError([say("plib.say.library_full", limit=f"{full.limit:,}")]) from None
         return name
 
     async def exported(self) -> stored.LibraryRecords:
         return await (await self._database()).run(stored.export_library, self.owner())
 
     async def imported(self, records: stored.LibraryRecords) -> dict[str, list[int]]:
-        return await (await self._database()).run(stored.import_library, self.owner(), records, time.time())
+        try:
+            return await (await self._database()).run(stored.import_library, self.owner(), records, time.time(), MAX_VERSIONS, MAX_PARTIALS)
+        except stored.LibraryFull as full:
+            raise PromptError([say("plib.say.library_full", limit=f"{full.limit:,}")]) from None
 
     async def ensure_example(self, tab: str) -> None:
         """The example prompt (v1, v2 and its partial) for this owner and tab's format, once."""

@@ -161,3 +161,13 @@ async def test_the_example_keeps_two_versions_and_opens_the_second_with_its_diff
     again = await native.example(*form(native))
     assert [number for number, _ in (await native.library.summary(name)).versions] == [1, 2], "the example is kept once"  # type: ignore[union-attr]
     assert again[len(native.names) + 4]["value"] == name
+
+
+async def test_a_full_library_refuses_more_and_says_so(page: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    chat = library_of(page, "chat")
+    monkeypatch.setattr(prompt_library, "current_owner", lambda hosted: "visitor:full")
+    monkeypatch.setattr(prompt_library, "MAX_VERSIONS", 1)
+    assert "v1" in (await chat.save("One", {"text": "x", "files": []}, [], *form(chat)))[0]
+    status, *rest = await chat.save("One", {"text": "y", "files": []}, [], *form(chat))
+    assert "already keeps 1 of these; nothing was added" in status and all(skipped(value) for value in rest)
+    assert [len(found.versions) for found in await chat.library.listed()] == [1]
