@@ -2,11 +2,12 @@
 "prompt from the library" picker (each prompt's versions and labels, as `Name @ v2` or
 `Name @ production`, refreshed when it is opened) and, when a run starts, each picked version read
 for the run's owner with its partials included, so the plan (and its run file) keeps the very
-templates the column sends."""
+templates the column sends; and the one-click example that runs "Explain like I'm five" v1 and v2
+side by side over three topics."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,10 +15,13 @@ import gradio as gr
 
 from playground.client.batch.plan import ColumnPrompt, PlanError
 from playground.client.prompts.model import PromptError
-from playground.ui.conversation.prompt_library import NoOwner, PromptLibrary
+from playground.ui.conversation.prompt_library import NoOwner, PromptLibrary, example_name
 from playground.ui.i18n import say, t
 
 SEPARATOR = " @ "
+EXAMPLE_TOPICS = "rain\nthe moon\nrainbows"
+EXAMPLE_USER = "What is {{topic}}?"
+EXAMPLE_MODEL = "gx-2.5-flash"
 RUN_PROMPT = ""
 """The picker's value for "the run's prompt" (no version of the library)."""
 
@@ -74,3 +78,29 @@ class ColumnPrompts:
         if problems:
             raise PlanError(problems)
         return out
+
+
+@dataclass(frozen=True)
+class PromptVersionsExample:
+    """The example: the library's "Explain like I'm five" prompt kept for this owner (once), two
+    columns of one model sending its v1 and v2, and three topics as the data set (read as a paste is)."""
+
+    library: PromptLibrary
+    load: Callable[..., Awaitable[tuple[Any, ...]]]
+    """The tab's paste handler: (state, pasted, system, user) -> (state, data status, preview, check)."""
+    pickers: int
+    """How many format and model pickers the form has (two per column slot)."""
+
+    async def fill(self, batch: Any) -> tuple[Any, ...]:
+        """(state, data status, preview, check, paste box, system, user, every column picker, every column's prompt picker)."""
+        try:
+            await self.library.ensure_example("chat")
+        except (PromptError, NoOwner) as error:
+            problem = getattr(error, "problems", [str(error)])[0]
+            return (batch, say("batch_col.say.prompt_refused", number=1, problem=str(problem)),
+                    *(gr.skip(),) * (2 + 3 + self.pickers + self.pickers // 2))
+        name = example_name("chat")
+        loaded = await self.load(batch, EXAMPLE_TOPICS, "", EXAMPLE_USER)
+        pickers = ["chat", EXAMPLE_MODEL, "chat", EXAMPLE_MODEL] + [""] * (self.pickers - 4)
+        prompts = [reference(name, "v1"), reference(name, "v2")] + [RUN_PROMPT] * (self.pickers // 2 - 2)
+        return (*loaded, EXAMPLE_TOPICS, "", EXAMPLE_USER, *pickers, *prompts)

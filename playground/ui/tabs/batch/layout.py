@@ -22,7 +22,7 @@ from playground.client.batch.plan import MAX_COLUMNS, MAX_REPEATS
 from playground.client.batch.report import FILTERS
 from playground.settings import Settings
 from playground.ui.conversation.prompt_library import PromptLibrary
-from playground.ui.tabs.batch.column_prompts import ColumnPrompts
+from playground.ui.tabs.batch.column_prompts import ColumnPrompts, PromptVersionsExample
 from playground.ui.tabs.batch.columns import ColumnSettingsInputs
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.form import GRADER_SLOTS
@@ -143,6 +143,7 @@ class BatchPage:
                 self.stream = gr.Checkbox(True, label=t("batch.stream_gives_time_to"), elem_id="batch-stream")
                 self.cache = gr.Checkbox(False, label=t("batch.answer_identical_requests_from"), elem_id="batch-cache")
         self.used = gr.Markdown(elem_id="batch-columns-used")  # written on load, in the visitor's language (`on_language`)
+        self.prompt_example = gr.Button(t("batch_col.prompt_example"), size="sm", elem_id="batch-prompt-example")
 
     def _graders(self) -> None:
         with gr.Accordion(t("batch.graders"), open=True, elem_id="batch-graders"):
@@ -229,6 +230,9 @@ def _wire_inputs(ctx: TabContext, tab: BatchPage, handlers: BatchHandlers) -> No
     column_prompts = ColumnPrompts(PromptLibrary.of(ctx.settings))
     for prompt in tab.own.prompts:  # the library's versions, read when the picker opens (another tab may have saved one)
         prompt.focus(column_prompts.choices, prompt, prompt, concurrency_limit=None, show_progress="hidden")
+    example = PromptVersionsExample(column_prompts.library, handlers.on_paste, len(tab.picker.inputs))
+    tab.prompt_example.click(example.fill, tab.state, [tab.state, *tab.data_outputs, tab.paste, tab.system, tab.user, *tab.picker.inputs,
+                                                       *tab.own.prompts], concurrency_limit=None)
     gr.on([c.change for c in shown_settings], handlers.on_settings, shown_settings, tab.used, queue=False, show_progress="hidden")
     ctx.prompts.register_batch(BatchTarget(tab.to_chat, tab.system, tab.user, tab.state, handlers.on_receive,
                                            [tab.state, tab.system, tab.user, *tab.data_outputs]))

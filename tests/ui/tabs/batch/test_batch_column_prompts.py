@@ -22,7 +22,7 @@ from playground.settings import Settings
 from playground.store import runs as stored_runs
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.shared.connection import ServerDefaults
-from playground.ui.tabs.batch.column_prompts import ColumnPrompts
+from playground.ui.tabs.batch.column_prompts import ColumnPrompts, PromptVersionsExample
 from playground.ui.tabs.batch.columns import PER_COLUMN, PROMPT_AT
 from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
@@ -89,3 +89,24 @@ def test_a_column_prompt_in_a_file_is_checked() -> None:
     with pytest.raises(PlanError, match="column 1 prompt must be a library version"):
         Plan.from_dict(data, 100)
     assert replace(plan, column_settings=[]).uses_run_prompt()
+
+
+async def test_the_example_runs_two_versions_of_one_prompt_side_by_side(handlers: BatchHandlers) -> None:
+    library = PromptLibrary(handlers.ctx.settings.data_dir)
+    example = PromptVersionsExample(library, handlers.on_paste, len(COLUMNS))
+    batch = BatchState()
+    filled = await example.fill(batch)
+    state, status, _, _, pasted, system, user = filled[:7]
+    pickers, prompts = filled[7:7 + len(COLUMNS)], filled[7 + len(COLUMNS):]
+    assert state is batch and "3 rows" in status and pasted.count("\n") == 2 and system == ""
+    assert list(pickers[:4]) == ["chat", "gx-2.5-flash", "chat", "gx-2.5-flash"] and len(prompts) == MAX_COLUMNS
+    assert prompts[:2] == ("Explain like I'm five (chat) @ v1", "Explain like I'm five (chat) @ v2")
+    own = [""] * PER_COLUMN * MAX_COLUMNS
+    own[PROMPT_AT::PER_COLUMN] = prompts
+    started = await handlers.on_run(batch, "", "", system, user, *pickers, 1, 2, "", 0, True, False, *GRADERS, *own)
+    assert batch.run_id, started[1]
+    [_ async for _ in handlers.on_watch(batch)]
+    _, plan = handlers.runs.open(batch.run_id, "")
+    assert [(own.prompt.version if own.prompt else None) for own in plan.column_settings] == [1, 2]
+    second = json.dumps(handlers.runs.database.call(stored_runs.cell_detail, batch.run_id, 0, 0, 1))
+    assert "Explain rain like I'm five" in second and "Be warm and use one everyday comparison" in second, "v2 with its partial"
