@@ -1,7 +1,8 @@
 """The prompt library in a real browser, on Chat: save the form as v1, edit the system prompt,
 save v2, diff the two (shown as text), open v1 back into the tab (its system prompt and message
 return, and the next send carries them), point the label production at it; then the one-click
-example on Messages keeps "Explain like I'm five" v1 and v2 and opens v2 with its partial."""
+example on Messages keeps "Explain like I'm five" v1 and v2 and opens v2 with its partial, and
+Batch's example runs v1 and v2 in two columns whose leaderboard labels name them."""
 
 from __future__ import annotations
 
@@ -111,3 +112,15 @@ def test_the_example_keeps_two_versions_and_opens_the_second(page: Page) -> None
     expect(page.locator("#messages-system textarea")).to_have_value(re.compile("Be warm and use one everyday comparison"))
     expect(page.locator("#messages-input textarea")).to_have_value("What is {{topic}}? Answer in three sentences.")
     expect(page.locator("#messages-plib-diff")).to_contain_text("+{{> friendly-tone}}")
+
+
+def test_batch_runs_two_versions_of_a_library_prompt_in_two_columns(page: Page) -> None:
+    open_tab(page, "Batch", "#batch-user textarea")
+    page.click("#batch-prompt-example")
+    expect(page.locator("#batch-data-status")).to_contain_text("3 rows", timeout=15_000)
+    expect(page.locator("#batch-col-prompt-1 input")).to_have_value("Explain like I'm five (chat) @ v2")
+    expect(page.locator("#batch-columns-used")).to_contain_text("Explain like I'm five (chat) @ v1", timeout=15_000)
+    page.click("#batch-run")
+    board = page.locator("#batch-leaderboard")
+    expect(board).to_contain_text("prompt “Explain like I'm five (chat)” v1", timeout=60_000)
+    expect(board).to_contain_text("prompt “Explain like I'm five (chat)” v2")
