@@ -14,20 +14,21 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import regex
 
 from playground.client.batch.template import TemplateError, fill
+from playground.client.json_depth import deeper_than
 
 FORM_KINDS = ("contains", "not_contains", "regex", "equals", "json", "schema", "length", "model")
 """The kinds the tab's grader boxes offer; the others come with an imported suite (their thresholds, labels and prices)."""
-KINDS = {kind: Text(f"graders.kind.{kind}") for kind in (*FORM_KINDS, "contains_json", "numeric", "similar", "label", "latency", "cost")}
+KINDS = {kind: Text(f"graders.kind.{kind}") for kind in (*FORM_KINDS, "contains_json", "numeric", "similar", "label", "latency", "cost", "tool_called")}
 MODEL_KINDS = frozenset({"model", "similar", "label"})
 """Graded through the gateway (a grading model, or embeddings)."""
-CELL_KINDS = frozenset({"latency", "cost"})
+CELL_KINDS = frozenset({"latency", "cost", "tool_called"})
 """Graded on the cell's timing or usage, not its text."""
 ROW_VALUE_PREFIX = "__"
 """A grader whose value is one placeholder of a `__` column takes its value from each row and does
@@ -66,6 +67,9 @@ class GraderSpec:
     """label: the labels that pass."""
     prices: str = ""
     """cost: the price table it counts with, as the Prices panel's CSV (`model,input,output,cached_input`)."""
+    arguments: str = ""
+    """tool_called: the arguments expected (a JSON object; a call passes when its arguments hold every key
+    with the same value, nested objects likewise); empty: any arguments."""
 
     @property
     def label(self) -> str:
@@ -80,6 +84,8 @@ class GraderSpec:
             return f"{KINDS[self.kind]} {self.value[:30]!r}"
         if self.kind == "model":
             return Text("graders.graded_by", model=self.model)
+        if self.kind == "tool_called":
+            return Text("graders.label.tool_called", name=self.value[:30], arguments=self.arguments[:40] or "{}")
         limit = f"{self.threshold if self.threshold is not None else 0:g}"
         if self.kind == "numeric":
             return Text("graders.label.numeric", value=self.value[:30], tolerance=limit)
@@ -99,6 +105,8 @@ class GraderSpec:
             data["labels"], data["passing"] = list(self.labels), list(self.passing)
         if self.prices:
             data["prices"] = self.prices
+        if self.arguments:
+            data["arguments"] = self.arguments
         return data
 
     @classmethod
@@ -121,11 +129,11 @@ class GraderSpec:
         labels, passing = data.get("labels") or [], data.get("passing") or []
         if not all(isinstance(item, list) and all(isinstance(text, str) for text in item) for item in (labels, passing)):
             raise GraderError(Text("graders.labels_text"))
-        prices = data.get("prices") or ""
-        if not isinstance(prices, str):
+        prices, arguments = data.get("prices") or "", data.get("arguments") or ""
+        if not isinstance(prices, str) or not isinstance(arguments, str):
             raise GraderError(Text("graders.grader_value_model_text"))
         spec = cls(data["kind"], value, bound("minimum"), bound("maximum"), model,
-                   float(threshold) if threshold is not None else None, tuple(labels), tuple(passing), prices)
+                   float(threshold) if threshold is not None else None, tuple(labels), tuple(passing), prices, arguments)
         check(spec)
         return spec
 
@@ -190,6 +198,57 @@ def check(spec: GraderSpec) -> None:
         raise GraderError(Text("graders.needs_threshold", kind=KINDS[spec.kind]))
     if spec.kind == "numeric" and spec.threshold is not None and spec.threshold < 0:
         raise GraderError(Text("graders.needs_threshold", kind=KINDS[spec.kind]))
+    if spec.kind == "tool_called":
+        if not spec.value.strip():
+            raise GraderError(Text("graders.tool_called_needs_name"))
+        expected_arguments(spec)
+
+
+MAX_EXPECTED_ARGUMENTS_CHARS = 20_000
+
+
+def expected_arguments(spec: GraderSpec) -> dict[str, Any] | None:
+    """A `tool_called` grader's expected arguments (None: any), bounded and checked (raises `GraderError`)."""
+    text = spec.arguments.strip()
+    if not text:
+        return None
+    if len(text) > MAX_EXPECTED_ARGUMENTS_CHARS or deeper_than(text, 32):
+        raise GraderError(Text("graders.tool_arguments_too_big", limit=MAX_EXPECTED_ARGUMENTS_CHARS))
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise GraderError(Text("graders.tool_arguments_not_json", error=error)) from None
+    if not isinstance(value, dict):
+        raise GraderError(Text("graders.tool_arguments_not_object"))
+    return value
+
+
+def holds(actual: Any, expected: Any) -> bool:
+    """Whether `actual` holds `expected`: every key of an expected object with a value it holds,
+    anything else equal (1 and 1.0 alike, true and 1 not)."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(key in actual and holds(actual[key], value) for key, value in expected.items())
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    return bool(expected == actual)
+
+
+def tool_called(spec: GraderSpec, calls: Sequence[tuple[str, Any]]) -> Mark:
+    """Passes when one of the cell's tool `calls` (name, parsed arguments) is of the named tool with
+    the expected arguments (never raises)."""
+    try:
+        expected = expected_arguments(spec)
+    except GraderError as error:
+        return Mark(False, str(error))
+    name = spec.value.strip()
+    named = [arguments for called, arguments in calls if called == name]
+    if not named:
+        made = ", ".join(dict.fromkeys(called for called, _ in calls))
+        return Mark(False, Text("graders.tool_not_called", name=name, made=made or "—"))
+    if expected is None or any(holds(arguments, expected) for arguments in named):
+        return Mark(True, Text("graders.tool_was_called", name=name, count=len(named)))
+    shown = json.dumps(named[-1], ensure_ascii=False)[:80]
+    return Mark(False, Text("graders.tool_other_arguments", name=name, arguments=shown))
 
 
 def schema_of(spec: GraderSpec) -> dict[str, Any]:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from playground.client.batch.call import exchange_dict
 from playground.client.batch.cost import PriceError, cost, table_from_csv
-from playground.client.batch.graders import GraderSpec, Mark, grade, row_value
+from playground.client.batch.graders import GraderSpec, Mark, grade, row_value, tool_called
 from playground.client.batch.model_grader import MAX_ANSWER_CHARS, model_grade
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
@@ -33,6 +34,8 @@ class CellFacts:
     model: str
     seconds: float | None
     usage: Usage | None
+    tool_calls: tuple[tuple[str, Any], ...] = ()
+    """The tool calls the model made for the cell (name, parsed arguments), answered by the column's mocks or not."""
 
 
 async def grade_cell(client: GatewayClient, conn: Connection, spec: GraderSpec, question: str, answer: str,
@@ -45,6 +48,9 @@ async def grade_cell(client: GatewayClient, conn: Connection, spec: GraderSpec, 
         return _latency(spec, facts)
     if spec.kind == "cost":
         return _cost(spec, facts)
+    if spec.kind == "tool_called":  # the expected arguments may name the row's values: {"city": "{{city}}"}
+        arguments = row_value(replace(spec, value=spec.arguments), row) if spec.arguments else ""
+        return tool_called(replace(spec, value=value, arguments=arguments or ""), facts.tool_calls)
     if spec.kind == "similar":
         return await similarity(client, conn, spec, answer, value)
     if spec.kind in ("model", "label"):

@@ -15,6 +15,7 @@ from playground.client.batch.dataset import Dataset
 from playground.client.batch.graders import GraderError, GraderSpec
 from playground.client.batch.template import TemplateError, check_variables, variables_of
 from playground.client.intent import FORMATS
+from playground.client.tools.mock import MockTool, MockToolError, mock_tools_from
 from playground.client.validation import is_utf8
 
 MAX_COLUMNS = 8
@@ -61,10 +62,16 @@ class ColumnSettings:
     max_tokens: int | None = None
     stream: bool | None = None
     prompt: ColumnPrompt | None = None
+    tools: tuple[MockTool, ...] = ()
+    """Mocked tools the column offers; their calls are answered by the run (`client.tools.loop`)."""
 
     def to_dict(self) -> dict[str, Any]:
-        own = {"temperature": self.temperature, "max_tokens": self.max_tokens, "stream": self.stream}
-        return own if self.prompt is None else {**own, "prompt": self.prompt.to_dict()}  # a column without one writes what it did before
+        data: dict[str, Any] = {"temperature": self.temperature, "max_tokens": self.max_tokens, "stream": self.stream}
+        if self.prompt is not None:  # a column without one writes what it did before
+            data["prompt"] = self.prompt.to_dict()
+        if self.tools:
+            data["tools"] = [tool.to_dict() for tool in self.tools]
+        return data
 
     @classmethod
     def from_dict(cls, data: Any, index: int, problems: list[str]) -> ColumnSettings:
@@ -84,7 +91,12 @@ class ColumnSettings:
         if stream is not None and not isinstance(stream, bool):
             problems.append(Text("plan.column_stream_true_false_null", index=index))
             stream = None
-        return cls(temperature, tokens, stream, ColumnPrompt.from_dict(data.get("prompt"), index, problems))
+        tools: list[MockTool] = []
+        try:
+            tools = mock_tools_from(data.get("tools") or [])
+        except MockToolError as error:
+            problems += [Text("plan.column_tools", index=index, problem=problem) for problem in error.problems]
+        return cls(temperature, tokens, stream, ColumnPrompt.from_dict(data.get("prompt"), index, problems), tuple(tools))
 
 
 def _temperature_ok(value: Any) -> bool:
@@ -126,13 +138,18 @@ class Plan:
         own = self.column_settings[column].prompt if column < len(self.column_settings) else None
         return (own.system, own.user) if own is not None else (self.system, self.user)
 
+    def tools_for(self, column: int) -> tuple[MockTool, ...]:
+        """The mocked tools `column` offers (none: it sends no tools)."""
+        return self.column_settings[column].tools if column < len(self.column_settings) else ()
+
     def own_settings_text(self, column: int) -> str:
         """The column's own settings in words ("" when it uses the run's values throughout)."""
         own = self.column_settings[column] if column < len(self.column_settings) else ColumnSettings()
         parts = ([f"temperature {own.temperature:g}"] if own.temperature is not None else []) + \
             ([Text("plan.max_tokens", max_tokens=own.max_tokens)] if own.max_tokens is not None else []) + \
             ([f"stream {'on' if own.stream else 'off'}"] if own.stream is not None else []) + \
-            ([Text("plan.column_prompt", name=own.prompt.name, version=own.prompt.version)] if own.prompt is not None else [])
+            ([Text("plan.column_prompt", name=own.prompt.name, version=own.prompt.version)] if own.prompt is not None else []) + \
+            ([Text("plan.mocked_tools", names=", ".join(tool.name for tool in own.tools))] if own.tools else [])
         return " · ".join(parts)
 
     @property

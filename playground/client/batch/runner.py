@@ -31,6 +31,8 @@ from playground.client.gateway import GatewayClient
 from playground.client.intent import Intent, to_request
 from playground.client.results import TextResult
 from playground.client.transport import Connection, Exchange
+from playground.client.tools.loop import ToolRun, run_with_mocks, with_tools
+from playground.client.tools.mock import MockTool
 
 STOPPED = Text("batch.runner.stopped_after_request_sent_not")
 
@@ -57,6 +59,8 @@ class _Outcome:
     result: TextResult
     exchange: Exchange | None
     error: str
+    tools: ToolRun | None = None
+    """A column with mocked tools: the calls the model made and every request of the cell."""
 
 
 def request_key(fmt: str, body: object) -> str:
@@ -126,14 +130,15 @@ class Runner:
             temperature, max_tokens, stream = self.plan.settings_for(column)
             intent = Intent(user, fill(system_template, values, Text("batch.runner.system_prompt")), temperature=temperature,
                             max_tokens=max_tokens, stream=stream)
-            request = to_request(intent, fmt, model.strip()).request
+            tools = self.plan.tools_for(column)
+            request = with_tools(to_request(intent, fmt, model.strip()).request, fmt, model.strip(), tools)
         except (TemplateError, GatewayError, ValueError) as error:
             record.error = Text("batch.runner.not_sent", value=error_words(error) if isinstance(error, GatewayError) else error)
             await self._record(record, {})
             return
         record.request_key = request_key(fmt, request.to_body())
         key = record.key
-        outcome = await self._answer(key, fmt, request, record)
+        outcome = await self._answer(key, fmt, request, record, tools)
         result, exchange = outcome.result, outcome.exchange
         record.answer, record.error = result.text, outcome.error
         if not record.cached:
@@ -147,7 +152,13 @@ class Runner:
         grader_exchanges: list[dict[str, Any] | None] = []
         detail: dict[str, Any] = {"exchange": exchange_dict(exchange) if not record.cached else None, "reasoning": result.reasoning,
                                      "finish": result.finish_reason, "grader_exchanges": grader_exchanges}
-        facts = CellFacts(fmt, model.strip(), record.total, result.usage if not record.cached else None)
+        calls: tuple[tuple[str, Any], ...] = ()
+        if outcome.tools is not None:
+            detail["tool_calls"] = [call.to_dict() for call in outcome.tools.calls]
+            detail["tool_exchanges"] = [exchange_dict(item) for item in outcome.tools.exchanges[:-1]]
+            detail["tool_step_limit"] = outcome.tools.stopped_at_limit
+            calls = tuple((call.name, call.parsed_arguments()) for call in outcome.tools.calls)
+        facts = CellFacts(fmt, model.strip(), record.total, result.usage if not record.cached else None, calls)
         try:
             for spec in self.plan.graders:
                 if record.error and not record.answer:
@@ -162,7 +173,9 @@ class Runner:
             raise
         await self._record(record, detail)
 
-    async def _answer(self, key: str, fmt: str, request: object, record: CellRecord) -> _Outcome:
+    async def _answer(self, key: str, fmt: str, request: Any, record: CellRecord, tools: tuple[MockTool, ...] = ()) -> _Outcome:
+        if tools:  # several requests, answered by the mocks: never from the cache (its calls are graded)
+            return await self._answer_with_tools(key, fmt, request, record, tools)
         if self.plan.cache:
             earlier = self._cached_records.get(record.request_key)
             if earlier is not None:
@@ -195,6 +208,24 @@ class Runner:
         if self.plan.cache and not future.done():
             future.set_result(outcome)
         return outcome
+
+
+    async def _answer_with_tools(self, key: str, fmt: str, request: Any, record: CellRecord, tools: tuple[MockTool, ...]) -> _Outcome:
+        """The cell's requests until the model answers, its calls of the column's mocked tools answered by them."""
+        await self.file.record_sent(key)  # committed before the first request goes out
+        model = getattr(request, "model", "") or self.plan.columns[record.column][1].strip()
+        try:
+            run = await run_with_mocks(lambda sent: run_request(self.client, self.conn, fmt, sent), request, fmt, model, tools)
+        except GatewayError as error:
+            got = getattr(error, "partial", None)
+            made = ToolRun(got if isinstance(got, TextResult) else TextResult(), list(getattr(error, "tool_exchanges", [])),
+                           list(getattr(error, "tool_calls", [])))
+            return _Outcome(made.result, error.exchange, error_words(error), made)
+        except asyncio.CancelledError:
+            record.error = STOPPED
+            await self._record(record, {})
+            raise
+        return _Outcome(run.result, run.exchanges[-1] if run.exchanges else None, "", run)
 
 
 def _replayed(record: CellRecord) -> TextResult:
