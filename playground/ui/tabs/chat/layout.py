@@ -13,6 +13,7 @@ from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.conversation.mcp_panel import McpPanel
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.conversation.prompt_panel import PromptPanel
+from playground.ui.conversation.mock_panel import MockPanel
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
@@ -71,6 +72,7 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
                 schema = gr.Code("", language="json", label=t("chat.schema"), interactive=True, elem_id="chat-schema")
             mcp = McpPanel.build("chat", ctx.defaults)
             library = PromptPanel.build("chat")
+            mock = MockPanel.build("chat")
             with developer_section("chat"):
                 extensions = gr.Code(
                     "", language="json", interactive=True, elem_id="chat-extensions",
@@ -84,6 +86,7 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
     panel.wire(partial(handlers.chat_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
                system=system, prompts=ctx.prompts, prices=ctx.prices)
     mcp.wire(panel, tools, "chat", ctx.client.mcp, ctx.defaults)
+    mock.wire(panel, tools, "chat")
     if ctx.presets is not None:
         presets.wire(ctx.presets, named_fields(ChatForm, form_inputs))
     fields = named_fields(ChatForm, form_inputs)

@@ -13,6 +13,7 @@ from playground.ui.tabs.context import TabContext
 from playground.ui.conversation.mcp_panel import McpPanel
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.conversation.prompt_panel import PromptPanel
+from playground.ui.conversation.mock_panel import MockPanel
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
@@ -92,6 +93,7 @@ def build_messages_tab(ctx: TabContext) -> None:
             tools, web_search, max_uses, city, country, tool_choice, disable_parallel = _tools()
             mcp = McpPanel.build("messages", ctx.defaults)
             library = PromptPanel.build("messages")
+            mock = MockPanel.build("messages")
             cache_system, cache_last, cache_type, fill, report = _cache_lab()
             with developer_section("messages"):
                 extensions = gr.Code("", language="json", interactive=True, elem_id="messages-extensions",
@@ -118,6 +120,7 @@ def build_messages_tab(ctx: TabContext) -> None:
     panel.wire(partial(handlers.messages_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
                extra=handlers.lab_report, extra_outputs=[report], system=system, prompts=ctx.prompts, prices=ctx.prices)
     mcp.wire(panel, tools, "messages", ctx.client.mcp, ctx.defaults)
+    mock.wire(panel, tools, "messages")
 
     counting = handlers.MessagesHandlers(ctx.client, ctx.defaults, form_inputs.index(system))
     assert panel.variables is not None

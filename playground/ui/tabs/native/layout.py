@@ -13,6 +13,7 @@ from playground.ui.tabs.context import TabContext
 from playground.ui.conversation.mcp_panel import McpPanel
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.conversation.prompt_panel import PromptPanel
+from playground.ui.conversation.mock_panel import MockPanel
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
@@ -88,6 +89,7 @@ def build_native_tab(ctx: TabContext) -> None:
                 search = gr.Checkbox(False, label=t("native.search"), elem_id="native-grounding-search")
             mcp = McpPanel.build("native", ctx.defaults)
             library = PromptPanel.build("native")
+            mock = MockPanel.build("native")
             with gr.Accordion(t("native.safety_panel"), open=False):
                 safety = gr.Code("", language="json", interactive=True, elem_id="native-safety",
                                  label=t("native.safety"))
@@ -106,6 +108,7 @@ def build_native_tab(ctx: TabContext) -> None:
     panel.wire(partial(handlers.native_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
                extra=handlers.grounding_line, extra_outputs=[grounding], system=system, prompts=ctx.prompts, prices=ctx.prices)
     mcp.wire(panel, functions, "native", ctx.client.mcp, ctx.defaults)
+    mock.wire(panel, functions, "native")
     model.input(output_images_for, [model, output_images], output_images, queue=False)  # a person picked it: not an import or a load
     examples.wire({**fields, "draft": panel.draft}, keep=("auth",))  # how the key is sent is the visitor's, not the example's
     if ctx.presets is not None:

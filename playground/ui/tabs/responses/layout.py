@@ -12,6 +12,7 @@ from playground.ui.tabs.context import TabContext
 from playground.ui.conversation.mcp_panel import McpPanel
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.conversation.prompt_panel import PromptPanel
+from playground.ui.conversation.mock_panel import MockPanel
 from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
@@ -79,6 +80,7 @@ def build_responses_tab(ctx: TabContext) -> None:
                     context_size = gr.Dropdown(["low", "medium", "high"], value="medium", label=t("responses.context_size"), elem_id="responses-context-size")
             mcp = McpPanel.build("responses", ctx.defaults)
             library = PromptPanel.build("responses")
+            mock = MockPanel.build("responses")
             with developer_section("responses"):
                 extensions = gr.Code("", language="json", interactive=True, elem_id="responses-extensions",
                                      label=t("responses.extensions"))
@@ -92,6 +94,7 @@ def build_responses_tab(ctx: TabContext) -> None:
     panel.wire(partial(handlers.responses_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
                extra=handlers.chain_line, extra_outputs=[status], system=instructions, prompts=ctx.prompts, prices=ctx.prices)
     mcp.wire(panel, tools, "responses", ctx.client.mcp, ctx.defaults)
+    mock.wire(panel, tools, "responses")
     examples.wire({**fields, "draft": panel.draft})
     if ctx.presets is not None:
         presets.wire(ctx.presets, fields)
