@@ -102,6 +102,13 @@ def _only_tool_results(message: dict[str, Any]) -> bool:
     return kinds <= TOOL_RESULT_KINDS
 
 
+def _as_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
 def log_text(log: list[dict[str, Any]]) -> str:
     return indented_json(log[-MAX_LOG:]) if log else ""
 
@@ -188,11 +195,8 @@ class MockHandlers:
                 first = False
 
     def _entry(self, call: ToolCall, answer: str) -> dict[str, Any]:
-        try:
-            arguments: Any = json.loads(call.arguments or "{}")
-        except ValueError:
-            arguments = call.arguments
-        return {"tool": call.name, "call_id": call.id, "arguments": arguments, "answer": answer}
+        """One line of the log: JSON arguments and answers shown as JSON, anything else as the text it is."""
+        return {"tool": call.name, "call_id": call.id, "arguments": _as_json(call.arguments or "{}"), "answer": _as_json(answer)}
 
     def _skipped(self, status: Any = None) -> Update:
         return (*(gr.skip(),) * (1 + self.conversation.width), status if status is not None else gr.skip(), gr.skip())

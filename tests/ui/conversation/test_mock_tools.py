@@ -46,7 +46,7 @@ async def test_the_example_mock_answers_the_call_and_the_model_uses_its_answer(d
     assert call.name == "get_weather" and json.loads(call.arguments) == {"city": "Paris"}
     updates = await drain(mock.auto(state, session, *values))
     answer = '{"city": "Paris", "temperature_c": 18, "condition": "sunny"}'
-    assert "answered by its mock" in updates[0][-2] and json.loads(updates[0][-1])[0]["answer"] == answer
+    assert "answered by its mock" in updates[0][-2] and json.loads(updates[0][-1])[0]["answer"] == json.loads(answer)
     assert last_tool_result(format, session.messages) == tool_result(format, call.id, "get_weather", ToolOutcome(answer, False))
     final = session.shown[-1]["content"]
     assert "Paris" in final and "18 °C" in final and not session.pending
