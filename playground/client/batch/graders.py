@@ -23,7 +23,7 @@ import regex
 from playground.client.batch.template import TemplateError, fill
 from playground.client.json_depth import deeper_than
 
-FORM_KINDS = ("contains", "not_contains", "regex", "equals", "json", "schema", "length", "model")
+FORM_KINDS = ("contains", "not_contains", "regex", "equals", "json", "schema", "length", "model", "tool_called")
 """The kinds the tab's grader boxes offer; the others come with an imported suite (their thresholds, labels and prices)."""
 KINDS = {kind: Text(f"graders.kind.{kind}") for kind in (*FORM_KINDS, "contains_json", "numeric", "similar", "label", "latency", "cost", "tool_called")}
 MODEL_KINDS = frozenset({"model", "similar", "label"})

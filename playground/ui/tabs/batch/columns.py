@@ -11,12 +11,16 @@ from typing import Any
 
 import gradio as gr
 
+from dataclasses import replace
+
 from playground.client.batch.plan import ColumnPrompt, ColumnSettings, Plan, PlanError
 from playground.client.errors import RequestValidationError
+from playground.client.tools.mock import MockTool, MockToolError, mock_tools_text, read_mock_tools
 from playground.ui.shared.column_picker import slots
 from playground.ui.tabs.batch.column_prompts import parse_reference, prompt_picker, reference
 from playground.ui.shared.forms import whole
 from playground.ui.i18n import say, t
+from playground.ui.i18n.client_words import word_list
 from playground.ui.shared.render import plain
 
 STREAM_CHOICES = [(t("batch_col.same"), ""), (t("batch_col.on"), "on"), (t("batch_col.off"), "off")]
@@ -99,6 +103,33 @@ def columns_with_settings(column_values: list[Any], setting_values: list[Any]) -
     return columns, settings
 
 
+def mocked_tools_of(text: str) -> tuple[MockTool, ...]:
+    """The Batch tab's mocked tools box, read bounded and checked whole (raises `PlanError` naming each problem)."""
+    try:
+        return tuple(read_mock_tools(text or ""))
+    except MockToolError as error:
+        raise PlanError([say("bcols.mock_problem", problem=word_list(error.problems))]) from None
+
+
+def with_mocked_tools(columns: list[tuple[str, str]], settings: list[ColumnSettings], column_values: list[Any], offers: list[Any],
+                      tools: tuple[MockTool, ...]) -> list[ColumnSettings]:
+    """Each chosen column's settings with the mocked tools when its "offer" box is ticked (raises
+    `PlanError` when a column offers them and none are declared)."""
+    ticked = [bool(offers[index]) if index < len(offers) else False for index, (fmt, model) in enumerate(slots(column_values))
+              if fmt and model and model.strip()]
+    if any(ticked) and not tools:
+        raise PlanError([say("bcols.no_mocks")])
+    return [replace(own, tools=tools) if ticked[index] else own for index, own in enumerate(settings[:len(columns)])]
+
+
+def session_offers(plan: Plan, count: int) -> list[Any]:
+    """A loaded plan's "offer the mocked tools" boxes, slot by slot, then the mocked tools box (the
+    first column's tools that has some: the form holds one set for every column)."""
+    offered = [plan.tools_for(index) for index in range(count)]
+    first = next((tools for tools in offered if tools), ())
+    return [bool(tools) for tools in offered] + [mock_tools_text(first) if first else ""]
+
+
 def used_text(column_values: list[Any], setting_values: list[Any], temperature: Any, tokens: Any, stream: Any) -> str:
     """Per chosen column, the values it sends and whether they are its own or the run's."""
     lines = []
@@ -144,6 +175,8 @@ def session_setting_values(plan: Plan, count: int) -> list[Any]:
 class ColumnSettingsInputs:
     prefix: str
     components: list[Any] = field(default_factory=list)
+    offers: list[Any] = field(default_factory=list)
+    """Each column's "offer the mocked tools" box (sent after every column's own boxes)."""
 
     def add(self, index: int) -> None:
         """One column's boxes (call inside the column's layout, under its pickers)."""
@@ -153,6 +186,7 @@ class ColumnSettingsInputs:
             gr.Dropdown(STREAM_CHOICES, value="", label=t("batch_col.stream"), elem_id=f"{self.prefix}-col-stream-{index}"),
             prompt_picker(self.prefix, index),
         ]
+        self.offers.append(gr.Checkbox(False, label=t("batch_col.mocked_tools"), elem_id=f"{self.prefix}-col-tools-{index}"))
 
     @property
     def prompts(self) -> list[Any]:

@@ -19,7 +19,7 @@ from playground.ui.i18n import say
 from playground.ui.i18n.client_words import word, word_list
 from playground.ui.shared.forms import optional_positive, whole
 from playground.ui.shared.render import plain
-from playground.ui.tabs.batch.columns import columns_with_settings, temperature_of
+from playground.ui.tabs.batch.columns import columns_with_settings, mocked_tools_of, temperature_of, with_mocked_tools
 
 GRADER_SLOTS = 6
 MAX_SESSION_BYTES = 20_000_000
@@ -54,6 +54,18 @@ def template_check(system: str, user: str, dataset: Dataset | None) -> str:
     return found + ("" if not problems else " · ⚠ " + plain("; ".join(problems)))
 
 
+def tool_grader_parts(value: str) -> tuple[str, str]:
+    """A "called the tool" grader's box: the tool's name, then optionally the expected arguments as a
+    JSON object (`get_weather {"city": "{{city}}"}`)."""
+    text = (value or "").strip()
+    start = text.find("{")
+    return (text, "") if start < 0 else (text[:start].strip(), text[start:].strip())
+
+
+def tool_grader_box(spec: GraderSpec) -> str:
+    return f"{spec.value} {spec.arguments}".strip()
+
+
 def graders_from(values: list[Any]) -> list[GraderSpec]:
     """Grader slots (kind, value, min, max, model) -> specs, each checked (raises `PlanError`)."""
     specs, problems = [], []
@@ -61,8 +73,11 @@ def graders_from(values: list[Any]) -> list[GraderSpec]:
         kind, value, low, high, model = values[slot:slot + 5]
         if not kind:
             continue
+        arguments = ""
+        if kind == "tool_called":
+            value, arguments = tool_grader_parts(value)
         try:
-            spec = GraderSpec.from_dict({"kind": kind, "value": value or "", "model": model or "",
+            spec = GraderSpec.from_dict({"kind": kind, "value": value or "", "model": model or "", "arguments": arguments,
                                          "minimum": whole("min length", low) if low else None,
                                          "maximum": whole("max length", high) if high else None})
             specs.append(spec)
@@ -78,10 +93,12 @@ def graders_from(values: list[Any]) -> list[GraderSpec]:
 def plan_from_form(system: str, user: str, dataset: Dataset | None, column_values: list[Any], repeats: Any, concurrency: Any,
                    temperature: Any, max_tokens: Any, stream: bool, cache: bool, grader_values: list[Any],
                    max_rows: int, max_concurrency: int, setting_values: list[Any] | None = None,
-                   suite_graders: list[GraderSpec] | None = None) -> tuple[Plan, list[str]]:
+                   suite_graders: list[GraderSpec] | None = None, offers: list[Any] | None = None, mocked_tools: str = "") -> tuple[Plan, list[str]]:
     """The plan and its warnings (raises `PlanError` naming every blocking problem). `setting_values`
     are the columns' own boxes (`batch_columns`), four per column slot (the fourth a picked
-    `ColumnPrompt` or None); `suite_graders` an imported suite's graders, graded after the form's."""
+    `ColumnPrompt` or None); `suite_graders` an imported suite's graders, graded after the form's;
+    `offers` each column slot's "offer the mocked tools" box and `mocked_tools` the tab's mocked
+    tools (JSON, `client.tools.mock`)."""
     problems: list[str] = []
 
     def read(reader: Any, *args: Any) -> Any:
@@ -95,6 +112,8 @@ def plan_from_form(system: str, user: str, dataset: Dataset | None, column_value
 
     graders = (read(graders_from, grader_values) or []) + list(suite_graders or [])
     columns, own = read(columns_with_settings, column_values, list(setting_values or [])) or ([], [])
+    tools = read(mocked_tools_of, mocked_tools) or ()
+    own = read(with_mocked_tools, columns, own, column_values, list(offers or []), tools) or own
     repeat_count = read(whole, "repeat each row N times", repeats) or 1
     tokens = read(optional_positive, max_tokens, "max output tokens")
     shared_temperature = read(temperature_of, "temperature", temperature)
@@ -134,5 +153,6 @@ def session_values(plan: Plan, columns: int) -> list[Any]:
     column_values = [value for fmt, model in pairs[:columns] for value in (fmt, model)]
     grader_values: list[Any] = []
     for spec in list(plan.graders)[:GRADER_SLOTS] + [None] * GRADER_SLOTS:
-        grader_values += [spec.kind, spec.value, spec.minimum, spec.maximum, spec.model] if spec else ["", "", None, None, ""]
+        value = (tool_grader_box(spec) if spec.kind == "tool_called" else spec.value) if spec else ""
+        grader_values += [spec.kind, value, spec.minimum, spec.maximum, spec.model] if spec else ["", "", None, None, ""]
     return column_values + grader_values[:GRADER_SLOTS * 5]

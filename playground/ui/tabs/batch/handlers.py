@@ -29,9 +29,10 @@ from playground.ui.tabs.batch.runs import (BatchRuns, cell_exchange, not_blind, 
 from playground.ui.tabs.batch.changes import linked_run
 from playground.ui.tabs.batch.suites import import_suite, refusal_status, suite_status
 from playground.ui.tabs.batch.run_list import find, picked
+from playground.client.tools.mock import EXAMPLE, mock_tools_text
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.tabs.batch.column_prompts import ColumnPrompts
-from playground.ui.tabs.batch.columns import PER_COLUMN, PROMPT_AT, session_setting_values, used_text
+from playground.ui.tabs.batch.columns import PER_COLUMN, PROMPT_AT, session_offers, session_setting_values, used_text
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
                                             pass_headings, preview_rows, progress_html, sort_choices)
 from playground.ui.tabs.batch.form import (GRADER_SLOTS, dataset_status, load_dataset, plan_from_form, read_session,
@@ -103,11 +104,18 @@ class BatchHandlers:
     columns: int
     graders: int
     own: int
+    offers: int = 0
+    """The columns' "offer the mocked tools" boxes; with them, the mocked tools box ends the form."""
 
     @property
     def form_size(self) -> int:
-        """system, user, column pickers, six run settings, grader boxes, the columns' own boxes."""
-        return 8 + self.columns + self.graders + self.own
+        """system, user, column pickers, six run settings, grader boxes, the columns' own boxes, then
+        (when the form has them) each column's "offer the mocked tools" box and the mocked tools box."""
+        return 8 + self.columns + self.graders + self.own + (self.offers + 1 if self.offers else 0)
+
+    def on_mock_example(self) -> str:
+        """The mocked tools box's example: get_weather answered from a template over its `city`."""
+        return mock_tools_text([EXAMPLE])
 
     def owner(self) -> str | None:
         """Who the current event acts for (`owners.current_owner`)."""
@@ -119,8 +127,11 @@ class BatchHandlers:
         cols = list(values[2:2 + n_cols])
         rep, conc, temp, tokens, streamed, cached = values[2 + n_cols:8 + n_cols]
         graders = list(values[8 + n_cols:8 + n_cols + n_graders])
+        own_at = 8 + n_cols + n_graders
+        own, rest = list(values[own_at:own_at + self.own]), list(values[own_at + self.own:])
+        offers, mocked = (rest[:self.offers], str(rest[self.offers] or "")) if self.offers else ([], "")
         return plan_from_form(values[0], values[1], batch.dataset, cols, rep, conc, temp, tokens, streamed, cached, graders,
-                              settings.batch_max_rows, settings.batch_concurrency, list(values[8 + n_cols + n_graders:]), batch.suite_graders)
+                              settings.batch_max_rows, settings.batch_concurrency, own, batch.suite_graders, offers, mocked)
 
     def views(self, batch: BatchState, filter_name: str = FILTERS[0], order: str = "row") -> tuple[Any, ...]:
         """progress, leaderboard, grid, grid note, sort choices, A/B column choices (x2)."""
@@ -325,9 +336,10 @@ class BatchHandlers:
         values, n_cols = session_values(plan, MAX_COLUMNS), self.columns
         pickers = [gr.skip()] * n_cols if keep_columns else values[:n_cols]
         own = [gr.skip()] * self.own if keep_columns else session_setting_values(plan, MAX_COLUMNS)
+        offers = [] if not self.offers else [gr.skip()] * (self.offers + 1) if keep_columns else session_offers(plan, self.offers)
         return (plan.system, plan.user, *pickers, plan.repeats, min(plan.concurrency, self.ctx.settings.batch_concurrency),
                 "" if plan.temperature is None else repr(plan.temperature), plan.max_tokens or 0, plan.stream, plan.cache, *values[n_cols:],
-                *own, dataset_status(plan.dataset), preview_rows(plan.dataset), template_check(plan.system, plan.user, plan.dataset))
+                *own, *offers, dataset_status(plan.dataset), preview_rows(plan.dataset), template_check(plan.system, plan.user, plan.dataset))
 
     async def on_import(self, batch: BatchState, paths: list[str] | None) -> tuple[Any, ...]:
         """An imported suite (promptfoo, OpenAI Evals, Console CSV): state, status, every form box, data

@@ -63,7 +63,7 @@ def build_batch_tab(ctx: TabContext) -> TabParts:
     page = current_blocks()
     assert page is not None  # the Batch tab is built inside the page's gr.Blocks
     tab.prices.wire(page)
-    handlers = BatchHandlers(ctx, runs, len(tab.picker.inputs), len(tab.grader_inputs), len(tab.own.components))
+    handlers = BatchHandlers(ctx, runs, len(tab.picker.inputs), len(tab.grader_inputs), len(tab.own.components), len(tab.own.offers))
     _wire_inputs(ctx, tab, handlers)
     _wire_run(ctx, tab, handlers, last_run)
     _wire_results(page, tab, handlers, last_run)
@@ -99,7 +99,7 @@ class BatchPage:
     def form(self) -> list[Any]:
         """What Run sends and a loaded session fills, in `BatchHandlers.form_size`'s order."""
         return [self.system, self.user, *self.picker.inputs, self.repeats, self.concurrency, self.temperature, self.max_tokens,
-                self.stream, self.cache, *self.grader_inputs, *self.own.components]
+                self.stream, self.cache, *self.grader_inputs, *self.own.components, *self.own.offers, self.mock_tools]
 
     @property
     def view_outputs(self) -> list[Any]:
@@ -144,6 +144,10 @@ class BatchPage:
                 self.cache = gr.Checkbox(False, label=t("batch.answer_identical_requests_from"), elem_id="batch-cache")
         self.used = gr.Markdown(elem_id="batch-columns-used")  # written on load, in the visitor's language (`on_language`)
         self.prompt_example = gr.Button(t("batch_col.prompt_example"), size="sm", elem_id="batch-prompt-example")
+        with gr.Accordion(t("batch.mocked_tools"), open=False, elem_id="batch-mock"):
+            gr.Markdown(t("batch.mocked_tools_explains"))
+            self.mock_example = gr.Button(t("batch.mocked_tools_example"), size="sm", elem_id="batch-mock-example")
+            self.mock_tools = gr.Code("", language="json", label=t("batch.mocked_tools_json"), interactive=True, elem_id="batch-mock-tools")
 
     def _graders(self) -> None:
         with gr.Accordion(t("batch.graders"), open=True, elem_id="batch-graders"):
@@ -239,6 +243,7 @@ def _wire_inputs(ctx: TabContext, tab: BatchPage, handlers: BatchHandlers) -> No
     tab.upload.upload(handlers.on_data, [tab.state, tab.upload, tab.paste, tab.system, tab.user], [tab.state, *tab.data_outputs], queue=False)
     tab.suite_upload.upload(handlers.on_import, [tab.state, tab.suite_upload], [tab.state, tab.suite_status, *tab.form, *tab.data_outputs],
                             queue=False)
+    tab.mock_example.click(handlers.on_mock_example, None, tab.mock_tools, queue=False)
     tab.use_paste.click(handlers.on_paste, [tab.state, tab.paste, tab.system, tab.user], [tab.state, *tab.data_outputs], queue=False)
     gr.on([tab.system.change, tab.user.change], handlers.on_template, [tab.state, tab.system, tab.user], tab.check, queue=False)
 
