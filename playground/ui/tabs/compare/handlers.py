@@ -23,6 +23,8 @@ from playground.client.intent import Intent, Mapped, to_request
 from playground.client.media import image_data_url
 from playground.client.report.model import FORMAT_LABELS
 from playground.client.results import TextResult
+from playground.client.tools.loop import MockedCall, with_tools
+from playground.client.tools.mock import MockTool
 from playground.client.transport import Connection, Exchange
 from playground.client.validation import BROKEN_TEXT, is_utf8
 from playground.ui.shared.codegen import shorten_long_strings
@@ -36,6 +38,7 @@ from playground.ui.shared.prices import SessionPrices, cost_text
 from playground.ui.shared.render import error_text, plain, result_messages
 from playground.ui.shared.widgets import banner_update
 from playground.ui.web.shown_files import new_file
+from playground.ui.tabs.compare.mocked import answered_by_mocks, calls_messages
 
 UPDATE_INTERVAL = 0.05
 PRESETS: dict[str, list[tuple[str, str]]] = {
@@ -62,6 +65,9 @@ class ColumnRun:
     exchange: Exchange | None = None
     error: str = ""
     done: bool = False
+    tools: tuple[MockTool, ...] = ()
+    """The mocked tools the column offers (answered by themselves, `mocked`)."""
+    calls: list[MockedCall] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -72,7 +78,13 @@ async def _drive(client: GatewayClient, conn: Connection, run: ColumnRun) -> Non
     api = getattr(client, run.fmt)
     try:
         assert run.mapped is not None
-        if run.mapped.request.stream:
+        if run.tools:
+            def shown(result: TextResult, exchange: Exchange) -> None:
+                run.result, run.exchange = result, exchange
+
+            mocked = await answered_by_mocks(client, conn, run.fmt, run.model, run.mapped.request, run.tools, shown)
+            run.result, run.calls = mocked.result, mocked.calls
+        elif run.mapped.request.stream:
             async with api.stream(conn, run.mapped.request) as stream:
                 run.result, run.exchange = stream.result, stream.exchange
                 async for _ in stream:
@@ -84,14 +96,17 @@ async def _drive(client: GatewayClient, conn: Connection, run: ColumnRun) -> Non
         run.result = partial if isinstance(partial, TextResult) else run.result
         run.exchange = error.exchange or run.exchange
         run.error = error_text(error)
+        run.calls = list(getattr(error, "tool_calls", run.calls))
     finally:
         run.done = True
 
 
 async def compare(client: GatewayClient, defaults: ServerDefaults, url: str, key: str, intent: Intent,
-                  columns: list[tuple[str, str]]) -> AsyncIterator[list[ColumnRun]]:
-    """Yield every column's state at a bounded rate until all are done; cancelling stops all."""
-    runs = [ColumnRun(fmt, model.strip()) for fmt, model in columns if fmt and model and model.strip()]
+                  columns: list[tuple[str, str]], tools: list[tuple[MockTool, ...]] | None = None) -> AsyncIterator[list[ColumnRun]]:
+    """Yield every column's state at a bounded rate until all are done; cancelling stops all.
+    `tools` are the mocked tools each column slot offers."""
+    offered = list(tools or []) + [()] * len(columns)
+    runs = [ColumnRun(fmt, model.strip(), tools=offered[index]) for index, (fmt, model) in enumerate(columns) if fmt and model and model.strip()]
     try:
         conn = resolve_connection(defaults, url, key)
     except GatewayError as error:
@@ -103,6 +118,7 @@ async def compare(client: GatewayClient, defaults: ServerDefaults, url: str, key
     for run in runs:
         try:
             run.mapped = to_request(intent, run.fmt, run.model)
+            run.mapped.request = with_tools(run.mapped.request, run.fmt, run.model, run.tools)
         except (GatewayError, ValueError) as error:
             run.error = error_text(error) if isinstance(error, GatewayError) else plain(str(error))
             run.done = True
@@ -219,7 +235,7 @@ def export_files(intent: Intent, runs: list[ColumnRun], prices: dict[str, Price]
 
 def transcript(intent: Intent, run: ColumnRun) -> list[dict[str, Any]]:
     """The column's chat: the user's message, then the answer as it stands."""
-    shown: list[dict[str, Any]] = [{"role": "user", "content": intent.user}]
+    shown: list[dict[str, Any]] = [{"role": "user", "content": intent.user}, *calls_messages(run.calls)]
     if run.result.text or run.result.reasoning or run.result.tool_calls:
         shown += result_messages(run.result, run.done)
     if run.error:
@@ -232,6 +248,8 @@ class CompareState:
     intent: Intent | None = None
     runs: list[ColumnRun] = field(default_factory=list)
     ready: bool = False
+    tools: list[tuple[MockTool, ...]] = field(default_factory=list)
+    """The mocked tools each column slot offers (`mocked.offer_mocks`)."""
 
 
 def _column_outputs(runs: list[ColumnRun], intent: Intent | None, slots: list[tuple[str, str]]) -> list[Any]:
@@ -292,7 +310,7 @@ class CompareHandlers:
             return
         compare_state.ready = False
         columns = slots(values)
-        async for runs in compare(self.client, self.defaults, url, key, compare_state.intent, columns):
+        async for runs in compare(self.client, self.defaults, url, key, compare_state.intent, columns, compare_state.tools):
             compare_state.runs = runs
             yield _column_outputs(runs, compare_state.intent, columns)
 

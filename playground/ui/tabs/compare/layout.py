@@ -11,7 +11,7 @@ import gradio as gr
 from playground.ui.i18n import t
 
 from playground.ui.conversation.chatbot import Chatbot
-from playground.ui.tabs.compare import handlers
+from playground.ui.tabs.compare import handlers, mocked
 from playground.ui.tabs.compare.handlers import PRESETS, CompareState
 from playground.ui.shared.column_picker import ColumnPicker
 from playground.ui.tabs.context import TabContext
@@ -55,11 +55,16 @@ def build_compare_tab(ctx: TabContext) -> None:
             budget = gr.Number(2048, label=t("compare.thinking_budget_tokens"), elem_id="compare-budget")
     picker = ColumnPicker.start("compare", PRESETS)
     examples = ExampleRow.build("compare", EXAMPLES, shows="compare-chat-0")
-    chats, lines = [], []
+    with gr.Accordion(t("batch.mocked_tools"), open=False, elem_id="compare-mock"):
+        gr.Markdown(t("compare.mocked_tools_explains"))
+        mock_example = gr.Button(t("batch.mocked_tools_example"), size="sm", elem_id="compare-mock-example")
+        mock_tools = gr.Code("", language="json", label=t("batch.mocked_tools_json"), interactive=True, elem_id="compare-mock-tools")
+    chats, lines, offers = [], [], []
     with gr.Row():
         for index in range(COLUMNS):
             with gr.Column(min_width=220):
                 picker.column(index)
+                offers.append(gr.Checkbox(False, label=t("batch_col.mocked_tools"), elem_id=f"compare-col-tools-{index}"))
                 chats.append(Chatbot(height=None, min_height=240, max_height=720, elem_id=f"compare-chat-{index}",
                                      label=t("conversation.chatbot"), show_label=False))  # grows with the answer: the question above it stays in view
                 lines.append(gr.Markdown(elem_id=f"compare-metrics-{index}", elem_classes=["metrics-line"]))
@@ -88,7 +93,9 @@ def build_compare_tab(ctx: TabContext) -> None:
     inputs = [state, system, user, image, temperature, max_tokens, thinking, budget, stream]
     bring_into_view(send, "compare-chat-0")  # the answers, above the Send button
     began = send.click(handlers.begin, [*inputs, *slots_in], [error], queue=False)
-    streaming = began.then(wired.stream, [state, *ctx.connection, *slots_in], chats, concurrency_limit=None, show_progress="hidden")
+    offered = began.then(mocked.offer_mocks, [state, mock_tools, *offers], [error], queue=False)
+    mock_example.click(mocked.example_tools, None, mock_tools, queue=False)
+    streaming = offered.then(wired.stream, [state, *ctx.connection, *slots_in], chats, concurrency_limit=None, show_progress="hidden")
     streaming.then(wired.ended, [state, left, right, *slots_in], ends, queue=False)
     stop.click(wired.stopped, [state, left, right, *slots_in], ends, cancels=[streaming], queue=False)
     gr.on([left.change, right.change], wired.diff_picked, [state, left, right, *slots_in], diff, queue=False)
