@@ -34,7 +34,7 @@ from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.tabs.batch.column_prompts import ColumnPrompts
 from playground.ui.tabs.batch.columns import PER_COLUMN, PROMPT_AT, session_offers, session_setting_values, used_text
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
-                                            pass_headings, preview_rows, progress_html, sort_choices)
+                                            pass_headings, preview_rows, progress_html, sort_choices, tool_calls_markdown)
 from playground.ui.tabs.batch.form import (GRADER_SLOTS, dataset_status, load_dataset, plan_from_form, read_session,
                                            session_values, template_check)
 from playground.ui.tabs.context import TabContext
@@ -251,7 +251,7 @@ class BatchHandlers:
         if column is None:
             column = 0
         exchange, detail = cell_exchange(run_file, cell_key(row, repeat, column))
-        text = cell_markdown(plan, run_file, row, repeat, column, self.ctx.prices.current())
+        text = cell_markdown(plan, run_file, row, repeat, column, self.ctx.prices.current()) + tool_calls_markdown(detail)
         shown_exchange = Inspector.values(exchange) if exchange else Inspector.note(say("bview.no_request"))
         return (text, *shown_exchange, grader_exchanges_json(detail))
 

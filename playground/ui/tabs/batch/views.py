@@ -17,6 +17,7 @@ from playground.client.batch.runner import Progress
 from playground.client.batch.stability import flipping_rows
 from playground.client.batch.store import RunRecord, cell_key
 from playground.ui.shared.codegen import shorten_long_strings
+from playground.client.tools.loop import MAX_STEPS
 from playground.ui.i18n import EN, say
 from playground.ui.i18n.client_words import word
 from playground.ui.shared.render import plain
@@ -111,6 +112,25 @@ def cell_markdown(plan: Plan, run: RunRecord, row: int, repeat: int, column: int
     if record.usage:
         lines.append(say("bview.usage", input=record.usage.get("input"), output=record.usage.get("output"), cost=money(cell_cost(plan, record, prices))))
     return "\n\n".join(lines)
+
+
+MAX_SHOWN_CALLS = 10
+
+
+def tool_calls_markdown(detail: dict[str, Any]) -> str:
+    """A cell's tool calls (a column with mocked tools): each tool, its arguments and the mock's
+    answer (or none: left unanswered), and whether the run stopped at the step limit ("" for none)."""
+    calls = [call for call in detail.get("tool_calls") or [] if isinstance(call, dict)] if isinstance(detail.get("tool_calls"), list) else []
+    if not calls:
+        return ""
+    lines = [say("bview.tool_calls")]
+    for call in calls[:MAX_SHOWN_CALLS]:
+        answer = call.get("answer")
+        lines.append(say("bview.tool_call", name=plain(str(call.get("name", ""))[:64]), arguments=plain(str(call.get("arguments", ""))[:200]),
+                         answer=plain(str(answer)[:300]) if isinstance(answer, str) else say("bview.tool_unanswered")))
+    if detail.get("tool_step_limit") is True:
+        lines.append(say("bview.tool_step_limit", steps=MAX_STEPS))
+    return "\n\n" + "\n".join(lines)
 
 
 def grader_exchanges_json(detail: dict[str, Any]) -> str:

@@ -22,6 +22,7 @@ from playground.ui.shared.connection import ServerDefaults
 from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.runs import BatchRuns
+from playground.ui.tabs.batch.views import tool_calls_markdown
 from playground.ui.tabs.context import TabContext
 
 COLUMNS = ["chat", "gx-2.5-flash", "messages", "cl-sonnet-4-5-20250929"] + ["", ""] * (MAX_COLUMNS - 2)
@@ -55,6 +56,9 @@ async def test_a_column_offering_the_mocks_is_graded_on_the_tools_arguments(hand
     assert plan.tools_for(0) == (EXAMPLE,) and plan.tools_for(1) == ()
     assert "18 °C" in run.cells["1.0.0"].answer and run.cells["1.0.0"].marks[0]["passed"] is True
     assert run.cells["1.0.1"].marks[0]["passed"] is False and "not called" in run.cells["1.0.1"].marks[0]["detail"]
+    shown = tool_calls_markdown(run.detail("1.0.0"))
+    assert "Tool calls" in shown and "`get_weather` with" in shown and "Oslo" in shown and "temperature_c" in shown
+    assert tool_calls_markdown(run.detail("1.0.1")) == "" and tool_calls_markdown({"tool_calls": "junk"}) == ""
     ended = await handlers.on_end(batch, "all rows", "row")
     assert "pass: called the tool" in ended[1] and "(mocked tools get_weather) | 2 | 0 | ★ 100% |" in ended[1] and "| 0% |" in ended[1], ended[1]
     saved = tmp_path / "session.json"
