@@ -59,6 +59,7 @@ def test_the_example_mock_answers_the_call_and_the_answer_uses_it(page: Page) ->
     page.click("#chat-mock-example")
     expect(page.locator("#chat-mock-status")).to_contain_text("get_weather is declared", timeout=20_000)
     expect(page.locator("#chat-input textarea")).to_have_value("What is the weather in Paris?")
+    expect(page.locator("#chat-mock-json")).to_contain_text('"kind": "template"')  # the list Compare and Batch take
     page.locator("#chat-input textarea").press("Enter")
     bot = page.locator("#chat-chatbot .message.bot")
     expect(bot.last).to_contain_text("18 °C", timeout=30_000)

@@ -28,6 +28,7 @@ class MockPanel:
     remove: gr.Button
     example: gr.Button
     status: gr.Markdown
+    listing: gr.Code
     log: gr.Code
 
     @classmethod
@@ -48,8 +49,9 @@ class MockPanel:
                 save = gr.Button(t("mock.save"), size="sm", variant="primary", elem_id=f"{prefix}-mock-save")
                 remove = gr.Button(t("mock.remove"), size="sm", variant="stop", elem_id=f"{prefix}-mock-remove")
             status = gr.Markdown(elem_id=f"{prefix}-mock-status")
+            listing = gr.Code("", language="json", label=t("mock.listing"), interactive=False, elem_id=f"{prefix}-mock-json")
             log = gr.Code("", language="json", label=t("mock.log"), interactive=False, elem_id=f"{prefix}-mock-log")
-        return cls(prefix, state, declared, name, description, parameters, kind, answer, save, remove, example, status, log)
+        return cls(prefix, state, declared, name, description, parameters, kind, answer, save, remove, example, status, listing, log)
 
     def wire(self, conversation: ConversationPanel, tools_box: gr.Code, format: str) -> MockHandlers:
         """Connect the panel's events (after `conversation.wire`): a mock's answer goes through the
@@ -57,7 +59,7 @@ class MockPanel:
         assert conversation.handlers is not None  # wire the conversation first
         handlers = MockHandlers(format, conversation.handlers)
         form = [self.name, self.description, self.parameters, self.kind, self.answer]
-        written = [self.state, self.declared, tools_box, self.status]
+        written = [self.state, self.declared, tools_box, self.status, self.listing]
         self.save.click(handlers.save, [*form, self.state, tools_box], written, queue=False)
         self.remove.click(handlers.remove, [self.name, self.state, tools_box], written, queue=False)
         self.declared.input(handlers.pick, [self.declared, self.state], form, queue=False)

@@ -2,7 +2,7 @@
 
 Save declares a tool with its mock (or replaces the one of the same name), Remove takes it away,
 and either writes the tab's tools box in its format's shape (the MCP panel's `offered`), checked
-whole first. When the model calls a mocked tool whose mock answers by itself (fixed or template),
+whole first, and the declared tools as JSON (the same list Compare and Batch take). When the model calls a mocked tool whose mock answers by itself (fixed or template),
 `auto` sends the answer on through the conversation's own tool-result action, so what the chat
 shows and what the next request sends stay one state, and the next call is answered the same way,
 at most `MAX_STEPS` model turns after the person's message; then the call is left for the person,
@@ -23,7 +23,7 @@ import gradio as gr
 from playground.client.errors import GatewayError, RequestValidationError
 from playground.client.results import ToolCall
 from playground.client.tools.loop import MAX_STEPS
-from playground.client.tools.mock import EXAMPLE, KINDS, MockTool, MockToolError, find, mock_tools_from
+from playground.client.tools.mock import EXAMPLE, KINDS, MockTool, MockToolError, find, mock_tools_from, mock_tools_text
 from playground.ui.conversation.handlers import ConversationHandlers
 from playground.ui.conversation.mcp_tools import offered
 from playground.ui.conversation.turns import TOOL_RESULT_KINDS, Session
@@ -131,7 +131,7 @@ class MockHandlers:
 
     def save(self, name: str, description: str, parameters: str, kind: str, answer: str, state: MockState | None,
              tools_text: str) -> Update:
-        """Save: (state, declared list, tools box, status)."""
+        """Save: (state, declared list, tools box, status, the declared tools as JSON)."""
         state = state or MockState()
         try:
             tool = tool_from_form(name, description, parameters, kind, answer)
@@ -140,24 +140,24 @@ class MockHandlers:
             tools = mock_tools_from([item.to_dict() for item in tools])  # the whole list checked again (its size)
             box = self._written(state, tools, tools_text, set())
         except MockToolError as error:
-            return state, gr.skip(), gr.skip(), error_text(RequestValidationError(error.problems))
+            return state, gr.skip(), gr.skip(), error_text(RequestValidationError(error.problems)), gr.skip()
         except GatewayError as error:
-            return state, gr.skip(), gr.skip(), error_text(error)
+            return state, gr.skip(), gr.skip(), error_text(error), gr.skip()
         state.tools = tools
-        return state, self._listed(state, tool.name), box, say("mock.saved", name=tool.name)
+        return state, self._listed(state, tool.name), box, say("mock.saved", name=tool.name), mock_tools_text(tools)
 
     def remove(self, name: str, state: MockState | None, tools_text: str) -> Update:
-        """Remove: (state, declared list, tools box, status)."""
+        """Remove: (state, declared list, tools box, status, the declared tools as JSON)."""
         state = state or MockState()
         name = (name or "").strip()
         if find(state.tools, name) is None:
-            return state, gr.skip(), gr.skip(), say("mock.not_declared", name=name or "—")
+            return state, gr.skip(), gr.skip(), say("mock.not_declared", name=name or "—"), gr.skip()
         try:
             box = withdrawn(tools_text, {name})
         except GatewayError as error:
-            return state, gr.skip(), gr.skip(), error_text(error)
+            return state, gr.skip(), gr.skip(), error_text(error), gr.skip()
         state.tools = [tool for tool in state.tools if tool.name != name]
-        return state, self._listed(state, None), box, say("mock.removed", name=name)
+        return state, self._listed(state, None), box, say("mock.removed", name=name), mock_tools_text(state.tools) if state.tools else ""
 
     def pick(self, name: str | None, state: MockState | None) -> Update:
         """A declared tool picked: the form filled with it (name, description, parameters, kind, answer)."""
@@ -168,7 +168,7 @@ class MockHandlers:
 
     def example(self, state: MockState | None, tools_text: str) -> Update:
         """The example: get_weather with a template answer declared and offered, and a question that
-        needs it in the message box: (form ×5, state, declared list, tools box, status, message box)."""
+        needs it in the message box: (form ×5, state, declared list, tools box, status, JSON, message box)."""
         form = (EXAMPLE.name, EXAMPLE.description, indented_json(EXAMPLE.parameters), EXAMPLE.kind, EXAMPLE.answer)
         saved = self.save(*form, state, tools_text)
         return (*form, *saved, {"text": EXAMPLE_PROMPT, "files": []})

@@ -17,7 +17,7 @@ from playground.client.mcp.formats import tool_result
 from playground.client.mcp.model import ToolOutcome
 from playground.client.results import ToolCall
 from playground.client.tools.loop import MAX_STEPS
-from playground.client.tools.mock import EXAMPLE
+from playground.client.tools.mock import EXAMPLE, read_mock_tools
 from playground.ui.conversation.mock_tools import MockHandlers, MockState, model_turns_since_person
 from playground.ui.conversation.turns import Session
 from playground.ui.shared.connection import ServerDefaults
@@ -35,8 +35,9 @@ async def test_the_example_mock_answers_the_call_and_the_model_uses_its_answer(d
     client = GatewayClient()
     conversation = handlers(defaults)
     mock = MockHandlers(format, conversation)
-    *form, state, declared, tools_box, status, draft = mock.example(MockState(), "")
+    *form, state, declared, tools_box, status, listing, draft = mock.example(MockState(), "")
     assert form[0] == "get_weather" and declared["choices"] == ["get_weather"] and "get_weather" in status
+    assert read_mock_tools(listing) == [EXAMPLE]  # the same list Compare and Batch take
     adapter_of, field, model = TABS[format]
     adapter = adapter_of(client, {"model": model, field: tools_box, "stream": format != "responses"})
     session = Session()
@@ -59,7 +60,7 @@ async def test_an_ask_me_mock_leaves_the_call_for_the_person(defaults: ServerDef
     client = GatewayClient()
     conversation = handlers(defaults)
     mock = MockHandlers("chat", conversation)
-    state, _declared, tools_box, _status = mock.save("get_weather", "", json.dumps(EXAMPLE.parameters), "ask", "", MockState(), "")
+    state, _declared, tools_box, _status, _listing = mock.save("get_weather", "", json.dumps(EXAMPLE.parameters), "ask", "", MockState(), "")
     adapter_of, field, model = TABS["chat"]
     values = (adapter_of(client, {"model": model, field: tools_box}), NO_VARIABLES, defaults.base_url, DEMO_KEY)
     session = Session()
@@ -87,10 +88,10 @@ async def test_the_mocks_stop_after_the_step_limit_and_leave_the_call(defaults: 
 def test_saving_and_removing_keep_the_tools_box_in_step_and_refusals_name_the_field(defaults: ServerDefaults) -> None:
     mock = MockHandlers("messages", handlers(defaults))
     other = json.dumps([{"name": "lookup", "description": "", "input_schema": {"type": "object"}}])
-    state, _declared, box, _ = mock.save(*(EXAMPLE.name, EXAMPLE.description, json.dumps(EXAMPLE.parameters), "template", EXAMPLE.answer),
+    state, _declared, box, _, _listing = mock.save(*(EXAMPLE.name, EXAMPLE.description, json.dumps(EXAMPLE.parameters), "template", EXAMPLE.answer),
                                         MockState(), other)
     assert [tool["name"] for tool in json.loads(box)] == ["lookup", "get_weather"] and "input_schema" in json.loads(box)[1]
-    state, _declared, box, status = mock.remove("get_weather", state, box)
-    assert [tool["name"] for tool in json.loads(box)] == ["lookup"] and not state.tools and "removed" in status
-    state, _declared, box, status = mock.save("bad name", "", '{"type": "string"}', "fixed", "", state, "")
+    state, _declared, box, status, listing = mock.remove("get_weather", state, box)
+    assert [tool["name"] for tool in json.loads(box)] == ["lookup"] and not state.tools and "removed" in status and listing == ""
+    state, _declared, box, status, _listing = mock.save("bad name", "", '{"type": "string"}', "fixed", "", state, "")
     assert "name must be" in status and "parameters must be" in status and "mock.answer is needed" in status and not state.tools
