@@ -183,7 +183,7 @@ def test_the_compare_tabs_events_run_its_handlers(page: Any) -> None:
 def test_the_text_tabs_build_their_turns_and_extras_with_named_handlers(page: Any) -> None:
     """What each text tab hands the conversation column (its adapter factory, the line or report
     after a turn) is a named handler of the tab, not a closure of its layout."""
-    named = {"chat": (chat_handlers.chat_adapter, None), "responses": (responses_handlers.responses_adapter, responses_handlers.chain_line),
+    named = {"chat": (chat_handlers.chat_adapter, chat_handlers.schema_line), "responses": (responses_handlers.responses_adapter, responses_handlers.chain_line),
              "messages": (messages_handlers.messages_adapter, messages_handlers.lab_report),
              "native": (native_handlers.native_adapter, native_handlers.grounding_line)}
     for tab, (adapter, extra) in named.items():

@@ -120,6 +120,7 @@ CONVERTED_MODULES = (
     "playground.ui.tabs.embeddings.layout", "playground.ui.tabs.images.layout", "playground.ui.tabs.compare.layout", "playground.ui.tabs.video.layout",
     "playground.ui.tabs.video.form", "playground.ui.tabs.report.layout", "playground.ui.tabs.report.views", "playground.ui.tabs.batch.layout",
     "playground.ui.tabs.batch.views", "playground.ui.shared.column_picker", "playground.ui.conversation.template_vars", "playground.ui.shared.prices",
+    "playground.ui.shared.schema_editor",
 )
 
 

@@ -6,13 +6,18 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import gradio as gr
+
 from playground.client.chat import ChatRequest, ChatStream
 from playground.client.curl_import import CurlRequest
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.results import TextResult, ToolCall
+from playground.client.schema.rules import problems_for
 from playground.client.transport import Connection, Exchange
 from playground.ui.conversation.imported import conversation_from, panel_values
+from playground.ui.conversation.turns import TurnAdapter, View
+from playground.ui.shared.schema_form import answer_verdict
 from playground.ui.shared.forms import optional_positive, parse_extensions, parse_json_field
 
 EXTENSION_FIELDS = (
@@ -57,7 +62,11 @@ class ChatForm:
         response_format = None
         if schema is not None:
             json_schema = schema if {"name", "schema"} <= set(schema) else {"name": "response", "schema": schema}
+            if json_schema.get("strict") is True:  # what strict mode would refuse, named before anything is sent
+                problems += problems_for(json_schema["schema"], "chat")
             response_format = {"type": "json_schema", "json_schema": json_schema}
+        if problems:
+            raise RequestValidationError(problems)
         system = [{"role": "system", "content": self.system}] if self.system.strip() else []
         return ChatRequest.build(
             model=self.model,
@@ -150,6 +159,15 @@ def chat_adapter(client: GatewayClient, *form: Any) -> ChatAdapter:
 def chat_adapter_of(client: GatewayClient, values: dict[str, Any]) -> ChatAdapter:
     """The adapter a loaded or imported form is checked with (`turn_check`), from its values by name."""
     return ChatAdapter(client, ChatForm(**values))
+
+
+def schema_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
+    """After a turn: whether the answer matches the schema it was asked for (the panel's extra output)."""
+    if not view.done:
+        return (gr.skip(),)
+    form = adapter.form if isinstance(adapter, ChatAdapter) else None
+    answered = view.result is not None and not view.result.tool_calls and view.result.text.strip()
+    return (answer_verdict(form.schema_json, view.result.text) if form and answered and view.result else "",)
 
 
 def form_from_curl(request: CurlRequest) -> list[Any]:

@@ -23,6 +23,8 @@ from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.forms import named_fields
 from playground.ui.i18n import t
 from playground.ui.shared.presets import PresetBar
+from playground.ui.shared.schema_editor import SchemaEditor
+from playground.ui.shared.schema_form import example_json
 from playground.ui.session_files.panel import SessionFileBar
 from playground.ui.shared.widgets import Inspector
 
@@ -42,6 +44,8 @@ EXAMPLES = [
             {"tools_json": TOOLS_EXAMPLE, "tool_choice": "auto", "draft": {"text": "What's the weather in Paris right now?", "files": []}}),
     Example(t("chat.example.json"), t("chat.example.json_explains"),
             {"schema_json": SCHEMA_EXAMPLE, "draft": {"text": "Describe a cat.", "files": []}}),
+    Example(t("chat.example.schema"), t("chat.example.schema_explains"),
+            {"schema_json": example_json("chat"), "draft": {"text": "Describe an animal of the savanna.", "files": []}}),
     Example(t("chat.example.stop"), t("chat.example.stop_explains"),
             {"draft": {"text": "Write a long story about a lighthouse.", "files": []}}),
 ]
@@ -52,6 +56,7 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
     with gr.Row():
         with gr.Column(scale=3):
             panel = ConversationPanel.build("chat", t("chat.placeholder"))
+            verdict = SchemaEditor.verdict_line("chat")
             examples = ExampleRow.build("chat", EXAMPLES, shows="chat-chatbot")
         with gr.Column(scale=2):
             model = gr.Dropdown(catalog.chat_model_ids(), value=DEFAULT_MODEL, label=t("chat.model"), allow_custom_value=True, elem_id="chat-model")
@@ -69,7 +74,8 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
                 tools = gr.Code("", language="json", label=t("chat.tools"), interactive=True, elem_id="chat-tools")
                 example_tools = gr.Button(t("chat.insert_tool"), size="sm", elem_id="chat-tools-example")
                 tool_choice = gr.Dropdown(["auto", "none", "required"], value="auto", allow_custom_value=True, label=t("chat.tool_choice"), elem_id="chat-tool-choice")
-                schema = gr.Code("", language="json", label=t("chat.schema"), interactive=True, elem_id="chat-schema")
+                editor = SchemaEditor.build("chat", "chat", "chat.schema")
+                schema = editor.json
             mcp = McpPanel.build("chat", ctx.defaults)
             library = PromptPanel.build("chat")
             mock = MockPanel.build("chat")
@@ -84,7 +90,8 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
     form_inputs = [model, system, stream, temperature, top_p, max_tokens, tool_choice, tools, schema, extensions, effort, stream_usage]
     examples.wire({**named_fields(ChatForm, form_inputs), "draft": panel.draft})
     panel.wire(partial(handlers.chat_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
-               system=system, prompts=ctx.prompts, prices=ctx.prices)
+               extra=handlers.schema_line, extra_outputs=[verdict], system=system, prompts=ctx.prompts, prices=ctx.prices)
+    editor.wire()
     mcp.wire(panel, tools, "chat", ctx.client.mcp, ctx.defaults)
     mock.wire(panel, tools, "chat")
     if ctx.presets is not None:
