@@ -13,7 +13,7 @@ from playground.client.texts import Text, joined
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from playground.client.errors import MalformedEventError, StreamEventError
 from playground.client.results import (
@@ -45,6 +45,31 @@ class Reasoning(BaseModel):
     model_config = ConfigDict(extra="forbid")
     effort: Literal["none", "low", "medium", "high"] | None = None
     summary: Literal["auto", "none", "detailed"] | None = None
+
+
+class TextFormat(BaseModel):
+    """`text.format`: plain text, any JSON object, or JSON following a schema (`strict` as in chat)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    type: Literal["text", "json_object", "json_schema"]
+    name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    schema_: dict[str, Any] | None = Field(default=None, alias="schema")
+    strict: bool | None = None
+    description: str | None = None
+
+    @model_validator(mode="after")
+    def _schema_present(self) -> TextFormat:
+        if self.type == "json_schema" and (not self.name or self.schema_ is None or self.schema_.get("type") != "object"):
+            raise ValueError(Text("responses.text_format_fields"))
+        return self
+
+
+class TextOptions(BaseModel):
+    """`text`: the answer's format. Not in the spec's table of fields; real gateways of this kind
+    take the responses format's own `{"format": {...}}`, so it is sent when the person sets a schema."""
+
+    model_config = ConfigDict(extra="forbid")
+    format: TextFormat | None = None
 
 
 def _data_url_bytes(value: str) -> int:
@@ -128,6 +153,7 @@ class ResponsesRequest(RequestModel):
     truncation: Literal["auto", "disabled"] | None = None
     metadata: dict[str, Any] | None = None
     user: str | None = None
+    text: TextOptions | None = None
 
     @field_validator("input")
     @classmethod

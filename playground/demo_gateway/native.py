@@ -140,6 +140,15 @@ def _before_stop(reply: str, stops: Any) -> str:
     return reply[: min(cuts)] if cuts else reply
 
 
+def _answer_schema(config: dict[str, Any]) -> dict[str, Any] | None:
+    """Structured output (not in the spec's list; where the native format of real gateways puts it):
+    `responseMimeType` `application/json` with `responseJsonSchema` or `responseSchema`."""
+    schema = config.get("responseJsonSchema") or config.get("responseSchema")
+    if config.get("responseMimeType") != "application/json" or not isinstance(schema, dict):
+        return None
+    return schema
+
+
 def _grounded(prompt: str) -> tuple[str, dict[str, Any]]:
     intro, sentences = cited.cited_sentences(prompt, [title for title, _ in SEARCH_SOURCES])
     answer = intro + " "
@@ -180,6 +189,8 @@ def plan(model: str, body: dict[str, Any]) -> dict[str, Any]:
     elif any("svcSearch" in tool for tool in body.get("tools") or []):
         answer, candidate["groundingMetadata"] = _grounded(prompt)
         parts.append({"text": answer})
+    elif (schema := _answer_schema(config)) is not None:
+        parts.append({"text": json.dumps(scripted.structured(_lower_types(schema), prompt))})
     else:
         images = sum(1 for p in last.get("parts") or [] if isinstance(p, dict) and "inlineData" in p)
         settings = {k: config.get(k) for k in ("temperature", "topP", "maxOutputTokens")}

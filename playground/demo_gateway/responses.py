@@ -6,7 +6,9 @@ valid against their schema and an answer that uses a `function_call_output`, a s
 `web_search_preview` with URL citations, `input_image` / `input_file` understood (the reply says
 what it received), and `previous_response_id` continuing a stored conversation (per key,
 bounded). Function tools and a forced `tool_choice` are accepted nested (the spec's form) and
-flat (the openai SDK's form).
+flat (the openai SDK's form). Structured output, which the spec does not list, is read where the
+responses format of real gateways puts it: `text.format` `{type: json_schema, name, schema}`
+answers with JSON valid against the schema.
 """
 
 from __future__ import annotations
@@ -201,6 +203,8 @@ def plan(body: dict[str, Any], history: list[dict[str, Any]]) -> Planned:
     elif any(tool.get("type") == "web_search_preview" for tool in tools):
         planned.output.append({"id": f"ws_{seed}", "type": "web_search_call", "status": "completed"})
         planned.output.append(_cited_message(seed, prompt))
+    elif (schema := _answer_schema(body)) is not None:
+        planned.output.append(_message(seed, json.dumps(scripted.structured(schema, prompt))))
     else:
         settings = {name: body.get(name) for name in ("temperature", "top_p", "max_output_tokens")}
         answer = text.reply_text(prompt, body["model"], settings, sum("image" in note for note in notes))
@@ -212,6 +216,16 @@ def plan(body: dict[str, Any], history: list[dict[str, Any]]) -> Planned:
                 answer, planned.status, planned.incomplete = cut, "incomplete", "max_output_tokens"
         planned.output.append(_message(seed, answer))
     return planned
+
+
+def _answer_schema(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The schema of `text.format` (type `json_schema`), or None for a free-text answer."""
+    answer_format = (body.get("text") or {}).get("format") if isinstance(body.get("text"), dict) else None
+    if not isinstance(answer_format, dict) or answer_format.get("type") != "json_schema":
+        return None
+    if not isinstance(answer_format.get("schema"), dict):
+        raise _invalid("text.format.schema must be a JSON Schema object.")
+    return answer_format["schema"]
 
 
 def _json(value: Any) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 import gradio as gr
 
 from playground.client.json_depth import deeper_than
+from playground.client.results import TextResult
 from playground.client.schema.answer import check_answer
 from playground.client.schema.fields import FieldRow, FieldTable, OnlyAsJson, join_wrapper, schema_of, split_wrapper, table_of
 from playground.client.schema.rules import problems_for
@@ -178,6 +179,13 @@ def schema_field_added(name: str, kind: str, items: str, parent: str, required: 
 def schema_example(fmt: str) -> str:
     """The editor's example button: a small schema in the JSON box (the table follows)."""
     return example_json(fmt)
+
+
+def structured_verdict(text: str, result: TextResult | None) -> str:
+    """The verdict line after a turn: "" without a schema, a text answer or with a tool call instead."""
+    if result is None or result.tool_calls or not result.text.strip():
+        return ""
+    return answer_verdict(text, result.text)
 
 
 def answer_verdict(text: str, answer: str) -> str:

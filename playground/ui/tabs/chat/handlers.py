@@ -17,7 +17,7 @@ from playground.client.schema.rules import problems_for
 from playground.client.transport import Connection, Exchange
 from playground.ui.conversation.imported import conversation_from, panel_values
 from playground.ui.conversation.turns import TurnAdapter, View
-from playground.ui.shared.schema_form import answer_verdict
+from playground.ui.shared.schema_form import structured_verdict
 from playground.ui.shared.forms import optional_positive, parse_extensions, parse_json_field
 
 EXTENSION_FIELDS = (
@@ -165,9 +165,7 @@ def schema_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
     """After a turn: whether the answer matches the schema it was asked for (the panel's extra output)."""
     if not view.done:
         return (gr.skip(),)
-    form = adapter.form if isinstance(adapter, ChatAdapter) else None
-    answered = view.result is not None and not view.result.tool_calls and view.result.text.strip()
-    return (answer_verdict(form.schema_json, view.result.text) if form and answered and view.result else "",)
+    return (structured_verdict(adapter.form.schema_json if isinstance(adapter, ChatAdapter) else "", view.result),)
 
 
 def form_from_curl(request: CurlRequest) -> list[Any]:

@@ -17,9 +17,11 @@ from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.native import NativeRequest, NativeStream
 from playground.client.results import TextResult, ToolCall
+from playground.client.schema.rules import problems_for
 from playground.client.transport import Connection, Exchange
 from playground.ui.conversation.imported import conversation_from, panel_values
 from playground.ui.conversation.turns import Session, TurnAdapter, View
+from playground.ui.shared.schema_form import structured_verdict
 from playground.ui.shared.forms import optional_positive, whole, parse_extensions, parse_json_field
 from playground.ui.i18n import say
 from playground.ui.shared.render import plain
@@ -48,6 +50,7 @@ class NativeForm:
     safety_json: str = ""
     auth: str = "Authorization: Bearer"
     extensions_json: str = ""
+    schema_json: str = ""
 
     def _thinking(self) -> dict[str, Any] | None:
         if self.thinking == "budget":
@@ -63,6 +66,9 @@ class NativeForm:
         functions = parse_json_field("Function declarations", self.functions_json, list, problems)
         safety = parse_json_field("Safety settings", self.safety_json, list, problems)
         extensions = parse_extensions(self.extensions_json, EXTENSION_FIELDS, problems)
+        schema = parse_json_field("Response schema", self.schema_json, dict, problems)
+        if schema is not None:  # what the format's schema subset would refuse, named before anything is sent
+            problems += problems_for(schema, "native")
         if problems:
             raise RequestValidationError(problems)
         tools = ([{"functionDeclarations": functions}] if functions else []) + ([{"svcSearch": {}}] if self.grounding else [])
@@ -70,6 +76,7 @@ class NativeForm:
             "temperature": self.temperature, "topP": self.top_p, "topK": optional_positive(self.top_k, "topK"),
             "maxOutputTokens": optional_positive(self.max_output_tokens, "maxOutputTokens"), "thinkingConfig": self._thinking(),
             "responseModalities": ["TEXT", "IMAGE"] if self.output_images else None,
+            "responseMimeType": "application/json" if schema is not None else None, "responseSchema": schema,
         }
         generation = {**{k: v for k, v in config.items() if v is not None}, **(extensions.get("generationConfig") or {})}
         return NativeRequest.build(
@@ -151,6 +158,8 @@ def grounding_note(result: TextResult | None) -> str:
 
 
 CONFIG_CONTROLS = {"temperature", "topP", "topK", "maxOutputTokens", "thinkingConfig", "responseModalities"}
+SCHEMA_CONTROLS = {"responseMimeType", "responseSchema"}
+"""Shown in the schema editor when they say "JSON following this schema"."""
 
 
 def native_form_values(body: Any, model: str | None, auth_style: str) -> dict[str, Any]:
@@ -164,7 +173,9 @@ def native_form_values(body: Any, model: str | None, auth_style: str) -> dict[st
     mode = "budget" if thinking.get("thinkingBudget") else f"level {level}" if level else "off" if thinking.get("thinkingBudget") == 0 else THINKING_CHOICES[0]
     functions = [d for tool in body.get("tools") or [] for d in tool.get("functionDeclarations") or []]
     extensions: dict[str, Any] = {k: v for k, v in body.items() if k in ("cachedContent", "toolConfig")}
-    extra_config = {k: v for k, v in config.items() if k not in CONFIG_CONTROLS}
+    schema = config.get("responseSchema") if config.get("responseMimeType") == "application/json" else None
+    controls = CONFIG_CONTROLS | (SCHEMA_CONTROLS if isinstance(schema, dict) else set())
+    extra_config = {k: v for k, v in config.items() if k not in controls}
     if extra_config:
         extensions["generationConfig"] = extra_config
     system = " ".join(p.get("text", "") for p in (body.get("systemInstruction") or {}).get("parts") or [])
@@ -177,6 +188,7 @@ def native_form_values(body: Any, model: str | None, auth_style: str) -> dict[st
         "mode": ((body.get("toolConfig") or {}).get("functionCallingConfig") or {}).get("mode", "AUTO"),
         "safety_json": json.dumps(body["safetySettings"], indent=2) if body.get("safetySettings") else "", "auth": auth,
         "extensions_json": json.dumps(extensions, indent=2) if extensions else "",
+        "schema_json": json.dumps(schema, indent=2) if isinstance(schema, dict) else "",
     }
 
 
@@ -191,8 +203,12 @@ def native_adapter_of(client: GatewayClient, values: dict[str, Any]) -> NativeAd
 
 
 def grounding_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
-    """After a turn: what grounded the answer (the panel's extra output)."""
-    return (grounding_note(view.result) if view.done else gr.skip(),)
+    """After a turn: what grounded the answer, and whether a structured answer matches its schema
+    (the panel's extra outputs)."""
+    if not view.done:
+        return gr.skip(), gr.skip()
+    schema_json = adapter.form.schema_json if isinstance(adapter, NativeAdapter) else ""
+    return grounding_note(view.result), structured_verdict(schema_json, view.result)
 
 
 def form_from_curl(request: CurlRequest) -> list[Any]:

@@ -30,6 +30,8 @@ from playground.ui.tabs.native.handlers import (
     output_images_for,
 )
 from playground.ui.shared.presets import PresetBar
+from playground.ui.shared.schema_editor import SchemaEditor
+from playground.ui.shared.schema_form import example_json
 from playground.ui.session_files.panel import SessionFileBar
 from playground.ui.shared.widgets import Inspector
 
@@ -49,6 +51,9 @@ EXAMPLES = [
     Example(t("native.example.weather"), t("native.example.weather_explains"),
             {"thinking": "model default", "output_images": False, "functions_json": FUNCTIONS_EXAMPLE, "grounding": False,
              "draft": {"text": "What's the weather in Paris?", "files": []}}),
+    Example(t("native.example.schema"), t("native.example.schema_explains"),
+            {"thinking": "model default", "output_images": False, "functions_json": "", "grounding": False, "schema_json": example_json("native"),
+             "draft": {"text": "Describe an animal of the savanna.", "files": []}}),
 ]
 
 
@@ -66,6 +71,7 @@ def build_native_tab(ctx: TabContext) -> None:
         with gr.Column(scale=3):
             panel = ConversationPanel.build("native", t("native.placeholder"))
             grounding = gr.Markdown(elem_id="native-grounding", elem_classes=["metrics-line"])
+            verdict = SchemaEditor.verdict_line("native")
             examples = ExampleRow.build("native", EXAMPLES, shows="native-chatbot", note="examples.resets_native")
         with gr.Column(scale=2):
             model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label=t("native.model"), allow_custom_value=True, elem_id="native-model",
@@ -87,6 +93,7 @@ def build_native_tab(ctx: TabContext) -> None:
                                     label=t("native.functions"))
                 mode = gr.Radio(["AUTO", "ANY", "NONE"], value="AUTO", label=t("native.mode"), elem_id="native-mode")
                 search = gr.Checkbox(False, label=t("native.search"), elem_id="native-grounding-search")
+                editor = SchemaEditor.build("native", "native", "native.schema")
             mcp = McpPanel.build("native", ctx.defaults)
             library = PromptPanel.build("native")
             mock = MockPanel.build("native")
@@ -102,11 +109,12 @@ def build_native_tab(ctx: TabContext) -> None:
             session_file = SessionFileBar.build("native")
     inspector = Inspector.build("native")
     form_inputs = [model, system, stream, temperature, top_p, top_k, max_tokens, thinking, budget, output_images, functions, search,
-                   mode, safety, auth, extensions]
+                   mode, safety, auth, extensions, editor.json]
     fields = named_fields(NativeForm, form_inputs)
 
     panel.wire(partial(handlers.native_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
-               extra=handlers.grounding_line, extra_outputs=[grounding], system=system, prompts=ctx.prompts, prices=ctx.prices)
+               extra=handlers.grounding_line, extra_outputs=[grounding, verdict], system=system, prompts=ctx.prompts, prices=ctx.prices)
+    editor.wire()
     mcp.wire(panel, functions, "native", ctx.client.mcp, ctx.defaults)
     mock.wire(panel, functions, "native")
     model.input(output_images_for, [model, output_images], output_images, queue=False)  # a person picked it: not an import or a load

@@ -12,16 +12,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import gradio as gr
+
 from playground.client.curl_import import CurlRequest
 from playground.client.errors import RequestValidationError
 from playground.client.gateway import GatewayClient
 from playground.client.media import file_data_url
 from playground.client.responses import ResponsesRequest, ResponsesStream
 from playground.client.results import TextResult, ToolCall
+from playground.client.schema.fields import split_wrapper
+from playground.client.schema.rules import problems_for
 from playground.client.transport import Connection, Exchange
 from playground.ui.conversation.imported import conversation_from, panel_values
 from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.shared.forms import optional_positive, parse_extensions, parse_json_field
+from playground.ui.shared.schema_form import structured_verdict
 from playground.ui.i18n import say
 
 TOOL_FORMATS = ("spec (nested under function)", "flat (as the openai SDK sends)")
@@ -72,11 +77,13 @@ class ResponsesForm:
     tool_format: str = TOOL_FORMATS[0]
     chain: bool = False
     extensions_json: str = ""
+    schema_json: str = ""
 
     def request(self, messages: list[dict[str, Any]]) -> ResponsesRequest:
         problems: list[str] = []
         functions = parse_json_field("Tools", self.tools_json, list, problems) or []
         extensions = parse_extensions(self.extensions_json, EXTENSION_FIELDS, problems)
+        answer_format = self._answer_format(problems)
         if problems:
             raise RequestValidationError(problems)
         flat = self.tool_format == TOOL_FORMATS[1]
@@ -103,7 +110,20 @@ class ResponsesForm:
             reasoning=reasoning or None,
             tools=tools or None,
             tool_choice=tool_choice,
+            text={"format": answer_format} if answer_format else None,
         )
+
+    def _answer_format(self, problems: list[str]) -> dict[str, Any] | None:
+        """`text.format` for the schema box (a bare schema, or `{name, strict, schema}`); what
+        strict mode would refuse is added to `problems`, named before anything is sent."""
+        box = parse_json_field("Response schema", self.schema_json, dict, problems)
+        if box is None:
+            return None
+        wrapper, schema = split_wrapper(box)
+        named = {"name": "response", **(wrapper or {})}
+        if named.get("strict") is True:
+            problems += problems_for(schema, "responses")
+        return {"type": "json_schema", **named, "schema": schema}
 
 
 @dataclass
@@ -176,6 +196,11 @@ def responses_form_values(body: Any) -> dict[str, Any]:
         choice = (choice.get("function") or {}).get("name") or choice.get("name") or "auto"
     reasoning = body.get("reasoning") or {}
     known = {"model", "input", "instructions", "stream", "temperature", "top_p", "max_output_tokens", "reasoning", "tools", "tool_choice"}
+    answer_format = (body.get("text") or {}).get("format") if isinstance(body.get("text"), dict) else None
+    schema_box = None
+    if isinstance(answer_format, dict) and answer_format.get("type") == "json_schema" and set(body["text"]) == {"format"}:
+        known.add("text")
+        schema_box = {k: v for k, v in answer_format.items() if k != "type"}
     extensions = {k: v for k, v in body.items() if k not in known}
     return {
         "model": body.get("model") or "", "instructions": body.get("instructions") or "", "stream": bool(body.get("stream", False)),
@@ -185,6 +210,7 @@ def responses_form_values(body: Any) -> dict[str, Any]:
         "search_context_size": (search or {}).get("search_context_size") or "medium", "tool_choice": str(choice),
         "tool_format": TOOL_FORMATS[1] if any("function" not in tool for tool in functions) else TOOL_FORMATS[0],
         "chain": False, "extensions_json": json.dumps(extensions, indent=2) if extensions else "",
+        "schema_json": json.dumps(schema_box, indent=2) if schema_box else "",
     }
 
 
@@ -199,9 +225,12 @@ def responses_adapter_of(client: GatewayClient, values: dict[str, Any]) -> Respo
 
 
 def chain_line(view: View, adapter: TurnAdapter | None) -> tuple[Any, ...]:
-    """After each turn: how the next one is sent (the panel's extra output)."""
+    """After each turn: how the next one is sent, and whether a structured answer matches its
+    schema (the panel's extra outputs)."""
     chained = isinstance(adapter, ResponsesAdapter) and adapter.form.chain
-    return (chain_status(view.session.messages, chained),)
+    schema_json = adapter.form.schema_json if isinstance(adapter, ResponsesAdapter) else ""
+    verdict = structured_verdict(schema_json, view.result) if view.done else gr.skip()
+    return chain_status(view.session.messages, chained), verdict
 
 
 def chain_changed(chain: bool, state: Session) -> str:

@@ -22,6 +22,8 @@ from playground.ui.shared.form_check import turn_check
 from playground.ui.shared.forms import named_fields
 from playground.ui.i18n import choices, t
 from playground.ui.shared.presets import PresetBar
+from playground.ui.shared.schema_editor import SchemaEditor
+from playground.ui.shared.schema_form import example_json
 from playground.ui.tabs.responses import handlers
 from playground.ui.tabs.responses.handlers import TOOL_FORMATS, ResponsesForm
 from playground.ui.session_files.panel import SessionFileBar
@@ -42,6 +44,9 @@ EXAMPLES = [
             {"model": "gpt-4.1", "summary": "", "web_search": True, "draft": {"text": "What is new in the gateway?", "files": []}}),
     Example(t("responses.example.weather"), t("responses.example.weather_explains"),
             {"model": "gpt-4.1", "summary": "", "tools_json": TOOLS_EXAMPLE, "draft": {"text": "What's the weather in Paris?", "files": []}}),
+    Example(t("responses.example.schema"), t("responses.example.schema_explains"),
+            {"model": "gpt-4.1", "summary": "", "schema_json": example_json("responses"),
+             "draft": {"text": "Describe an animal of the savanna.", "files": []}}),
 ]
 
 
@@ -55,6 +60,7 @@ def build_responses_tab(ctx: TabContext) -> None:
             panel = ConversationPanel.build("responses", t("responses.placeholder"),
                                             file_types=["image", ".pdf", ".txt", ".md", ".csv", ".json"])
             status = gr.Markdown(t("responses.chain_stateless"), elem_id="responses-chain-status", elem_classes=["metrics-line"])
+            verdict = SchemaEditor.verdict_line("responses")
             examples = ExampleRow.build("responses", EXAMPLES, shows="responses-chatbot")
         with gr.Column(scale=2):
             model = gr.Dropdown(_models(), value=DEFAULT_MODEL, label=t("chat.model"), allow_custom_value=True, elem_id="responses-model")
@@ -78,6 +84,7 @@ def build_responses_tab(ctx: TabContext) -> None:
                 with gr.Row():
                     web_search = gr.Checkbox(False, label=t("responses.web_search"), elem_id="responses-web-search")
                     context_size = gr.Dropdown(["low", "medium", "high"], value="medium", label=t("responses.context_size"), elem_id="responses-context-size")
+                editor = SchemaEditor.build("responses", "responses", "responses.schema")
             mcp = McpPanel.build("responses", ctx.defaults)
             library = PromptPanel.build("responses")
             mock = MockPanel.build("responses")
@@ -88,11 +95,12 @@ def build_responses_tab(ctx: TabContext) -> None:
             session_file = SessionFileBar.build("responses")
     inspector = Inspector.build("responses")
     form_inputs = [model, instructions, stream, temperature, top_p, max_tokens, effort, summary, tools, web_search, context_size,
-                   tool_choice, tool_format, chain, extensions]
+                   tool_choice, tool_format, chain, extensions, editor.json]
     fields = named_fields(ResponsesForm, form_inputs)
 
     panel.wire(partial(handlers.responses_adapter, ctx.client), form_inputs, ctx.defaults, ctx.connection, inspector,
-               extra=handlers.chain_line, extra_outputs=[status], system=instructions, prompts=ctx.prompts, prices=ctx.prices)
+               extra=handlers.chain_line, extra_outputs=[status, verdict], system=instructions, prompts=ctx.prompts, prices=ctx.prices)
+    editor.wire()
     mcp.wire(panel, tools, "responses", ctx.client.mcp, ctx.defaults)
     mock.wire(panel, tools, "responses")
     examples.wire({**fields, "draft": panel.draft})

@@ -13,4 +13,5 @@ from playground.ui.tabs.responses import handlers
 def test_the_chain_line_says_how_the_next_turn_is_sent() -> None:
     assert handlers.chain_changed(False, Session()) == say("responses.chain_stateless")
     assert handlers.chain_changed(True, Session()) == say("responses.chain_new")
-    assert handlers.chain_line(SimpleNamespace(session=Session()), None) == (say("responses.chain_stateless"),)
+    assert handlers.chain_line(SimpleNamespace(session=Session(), done=False, result=None), None) == \
+        (say("responses.chain_stateless"), {"__type__": "update"}), "the verdict line waits for the turn's end"
