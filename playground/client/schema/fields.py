@@ -16,6 +16,7 @@ ITEM_TYPES = ("string", "number", "integer", "boolean", "object", "enum")
 SCALARS = ("string", "number", "integer", "boolean")
 ENUM_SEPARATOR = ", "
 MAX_ROWS = 200
+MAX_CELL_CHARS = 2000
 WRAPPER_KEYS = frozenset({"name", "schema", "strict", "description"})
 _OBJECT_KEYS = frozenset({"type", "properties", "required", "additionalProperties"})
 
@@ -220,6 +221,8 @@ def _row_problems(rows: tuple[FieldRow, ...]) -> list[Text]:
 
 
 def _one_row_problems(number: int, row: FieldRow) -> list[Text]:
+    if max(len(row.name), len(row.parent), len(row.enum), len(row.description)) > MAX_CELL_CHARS:
+        return [Text("schema.row.too_long", row=number, limit=MAX_CELL_CHARS)]
     problems: list[Text] = []
     if not row.name or row.name != row.name.strip() or "." in row.name:
         problems.append(Text("schema.row.bad_name", row=number, name=row.name))

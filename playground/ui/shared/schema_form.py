@@ -17,7 +17,7 @@ import gradio as gr
 from playground.client.json_depth import deeper_than
 from playground.client.results import TextResult
 from playground.client.schema.answer import check_answer
-from playground.client.schema.fields import FieldRow, FieldTable, OnlyAsJson, join_wrapper, schema_of, split_wrapper, table_of
+from playground.client.schema.fields import MAX_ROWS, FieldRow, FieldTable, OnlyAsJson, join_wrapper, schema_of, split_wrapper, table_of
 from playground.client.schema.rules import problems_for
 from playground.ui.i18n import say
 from playground.ui.i18n.client_words import word
@@ -124,9 +124,12 @@ def _cell(value: Any) -> str:
 def rows_of(data: Any) -> tuple[FieldRow, ...]:
     """The table's rows as fields (blank rows left out); a cell is read as text, `required` as a tick."""
     rows = data.get("data") if isinstance(data, dict) else data
-    found = []
+    found: list[FieldRow] = []
     for cells in rows if isinstance(rows, list) else []:
-        cells = list(cells)[: len(COLUMNS)] + [""] * (len(COLUMNS) - len(cells))
+        if len(found) > MAX_ROWS:  # one more than the table may have, so the refusal names the limit
+            break
+        cells = list(cells)[: len(COLUMNS)] if isinstance(cells, (list, tuple)) else [cells]
+        cells += [""] * (len(COLUMNS) - len(cells))
         name, parent, kind, items, required, enum, description = cells
         if not any(_cell(value) for i, value in enumerate(cells) if i != 4):
             continue

@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from playground.ui.shared import schema_form
 from playground.ui.shared.schema_form import example_json, schema_field_added, schema_json_changed, schema_table_edited
 
@@ -93,3 +96,24 @@ def test_the_verdict_names_the_failing_path_in_plain_text() -> None:
     assert schema_form.answer_verdict("", "{}") == "" and schema_form.answer_verdict("{nope", "{}") == ""
     assert "\\*" in schema_form.answer_verdict('{"type": "object", "properties": {"*b*": {"type": "string"}}}', '{"*b*": 1}'), \
         "a name from the answer is shown as plain text, not Markdown"
+
+
+def test_a_table_past_its_limits_is_refused_with_the_limit() -> None:
+    many = [[f"f{n}", "", "string", "", True, "", ""] for n in range(schema_form.MAX_ROWS + 50)]
+    assert "at most 200 fields" in schema_table_edited(many, True, False, "", "chat")[1]
+    long = [["a", "", "string", "", True, "", "x" * 3000]]
+    assert "row 1: a cell is longer than 2,000 characters" in schema_table_edited(long, True, False, "", "chat")[1]
+
+
+cells = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=8),
+                  st.sampled_from(["object", "array", "enum", "string", "a", "a.b", ""]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.lists(st.lists(cells, max_size=9), max_size=6), cells, st.dictionaries(st.text(max_size=4), cells)),
+       st.sampled_from(["", example_json("chat"), UNFORMABLE, "{nope"]), st.sampled_from(["chat", "responses", "native"]))
+def test_any_table_the_page_sends_is_applied_or_refused_in_words(data: Any, box: str, fmt: str) -> None:
+    written, note = schema_table_edited(data, True, True, box, fmt)
+    assert isinstance(note, str)
+    if isinstance(written, str) and written:
+        assert schema_json_changed(written, fmt)[0]["data"], "what the table wrote reads back into the table"
