@@ -7,7 +7,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import RunningApp
+from tests.e2e.test_chinese_browser import chinese
 
 pytestmark = pytest.mark.browser
 EDITED = {"type": "object", "properties": {"animal": {"type": "string"}, "legs": {"type": "integer", "description": "How many"}},
@@ -66,3 +69,13 @@ def test_strict_mode_names_what_it_refuses_before_sending(page: Page) -> None:
     page.fill("#chat-input textarea", "Describe a zebra.")
     page.keyboard.press("Enter")
     expect(page.locator("#chat-error")).to_contain_text("optional fields at $: diet")
+
+
+def test_a_chinese_visitor_reads_the_editor_and_its_table_in_chinese(browser: Browser, app_server: RunningApp) -> None:
+    for page in chinese(browser, app_server.url):
+        page.get_by_text("工具与结构化输出", exact=True).click()
+        expect(page.locator("#chat-schema-fields")).to_contain_text("名称")  # the table's headings, written on load
+        expect(page.locator("#chat-schema-add")).to_have_text("添加字段")
+        page.click("#chat-schema-example")
+        expect(page.locator("#chat-schema-note")).to_have_text("schema 可以发送。")
+        expect(page.locator("#chat-schema-fields")).to_contain_text("枚举值")

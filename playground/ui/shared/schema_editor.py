@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 import gradio as gr
 
@@ -71,3 +72,9 @@ class SchemaEditor:
         self.add.click(partial(schema_form.schema_field_added, fmt=fmt), [*self.new_field, *settings], [self.json, self.new_field[0], self.note],
                        queue=False)
         self.example.click(partial(schema_form.schema_example, fmt), None, self.json, queue=False)
+
+    def after(self, event: Any) -> None:
+        """After the page's load and the header's language switch: the table drawn again from the
+        box, its headings in the visitor's language (Gradio cannot translate a table's headings)."""
+        event.then(partial(schema_form.schema_json_changed, fmt=self.fmt), self.json, [self.table, self.closed, self.strict, self.note],
+                   queue=False)

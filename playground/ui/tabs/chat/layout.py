@@ -104,4 +104,4 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
     ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, *panel.imported], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
     example_tools.click(lambda: TOOLS_EXAMPLE, None, tools, queue=False)
-    return TabParts(models=model)
+    return TabParts(models=model, after_load=editor.after, after_language=editor.after)

@@ -9,7 +9,7 @@ from functools import partial
 import gradio as gr
 
 from playground.client import catalog
-from playground.ui.tabs.context import TabContext
+from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.conversation.mcp_panel import McpPanel
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.conversation.prompt_panel import PromptPanel
@@ -66,7 +66,7 @@ def _models() -> list[str]:
     return ids + list(catalog.IMAGE_MODELS)
 
 
-def build_native_tab(ctx: TabContext) -> None:
+def build_native_tab(ctx: TabContext) -> TabParts:
     with gr.Row():
         with gr.Column(scale=3):
             panel = ConversationPanel.build("native", t("native.placeholder"))
@@ -127,3 +127,4 @@ def build_native_tab(ctx: TabContext) -> None:
 
     ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, *panel.imported], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
+    return TabParts(after_load=editor.after, after_language=editor.after)

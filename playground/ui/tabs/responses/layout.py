@@ -8,7 +8,7 @@ from functools import partial
 import gradio as gr
 
 from playground.client import catalog
-from playground.ui.tabs.context import TabContext
+from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.conversation.mcp_panel import McpPanel
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.conversation.prompt_panel import PromptPanel
@@ -54,7 +54,7 @@ def _models() -> list[str]:
     return [info.id for info in catalog.CHAT_MODELS if "responses" in info.interfaces or info.reasoning]
 
 
-def build_responses_tab(ctx: TabContext) -> None:
+def build_responses_tab(ctx: TabContext) -> TabParts:
     with gr.Row():
         with gr.Column(scale=3):
             panel = ConversationPanel.build("responses", t("responses.placeholder"),
@@ -113,3 +113,4 @@ def build_responses_tab(ctx: TabContext) -> None:
     ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, *panel.imported], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
     chain.change(handlers.chain_changed, [chain, panel.session], status, queue=False)
+    return TabParts(after_load=editor.after, after_language=editor.after)
