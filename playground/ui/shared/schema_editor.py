@@ -37,7 +37,7 @@ class SchemaEditor:
     @classmethod
     def build(cls, prefix: str, fmt: str, label: str) -> SchemaEditor:
         """Lay out the JSON box (`label`, elem_id `<prefix>-schema`) and the form view under it."""
-        json_box = gr.Code("", language="json", label=t(label), interactive=True, elem_id=f"{prefix}-schema")
+        json_box = gr.Code("", language="json", label=t(label), interactive=True, max_lines=18, elem_id=f"{prefix}-schema")
         example = gr.Button(t("schema_editor.example"), size="sm", elem_id=f"{prefix}-schema-example")
         note = gr.Markdown(elem_id=f"{prefix}-schema-note")
         with gr.Accordion(t("schema_editor.form"), open=True, elem_id=f"{prefix}-schema-form"):
