@@ -41,6 +41,8 @@ class ColumnPicker:
     preset: gr.Radio | None = None
     formats: list[gr.Dropdown] = field(default_factory=list)
     models: list[gr.Dropdown] = field(default_factory=list)
+    boxes: list[gr.Column] = field(default_factory=list)
+    """Each column's box, when `build` laid them out (a tab may show and hide them)."""
 
     @classmethod
     def start(cls, prefix: str, presets: Presets) -> ColumnPicker:
@@ -66,7 +68,8 @@ class ColumnPicker:
         for first in range(0, count, per_row):
             with gr.Row():
                 for index in range(first, min(count, first + per_row)):
-                    with gr.Column(min_width=200):
+                    with gr.Column(min_width=200) as box:
+                        picker.boxes.append(box)
                         picker.column(index)
                         if extra is not None:
                             extra(index)

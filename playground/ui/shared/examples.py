@@ -54,18 +54,21 @@ class ExampleRow:
         gr.Markdown(t(note), elem_id=f"{prefix}-examples-note", elem_classes=["example-explains"])
         return cls(examples, buttons, shows)
 
-    def wire(self, fields: dict[str, Any], keep: tuple[str, ...] = ()) -> None:
+    def wire(self, fields: dict[str, Any], keep: tuple[str, ...] = ()) -> list[Any]:
         """Clicking an example sets the fields it names and puts every other field in `fields`
         back to its default (except those in `keep`, e.g. how the key is sent), so nothing an
-        earlier example, import or preset left behind changes what the example shows."""
+        earlier example, import or preset left behind changes what the example shows. Returns
+        each example's click event, in order, for a tab that does more once its fields are filled."""
         defaults = {name: initial_value(component) for name, component in fields.items() if name not in keep}
+        clicks = []
         for example, button in zip(self.examples, self.buttons):
             unknown = set(example.values) - set(fields)
             if unknown:
                 raise ValueError(f"example {example.label!r} names fields the tab does not have: {sorted(unknown)}")
             names = [name for name in fields if name in example.values or name in defaults]
             values = example_values(example, defaults, names)
-            button.click(None, None, [fields[name] for name in names], js=browser_filler(values, self.shows))
+            clicks.append(button.click(None, None, [fields[name] for name in names], js=browser_filler(values, self.shows)))
+        return clicks
 
 
 def example_values(example: Example, defaults: dict[str, Any], names: list[str]) -> list[Any]:

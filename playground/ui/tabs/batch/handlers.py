@@ -33,6 +33,8 @@ from playground.client.tools.mock import EXAMPLE, mock_tools_text
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.tabs.batch.column_prompts import ColumnPrompts
 from playground.ui.tabs.batch.columns import PER_COLUMN, PROMPT_AT, session_offers, session_setting_values, used_text
+from playground.ui.tabs.batch.sample import sample_suite
+from playground.ui.tabs.batch.slots import columns_in_use, graders_in_use, one_more, shown
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
                                             pass_headings, preview_rows, progress_html, sort_choices, tool_calls_markdown)
 from playground.ui.tabs.batch.form import (GRADER_SLOTS, dataset_status, load_dataset, plan_from_form, read_session,
@@ -177,6 +179,31 @@ class BatchHandlers:
     def on_template(self, batch: BatchState, system_text: str, user_text: str) -> str:
         return template_check(system_text, user_text, batch.dataset)
 
+    def on_columns_shown(self, added: Any, *pickers: Any) -> tuple[Any, ...]:
+        """The column slots on screen (those in use, or asked for by "Add a column"), then the button."""
+        return shown(added, columns_in_use(pickers), MAX_COLUMNS)
+
+    def on_add_column(self, added: Any, *pickers: Any) -> tuple[Any, ...]:
+        """"Add a column": the count asked for, the column slots on screen, the button."""
+        return one_more(added, columns_in_use(pickers), MAX_COLUMNS)
+
+    def on_graders_shown(self, added: Any, *kinds: Any) -> tuple[Any, ...]:
+        """The grader rows on screen (those with a kind, or asked for by "Add a grader"), then the button."""
+        return shown(added, graders_in_use(kinds), GRADER_SLOTS)
+
+    def on_add_grader(self, added: Any, *kinds: Any) -> tuple[Any, ...]:
+        """"Add a grader": the count asked for, the grader rows on screen, the button."""
+        return one_more(added, graders_in_use(kinds), GRADER_SLOTS)
+
+    async def on_sample(self, batch: BatchState) -> tuple[Any, ...]:
+        """The sample example, once its columns and graders are filled: its prompt and rows in the visitor's
+        language, read as the data set: state, prompt, pasted rows, data status, preview, template check."""
+        prompt, rows = sample_suite()
+        dataset = await load_dataset(None, rows, "", prompt, self.ctx.settings.batch_max_rows)
+        batch.dataset, batch.suite_graders = dataset, []
+        return (batch, prompt, rows, dataset_status(dataset) + " " + say("batch.sample.loaded"), preview_rows(dataset),
+                template_check("", prompt, dataset))
+
     async def on_run(self, batch: BatchState, url: str, key: str, *values: Any) -> tuple[Any, ...]:
         """Start a run of the form's plan: state, error banner, notice banner, the browser's last-run store."""
         started_by = self.owner()
@@ -228,32 +255,42 @@ class BatchHandlers:
         return self.views(batch, filter_name, order)[2:4]
 
     def on_restore(self, batch: BatchState, stored: Any) -> tuple[Any, ...]:
-        """On page load: adopt the run a page link names (`?run=`), else the browser's last run, if it is this visitor's, and show it."""
+        """On page load: adopt the run a page link names (`?run=`), else the browser's last run, if it is this visitor's, and show it
+        with the form it ran (prompt, data set, columns, graders), so the page never shows a run beside another form:
+        state, the views, every form box, data status, preview, template check."""
         run_id = linked_run() or (stored.get("run_id", "") if isinstance(stored, dict) else "")  # a page link's run first
-        kept = (batch, *(gr.skip(),) * VIEW_OUTPUTS)
+        kept = (batch, *(gr.skip(),) * (VIEW_OUTPUTS + self.form_size + 3))
         if not isinstance(run_id, str) or not RUN_ID.match(run_id):
             return kept
         try:  # the browser's store is written by the browser: a run that is not this visitor's is not adopted
-            self.runs.open(run_id, self.owner())
+            _, plan = self.runs.open(run_id, self.owner())
         except (OSError, ValueError):
             return kept
         batch.run_id = run_id
-        return (batch, *self.views(batch))
+        return (batch, *self.views(batch), *self.form_of_run(batch, plan))
+
+    def form_of_run(self, batch: BatchState, plan: Plan) -> tuple[Any, ...]:
+        """A run's plan back in the form (as `form_of`) and its data set in `batch`; graders the boxes cannot hold
+        (an imported suite's) stay with the data set."""
+        boxes = [spec for spec in plan.graders if fits_the_boxes(spec)][:GRADER_SLOTS]
+        batch.dataset, batch.suite_graders = plan.dataset, [spec for spec in plan.graders if spec not in boxes]
+        return self.form_of(replace(plan, graders=boxes))
 
     def on_select(self, batch: BatchState, evt: gr.SelectData) -> tuple[Any, ...]:
-        """A grid cell opened: its text, its request in the inspector, its graders' exchanges."""
+        """A grid cell opened: its text, its request in the inspector, its model graders' exchanges (hidden when none)."""
         try:
             run_file, plan = self.runs.open(batch.run_id, self.owner())
             row, repeat = int(evt.row_value[0]) - 1, int(evt.row_value[1]) - 1
         except (OSError, ValueError, TypeError, IndexError):
-            return ("", *Inspector.note(""), "")
+            return ("", *Inspector.note(""), gr.update(value="", visible=False))
         column = column_of_grid_index(plan, evt.index[1] if isinstance(evt.index, (list, tuple)) else 0)
         if column is None:
             column = 0
         exchange, detail = cell_exchange(run_file, cell_key(row, repeat, column))
         text = cell_markdown(plan, run_file, row, repeat, column, self.ctx.prices.current()) + tool_calls_markdown(detail)
         shown_exchange = Inspector.values(exchange) if exchange else Inspector.note(say("bview.no_request"))
-        return (text, *shown_exchange, grader_exchanges_json(detail))
+        graded = grader_exchanges_json(detail)  # the model grader's box is on screen only when a model grader answered
+        return (text, *shown_exchange, gr.update(value=graded, visible=bool(graded)))
 
     def on_find(self, batch: BatchState, dataset: str, model: str, since: str, until: str) -> tuple[Any, ...]:
         """The kept runs the filters select, newest first (hosted: only this visitor's): state, table, note."""
@@ -261,14 +298,15 @@ class BatchHandlers:
         return batch, value, note
 
     def on_open_listed(self, batch: BatchState, evt: gr.SelectData) -> tuple[Any, ...]:
-        """A listed run clicked: it becomes the page's run: state, the views, the browser's last run, the list's note."""
+        """A listed run clicked: it becomes the page's run, shown with the form it ran (as `on_restore`): state, the views,
+        every form box, data status, preview, template check, the browser's last run, the list's note."""
         run_id = picked(batch.listed, evt.row_value)
         try:
-            self.runs.open(run_id, self.owner())
+            _, plan = self.runs.open(run_id, self.owner())
         except (OSError, ValueError):
-            return (batch, *(gr.skip(),) * VIEW_OUTPUTS, gr.skip(), say("bview.runs_open_failed"))
+            return (batch, *(gr.skip(),) * (VIEW_OUTPUTS + self.form_size + 3), gr.skip(), say("bview.runs_open_failed"))
         batch.run_id, batch.pair = run_id, None
-        return (batch, *self.views(batch), {"run_id": run_id}, gr.skip())
+        return (batch, *self.views(batch), *self.form_of_run(batch, plan), {"run_id": run_id}, gr.skip())
 
     def on_pair(self, batch: BatchState, a: Any, b: Any) -> tuple[Any, ...]:
         """A blind pair of two columns' answers to one row: state, prompt, answer A, answer B."""
@@ -325,10 +363,8 @@ class BatchHandlers:
         except (PlanError, OSError) as problem:
             message = word_list(problem.problems) if isinstance(problem, PlanError) else word(str(problem))
             return (batch, say("bview.not_loaded", problem=plain(message)), *(gr.skip(),) * (self.form_size + 3))
-        boxes = [spec for spec in plan.graders if fits_the_boxes(spec)][:GRADER_SLOTS]
-        batch.dataset, batch.suite_graders = plan.dataset, [spec for spec in plan.graders if spec not in boxes]  # an imported run's graders
         return (batch, say("bview.loaded", rows=f"{len(plan.dataset.rows):,}", columns=len(plan.columns), graders=len(plan.graders)),
-                *self.form_of(replace(plan, graders=boxes)))
+                *self.form_of_run(batch, plan))
 
     def form_of(self, plan: Plan, keep_columns: bool = False) -> tuple[Any, ...]:
         """Every form box for `plan` (as `form_size` orders them), then data status, preview and template

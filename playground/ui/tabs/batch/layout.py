@@ -28,10 +28,13 @@ from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.changes import ChangesHandlers
 from playground.ui.tabs.batch.runs import BatchRuns
+from playground.ui.tabs.batch.sample import EXAMPLES
+from playground.ui.tabs.batch.slots import columns_in_use, shown_count
 from playground.ui.tabs.batch.views import preview_rows
 from playground.ui.shared.column_picker import ColumnPicker, model_ids
 from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.shared.prices import PriceEditor
+from playground.ui.shared.examples import ExampleRow
 from playground.ui.conversation.prompt_move import BatchTarget
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
 
@@ -65,11 +68,12 @@ def build_batch_tab(ctx: TabContext) -> TabParts:
     tab.prices.wire(page)
     handlers = BatchHandlers(ctx, runs, len(tab.picker.inputs), len(tab.grader_inputs), len(tab.own.components), len(tab.own.offers))
     _wire_inputs(ctx, tab, handlers)
+    _wire_slots(tab, handlers)
     _wire_run(ctx, tab, handlers, last_run)
-    _wire_results(page, tab, handlers, last_run)
-    _wire_changes(tab, ChangesHandlers(ctx, runs))
     worded = [tab.state, tab.temperature, tab.max_tokens, tab.stream, *tab.picker.inputs, *tab.own.components]
-    page.load(handlers.on_language, worded, [tab.used, tab.preview], queue=False)
+    worded_on_load = page.load(handlers.on_language, worded, [tab.used, tab.preview], queue=False)
+    _wire_results(worded_on_load, tab, handlers, last_run)  # the last run and its form after the load's preview, never under it
+    _wire_changes(tab, ChangesHandlers(ctx, runs))
     return TabParts(after_language=partial(_reword_after, handlers, worded, [tab.used, tab.preview]))
 
 
@@ -110,7 +114,22 @@ class BatchPage:
     def data_outputs(self) -> list[Any]:
         return [self.data_status, self.preview, self.check]
 
+    @property
+    def example_fields(self) -> dict[str, Any]:
+        """What an example sets or resets, by name (the prompt and rows come from `BatchHandlers.on_sample`)."""
+        fields: dict[str, Any] = {"preset": self.picker.preset, "system": self.system, "repeats": self.repeats, "temperature": self.temperature,
+                                  "max_tokens": self.max_tokens, "stream": self.stream, "cache": self.cache}
+        for index, (fmt, model) in enumerate(zip(self.picker.formats, self.picker.models)):
+            fields[f"format_{index}"], fields[f"model_{index}"] = fmt, model
+        for index, own in enumerate(self.own.components):
+            fields[f"own_{index}"] = own
+        for slot in range(GRADER_SLOTS):
+            kind, value, low, high, _ = self.grader_inputs[slot * 5:(slot + 1) * 5]
+            fields.update({f"grader_kind_{slot}": kind, f"grader_value_{slot}": value, f"grader_min_{slot}": low, f"grader_max_{slot}": high})
+        return fields
+
     def _prompt_and_data(self, settings: Settings) -> None:
+        self.examples = ExampleRow.build("batch", EXAMPLES, shows="batch-run")
         with gr.Row():
             with gr.Column(scale=3):
                 self.system = gr.Textbox(label=t("batch.system_prompt_template"), lines=1, elem_id="batch-system")
@@ -133,6 +152,12 @@ class BatchPage:
     def _columns_and_settings(self, settings: Settings) -> None:
         self.own = ColumnSettingsInputs("batch")
         self.picker = ColumnPicker.build("batch", PRESETS, MAX_COLUMNS, extra=self.own.add)
+        self.columns_added = gr.State(0)
+        """How many column slots "Add a column" asked for (those in use are shown anyway)."""
+        shown = shown_count(0, columns_in_use([component.value for component in self.picker.inputs]), MAX_COLUMNS)
+        for index, box in enumerate(self.picker.boxes):
+            box.visible = index < shown
+        self.add_column = gr.Button(t("batch.add_column"), size="sm", elem_id="batch-add-column")
         with gr.Row():
             self.repeats = gr.Number(1, minimum=1, maximum=MAX_REPEATS, label=t("batch.repeat_each_row_n"), elem_id="batch-repeats")
             self.concurrency = gr.Slider(1, settings.batch_concurrency, value=min(4, settings.batch_concurrency), step=1,
@@ -152,8 +177,12 @@ class BatchPage:
     def _graders(self) -> None:
         with gr.Accordion(t("batch.graders"), open=True, elem_id="batch-graders"):
             self.grader_inputs: list[Any] = []
+            self.grader_rows: list[gr.Row] = []
+            self.graders_added = gr.State(0)
+            """How many grader rows "Add a grader" asked for (those with a kind are shown anyway)."""
             for slot in range(GRADER_SLOTS):
-                with gr.Row():
+                with gr.Row(visible=slot == 0) as row:
+                    self.grader_rows.append(row)
                     self.grader_inputs += [
                         gr.Dropdown(KIND_CHOICES, value="", label=t("batch.grader") + f" {slot + 1}", elem_id=f"batch-grader-kind-{slot}", scale=2),
                         gr.Textbox(label=t("batch.text_regex_json_schema"), elem_id=f"batch-grader-value-{slot}", scale=4),
@@ -162,6 +191,7 @@ class BatchPage:
                         gr.Dropdown(model_ids(), value="gx-2.5-flash", allow_custom_value=True, label=t("batch.grading_model_model_graded"),
                                     elem_id=f"batch-grader-model-{slot}", scale=2),
                     ]
+            self.add_grader = gr.Button(t("batch.add_grader"), size="sm", elem_id="batch-add-grader")
 
     def _run_and_results(self) -> None:
         with gr.Row():
@@ -180,8 +210,8 @@ class BatchPage:
         self.table = gr.Dataframe(interactive=False, wrap=True, max_height=520, elem_id="batch-grid", show_search="filter")
         self.cell = gr.Markdown(elem_id="batch-cell")
         self.inspector = Inspector.build("batch")
-        self.grader_exchange = gr.Code(language="json", label=t("batch.model_grader_s_request"), interactive=False,
-                                       elem_id="batch-grader-exchange")
+        self.grader_exchange = gr.Code(language="json", label=t("batch.model_grader_s_request"), interactive=False, visible=False,
+                                       elem_id="batch-grader-exchange")  # shown when an opened cell has a model grader's exchange
 
     def _blind_ab(self) -> None:
         with gr.Accordion(t("batch.blind_a_b_which"), open=False, elem_id="batch-ab"):
@@ -248,6 +278,20 @@ def _wire_inputs(ctx: TabContext, tab: BatchPage, handlers: BatchHandlers) -> No
     gr.on([tab.system.change, tab.user.change], handlers.on_template, [tab.state, tab.system, tab.user], tab.check, queue=False)
 
 
+def _wire_slots(tab: BatchPage, handlers: BatchHandlers) -> None:
+    """The column and grader slots on screen (those in use, plus those "Add" asked for), and the sample example: its
+    columns and graders filled in the browser, then its prompt and rows loaded as the data set."""
+    pickers, kinds = tab.picker.inputs, tab.grader_inputs[::5]
+    column_slots, grader_slots = [*tab.picker.boxes, tab.add_column], [*tab.grader_rows, tab.add_grader]
+    gr.on([c.change for c in pickers], handlers.on_columns_shown, [tab.columns_added, *pickers], column_slots, queue=False, show_progress="hidden")
+    tab.add_column.click(handlers.on_add_column, [tab.columns_added, *pickers], [tab.columns_added, *column_slots], queue=False)
+    gr.on([kind.change for kind in kinds], handlers.on_graders_shown, [tab.graders_added, *kinds], grader_slots, queue=False,
+          show_progress="hidden")
+    tab.add_grader.click(handlers.on_add_grader, [tab.graders_added, *kinds], [tab.graders_added, *grader_slots], queue=False)
+    for filled in tab.examples.wire(tab.example_fields):
+        filled.then(handlers.on_sample, tab.state, [tab.state, tab.user, tab.paste, *tab.data_outputs], queue=False)
+
+
 def _wire_run(ctx: TabContext, tab: BatchPage, handlers: BatchHandlers, last_run: gr.BrowserState) -> None:
     """Run and Resume, each followed by the progress watcher and the end views; Stop cancels both."""
     on_watch, on_end = handlers.on_watch, handlers.on_end  # one function each: both runs' watchers share its queue, as before
@@ -261,11 +305,12 @@ def _wire_run(ctx: TabContext, tab: BatchPage, handlers: BatchHandlers, last_run
     tab.stop.click(handlers.on_stop, viewed, ends, cancels=[watching, watching_again], queue=False)
 
 
-def _wire_results(page: gr.Blocks, tab: BatchPage, handlers: BatchHandlers, last_run: gr.BrowserState) -> None:
-    """The grid's filter and order, the last run on page load, a cell's details, A/B votes, exports, session files."""
+def _wire_results(loaded: Any, tab: BatchPage, handlers: BatchHandlers, last_run: gr.BrowserState) -> None:
+    """The grid's filter and order, the last run with its form after the page's load (`loaded`), a cell's details, A/B votes,
+    exports, session files."""
     viewed = [tab.state, tab.shown, tab.sort]
     gr.on([tab.shown.input, tab.sort.input], handlers.on_view, viewed, [tab.table, tab.grid_note], queue=False)
-    page.load(handlers.on_restore, [tab.state, last_run], [tab.state, *tab.view_outputs], queue=False)
+    loaded.then(handlers.on_restore, [tab.state, last_run], [tab.state, *tab.view_outputs, *tab.form, *tab.data_outputs], queue=False)
     tab.table.select(handlers.on_select, tab.state, [tab.cell, *tab.inspector.components, tab.grader_exchange], queue=False)
     pair_outputs = [tab.state, tab.ab_prompt, tab.answer_a, tab.answer_b]
     tab.next_pair.click(handlers.on_pair, [tab.state, tab.left, tab.right], pair_outputs, queue=False)
@@ -275,7 +320,8 @@ def _wire_results(page: gr.Blocks, tab: BatchPage, handlers: BatchHandlers, last
     filters = [tab.state, tab.runs_dataset, tab.runs_model, tab.runs_since, tab.runs_until]
     gr.on([tab.find_runs.click, *(box.submit for box in filters[1:])], handlers.on_find, filters, [tab.state, tab.runs_table, tab.runs_note],
           queue=False)
-    tab.runs_table.select(handlers.on_open_listed, tab.state, [tab.state, *tab.view_outputs, last_run, tab.runs_note], queue=False)
+    tab.runs_table.select(handlers.on_open_listed, tab.state, [tab.state, *tab.view_outputs, *tab.form, *tab.data_outputs, last_run, tab.runs_note],
+                          queue=False)
     tab.export.click(handlers.on_export, tab.state, [tab.files, tab.session_status], queue=False)
     tab.load_session.upload(handlers.on_load, [tab.state, tab.load_session], [tab.state, tab.session_status, *tab.form, *tab.data_outputs],
                             queue=False)
