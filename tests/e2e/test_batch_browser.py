@@ -35,6 +35,7 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
     expect(page.locator("#batch-check")).to_contain_text("{{question}}")
     choose(page, "#batch-grader-kind-0", "contains")
     page.fill("#batch-grader-value-0 textarea, #batch-grader-value-0 input", "{{question}}")
+    page.click("#batch-add-grader")  # the second grader's row is shown once asked for
     choose(page, "#batch-grader-kind-1", "model-graded (1-5)")
     page.fill("#batch-grader-value-1 textarea, #batch-grader-value-1 input", 'Mentions "demo gateway" and "plus"')
     concurrency = page.locator("#batch-concurrency input[type=number]")

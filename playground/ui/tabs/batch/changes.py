@@ -4,7 +4,8 @@ better or worse, the trend of the suite over its runs, and a link that opens any
 
 The runs are read through `BatchRuns` (`listed`, `open`: the store behind them is theirs to
 know); the comparison is `client.batch.changes`. `ChangesHandlers`' methods are what the page's
-events run. `linked_run` reads the run a page link names (`?tab=batch&run=<id>`)."""
+events run. `linked_run` reads the run a page link names (`?tab=batch&run=<id>`), `linked_form` a link to the tab
+with its own settings."""
 
 from __future__ import annotations
 
@@ -33,11 +34,22 @@ def run_link(run_id: str) -> str:
     return f"?tab=batch&run={run_id}"
 
 
+def _link_parameter(name: str) -> str:
+    request = current_request()
+    value = request.query_params.get(name, "") if request is not None and hasattr(request, "query_params") else ""
+    return value if isinstance(value, str) else ""
+
+
 def linked_run() -> str:
     """The run id the page's link names (`?run=`), "" when none or not a run id."""
-    request = current_request()
-    value = request.query_params.get("run", "") if request is not None and hasattr(request, "query_params") else ""
-    return value if isinstance(value, str) and RUN_ID.match(value) else ""
+    value = _link_parameter("run")
+    return value if RUN_ID.match(value) else ""
+
+
+def linked_form() -> bool:
+    """Whether the page's link opens the Batch tab with a form of its own (`?tab=batch` without `run=`): then the
+    browser's last run is not restored over it."""
+    return _link_parameter("tab") == "batch" and not linked_run()
 
 
 def when(created: float) -> str:

@@ -26,7 +26,7 @@ from playground.client.errors import GatewayError
 from playground.gradio_compat import current_request
 from playground.ui.tabs.batch.runs import (BatchRuns, cell_exchange, not_blind, progress_of, resume, rng_for, run_problem, start, vote,
                                           watch)
-from playground.ui.tabs.batch.changes import linked_run
+from playground.ui.tabs.batch.changes import linked_form, linked_run
 from playground.ui.tabs.batch.suites import import_suite, refusal_status, suite_status
 from playground.ui.tabs.batch.run_list import find, picked
 from playground.client.tools.mock import EXAMPLE, mock_tools_text
@@ -256,9 +256,11 @@ class BatchHandlers:
 
     def on_restore(self, batch: BatchState, stored: Any) -> tuple[Any, ...]:
         """On page load: adopt the run a page link names (`?run=`), else the browser's last run, if it is this visitor's, and show it
-        with the form it ran (prompt, data set, columns, graders), so the page never shows a run beside another form:
+        with the form it ran (prompt, data set, columns, graders), so the page never shows a run beside another form (a link
+        to the tab with its own settings shows those, and no run):
         state, the views, every form box, data status, preview, template check."""
-        run_id = linked_run() or (stored.get("run_id", "") if isinstance(stored, dict) else "")  # a page link's run first
+        remembered = stored.get("run_id", "") if isinstance(stored, dict) and not linked_form() else ""  # a link's form is kept as linked
+        run_id = linked_run() or remembered  # a page link's run first
         kept = (batch, *(gr.skip(),) * (VIEW_OUTPUTS + self.form_size + 3))
         if not isinstance(run_id, str) or not RUN_ID.match(run_id):
             return kept

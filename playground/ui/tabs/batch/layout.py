@@ -35,6 +35,7 @@ from playground.ui.shared.column_picker import ColumnPicker, model_ids
 from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.shared.prices import PriceEditor
 from playground.ui.shared.examples import ExampleRow
+from playground.ui.shared.scrolling import into_view_js
 from playground.ui.conversation.prompt_move import BatchTarget
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
 
@@ -289,7 +290,8 @@ def _wire_slots(tab: BatchPage, handlers: BatchHandlers) -> None:
           show_progress="hidden")
     tab.add_grader.click(handlers.on_add_grader, [tab.graders_added, *kinds], [tab.graders_added, *grader_slots], queue=False)
     for filled in tab.examples.wire(tab.example_fields):
-        filled.then(handlers.on_sample, tab.state, [tab.state, tab.user, tab.paste, *tab.data_outputs], queue=False)
+        loaded = filled.then(handlers.on_sample, tab.state, [tab.state, tab.user, tab.paste, *tab.data_outputs], queue=False)
+        loaded.then(None, None, None, js=into_view_js("batch-run"), queue=False)  # again once the sample's slots are shown: Run is next
 
 
 def _wire_run(ctx: TabContext, tab: BatchPage, handlers: BatchHandlers, last_run: gr.BrowserState) -> None:

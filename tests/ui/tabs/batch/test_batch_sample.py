@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import gradio as gr
+from gradio.context import LocalContext
 
 from playground.client.batch.plan import MAX_COLUMNS
 from playground.client.batch.report import leaderboard
@@ -17,6 +18,7 @@ from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.sample import EXAMPLES, SAMPLE_COLUMNS, SAMPLE_GRADERS
 from tests.ui.i18n.test_i18n_views import chinese
+from tests.ui.tabs.batch.test_batch_changes import LinkRequest
 from tests.ui.tabs.batch.test_batch_events import FORM, OWN, handlers, skipped  # noqa: F401 - the fixture
 
 SAMPLE = EXAMPLES[0].values
@@ -116,3 +118,13 @@ async def test_a_reloaded_page_shows_the_last_run_with_the_form_it_ran_or_nothin
     nothing = handlers.on_restore(BatchState(), {"run_id": "0" * 32})
     assert nothing[0].run_id == "" and len(nothing) == 1 + 7 + handlers.form_size + 3 and all(skipped(value) for value in nothing[1:])
     assert FORM[1] != form[1]
+
+
+async def test_a_link_to_the_tab_with_its_own_settings_keeps_them_and_restores_no_run(handlers: BatchHandlers) -> None:  # noqa: F811
+    ran, _ = await _run_sample(handlers)
+    token = LocalContext.request.set(LinkRequest({"tab": "batch", "user": "Say {{x}}"}))  # type: ignore[arg-type]
+    try:
+        linked = handlers.on_restore(BatchState(), {"run_id": ran.run_id})
+    finally:
+        LocalContext.request.reset(token)
+    assert linked[0].run_id == "" and all(skipped(value) for value in linked[1:]), "the link's form, and no run beside it"
