@@ -1,9 +1,12 @@
 """The Batch tab in Chromium, shared by its browser tests: an app of its own on the demo gateway
-(its own data folder, so runs of other tests are not listed), opening the tab, picking a choice."""
+(its own data folder, so runs of other tests are not listed; `APPS` names both), opening the tab,
+picking a choice."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -17,6 +20,18 @@ from tests.e2e.conftest import SERVER_KEY
 from tests.e2e.pages import open_tab
 
 
+@dataclass(frozen=True)
+class BatchApp:
+    """What a module's Batch app runs on: its data folder (its store) and its demo gateway."""
+
+    data_dir: Path
+    gateway_url: str
+
+
+APPS: dict[str, BatchApp] = {}
+"""Each running Batch app by its URL (what `batch_app` yields), for a test that runs the command line beside it."""
+
+
 @pytest.fixture(scope="module")
 def batch_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     gateway = start_in_thread(DemoConfig(api_key=SERVER_KEY, token_delay=0.01))
@@ -24,7 +39,10 @@ def batch_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     blocks = configure_queue(build_app(settings, ServerDefaults(gateway.url, SERVER_KEY, demo=True)))
     port = free_port()
     blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options(settings))
-    yield f"http://127.0.0.1:{port}"
+    url = f"http://127.0.0.1:{port}"
+    APPS[url] = BatchApp(settings.data_dir, gateway.url)
+    yield url
+    APPS.pop(url, None)
     blocks.close()
     gateway.stop()
 
