@@ -1,7 +1,8 @@
-"""The Batch tab's layout: a prompt template, a data set, one to eight columns chosen as in
-Compare, graders, the runner's progress bar with Stop and Resume, the leaderboard, the results
-grid whose cells open their request, raw events and curl, blind A/B votes, what changed since a
-baseline run, the kept runs (found by data set, model and date, and opened), prices and exports.
+"""The Batch tab's layout: the sample example, a prompt template, a data set, one to eight columns
+chosen as in Compare (those in use on screen, and "Add a column"), graders (likewise), the runner's
+progress bar with Stop and Resume, the leaderboard, the results grid whose cells open their request,
+raw events and curl, blind A/B votes, what changed since a baseline run, the kept runs (found by data
+set, model and date, and opened), prices and exports.
 
 The layout lays out and wires; the events run `handlers.BatchHandlers`' methods. Every handler
 that reads a run names its owner (`owners.current_owner`, from the event's request): the run id in
