@@ -6,6 +6,7 @@ Owns: every knob the app reads at start-up. Nothing here talks to the network.
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Mapping
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,11 @@ def _float(env: dict[str, str], name: str, default: float, *, allow_zero: bool =
         bound = "0 or more" if allow_zero else "greater than 0"
         raise ValueError(f"{name} must be {bound}, got {raw!r}")
     return value
+
+
+def default_data_dir(env: Mapping[str, str]) -> Path:
+    """`PLAYGROUND_DATA_DIR`, else the user's data folder: where the local store lives."""
+    return Path(env.get("PLAYGROUND_DATA_DIR", "").strip() or Path.home() / ".local" / "share" / "gateway-playground")
 
 
 def _int(env: dict[str, str], name: str, default: int) -> int:
@@ -103,7 +109,7 @@ class Settings:
     """Files no live page session holds are deleted after this many minutes."""
     trusted_proxies: tuple[Network, ...] = ()
     """The proxies whose X-Forwarded-For is believed (`ui.visitor_identity`)."""
-    data_dir: Path = field(default_factory=lambda: Path.home() / ".local" / "share" / "gateway-playground")
+    data_dir: Path = field(default_factory=lambda: default_data_dir(os.environ))
     """Where the app keeps what must outlive a restart (batch run files)."""
     mcp_server_url: str | None = None
     """The MCP server the text tabs offer tools from by default; None means: run the demo MCP server."""
@@ -145,7 +151,7 @@ class Settings:
             media_budget_mb=_float(env, "PLAYGROUND_MEDIA_BUDGET_MB", 2000.0 if hosted else 0.0, allow_zero=True),
             file_max_age_min=_float(env, "PLAYGROUND_FILE_MAX_AGE_MIN", 60.0),
             trusted_proxies=_proxies(env, on_space),
-            data_dir=Path(env.get("PLAYGROUND_DATA_DIR", "").strip() or Path.home() / ".local" / "share" / "gateway-playground"),
+            data_dir=default_data_dir(env),
             gateway_base_url=base_url,
             gateway_api_key=env.get("GATEWAY_API_KEY", "").strip() or None,
             connect_timeout=_float(env, "GATEWAY_CONNECT_TIMEOUT", 5.0),

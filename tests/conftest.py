@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -16,6 +18,13 @@ from tests.browser import browser  # noqa: F401 - the browser tests' fixture, fo
 
 DEMO_KEY = "sk-demo-secret-1234567890"
 BUSY_LOOP = "import time\nend = time.monotonic() + 3 * 3600\nwhile time.monotonic() < end: pass"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every app a test builds keeps its store in this run's own folder (`Settings.data_dir`), never
+    in the user's: a store written by another checkout's newer code would be refused."""
+    if "PLAYGROUND_DATA_DIR" not in os.environ:
+        os.environ["PLAYGROUND_DATA_DIR"] = tempfile.mkdtemp(prefix="playground-tests-")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
