@@ -45,12 +45,13 @@ class AppProcess:
         self.process.wait(10)
 
 
-def start_app_process(token_delay: float, gateway: str = "process") -> AppProcess:
+def start_app_process(token_delay: float, gateway: str = "process", root: Path = ROOT, extra: list[str] | None = None) -> AppProcess:
     """The app as `bench.serve_app` runs it; `gateway`: the demo gateway in a process of its own (as
-    `app.py` runs it) or in a thread of the app's."""
+    `app.py` runs it) or in a thread of the app's; `root`: the tree whose code runs; `extra`: more
+    arguments for `bench.serve_app`."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "bench.serve_app", "--port", str(port), "--token-delay", str(token_delay)],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**os.environ, "BENCH_GATEWAY": gateway})
+    process = subprocess.Popen([sys.executable, "-m", "bench.serve_app", "--port", str(port), "--token-delay", str(token_delay), *(extra or [])],
+                               cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**os.environ, "BENCH_GATEWAY": gateway})
     assert process.stdout is not None
     seen = []
     for line in process.stdout:  # anything the app prints before it is ready is passed over

@@ -1,10 +1,11 @@
 """The app with its demo gateway in a process of its own, for benchmarks that measure its CPU.
 
-    python -m bench.serve_app --port 7861 [--token-delay 0.03]
+    python -m bench.serve_app --port 7861 [--token-delay 0.03] [--sample counts.json]
 
 The demo gateway runs as `app.py` runs it, in a process of its own (`playground.demo_process`), so
 the app's CPU figures leave it out; with `BENCH_GATEWAY=thread` it runs in a thread of the app's
-process instead (as before issue 25's last pass), to measure what sharing the interpreter costs.
+process instead (as before issue 25's last pass), to measure what sharing the interpreter costs. With
+`--sample` a `bench.stack_sampler` counts where the process's CPU goes (SIGUSR1 starts, SIGUSR2 writes).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from pathlib import Path
 
+from bench.stack_sampler import install
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import start_in_thread
 from playground.demo_process import GatewayProcess
@@ -27,7 +30,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--token-delay", type=float, default=0.03)
+    parser.add_argument("--sample", type=Path, help="count where the CPU goes; SIGUSR1 starts, SIGUSR2 writes this file")
     args = parser.parse_args()
+    if args.sample:
+        install(args.sample)
     config = DemoConfig(api_key=KEY, token_delay=args.token_delay, video_queue_seconds=2, video_run_seconds=60)
     if os.environ.get("BENCH_GATEWAY") == "thread":
         url = start_in_thread(config).url
