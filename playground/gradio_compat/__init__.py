@@ -17,6 +17,7 @@ Patches, gated by the version check (T: tests/gradio_compat/):
 | `session_ids` (`sessions.py`) | `SessionState.__setitem__`, `_update_config`, `_update_value_in_config`; `Block._id` | config copies rebuilt per update: 21% of the server's CPU at 50 chat sessions (py-spy); a session grew 260 KB a turn, now ~11 KB | not filed yet | `test_session_growth.py` |
 | `lazy_session_configs` (`sessions.py`) | `SessionState.__init__` reads `blocks.default_config`, `blocks.blocks` | a new session copied every component config: ~1.3 MB and ~0.3 s of CPU per visitor, now under 200 KB | not filed yet | `test_session_growth.py` |
 | `skipped_outputs` (`updates.py`) | `Blocks.postprocess_data(block_fn, predictions, state)`; `BlockFunction.outputs/batch/is_validator_function` | a streamed update with 8 skipped outputs: 5.28 → 1.04 ms CPU (`bench.skipped_outputs`) | not filed yet | `test_skipped_outputs.py` |
+| `display_updates` (`display_updates.py`, inside `skipped_outputs`' wrapper) | `Blocks.postprocess_data` builds `block.__class__(**kwargs)` for a `gr.update`; `postprocess_update_dict(block, update_dict, postprocess)`; `Block._constructor_args`; `utils.delete_none`; each component stores `visible`/`placeholder` as given | a send's updates of the message box, banners and tool panel built eight components: the constructors were ~8% of the server's CPU at 50 sessions (in-process sampler, `bench.reply_cpu --sample`) | not filed yet | `test_display_updates.py` |
 | `inline_processing` (`updates.py`) | module attribute `gradio.blocks.anyio`; `preprocess_data`/`postprocess_data` call `anyio.to_thread.run_sync(block.preprocess/postprocess)` | an event of 13 form inputs returning skips: 3.30 → 2.03 ms CPU | not filed yet (related: gradio-app/gradio#13168 moved processing into threads; #7796, open, proposes the opposite for latency) | `test_event_processing.py` |
 | `output_messages` (`updates.py`) | `ProcessGeneratingMessage`/`ProcessCompletedMessage.model_dump`; the queue writes `orjson.dumps(message.model_dump())` | the deep copy was 22% of a turn's server time at 800 messages (py-spy) | not filed yet | `test_event_processing.py` |
 | `whole_updates` (`updates.py`) | `gradio.utils.diff(old, new)`, `is_prop_update`; `handle_streaming_diffs` calls `utils.diff` | a send's closing message carries skips instead of repeating the chat and the inspector (O(history) bytes per send) without emptying the last update's banners; off, the app sends no closing skips (`applied("whole_updates")`) | not filed yet (related, another diff bug: gradio-app/gradio#11506) | `test_event_processing.py`, `test_patches_off.py` |
@@ -67,7 +68,7 @@ from gradio.routes import App
 from gradio.server_messages import ProcessGeneratingMessage
 from gradio.state_holder import SessionState
 
-from playground.gradio_compat import build_cost, chatbot, launch, sessions, updates
+from playground.gradio_compat import build_cost, chatbot, display_updates, launch, sessions, updates
 from playground.gradio_compat.thinking import keep_thinking_open_js
 from playground.gradio_compat.context import I18nText, current_blocks, current_request, translation_key
 from playground.gradio_compat.internals import moved
@@ -96,6 +97,7 @@ PATCHES: tuple[Patch, ...] = (
     Patch("session_ids", sessions.keep_session_component_ids, lambda: SessionState.__setitem__),
     Patch("lazy_session_configs", sessions.lazy_session_configs, lambda: SessionState.__init__),
     Patch("skipped_outputs", updates.skipped_outputs_cost_nothing, lambda: Blocks.postprocess_data),
+    Patch("display_updates", display_updates.display_updates_build_nothing, lambda: display_updates.shown_update),
     Patch("inline_processing", updates.process_data_inline, lambda: gradio.blocks.anyio),
     Patch("output_messages", updates.output_messages_without_copies, lambda: ProcessGeneratingMessage.model_dump),
     Patch("whole_updates", updates.updates_sent_whole, lambda: gradio_utils.diff),

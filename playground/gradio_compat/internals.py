@@ -45,6 +45,13 @@ RELIED_ON: dict[str, tuple[Internal, ...]] = {
                  "state[block._id] = block.__class__(**kwargs)"),
         Internal("probe:fn.outputs"), Internal("probe:fn.batch"), Internal("probe:fn.is_validator_function"),
     ),
+    "display_updates": (
+        Internal("gradio.blocks:Blocks.postprocess_data", None, "state[block._id] = block.__class__(**kwargs)"),
+        Internal("gradio.blocks:Blocks.postprocess_data", None, "utils.delete_none( prediction_value, skip_value=True )"),
+        Internal("gradio.blocks:postprocess_update_dict", "(block: 'Component | BlockContext', update_dict: 'dict', postprocess: 'bool' = True)"),
+        Internal("gradio.utils:delete_none", "(_dict: dict, skip_value: bool = False, skip_props: list[str] | None = None) -> dict"),
+        Internal("probe:textbox._constructor_args"), Internal("probe:textbox.placeholder"), Internal("probe:textbox.visible"),
+    ),
     "inline_processing": (
         Internal("gradio.blocks:anyio"),
         Internal("gradio.blocks:Blocks.preprocess_data", None, "await anyio.to_thread.run_sync(\n                            block.preprocess"),

@@ -34,6 +34,7 @@ from gradio import utils as gradio_utils
 from gradio.blocks import BlockFunction, Blocks
 from gradio.server_messages import ProcessCompletedMessage, ProcessGeneratingMessage
 
+from playground.gradio_compat import display_updates
 from playground.gradio_compat.marks import mark, patch_of
 
 SKIP = gr.skip()
@@ -57,13 +58,23 @@ def skipped_outputs_cost_nothing() -> None:
 
     async def postprocess_data(self: Blocks, block_fn: BlockFunction, predictions: Any, state: Any) -> Any:
         outputs = block_fn.outputs
-        if (block_fn.batch or block_fn.is_validator_function or len(outputs) < 2 or not isinstance(predictions, (list, tuple))
-                or len(predictions) != len(outputs)):
+        if block_fn.batch or block_fn.is_validator_function or not outputs:
             return await postprocess(self, block_fn, predictions, state)
+        if len(outputs) == 1:  # one output: the value is not in a list (and is seldom a display update)
+            if display_updates.shown_update is None or not display_updates.display_only(outputs[0], predictions):
+                return await postprocess(self, block_fn, predictions, state)
+            return [await display_updates.shown_update(block_fn, outputs[0], predictions, state)]
+        if not isinstance(predictions, (list, tuple)) or len(predictions) != len(outputs):
+            return await postprocess(self, block_fn, predictions, state)
+        answered: list[Any] = [dict(SKIP) for _ in outputs]
+        if display_updates.shown_update is not None:  # `display_updates`: no component built for them either
+            for index, (block, value) in enumerate(zip(outputs, predictions)):
+                if display_updates.display_only(block, value):
+                    answered[index] = await display_updates.shown_update(block_fn, block, value, state)
+                    predictions = [*predictions[:index], SKIP, *predictions[index + 1:]]
         kept = [index for index, value in enumerate(predictions) if not is_skip(value)]
         if len(kept) == len(outputs):
             return await postprocess(self, block_fn, predictions, state)
-        answered: list[Any] = [dict(SKIP) for _ in outputs]
         if kept:
             some = copy.copy(block_fn)
             some.outputs = [outputs[index] for index in kept]
