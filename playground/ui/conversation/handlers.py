@@ -71,7 +71,7 @@ def begin_outputs(view: View, clears: str) -> Update:
     return (
         view.session,
         gr.update(value={"text": "", "files": []}, placeholder=placeholder) if clear_draft else gr.update(placeholder=placeholder),
-        gr.update(value="") if clear_tool else gr.skip(),
+        "" if clear_tool else gr.skip(),  # a plain value: an update of the value alone would rebuild the component in Gradio
         banner_update(view.error),
         banner_update(view.notice),
         gr.skip() if view.aside else view.metrics if (view.done or view.metrics) else "",
