@@ -45,11 +45,12 @@ class AppProcess:
         self.process.wait(10)
 
 
-def start_app_process(token_delay: float, gateway: str = "process", root: Path = ROOT, extra: list[str] | None = None) -> AppProcess:
+def start_app_process(token_delay: float, gateway: str = "process", root: Path = ROOT, extra: list[str] | None = None,
+                      port: int | None = None) -> AppProcess:
     """The app as `bench.serve_app` runs it; `gateway`: the demo gateway in a process of its own (as
     `app.py` runs it) or in a thread of the app's; `root`: the tree whose code runs; `extra`: more
-    arguments for `bench.serve_app`."""
-    port = free_port()
+    arguments for `bench.serve_app`; `port`: the app's (a free one when None)."""
+    port = port or free_port()
     process = subprocess.Popen([sys.executable, "-m", "bench.serve_app", "--port", str(port), "--token-delay", str(token_delay), *(extra or [])],
                                cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**os.environ, "BENCH_GATEWAY": gateway})
     assert process.stdout is not None

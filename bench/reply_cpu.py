@@ -1,14 +1,14 @@
 """CPU per reply of the app's server process at a burst of sessions, this code against another
 commit's, alternating in one run (issue 41: "less work per reply").
 
-    python -m bench.reply_cpu [--sessions 50] [--runs 2] [--before REF] [--sample]
+    python -m bench.reply_cpu [--sessions 50] [--runs 2] [--before REF] [--sample] [--no-input-changes] [--port N]
 
 Each round starts the app as `bench.serve_app` does (its demo gateway in a process of its own,
 30 ms token delay) once from this tree and once from `REF` (extracted with `git archive`; its
 `bench/` is this one's, so both are driven and sampled alike), sends a burst unmeasured (a busy
 server's pool of gateway connections is warm), opens the sessions as page loads do, then sends one message per session at once, as Chromium does: the input box's `change`
 events the page has (typing the message; the send's clearing of the box) around the send's
-queued event. CPU is the server process's own (user + system, /proc), over the burst, divided
+queued event (`--no-input-changes` leaves them out, to measure what they cost). CPU is the server process's own (user + system, /proc), over the burst, divided
 by the replies. `--sample` also counts where that CPU goes (`bench.stack_sampler`) and prints
 the share of the functions issue 41 names.
 """
@@ -22,6 +22,7 @@ import os
 import signal
 import statistics
 import subprocess
+import sys
 import tarfile
 import tempfile
 import time
@@ -78,8 +79,14 @@ def input_changes(config: dict[str, Any], elem_id: str = "chat-input") -> list[t
     return [(d["id"], d["inputs"]) for d in config["dependencies"] if [box, "change"] in [list(t) for t in d.get("targets", [])]]
 
 
+INPUT_CHANGES = {"on": True}
+"""Whether a send runs the input box's change events (`--no-input-changes`: off)."""
+
+
 async def change_events(http: httpx.AsyncClient, url: str, config: dict[str, Any], draft: Any, session: str) -> int:
     """Run the box's change events as the page does when its value becomes `draft`; how many ran."""
+    if not INPUT_CHANGES["on"]:
+        return 0
     by_id = {c["id"]: c for c in config["components"]}
     events = input_changes(config)
     for fn_index, inputs in events:
@@ -105,7 +112,7 @@ def signal_app(app: AppProcess, which: signal.Signals) -> None:
 async def sends(http: httpx.AsyncClient, app: AppProcess, config: dict[str, Any], send: int, sessions: int) -> None:
     """An unmeasured burst of `sessions` sends (the pool of connections to the gateway as a busy server's)."""
     hashes = [await open_session(http, app.url, chat_events(config)) for _ in range(sessions)]
-    await asyncio.gather(*(one_send(http, app.url, config, send, f"warm{n}", session) for n, session in enumerate(hashes)))
+    await asyncio.gather(*(one_send(http, app.url, config, send, f"warm{n}", session) for n, session in enumerate(hashes)), return_exceptions=True)
 
 
 async def burst(app: AppProcess, sessions: int, code: str, sample: Path | None) -> Round:
@@ -141,9 +148,9 @@ async def burst(app: AppProcess, sessions: int, code: str, sample: Path | None) 
     return row
 
 
-def run_round(root: Path, code: str, sessions: int, sample_dir: Path | None) -> Round:
-    sample = sample_dir / f"{code}-{uuid.uuid4().hex[:6]}.json" if sample_dir else None
-    app = start_app_process(0.03, root=root, extra=["--sample", str(sample)] if sample else [])
+def run_round(root: Path, code: str, sessions: int, sample_dir: Path | None, port: int | None = None) -> Round:
+    sample = sample_dir / f"{code.split()[0]}-{uuid.uuid4().hex[:6]}.json" if sample_dir else None
+    app = start_app_process(0.03, root=root, extra=["--sample", str(sample)] if sample else [], port=port)
     try:
         return asyncio.run(burst(app, sessions, code, sample))
     finally:
@@ -176,7 +183,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2, help="rounds; each runs this code and, with --before, REF")
     parser.add_argument("--before", help="a commit to compare with (e.g. main before the change)")
     parser.add_argument("--sample", action="store_true", help="also count where the CPU goes")
+    parser.add_argument("--port", type=int, help="the app's port (a free one by default); the demo gateway takes a free one")
+    parser.add_argument("--no-input-changes", action="store_true", help="sends without the input box's change events")
     args = parser.parse_args()
+    INPUT_CHANGES["on"] = not args.no_input_changes
     print_header()
     rows: list[Round] = []
     with tempfile.TemporaryDirectory(prefix="reply-cpu-") as scratch:
@@ -186,7 +196,9 @@ def main() -> None:
         sample_dir = Path(scratch) if args.sample else None
         for run in range(args.runs):
             for root, code in codes if run % 2 == 0 else codes[::-1]:
-                rows.append(run_round(root, code, args.sessions, sample_dir))
+                rows.append(run_round(root, code, args.sessions, sample_dir, args.port))
+                row = rows[-1]
+                print(f"round {run + 1}, {code}: {row.cpu / max(row.replies, 1):.4f} CPU s / reply", file=sys.stderr, flush=True)
     print_rows(rows, args.sessions)
     print_footer()
 

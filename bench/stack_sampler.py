@@ -78,7 +78,9 @@ class StackSampler:
             data = {"samples": self.samples, "inclusive": dict(self.inclusive.most_common(400)),
                     "self": dict(self.self_time.most_common(100))}
             self._counting = False
-        path.write_text(json.dumps(data))
+        partial = path.with_name(path.name + ".partial")
+        partial.write_text(json.dumps(data))
+        os.replace(partial, path)  # whole or absent: the bench reads it as soon as it exists
 
 
 def install(path: Path, rate: float = 250.0) -> StackSampler:
