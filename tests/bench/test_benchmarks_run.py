@@ -26,6 +26,7 @@ SMALLEST = {
     "chat_history": ["--messages", "10,40", "--updates", "3"],
     "browser_trace": ["--turns", "1", "--video-job"],
     "skipped_outputs": ["--updates", "20", "--runs", "1"],
+    "display_updates": ["--sends", "5", "--runs", "1"],
     "reply_cpu": ["--sessions", "2", "--runs", "1", "--sample", "--before", "HEAD"],
 }
 
