@@ -57,6 +57,7 @@ class Round:
     cpu: float = 0.0
     change_events: int = 0
     alone_cpu: float = 0.0
+    change_cpu: float = 0.0
     shares: dict[str, float] = field(default_factory=dict)
     samples: int = 0
 
@@ -79,6 +80,8 @@ def input_changes(config: dict[str, Any], elem_id: str = "chat-input") -> list[t
     return [(d["id"], d["inputs"]) for d in config["dependencies"] if [box, "change"] in [list(t) for t in d.get("targets", [])]]
 
 
+CHANGE_TRIES = 60
+"""Change events run one after another after the burst, to measure one's CPU."""
 INPUT_CHANGES = {"on": True}
 """Whether a send runs the input box's change events (`--no-input-changes`: off)."""
 
@@ -133,6 +136,11 @@ async def burst(app: AppProcess, sessions: int, code: str, sample: Path | None) 
         results = await asyncio.gather(*(one_send(http, app.url, config, events.send, token, session) for token, session in zip(tokens, hashes)),
                                        return_exceptions=True)
         row.cpu = app.cpu_seconds() - before
+        if INPUT_CHANGES["on"]:  # what one of them costs, run one after another on one session
+            before, ran = app.cpu_seconds(), 0
+            for n in range(CHANGE_TRIES):
+                ran += await change_events(http, app.url, config, {"text": f"Please repeat {n}" if n % 2 else "", "files": []}, hashes[0])
+            row.change_cpu = (app.cpu_seconds() - before) / max(ran, 1)
     if sample:
         signal_app(app, signal.SIGUSR2)
         for _ in range(50):
@@ -142,6 +150,9 @@ async def burst(app: AppProcess, sessions: int, code: str, sample: Path | None) 
         data = json.loads(sample.read_text())
         row.samples = data["samples"]
         row.shares = {name: share(data, needle) for name, needle in WATCHED.items()}
+    failed = [f"{type(r).__name__}: {str(r)[:120]}" for r in results if isinstance(r, BaseException)]
+    if failed:
+        print(f"{code}: {len(failed)} sends failed, e.g. {failed[0]}", file=sys.stderr, flush=True)
     done = [r for r in results if isinstance(r, tuple) and r[0]]
     row.replies, row.lost = len(done), sessions - len(done)
     row.change_events = sum(r[1] for r in results if isinstance(r, tuple))
@@ -159,11 +170,11 @@ def run_round(root: Path, code: str, sessions: int, sample_dir: Path | None, por
 
 def print_rows(rows: list[Round], sessions: int) -> None:
     print(f"{sessions} sessions at once, one message each (token delay 30 ms); CPU of the app's server process")
-    print("| code | replies | lost | change events / send | CPU s / reply | one reply alone, CPU s (baseline) |")
-    print("|---|---|---|---|---|---|")
+    print("| code | replies | lost | change events / send | CPU s / reply | one reply alone, CPU s (baseline) | CPU s / change event, alone |")
+    print("|---|---|---|---|---|---|---|")
     for row in rows:
         print(f"| {row.code} | {row.replies} | {row.lost} | {row.change_events / max(sessions, 1):.1f} | "
-              f"{row.cpu / max(row.replies, 1):.4f} | {row.alone_cpu:.4f} |")
+              f"{row.cpu / max(row.replies, 1):.4f} | {row.alone_cpu:.4f} | {row.change_cpu:.4f} |")
     by_code: dict[str, list[float]] = {}
     for row in rows:
         by_code.setdefault(row.code, []).append(row.cpu / max(row.replies, 1))
