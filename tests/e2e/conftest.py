@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,27 +25,39 @@ class RunningApp:
     gateway: RunningGateway
 
 
+@contextmanager
+def running_app(defaults: ServerDefaults, settings: Settings | None = None) -> Iterator[str]:
+    """The app for `defaults` on a free port of 127.0.0.1, as the page reaches it: its URL."""
+    blocks = configure_queue(build_app(settings or Settings(read_timeout=10), defaults))
+    port = free_port()
+    blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options())
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        blocks.close()
+
+
+def fresh_page(browser: Browser, url: str) -> Iterator[Page]:
+    """A page of its own (a new browser context) on `url`, once the chat's input is on screen."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    tab = context.new_page()
+    tab.goto(url)
+    tab.wait_for_selector("#chat-input textarea")
+    yield tab
+    context.close()
+
+
 @pytest.fixture(scope="session")
 def app_server() -> Iterator[RunningApp]:
     gateway = start_in_thread(DemoConfig(api_key=SERVER_KEY, token_delay=0.02, video_queue_seconds=1.0, video_run_seconds=6.0))
-    defaults = ServerDefaults(gateway.url, SERVER_KEY, demo=True)
-    blocks = configure_queue(build_app(Settings(read_timeout=10), defaults))
-    port = free_port()
-    blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options())
-    yield RunningApp(f"http://127.0.0.1:{port}", gateway)
-    blocks.close()
+    with running_app(ServerDefaults(gateway.url, SERVER_KEY, demo=True)) as url:
+        yield RunningApp(url, gateway)
     gateway.stop()
-
 
 
 @pytest.fixture
 def page(browser: Browser, app_server: RunningApp) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    tab = context.new_page()
-    tab.goto(app_server.url)
-    tab.wait_for_selector("#chat-input textarea")
-    yield tab
-    context.close()
+    yield from fresh_page(browser, app_server.url)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

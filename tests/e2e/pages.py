@@ -25,13 +25,14 @@ def open_tab(page: Page, name: str, ready_selector: str) -> None:
     page.wait_for_selector(ready_selector)
 
 
-def open_accordion(page: Page, label: str, inside: str, timeout_ms: int = 60_000) -> None:
-    """Open the accordion called `label` until `inside` shows, as a person does: a click that the
-    page lost while it was still applying its first updates (seen on a loaded machine) is made
-    again once the panel has had time to open."""
+def open_accordion(page: Page, label: str, inside: str, timeout_ms: int = 60_000, within: str | None = None) -> None:
+    """Open the accordion called `label` (the first on the page, or the first in `within`) until
+    `inside` shows, as a person does: a click that the page lost while it was still applying its
+    first updates (seen on a loaded machine) is made again once the panel has had time to open."""
     deadline = time.monotonic() + timeout_ms / 1000
+    scope = page.locator(within) if within else page
     while True:
-        page.get_by_text(label, exact=True).first.click()
+        scope.get_by_text(label, exact=True).first.click()
         try:
             page.locator(inside).wait_for(state="visible", timeout=10_000)
             return

@@ -5,25 +5,21 @@ the results (the refusal included). The MCP exchanges show in the panel's inspec
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import start_in_thread
 from playground.demo_mcp.server import start_in_thread as start_mcp
-from playground.settings import Settings
-from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.shared.connection import ServerDefaults
-from tests.e2e.pages import open_tab
+from tests.e2e.pages import open_accordion, open_tab
+from tests.e2e.conftest import fresh_page, running_app
 
 pytestmark = pytest.mark.browser
 KEY = "sk-mcp-browser-4711"
-PORT = 7283
 TABS = [("chat", "Chat"), ("messages", "Messages"), ("native", "Native")]
 
 
@@ -31,35 +27,19 @@ TABS = [("chat", "Chat"), ("messages", "Messages"), ("native", "Native")]
 def app_url() -> Iterator[str]:
     gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=0.0))
     mcp = start_mcp()
-    defaults = replace(ServerDefaults(gateway.url, KEY, demo=True), mcp_url=mcp.url, mcp_demo=True)
-    blocks = configure_queue(build_app(Settings(read_timeout=10), defaults))
-    blocks.launch(server_name="127.0.0.1", server_port=PORT, prevent_thread_lock=True, quiet=True, **launch_options())
-    yield f"http://127.0.0.1:{PORT}"
-    blocks.close()
+    with running_app(replace(ServerDefaults(gateway.url, KEY, demo=True), mcp_url=mcp.url, mcp_demo=True)) as url:
+        yield url
     mcp.stop()
     gateway.stop()
 
 
 @pytest.fixture
 def page(browser: Browser, app_url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    tab = context.new_page()
-    tab.goto(app_url)
-    tab.wait_for_selector("#chat-input textarea")
-    yield tab
-    context.close()
+    yield from fresh_page(browser, app_url)
 
 
 def open_mcp_panel(page: Page, prefix: str) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        page.locator(f"#{prefix}-mcp").get_by_text("MCP tools", exact=True).first.click()
-        try:
-            page.locator(f"#{prefix}-mcp-example").wait_for(state="visible", timeout=10_000)
-            return
-        except PlaywrightTimeoutError:
-            if time.monotonic() > deadline:
-                raise
+    open_accordion(page, "MCP tools", f"#{prefix}-mcp-example", within=f"#{prefix}-mcp")
 
 
 def review(page: Page, prefix: str) -> Locator:

@@ -7,58 +7,39 @@ Batch's example runs v1 and v2 in two columns whose leaderboard labels name them
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import start_in_thread
 from playground.settings import Settings
-from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.shared.connection import ServerDefaults
-from tests.e2e.pages import open_tab
+from tests.e2e.pages import open_accordion, open_tab
+from tests.e2e.conftest import fresh_page, running_app
 
 pytestmark = pytest.mark.browser
 KEY = "sk-prompt-library-2024"
-PORT = 7521
 
 
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=0.0))
-    settings = Settings(read_timeout=10, data_dir=Path(tmp_path_factory.mktemp("library")))
-    blocks = configure_queue(build_app(settings, ServerDefaults(gateway.url, KEY, demo=True)))
-    blocks.launch(server_name="127.0.0.1", server_port=PORT, prevent_thread_lock=True, quiet=True, **launch_options())
-    yield f"http://127.0.0.1:{PORT}"
-    blocks.close()
+    with running_app(ServerDefaults(gateway.url, KEY, demo=True), Settings(read_timeout=10, data_dir=Path(tmp_path_factory.mktemp("library")))) as url:
+        yield url
     gateway.stop()
 
 
 @pytest.fixture
 def page(browser: Browser, app_url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    tab = context.new_page()
-    tab.goto(app_url)
-    tab.wait_for_selector("#chat-input textarea")
-    yield tab
-    context.close()
+    yield from fresh_page(browser, app_url)
 
 
 def open_library(page: Page, prefix: str) -> None:
     """Open the tab's Prompt library section (each text tab has one of that name)."""
-    deadline = time.monotonic() + 60
-    while True:
-        page.locator(f"#{prefix}-plib").get_by_text("Prompt library", exact=True).first.click()
-        try:
-            page.locator(f"#{prefix}-plib-example").wait_for(state="visible", timeout=10_000)
-            return
-        except PlaywrightTimeoutError:
-            if time.monotonic() > deadline:
-                raise
+    open_accordion(page, "Prompt library", f"#{prefix}-plib-example", within=f"#{prefix}-plib")
 
 
 def pick_version(page: Page, dropdown: str, version: str) -> None:

@@ -100,9 +100,9 @@ def arguments_of(text: str) -> dict[str, Any]:
     return value
 
 
-def offered(tools_text: str, chosen: list[MCPTool], format: str) -> str:
-    """The tab's tools box with `chosen` written in (a tool of the same name replaced, the rest kept).
-    Raises `RequestValidationError` when the box holds something that is not a list of tools."""
+def tools_in_box(tools_text: str) -> list[dict[str, Any]]:
+    """The tab's tools box as its list of tool objects (empty for an empty box). Raises
+    `RequestValidationError` when it holds something else."""
     text = (tools_text or "").strip()
     try:
         current = json.loads(text) if text else []
@@ -110,6 +110,13 @@ def offered(tools_text: str, chosen: list[MCPTool], format: str) -> str:
         raise RequestValidationError([say("mcp.tools_box_not_json")]) from None
     if not isinstance(current, list) or not all(isinstance(item, dict) for item in current):
         raise RequestValidationError([say("mcp.tools_box_not_json")])
+    return current
+
+
+def offered(tools_text: str, chosen: list[MCPTool], format: str) -> str:
+    """The tab's tools box with `chosen` written in (a tool of the same name replaced, the rest kept).
+    Raises `RequestValidationError` when the box holds something that is not a list of tools."""
+    current = tools_in_box(tools_text)
     names = {tool.name for tool in chosen}
     new = declarations(chosen, format)
     if format == "native":  # the Native tab's box lists the declarations themselves (it wraps them in functionDeclarations)

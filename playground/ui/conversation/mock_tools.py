@@ -25,7 +25,7 @@ from playground.client.results import ToolCall
 from playground.client.tools.loop import MAX_STEPS
 from playground.client.tools.mock import EXAMPLE, KINDS, MockTool, MockToolError, find, mock_tools_from, mock_tools_text
 from playground.ui.conversation.handlers import ConversationHandlers
-from playground.ui.conversation.mcp_tools import offered
+from playground.ui.conversation.mcp_tools import offered, tools_in_box
 from playground.ui.conversation.turns import TOOL_RESULT_KINDS, Session
 from playground.ui.i18n import say
 from playground.ui.shared.codegen import indented_json
@@ -46,14 +46,7 @@ class MockState:
 
 def withdrawn(tools_text: str, names: set[str]) -> str:
     """The tab's tools box without the tools named `names` (the box must hold a JSON list)."""
-    text = (tools_text or "").strip()
-    try:
-        current = json.loads(text) if text else []
-    except ValueError:
-        raise RequestValidationError([say("mcp.tools_box_not_json")]) from None
-    if not isinstance(current, list) or not all(isinstance(item, dict) for item in current):
-        raise RequestValidationError([say("mcp.tools_box_not_json")])
-    kept = [item for item in current if _declared_name(item) not in names]
+    kept = [item for item in tools_in_box(tools_text) if _declared_name(item) not in names]
     return json.dumps(kept, indent=2, ensure_ascii=False)
 
 
