@@ -63,6 +63,15 @@ class GatewayError(Exception):
         return f"{self.message} {self.hint}".strip()
 
 
+class ProblemsError(ValueError):
+    """Input that cannot be used (a plan, a suite, a prompt, mocked tools): every problem, each
+    naming what and where."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
 class RequestValidationError(GatewayError):
     title = Text("errors.please_check_request")
     hint = Text("errors.fix_what_named_above_try")

@@ -17,6 +17,7 @@ from playground.client.batch.template import TemplateError, check_variables, var
 from playground.client.intent import FORMATS
 from playground.client.tools.mock import MockTool, MockToolError, mock_tools_from
 from playground.client.validation import is_utf8
+from playground.client.errors import ProblemsError
 
 MAX_COLUMNS = 8
 MAX_REPEATS = 20
@@ -103,12 +104,8 @@ def _temperature_ok(value: Any) -> bool:
     return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value) and 0 <= value <= 2
 
 
-class PlanError(ValueError):
+class PlanError(ProblemsError):
     """What is wrong with a plan, every problem named."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(problems))
 
 
 @dataclass

@@ -12,6 +12,7 @@ from typing import Any
 
 from playground.client.texts import Text
 from playground.client.validation import is_utf8
+from playground.client.errors import ProblemsError
 
 FORMATS = ("chat", "responses", "messages", "native")
 ROLES = ("user", "assistant")
@@ -28,12 +29,8 @@ VERSION_WORD = re.compile(r"^v\d+$")
 PLAIN = (str, int, float, bool, type(None))
 
 
-class PromptError(ValueError):
+class PromptError(ProblemsError):
     """What is wrong with a prompt, a name or a library file: every problem named."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(problems))
 
 
 @dataclass(frozen=True)

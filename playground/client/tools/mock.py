@@ -24,6 +24,7 @@ from playground.client.json_depth import deeper_than
 from playground.client.mcp.formats import declarations as mcp_declarations
 from playground.client.mcp.model import MCPTool
 from playground.client.texts import Text
+from playground.client.errors import ProblemsError
 
 KINDS = ("fixed", "template", "ask")
 MAX_TOOLS = 16
@@ -44,12 +45,8 @@ class TemplateError(ValueError):
     """A template that cannot answer this call (a placeholder the call did not give, or no name)."""
 
 
-class MockToolError(ValueError):
+class MockToolError(ProblemsError):
     """Mocked tools that cannot be used, every problem named."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(problems))
 
 
 @dataclass(frozen=True)

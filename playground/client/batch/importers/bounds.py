@@ -18,6 +18,7 @@ import yaml
 
 from playground.client.json_depth import deeper_than
 from playground.client.texts import Text
+from playground.client.errors import ProblemsError
 
 MAX_FILES = 20
 MAX_FILE_BYTES = 20_000_000
@@ -30,12 +31,8 @@ MAX_NODES = 200_000
 SECONDS = 10.0
 
 
-class SuiteError(ValueError):
+class SuiteError(ProblemsError):
     """A suite that cannot be imported: every problem, each naming what and where."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(problems))
 
 
 def refuse(problem: str) -> SuiteError:
