@@ -34,6 +34,9 @@ ANSWERS: dict[str, str] = {
     "what's the weather in paris?": WEATHER_WITHOUT_TOOL,
     "describe a cat.": ("A cat is a small, soft-furred animal with four legs, whiskers, sharp claws and a long tail. "
                         "It sleeps much of the day, hunts at dusk, purrs when it is content and says \"meow\" to people."),
+    "describe an animal of the savanna.": ("The lion is a large cat of the African savanna: a tawny coat, a tufted tail and, on "
+                                           "the males, a dark mane. Lions live in prides, hunt zebra and antelope together at "
+                                           "dusk and rest in the shade through the hot day."),
     "write a long story about a lighthouse.": LIGHTHOUSE_STORY,
     "summarise the document in one sentence.": ("In a hundred numbered sections the document says one thing: the gateway "
                                                  "routes each request to the model family named by its model id."),

@@ -132,8 +132,8 @@ async def run_with_mocks(send: Send, request: Any, fmt: str, model: str, tools: 
         try:
             run.result, exchange = await send(request)
         except Exception as error:
-            error.tool_calls = run.calls  # type: ignore[attr-defined]
-            error.tool_exchanges = run.exchanges  # type: ignore[attr-defined]
+            error.tool_calls = run.calls  # type: ignore[attr-defined]  # any exception carries the calls made so far to the cell
+            error.tool_exchanges = run.exchanges  # type: ignore[attr-defined]  # and the requests that went out
             raise
         run.exchanges.append(exchange)
         calls = [call for call in run.result.tool_calls if call.name]

@@ -19,6 +19,7 @@ from playground.client.tools.mock import EXAMPLE
 from playground.client.transport import Connection
 from playground.settings import Settings
 from playground.ui.shared.connection import ServerDefaults
+from playground.ui.tabs.batch.columns import PER_COLUMN
 from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.runs import BatchRuns
@@ -27,7 +28,7 @@ from playground.ui.tabs.context import TabContext
 
 COLUMNS = ["chat", "gx-2.5-flash", "messages", "cl-sonnet-4-5-20250929"] + ["", ""] * (MAX_COLUMNS - 2)
 GRADERS = ["tool_called", 'get_weather {"city": "{{city}}"}', 0, 0, "", *["", "", 0, 0, ""] * (GRADER_SLOTS - 1)]
-OWN = [""] * 3 * MAX_COLUMNS
+OWN = [""] * PER_COLUMN * MAX_COLUMNS
 OFFERS = [True, False] + [False] * (MAX_COLUMNS - 2)
 USER = "What is the weather in {{city}}?"
 
