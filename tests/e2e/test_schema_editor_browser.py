@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import RunningApp
+from tests.e2e.pages import open_accordion
 from tests.e2e.test_chinese_browser import chinese
 
 pytestmark = pytest.mark.browser
@@ -24,15 +25,17 @@ def schema_box(page: Page) -> str:
 def add_field(page: Page, name: str, kind: str = "", enum: str = "") -> None:
     page.fill("#chat-schema-new-name textarea", name)
     if kind:
-        page.locator("#chat-schema-new-type input").fill(kind)
+        picker = page.locator("#chat-schema-new-type input")
+        picker.fill(kind)
         page.keyboard.press("Enter")
+        expect(picker).to_have_value(kind)  # the choice is made before Add reads it
     page.fill("#chat-schema-new-enum textarea", enum)
     page.click("#chat-schema-add")
-    expect(page.locator("#chat-schema-new-name textarea")).to_have_value("")
+    expect(page.locator("#chat-schema-new-name textarea")).to_have_value("", timeout=20_000)  # added: the row's boxes are emptied
 
 
 def test_a_schema_built_in_the_form_is_edited_as_json_and_the_answer_is_checked(page: Page) -> None:
-    page.get_by_text("Tools and structured output", exact=True).click()
+    open_accordion(page, "Tools and structured output", "#chat-schema-add")
     add_field(page, "animal")
     add_field(page, "size", "enum", "small, large")
     expect(page.locator("#chat-schema")).to_contain_text('"enum"')
@@ -60,7 +63,7 @@ def test_a_schema_built_in_the_form_is_edited_as_json_and_the_answer_is_checked(
 
 
 def test_strict_mode_names_what_it_refuses_before_sending(page: Page) -> None:
-    page.get_by_text("Tools and structured output", exact=True).click()
+    open_accordion(page, "Tools and structured output", "#chat-schema-add")
     page.click("#chat-schema-example")
     expect(page.locator("#chat-schema-fields")).to_contain_text("herbivore, carnivore, omnivore")
     page.locator("#chat-schema-fields input[type=checkbox]").nth(2).uncheck()  # the header's, then name's, then diet's tick
@@ -73,7 +76,7 @@ def test_strict_mode_names_what_it_refuses_before_sending(page: Page) -> None:
 
 def test_a_chinese_visitor_reads_the_editor_and_its_table_in_chinese(browser: Browser, app_server: RunningApp) -> None:
     for page in chinese(browser, app_server.url):
-        page.get_by_text("工具与结构化输出", exact=True).click()
+        open_accordion(page, "工具与结构化输出", "#chat-schema-add")
         expect(page.locator("#chat-schema-fields")).to_contain_text("名称")  # the table's headings, written on load
         expect(page.locator("#chat-schema-add")).to_have_text("添加字段")
         page.click("#chat-schema-example")
