@@ -9,7 +9,7 @@ from typing import Any
 
 from playground.client import catalog
 from playground.client.intent import Intent
-from playground.client.report.probe import NONE, Fail, Probe, Skip, excerpt
+from playground.client.report.probe import NONE, Fail, Probe, Skip, excerpt, usage_problem
 from playground.client.report.text_probes import QUESTION, tiny_png
 from playground.client.results import TextResult, Usage
 from playground.client.texts import Text
@@ -69,10 +69,8 @@ async def count_tokens_extras(probe: Probe) -> str:
 def _thoughts_problem(result: TextResult) -> str | None:
     """Why a native answer's usageMetadata does not add up (None: it does)."""
     usage = result.usage
-    if usage is None:
-        return Text("report.usage.none")
-    if not usage.input_tokens or not usage.output_tokens:
-        return Text("report.usage.zero_or_missing", input=usage.input_tokens, output=usage.output_tokens)
+    if usage is None or not usage.input_tokens or not usage.output_tokens:
+        return usage_problem(result)  # missing or zero counts: the Report's one usage rule says so
     if result.reasoning.strip() and not usage.reasoning_tokens:
         return Text("report.native_usage.thoughts_not_counted")
     whole = usage.input_tokens + usage.output_tokens + (usage.reasoning_tokens or 0)
