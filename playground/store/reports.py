@@ -11,28 +11,9 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from playground.store.runs import _text
+from playground.store.runs import storable_text
 
 MAX_LISTED = 200
-
-
-@dataclass(frozen=True)
-class KeptReport:
-    """A report as it is kept: `document` is its JSON text."""
-
-    id: str
-    owner: str
-    created: float
-    gateway: str
-    thorough: bool
-    summary: str
-    passed: int
-    failed: int
-    compatible_failed: int
-    cells: int
-    origin: str
-    document: str
-    kept: float
 
 
 @dataclass(frozen=True)
@@ -51,12 +32,23 @@ class ReportListing:
     origin: str
 
 
+@dataclass(frozen=True)
+class KeptReport:
+    """A report as it is kept: what its list shows, its owner, `document` (its JSON text) and when it was kept."""
+
+    listing: ReportListing
+    owner: str
+    document: str
+    kept: float
+
+
 def insert_report(connection: sqlite3.Connection, report: KeptReport) -> str:
+    shown = report.listing
     connection.execute("INSERT INTO reports (id, owner, created, gateway, thorough, summary, passed, failed, compatible_failed, cells, origin, document, kept) "
                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                       (report.id, report.owner, report.created, _text(report.gateway), int(report.thorough), _text(report.summary), report.passed,
-                        report.failed, report.compatible_failed, report.cells, report.origin, _text(report.document), report.kept))
-    return report.id
+                       (shown.id, report.owner, shown.created, storable_text(shown.gateway), int(shown.thorough), storable_text(shown.summary),
+                        shown.passed, shown.failed, shown.compatible_failed, shown.cells, shown.origin, storable_text(report.document), report.kept))
+    return shown.id
 
 
 def list_reports(connection: sqlite3.Connection, owner: str | None, gateway: str | None = None, limit: int = MAX_LISTED) -> list[ReportListing]:

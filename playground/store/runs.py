@@ -78,7 +78,7 @@ class RunSummary:
     graded: int
 
 
-def _text(value: Any) -> str:
+def storable_text(value: Any) -> str:
     """Text SQLite can hold (a lone surrogate from an answer becomes U+FFFD)."""
     text = value if isinstance(value, str) else ("" if value is None else str(value))
     try:
@@ -94,9 +94,9 @@ def _json(value: Any) -> str:
 
 def insert_run(connection: sqlite3.Connection, run: NewRun) -> None:
     connection.execute("INSERT INTO runs (id, owner, created, plan, dataset, row_count, repeats, cell_total, origin) VALUES (?,?,?,?,?,?,?,?,?)",
-                       (run.id, run.owner, run.created, _json(run.plan), _text(run.dataset), len(run.rows), run.repeats, run.total, run.origin))
+                       (run.id, run.owner, run.created, _json(run.plan), storable_text(run.dataset), len(run.rows), run.repeats, run.total, run.origin))
     connection.executemany("INSERT INTO run_columns (run_id, position, format, model) VALUES (?,?,?,?)",
-                           [(run.id, index, _text(fmt), _text(model)) for index, (fmt, model) in enumerate(run.columns)])
+                           [(run.id, index, storable_text(fmt), storable_text(model)) for index, (fmt, model) in enumerate(run.columns)])
     connection.executemany("INSERT INTO run_rows (run_id, row, run_values) VALUES (?,?,?)",
                            [(run.id, index, _json(values)) for index, values in enumerate(run.rows)])
 
@@ -147,12 +147,12 @@ def save_cell(connection: sqlite3.Connection, run_id: str, summary: dict[str, An
         connection.execute("DELETE FROM grades WHERE run_id = ? AND row = ? AND repeat = ? AND col = ?", key)
     connection.execute("INSERT OR REPLACE INTO cells (run_id, row, repeat, col, answer, error, ttft, total, tokens_per_s, usage, cached, request_key, "
                        "detail, written) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                       (*key, _text(summary.get("answer")), _text(summary.get("error")), summary.get("ttft"), summary.get("total"),
+                       (*key, storable_text(summary.get("answer")), storable_text(summary.get("error")), summary.get("ttft"), summary.get("total"),
                         summary.get("tokens_per_s"), _json(summary.get("usage") or {}), int(bool(summary.get("cached"))),
-                        _text(summary.get("request_key")), _json(detail), at))
+                        storable_text(summary.get("request_key")), _json(detail), at))
     grades = [{"passed": None if mark.get("passed") is None else int(bool(mark["passed"])),
                "score": mark.get("score") if isinstance(mark.get("score"), int) and not isinstance(mark.get("score"), bool) else None,
-               "detail": _text(mark.get("detail"))} for mark in summary.get("marks") or []]
+               "detail": storable_text(mark.get("detail"))} for mark in summary.get("marks") or []]
     if grades:  # every grade in one statement
         connection.execute("INSERT INTO grades (run_id, row, repeat, col, grader, passed, score, detail) "
                            "SELECT ?, ?, ?, ?, key, value ->> 'passed', value ->> 'score', value ->> 'detail' FROM json_each(?)", (*key, _json(grades)))
@@ -210,7 +210,7 @@ def import_seen(connection: sqlite3.Connection, name: str, size: int, mtime: flo
 
 def record_import(connection: sqlite3.Connection, name: str, size: int, mtime: float, run_id: str, problem: str, at: float) -> None:
     connection.execute("INSERT OR REPLACE INTO imported_files (name, size, mtime, run_id, problem, at) VALUES (?,?,?,?,?,?)",
-                       (name, size, mtime, run_id, _text(problem), at))
+                       (name, size, mtime, run_id, storable_text(problem), at))
 
 
 def import_problems(connection: sqlite3.Connection) -> list[tuple[str, str]]:

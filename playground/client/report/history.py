@@ -36,8 +36,9 @@ def keep_now(db: Database, report: Report, owner: str, origin: str = "cli") -> s
 
 def kept_record(report: Report, owner: str, origin: str) -> KeptReport:
     counts, compatible = report.counts(), report.counts(COMPATIBLE)
-    return KeptReport(uuid.uuid4().hex, owner, report.created, report.gateway, report.scope.thorough, document.summary_line(report),
-                      counts[PASS], counts[FAIL], compatible[FAIL], len(report.results), origin, document.dumps(report), time.time())
+    shown = ReportListing(uuid.uuid4().hex, report.created, report.gateway, report.scope.thorough, document.summary_line(report),
+                          counts[PASS], counts[FAIL], compatible[FAIL], len(report.results), origin)
+    return KeptReport(shown, owner, document.dumps(report), time.time())
 
 
 def listed(db: Database, owner: str | None, gateway: str | None = None) -> list[ReportListing]:
