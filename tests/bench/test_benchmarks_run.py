@@ -14,6 +14,7 @@ SMALLEST = {
     "stream_replay": ["--events", "200", "--runs", "1", "--formats", "chat,messages,responses,native"],
     "startup": ["--runs", "1"],
     "ui_latency": ["--tries", "2"],
+    "ui_latency_browser": ["--tries", "1"],
     "concurrent_chat": ["--sessions", "2"],
     "long_session": ["--turns", "2", "--sessions", "2"],
     "stream_throughput": ["--runs", "1"],
