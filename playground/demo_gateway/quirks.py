@@ -8,7 +8,7 @@ A quirk is `NAME` (every model) or `NAME@MODEL` (that model only):
 | no-done          | chat completion streams end without `data: [DONE]`                    |
 | drop-usage       | streams carry no usage (chat usage chunk, response.usage, message usage, usageMetadata) |
 | slow-first-token | a stream waits `DemoConfig.slow_first_token_s` before its first event |
-| ignore-schema    | `response_format` (JSON schema output) is ignored: a plain text answer |
+| ignore-schema    | chat `response_format` (JSON schema output) is ignored: a plain text answer |
 | ignore-system    | the system prompt is ignored                                           |
 | ignore-stop      | stop sequences are ignored (messages `stop_sequences`, native `generationConfig.stopSequences`) |
 | stream-usage-off | a stream's usage counts 3 more output tokens than the same whole answer's |
@@ -49,6 +49,7 @@ EXTRA_OUTPUT_TOKENS = 3
 OUTPUT_COUNTS = ("completion_tokens", "output_tokens", "candidatesTokenCount", "total_tokens", "totalTokenCount")
 DIRECTIVE = re.compile(r'Start every answer with the word "([^"]{1,40})"')
 SYSTEM_FIELDS = ("instructions", "system", "systemInstruction", "system_instruction")
+CHAT_PATH = "/chat/completions"
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def _system_text(body: dict[str, Any]) -> str:
 def on_request(quirks: tuple[Quirk, ...], path: str, body: dict[str, Any]) -> dict[str, Any]:
     """The body as the demo reads it: quirks that ignore fields, then the system-prompt rule."""
     names = active(quirks, path, body)
-    if "ignore-schema" in names:
+    if "ignore-schema" in names and path.endswith(CHAT_PATH):  # images' own response_format (url / b64_json) stays read
         body.pop("response_format", None)
     if "ignore-stop" in names:
         body.pop("stop_sequences", None)
@@ -134,7 +135,9 @@ def _tool_choice_none_as_auto(body: dict[str, Any]) -> None:
 
 def _drift(body: dict[str, Any]) -> None:
     """The chat JSON schema read with its integer and number properties as strings."""
-    schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("schema")
+    form = body.get("response_format")
+    schema = form.get("json_schema") if isinstance(form, dict) else None
+    schema = schema.get("schema") if isinstance(schema, dict) else None
     if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
         schema["properties"] = {name: {**value, "type": "string"} if isinstance(value, dict) and value.get("type") in ("integer", "number") else value
                                 for name, value in schema["properties"].items()}

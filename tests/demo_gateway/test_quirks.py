@@ -36,3 +36,16 @@ def test_a_quirk_scoped_to_a_model_leaves_the_others_alone() -> None:
             assert "OKAPI" in http.post("/v1/chat/completions", json=system).json()["choices"][0]["message"]["content"]
     finally:
         gateway.stop()
+
+
+def test_the_schema_quirks_touch_only_the_chat_json_schema() -> None:
+    """Images have a `response_format` of their own (`b64_json` only for this family): ignore-schema
+    must not make a bad one valid, and schema-drift must not break on its string value."""
+    gateway = start_in_thread(DemoConfig(api_key="k", quirks=("ignore-schema", "schema-drift")))
+    try:
+        with httpx.Client(base_url=gateway.url, headers={"Authorization": "Bearer k"}, timeout=10) as http:
+            body = {"model": "gx-2.5-flash-image", "prompt": "A small red apple.", "n": 1, "response_format": "url"}
+            refused = http.post("/v1/images/generations", json=body)
+            assert refused.status_code == 400 and "response_format" in refused.json()["error"]["message"]
+    finally:
+        gateway.stop()
