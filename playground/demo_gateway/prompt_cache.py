@@ -1,10 +1,16 @@
-"""Prompt caching for the messages format, as the spec's Limits describe.
+"""Prompt caching for the messages format, as the spec's Limits describe, and the automatic
+caching the demo does for the responses format (`automatic_units`).
 
 The prompt is a sequence of units (tool definitions, system blocks, message blocks, in that
 order). A `cache_control` on a unit is a breakpoint; the prefix up to it is cached when it holds
 at least the model's minimum (1024 tokens; 2048 for the small `haiku` model), for 5 minutes
 (`ephemeral`) or 1 hour (`persistent`). A later request whose prefix matches exactly reads it
 (and refreshes its lifetime). `cache_control` at the top level marks the last unit.
+
+The responses format has no `cache_control`; its usage reports `input_tokens_details.cached_tokens`
+(part of `input_tokens`). The demo caches it as the vendors of that format do, without being asked:
+every input item ends a cacheable prefix (same minimum, 5 minutes), so the same long input sent
+again reads the longest prefix it has seen.
 """
 
 from __future__ import annotations
@@ -81,6 +87,11 @@ def prompt_units(body: dict[str, Any]) -> list[Unit]:
         last = units[-1]
         units[-1] = Unit(last.key, last.tokens, top.get("type", "ephemeral"))
     return units
+
+
+def automatic_units(pieces: list[tuple[str, int]]) -> list[Unit]:
+    """Units of a prompt cached without breakpoints: (what a piece is, its tokens), each piece a breakpoint."""
+    return [Unit(key, tokens, "ephemeral") for key, tokens in pieces]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ planted defect, so each of those checks has a cell it must flag (`DEMO_QUIRKS`, 
 | no-retry-after         | a 429 carries neither `Retry-After` nor `retry-after-ms`                           |
 | count-skips-tools      | `count_tokens` leaves the tool definitions out (POST /v1/messages/count_tokens)    |
 | thoughts-outside-total | native `totalTokenCount` leaves `thoughtsTokenCount` out (whole and streamed)      |
-| cache-in-input         | messages `input_tokens` also counts the cache reads and writes (Message object usage) |
+| cache-in-input         | `input_tokens` counts the cache again: messages adds the reads and writes (Message object usage: the non-cached input), responses adds `cached_tokens`, already inside it (Response object usage) |
 
 Each works on the answer the demo already made (`with_report_quirks` wraps an endpoint), so the
 demo's own rules stay in one place.
@@ -40,6 +40,12 @@ def _count_without_tools(request_body: dict[str, Any]) -> dict[str, Any]:
     return {"input_tokens": sum(unit.tokens for unit in prompt_units({**request_body, "tools": []}))}
 
 
+def _responses_cached(usage: dict[str, Any]) -> int:
+    details = usage.get("input_tokens_details")
+    cached = details.get("cached_tokens") if isinstance(details, dict) else None
+    return cached if isinstance(cached, int) else 0
+
+
 def _usage_rewritten(payload: Any, names: set[str]) -> bool:
     """Apply the accounting quirks to one answer or event in place; True when it changed."""
     if not isinstance(payload, dict):
@@ -49,11 +55,13 @@ def _usage_rewritten(payload: Any, names: set[str]) -> bool:
     if "thoughts-outside-total" in names and isinstance(metadata, dict) and metadata.get("thoughtsTokenCount"):
         metadata["totalTokenCount"] = (metadata.get("promptTokenCount") or 0) + (metadata.get("candidatesTokenCount") or 0)
         changed = True
-    for holder in (payload, payload.get("message")):
+    for holder in (payload, payload.get("message"), payload.get("response")):
         usage = holder.get("usage") if isinstance(holder, dict) else None
         if "cache-in-input" in names and isinstance(usage, dict) and isinstance(usage.get("input_tokens"), int):
-            cached = (usage.get("cache_read_input_tokens") or 0) + (usage.get("cache_creation_input_tokens") or 0)
+            cached = (usage.get("cache_read_input_tokens") or 0) + (usage.get("cache_creation_input_tokens") or 0) + _responses_cached(usage)
             usage["input_tokens"] += cached
+            if isinstance(usage.get("total_tokens"), int):  # the total stays the sum it claims to be
+                usage["total_tokens"] += cached
             changed = changed or bool(cached)
     return changed
 

@@ -4,8 +4,9 @@ Streams the whole event sequence (every event with `sequence_number`, text delta
 `obfuscation` field), reasoning summaries for reasoning models, function calls with arguments
 valid against their schema and an answer that uses a `function_call_output`, a simulated
 `web_search_preview` with URL citations, `input_image` / `input_file` understood (the reply says
-what it received), and `previous_response_id` continuing a stored conversation (per key,
-bounded). Function tools and a forced `tool_choice` are accepted nested (the spec's form) and
+what it received), `previous_response_id` continuing a stored conversation (per key,
+bounded), and a long input sent again reported as cached (`input_tokens_details.cached_tokens`,
+inside `input_tokens`; `prompt_cache.automatic_units`). Function tools and a forced `tool_choice` are accepted nested (the spec's form) and
 flat (the openai SDK's form). Structured output, which the spec does not list, is read where the
 responses format of real gateways puts it: `text.format` `{type: json_schema, name, schema}`
 answers with JSON valid against the schema.
@@ -44,6 +45,7 @@ from playground.demo_gateway.common import (
 )
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.parallel_calls import call_prompts
+from playground.demo_gateway.prompt_cache import PromptCache, Unit, automatic_units
 from playground.demo_gateway.faults import Fault, inject_stream_fault, strip_markers
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
@@ -144,6 +146,9 @@ class Planned:
     model: str
     output: list[dict[str, Any]] = field(default_factory=list)
     input_tokens: int = 0
+    prefix: list[Unit] = field(default_factory=list)
+    """The input as the automatic prompt cache reads it (`prompt_cache.automatic_units`)."""
+    cached_tokens: int = 0
     reasoning_tokens: int = 0
     status: str = "completed"
     incomplete: str | None = None
@@ -175,7 +180,9 @@ def plan(body: dict[str, Any], history: list[dict[str, Any]]) -> Planned:
             notes, total_files = got, total_files + size
     if total_files > MAX_FILE_BYTES:
         raise _invalid(f"input: the files of one request may be at most 50 MB together ({total_files / 1e6:.1f} MB sent)")
-    planned.input_tokens = sum(count_tokens(_text_of(item.get("content")) or str(item.get("output", ""))) for item in items)
+    tokens = [count_tokens(_text_of(item.get("content")) or str(item.get("output", ""))) for item in items]
+    planned.input_tokens = sum(tokens)
+    planned.prefix = automatic_units([(json.dumps(item, sort_keys=True), count) for item, count in zip(items, tokens)])
     last = items[-1]
     prompt = strip_markers(_text_of(last.get("content"))) if last.get("role") == "user" else ""
     think, effort, summary = _reasoning_wanted(body)
@@ -271,6 +278,7 @@ def _cited_message(seed: str, prompt: str) -> dict[str, Any]:
 class ResponsesEndpoints:
     def __init__(self, config: DemoConfig) -> None:
         self.config = config
+        self.cache = PromptCache(config.clock)
         self._stored: OrderedDict[tuple[str, str], list[dict[str, Any]]] = OrderedDict()
 
     def _history(self, key: str, response_id: Any) -> list[dict[str, Any]]:
@@ -290,6 +298,7 @@ class ResponsesEndpoints:
         key = bearer_key(request) or ""
         history = self._history(key, body.get("previous_response_id"))
         planned = plan(body, history)
+        planned.cached_tokens = self.cache.apply(body["model"], planned.prefix).cache_read_input_tokens
         response_id = "resp_" + hashlib.sha256((repr(history) + repr(body["input"]) + body["model"]).encode()).hexdigest()[:24]
         final = self._response(response_id, body, planned)
         self._store(key, response_id, history + _items(body) + planned.output)
@@ -306,7 +315,7 @@ class ResponsesEndpoints:
             "output": planned.output, "previous_response_id": body.get("previous_response_id"),
             "incomplete_details": {"reason": planned.incomplete} if planned.incomplete else None,
             "usage": {"input_tokens": planned.input_tokens, "output_tokens": output_tokens,
-                      "total_tokens": planned.input_tokens + output_tokens, "input_tokens_details": {"cached_tokens": 0},
+                      "total_tokens": planned.input_tokens + output_tokens, "input_tokens_details": {"cached_tokens": planned.cached_tokens},
                       "output_tokens_details": {"reasoning_tokens": planned.reasoning_tokens}},
         }
 

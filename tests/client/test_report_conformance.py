@@ -75,6 +75,7 @@ async def test_the_clean_demo_passes_every_error_and_accounting_check(report_cli
     assert "count_tokens: HTTP 400" in judged[("messages", messages, "bad_request")][1], "count_tokens' own error body is checked too"
     assert judged[("messages", messages, "count_tokens_extras")][1] == "count_tokens 13 + 67 for the tool + 1000 for the image = 1080; usage 1080"
     assert judged[("messages", messages, "cache_usage")][1].startswith("written 3900, read 3900, every input token counted once")
+    assert judged[("responses", "gpt-4o-mini", "cache_usage")][1] == "cached tokens within the input (at most 3906)", "the demo caches responses too"
     assert judged[("native", "gx-2.5-flash", "native_usage")][1] == "prompt 11 + candidates 7 + thoughts 39 = total 57"
     assert judged[("chat", "gpt-4o-mini", "rate_limit")][1].endswith("retry-after-ms asked 0.01 s; the retry got HTTP 200")
 
@@ -98,7 +99,7 @@ async def test_each_accounting_defect_is_flagged_by_its_check_only(report_client
     messages = "cl-sonnet-4-5-20250929"
     assert set(failed) == {("chat", "gpt-4o-mini", "rate_limit"), ("responses", "gpt-4o-mini", "rate_limit"),
                            ("messages", messages, "count_tokens_extras"), ("native", "gx-2.5-flash", "native_usage"),
-                           ("messages", messages, "cache_usage")}
+                           ("messages", messages, "cache_usage"), ("responses", "gpt-4o-mini", "cache_usage")}
     assert failed[("chat", "gpt-4o-mini", "rate_limit")] == (
         "the 429 carries neither Retry-After nor retry-after-ms, so a client cannot tell when to retry (spec: Errors › Chat completions "
         "answers a rate limit with 429; the wait travels in Retry-After, which the official SDKs honour)")
@@ -108,6 +109,9 @@ async def test_each_accounting_defect_is_flagged_by_its_check_only(report_client
         "whole: totalTokenCount 18 is not promptTokenCount 11 + candidatesTokenCount 7 + thoughtsTokenCount 39 = 57")
     assert failed[("messages", messages, "cache_usage")] == (
         "input_tokens + cache reads + cache writes = 7806, count_tokens says 3906 (spec: Message object, usage: input_tokens is the non-cached input)")
+    assert failed[("responses", "gpt-4o-mini", "cache_usage")] == (
+        "the same request counted 3906 input tokens, then 7812 with 3906 of them cached (spec: Response object, usage: cached tokens are part "
+        "of the input, so a cache hit does not change it)")
 
 
 async def _rate_limit_cell(client: GatewayClient, url: str, monkeypatch: pytest.MonkeyPatch, marker: str) -> tuple[str, str, int]:

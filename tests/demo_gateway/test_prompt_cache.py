@@ -12,6 +12,7 @@ import pytest
 
 from playground.client.gateway import GatewayClient
 from playground.client.messages import MessagesRequest
+from playground.client.responses import ResponsesRequest
 from playground.client.results import Usage
 from playground.client.transport import Connection, Transport
 from playground.demo_gateway.config import DemoConfig
@@ -98,3 +99,30 @@ async def test_top_level_cache_control_caches_the_whole_prompt(send: Any) -> Non
     first = await send(1500, salt="f", top_level=True)
     assert first.cache_creation_tokens == 1501 and first.input_tokens == 0
     assert (await send(1500, salt="f", top_level=True)).cached_tokens == 1501
+
+
+async def test_responses_caches_a_repeated_long_input_inside_its_input_tokens(cache_gateway: RunningGateway, clock: FakeClock) -> None:
+    """The responses format has no cache_control: the demo caches a repeated input of at least 1024
+    tokens by itself and reports it in input_tokens_details.cached_tokens, inside input_tokens."""
+    client = GatewayClient(Transport())
+    conn = Connection(cache_gateway.url, "k")
+
+    async def send_input(words: int, salt: str, then: str = "Which word is third?") -> Usage:
+        items = [{"role": "user", "content": salt + " ".join(f"word{i}" for i in range(words))}, {"role": "user", "content": then}]
+        result, _ = await client.responses.create(conn, ResponsesRequest.build(model="gpt-4o-mini", input=items))
+        assert result.usage is not None
+        return result.usage
+
+    try:
+        first = await send_input(1500, "r")
+        assert first.cached_tokens == 0 and first.input_tokens and first.input_tokens > 1500
+        second = await send_input(1500, "r")
+        assert second.input_tokens == first.input_tokens and second.cached_tokens == first.input_tokens
+        longer = await send_input(1500, "r", then="And the fourth?")
+        assert longer.cached_tokens == 1500, "the long first item is a prefix already seen; the new question is not"
+        short = [await send_input(300, "s") for _ in range(2)]
+        assert short[1].cached_tokens == 0, "below the 1024-token minimum nothing is cached"
+        clock.advance(301)
+        assert (await send_input(1500, "r", then="And the fourth?")).cached_tokens == 0, "5 minutes later it has expired"
+    finally:
+        await client.aclose()

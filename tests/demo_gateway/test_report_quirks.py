@@ -82,3 +82,13 @@ def test_the_report_quirks_are_known_names() -> None:
     assert [q.name for q in parse_quirks("flat-errors,cache-in-input@cl-sonnet-4-5-20250929")] == ["flat-errors", "cache-in-input"]
     with pytest.raises(ValueError, match="thoughts-outside-total"):
         parse_quirks("no-such-quirk")
+
+
+def test_cache_in_input_counts_responses_cached_tokens_twice(quirky: RunningGateway) -> None:
+    body = {"model": "gpt-4o-mini", "input": " ".join(f"Entry {i} of the responses ledger." for i in range(300))}
+    first = _post(quirky, "/v1/responses", body).json()["usage"]
+    second = _post(quirky, "/v1/responses", body).json()["usage"]
+    cached = second["input_tokens_details"]["cached_tokens"]
+    assert first["input_tokens_details"]["cached_tokens"] == 0 and cached == first["input_tokens"]
+    assert second["input_tokens"] == first["input_tokens"] + cached, "the cached tokens are counted a second time"
+    assert second["total_tokens"] == second["input_tokens"] + second["output_tokens"]

@@ -121,6 +121,16 @@ def _cached_within_input(fmt: str, usage: Usage | None) -> str | None:
     return None
 
 
+def _same_input(fmt: str, first: Usage | None, second: Usage | None) -> None:
+    """Chat and responses count cached tokens inside the input: a cache hit changes how many are
+    cached, never how many there are, so the same request has the same input tokens twice."""
+    if first is None or second is None or not first.input_tokens or not second.input_tokens or first.input_tokens == second.input_tokens:
+        return
+    rule = RESPONSES_USAGE_RULE if fmt == "responses" else CHAT_USAGE_RULE
+    raise Fail(Text("report.cache_usage.input_changed", first=first.input_tokens, second=second.input_tokens, cached=second.cached_tokens or 0, rule=rule),
+               Text("report.cache_usage.expected_same_input", tokens=first.input_tokens), excerpt(second.__dict__), tag="cache-accounting")
+
+
 async def cache_usage(probe: Probe) -> str:
     request = _cached_request(probe)
     first = await probe.create(request)
@@ -130,6 +140,7 @@ async def cache_usage(probe: Probe) -> str:
             problem = _cached_within_input(probe.format, usage)
             if problem:
                 raise Fail(problem, Text("report.cache_usage.expected_within_input"), excerpt(usage.__dict__ if usage else NONE), tag="cache-accounting")
+        _same_input(probe.format, first.usage, second.usage)
         cached = [u.cached_tokens for u in (first.usage, second.usage) if u is not None and u.cached_tokens is not None]
         return Text("report.cache_usage.passed_within_input", cached=max(cached)) if cached else Text("report.cache_usage.not_reported")
     return await _messages_cache(probe, request, first.usage, second.usage)
