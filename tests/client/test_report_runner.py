@@ -92,7 +92,7 @@ async def test_quirks_fail_the_matching_cells_and_nothing_else(report_client: Ga
     assert failed[("chat", "gpt-4o-mini", "thinking")].reason == "the reasoning was not counted in usage"
     took = re.fullmatch(r"the first token took (\d+\.\d\d) s", failed[("native", "gx-2.5-flash", "ttft")].reason)
     assert took and float(took[1]) >= 0.6, "the quirk holds the first token back 0.6 s (more on a loaded machine)"
-    assert failed[("chat", "qwen-plus", "json_schema")].reason == "the answer is not JSON"
+    assert failed[("chat", "qwen-plus", "json_schema")].reason == "the answer is not JSON (spec: POST /v1/chat/completions, response_format json_schema)"
     assert failed[("messages", "cl-sonnet-4-5-20250929", "system")].reason == "the answer ignores the system prompt"
     assert "offline demo gateway" in failed[("chat", "qwen-plus", "json_schema")].arrived
 
