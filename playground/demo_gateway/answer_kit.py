@@ -16,6 +16,15 @@ HEAD = 400
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9'.²]*")
+_COUNTED = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|a hundred|a few|a single)"
+_FORM = re.compile(
+    rf"\b(?:(?:answer|reply|respond|explain|say|write|put|tell me|keep)\s+(?:it\s+|this\s+|that\s+)?)?"
+    rf"(?:in|with|using|use)\s+(?:at most\s+|no more than\s+|under\s+|fewer than\s+|less than\s+|up to\s+|exactly\s+)?{_COUNTED}\s+"
+    rf"(?:short\s+|brief\s+|full\s+)?(?:sentences?|words?|lines?|paragraphs?|bullet points?|bullets?)\b\s*[:,.;]?"
+    r"|(?:请\s*)?用\s*[一二两三四五六七八九十\d]+\s*(?:句话|个字|个词|行|段话?)\s*(?:以内|之内)?\s*(?:回答|作答|说明|概括|写)?\s*[:：,，。]?"
+    r"|[一二两三四五六七八九十\d]+\s*句话\s*(?:回答|作答|说明|概括)\s*[:：,，。]?"
+    r"|(?:请\s*)?(?:用\s*)?(?:不超过|少于|最多)\s*\d+\s*个?字\s*(?:以内)?\s*(?:回答|作答)?\s*[:：,，。]?",
+    re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -37,6 +46,12 @@ def is_chinese(text: str) -> bool:
     head = text[:HEAD]
     han = len(_CJK.findall(head))
     return han > 0 and han >= len(_LATIN_WORD.findall(head))
+
+
+def without_form(text: str) -> str:
+    """`text` without instructions about the answer's form ("Answer in one sentence:", "用一句话回答："): how
+    long the answer should be is not part of the question, and its number is not a quantity in it."""
+    return _FORM.sub(" ", text)
 
 
 @lru_cache(maxsize=4)

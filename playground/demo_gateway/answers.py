@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from playground.demo_gateway import arithmetic, conversions, facts, word_problems, writing
-from playground.demo_gateway.answer_kit import Found, is_chinese, say
+from playground.demo_gateway.answer_kit import HEAD, Found, is_chinese, say, without_form
 
 _SOLVERS = (writing.translate, writing.summary, writing.recipe, writing.poem, conversions.calendar,
             conversions.convert, word_problems.solve, arithmetic.solve, facts.look_up)
@@ -58,8 +58,9 @@ def find(prompt: str) -> Found:
                                         "消息是空的：请提一个问题，演示网关会回答。"), zh=zh)
     if len(prompt) < 40 and _GREETING.match(prompt):
         return greeting(zh)
+    question = without_form(prompt[:HEAD]) + prompt[HEAD:]
     for solve in _SOLVERS:
-        found = solve(prompt, zh)
+        found = solve(question, zh)
         if found is not None:
             return found
     return fallback(zh)

@@ -86,5 +86,6 @@ def written(found: Found, model: str) -> str:
     if who.style == HEADLINE and len(found.short) <= 60:
         return f"**{found.short}**\n\n{found.sentence}"
     if who.style == THOROUGH:
-        return f"{found.sentence}\n\n{found.detail or SOURCE[found.zh]}"
+        more = found.detail or (SOURCE[found.zh] if found.kind == "fact" else "")  # a date or a translation is not from the table of facts
+        return f"{found.sentence}\n\n{more}" if more else found.sentence
     return found.sentence

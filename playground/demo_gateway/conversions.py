@@ -63,7 +63,7 @@ def _rounded(value: float) -> float:
 
 def convert(prompt: str, zh: bool) -> Found | None:
     """A unit conversion the question asks for, or None."""
-    text = prompt[:HEAD].lower().replace("degrees c", "°c").replace("degrees f", "°f")
+    text = re.sub(r"degrees? ([cf])(?![a-z])", r"°\1", prompt[:HEAD].lower())  # "degrees C", not the start of "degrees Celsius"
     found = _FORWARD.search(text)
     if found:
         value, source, target = float(found[1]), _SPELLING[found[2]], _SPELLING[found[3]]

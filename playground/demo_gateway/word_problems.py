@@ -24,15 +24,21 @@ _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                  "a dozen": 12, "dozen": 12}
 _WORD_NUMBER = re.compile(r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 _GROUP = re.compile(rf"{_N}\s+(?:\w+\s+){{0,2}}?(?:of|with|containing|holding)\s+{_N}(?:\s+\w+)?(?:\s+each)?"
-                    rf"|{_N}\s*(?:盒|袋|箱|包|排|组|筐|篮)[^\d。]{{0,4}}每(?:盒|袋|箱|包|排|组|筐|篮)[^\d]{{0,3}}?{_N}")
+                    rf"|{_N}\s*(?:盒|袋|箱|包|排|组|筐|篮)[^\d。]{{0,4}}每(?:盒|袋|箱|包|排|组|筐|篮)[^\d]{{0,3}}?{_N}"
+                    rf"|{_N}\s+(?:\w+\s+){{0,2}}?(?:to|for)\s+each\s+of\s+(?:\w+\s+){{0,2}}?{_N}"
+                    rf"|{_N}\s*(?:个|位|名)[^\d。]{{0,6}}?每(?:人|个人|位|个)[^\d。]{{0,3}}?{_N}")
 _PRICE = re.compile(rf"{_N}\s+(?:\w+\s+){{0,2}}?(?:at|for|costing)\s+(?:\$|€|£)?{_N}\s*(?:\w+\s+)?each"
                     rf"|{_N}\s*(?:个|支|本|斤|件|瓶|张)[^\d。]{{0,6}}每(?:个|支|本|斤|件|瓶|张)\s*{_N}\s*元?")
-_PLUS = re.compile(r"\b(buys?|bought|gets?|got|finds?|found|receives?|received|picks?|picked|adds?|added|more|earns?|earned|"
+_BUY = re.compile(r"\b(buys?|bought|purchases?|purchased|orders?|ordered)\b|又买了|买了|购买了?")
+_MONEY = re.compile(r"^\s*(?:dollars?|euros?|pounds?|yuan|pence|cents?|元|块)|[$€£¥]\s*$", re.IGNORECASE)
+_PLUS = re.compile(r"\b(gets?|got|finds?|found|receives?|received|picks?|picked|adds?|added|more|earns?|earned|"
                    r"collects?|collected|gains?|gained|wins?|won|bakes?|baked|makes?|made|another|joins?|joined|arrive[sd]?)\b"
-                   r"|又买了|买了|得到|收到|捡到|又来了|来了|多了|增加了|做了|摘了|赢了|又有")
+                   r"|得到|收到|捡到|又来了|来了|多了|增加了|做了|摘了|赢了|又有")
 _MINUS = re.compile(r"\b(gives?|gave|eats?|ate|loses?|lost|sells?|sold|spends?|spent|uses?|used|away|breaks?|broke|drops?|"
                     r"dropped|takes?|took|removes?|removed|leaves?|fewer|less)\b"
                     r"|吃了|吃掉|送给|送了|给了|卖了|卖掉|用了|用掉|丢了|拿走|飞走|走了|花了|少了|借给|坏了")
+_TOTAL_CUE = re.compile(r"\b(?:in total|altogether|all together|in all|combined|total)\b|一共|总共|合计|共计|加起来", re.IGNORECASE)
+_LEFT_CUE = re.compile(r"\b(?:left|remain(?:s|ing)?|still ha(?:s|ve))\b|剩|还有", re.IGNORECASE)
 _PAY = re.compile(r"\b(pays? with|paid with|pays?|paid|hands? over|gives? the cashier)\b|付了|付|拿出|给收银员")
 
 
@@ -107,6 +113,12 @@ def _with_number_words(text: str) -> str:
     return _WORD_NUMBER.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), text)
 
 
+def _verbs(text: str, money: bool) -> list[tuple[int, str]]:
+    """(position, sign) of the verbs in `text`: buying adds things, but takes from money."""
+    return ([(m.start(), "+") for m in _PLUS.finditer(text)] + [(m.start(), "-") for m in _MINUS.finditer(text)]
+            + [(m.start(), "-" if money else "+") for m in _BUY.finditer(text)])
+
+
 def _steps(text: str) -> list[tuple[str, float, str]]:
     """(operation, value, words) in the order the story tells them: start, +, -, pay."""
     grouped: list[tuple[int, int, float, str]] = []
@@ -120,6 +132,7 @@ def _steps(text: str) -> list[tuple[str, float, str]]:
             items.append((match.start(), match.end(), float(match.group(1)), number(float(match.group(1)))))
     items.sort()
     steps, previous_end = [], 0
+    money = bool(items) and bool(_MONEY.search(text[items[0][1]: items[0][1] + 8]) or _MONEY.search(text[max(0, items[0][0] - 2): items[0][0]]))
     for position, (start, end, value, words) in enumerate(items):
         before = text[previous_end:start]
         after = text[end: items[position + 1][0] if position + 1 < len(items) else min(len(text), end + 16)]
@@ -129,7 +142,7 @@ def _steps(text: str) -> list[tuple[str, float, str]]:
         elif _PAY.search(before):
             operation = "pay"
         else:
-            verbs = [(m.start(), "+") for m in _PLUS.finditer(before)] + [(m.start(), "-") for m in _MINUS.finditer(before)]
+            verbs = _verbs(before, money)
             if verbs:
                 operation = max(verbs)[1]
             elif _MINUS.search(after):
@@ -141,16 +154,41 @@ def _steps(text: str) -> list[tuple[str, float, str]]:
     return steps
 
 
+def _opening_verb(story: str) -> str | None:
+    """"+" or "-" when the story's first number is what someone did (bakes 30, sells 12), None when it
+    is what someone has (Tom has 12 apples)."""
+    first = re.search(r"\d", story)
+    lead = story[: first.start()] if first else ""
+    verbs = _verbs(lead, False)
+    return max(verbs)[1] if verbs else None
+
+
+def _tallied(steps: list[tuple[str, float, str]], opening: str | None, total: bool,
+             left: bool) -> list[tuple[str, float, str]] | None:
+    """The steps with every operation decided, or None when the story does not say enough.
+
+    A story that opens with taking away (sells 12 on Monday and 9 on Tuesday) counts those events:
+    asked for a total they add up, asked what is left it has no stock to take them from. Asked for
+    a total, numbers no verb explains are added; otherwise they are a guess that cannot stand alone."""
+    if opening == "-":
+        if left or not total:
+            return None
+        return [(operation if operation in ("start", "pay") else "+", amount, words) for operation, amount, words in steps]
+    told = [step for step in steps[1:] if step[0] != "+?" or total] + [step for step in steps if "×" in step[2]]
+    if not told:
+        return None
+    return [("+" if operation == "+?" else operation, amount, words) for operation, amount, words in steps]
+
+
 def _count(text: str, zh: bool) -> Found | None:
     if not _COUNT_CUE.search(text) or _SPEED.search(text):
         return None
     question = re.split(r"(?<=[.!。！])\s*(?=[^.!。！]*[?？]\s*$)", text)
     story = question[0] if len(question) > 1 else text
-    steps = _steps(story if zh else _with_number_words(story))
-    told = [step for step in steps[1:] if step[0] != "+?"] + [step for step in steps if "×" in step[2]]
-    if not told:
+    read = story if zh else _with_number_words(story)
+    steps = _tallied(_steps(read), _opening_verb(read), bool(_TOTAL_CUE.search(text)), bool(_LEFT_CUE.search(text)))
+    if steps is None:
         return None
-    steps = [("+" if operation == "+?" else operation, amount, words) for operation, amount, words in steps]
     value, lines, values = 0.0, [], []
     for operation, amount, words in steps:
         if operation == "start":
@@ -172,7 +210,7 @@ def _count(text: str, zh: bool) -> Found | None:
     else:
         detail = " ".join(f"Step {i}: {line}." for i, line in enumerate(lines, 1))
         found = Found("word_problem", result, f"The answer is {result}.", detail)
-    if len(values) >= 2:
+    if len(values) - 1 + ("×" in lines[0]) >= 2:  # two steps worked out: stopping one short leaves a number that was reached, not one that was given
         wrong = number(values[-2])
         slip = Found("word_problem", wrong, f"答案是 {wrong}。" if zh else f"The answer is {wrong}.",
                      ("；".join(lines[:-1]) + "。") if zh else " ".join(f"{line}." for line in lines[:-1]), zh)

@@ -13,7 +13,8 @@ from playground.demo_gateway.answer_kit import HEAD, Found, Keys, load, say, wor
 
 SUMMARY_CHARS = 20_000
 SUMMARY_SENTENCES = 400
-_RECIPE_CUE = Keys("recipe|how make|how cook|how bake|how prepare|how do i make|instructions make", False)
+_RECIPE_CUE = re.compile(r" recipes? | how (?:do|can|should|would|could) (?:i|you|we|one) (?:make|cook|bake|prepare) | how to (?:make|cook|bake|prepare) "
+                         r"| instructions (?:to|for) (?:make|making|cook|cooking) | how (?:is|are) (?:\S+ ){1,4}(?:made|cooked|baked) ")
 _RECIPE_CUE_ZH = Keys("怎么做|做法|食谱|菜谱|如何做|怎样做|怎么煮|怎么泡|如何泡", True)
 _POEM_CUE = Keys("poem|poetry|haiku|verse|rhyme|sonnet|limerick", False)
 _POEM_CUE_ZH = Keys("诗|诗歌|写一首", True)
@@ -21,6 +22,8 @@ _SUMMARY_CUE = re.compile(r"summari[sz]e|summary|tl;?dr|sum up|in a nutshell|key
 _SUMMARY_CUE_ZH = re.compile(r"总结|概括|摘要|归纳|概述|要点")
 _TRANSLATE_CUE = re.compile(r"translat|how (?:do|would|can) (?:you|i|we) say|what is .{1,40} in \w+|say .{1,40} in \w+", re.IGNORECASE)
 _TRANSLATE_CUE_ZH = re.compile(r"翻译|怎么说|如何说|怎样说|译成|译为|用\S{1,4}[语文]")
+_ASKS_TRANSLATION = re.compile(r"translat|how (?:do|would|can) (?:you|i|we) say")
+_ASKS_TRANSLATION_ZH = re.compile(r"翻译|译成|译为")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 _STOP = frozenset(("the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "with", "and", "or", "is", "are", "was", "were", "be",
                    "been", "it", "its", "this", "that", "these", "those", "as", "from", "has", "have", "had", "will", "would", "can",
@@ -58,7 +61,7 @@ def _curated(kind: str, prompt: str, zh: bool) -> Found | None:
 
 
 def recipe(prompt: str, zh: bool) -> Found | None:
-    asks = _RECIPE_CUE_ZH.matches(prompt[:HEAD]) if zh else _RECIPE_CUE.matches(words_of(prompt))
+    asks = _RECIPE_CUE_ZH.matches(prompt[:HEAD]) if zh else _RECIPE_CUE.search(words_of(prompt)) is not None
     return _curated("recipes", prompt, zh) if asks else None
 
 
@@ -84,6 +87,7 @@ def translate(prompt: str, zh: bool) -> Found | None:
     if not (_TRANSLATE_CUE_ZH.search(text) if zh else _TRANSLATE_CUE.search(lowered)):
         return None
     target = _language(text if zh else lowered, zh)
+    explicit = _ASKS_TRANSLATION_ZH.search(text) if zh else _ASKS_TRANSLATION.search(lowered)
     phrase = None
     for row in _material()["phrases"]:
         for code in ("en", "zh"):
@@ -93,6 +97,8 @@ def translate(prompt: str, zh: bool) -> Found | None:
         if phrase:
             break
     languages = _material()["languages"]
+    if (target is None or phrase is None) and not explicit:
+        return None  # "what is the tallest mountain in the world" only looks like "what is X in French"
     if target is None or phrase is None:
         names = "、".join(v[3] for v in languages.values()) if zh else ", ".join(v[2] for v in languages.values())
         examples = "你好、谢谢、早上好、再见、生日快乐" if zh else "hello, thank you, good morning, goodbye, happy birthday"
@@ -119,7 +125,8 @@ def _pasted(prompt: str) -> str:
 
 
 def summary(prompt: str, zh: bool) -> Found | None:
-    """The most telling sentences of a pasted text (word frequency, in the text's order)."""
+    """The opening sentence of a pasted text and, when it is longer, its most telling other one (word
+    frequency), in the text's order."""
     if not (_SUMMARY_CUE_ZH.search(prompt[:200]) if zh else _SUMMARY_CUE.search(prompt[:200])):
         return None
     text = _pasted(prompt)
@@ -132,7 +139,10 @@ def summary(prompt: str, zh: bool) -> Found | None:
     counts = Counter(t for words in tokens for t in words if t not in _STOP)
     scores = [(sum(counts[t] for t in words if t not in _STOP) / (1 + len(words)) ** 0.5, index) for index, words in enumerate(tokens)]
     keep = 1 if len(sentences) <= 4 else 2
-    chosen = sorted(index for _, index in sorted(scores, key=lambda pair: (-pair[0], pair[1]))[:keep])
+    # the opening sentence states what the text is about (a later one may lean on it: "that day"), so it
+    # always leads; a longer text adds its most telling other sentence
+    ranked = [index for _, index in sorted(scores[1:], key=lambda pair: (-pair[0], pair[1]))]
+    chosen = [0, *ranked[: keep - 1]]
     picked = ("" if zh else " ").join(sentences[i] for i in chosen)
     words = len(text.split()) if not zh else len(re.findall(r"[\u4e00-\u9fff]", text))
     detail = say(zh, f"(Picked from {len(sentences)} sentences, about {words} words; the offline demo summarises by choosing sentences, not by rewriting.)",
