@@ -47,7 +47,22 @@ def greeting(zh: bool) -> Found:
     hello = say(zh, "Hello! This is the playground's offline demo gateway, so no language model is answering.",
                 "你好！这是演练场的离线演示网关，回答你的不是语言模型。")
     joint = "" if zh else " "
-    return Found("unknown", joint.join((hello, lines[2])), joint.join((hello, lines[1], lines[2])), EXAMPLES_ZH if zh else EXAMPLES, zh)
+    return Found("about", joint.join((hello, lines[2])), joint.join((hello, lines[1], lines[2])), EXAMPLES_ZH if zh else EXAMPLES, zh)
+
+
+_IDENTITY = re.compile(r"^\s*(?:who|what) are you\b|\b(?:what|which) (?:ai |language )?model (?:are you|is this|am i talking to)\b|"
+                       r"^\s*are you (?:an? )?(?:ai|bot|robot|human|person|real|language model)\b|你是谁|你是什么|你是哪个|什么模型|哪个模型",
+                       re.IGNORECASE)
+
+
+def identity(zh: bool) -> Found:
+    """"Who are you?" gets what is answering (the offline demo, never a model's name), then what it can do."""
+    lines = FALLBACK_ZH if zh else FALLBACK
+    who = say(zh, "I am the playground's offline demo gateway, not a language model: my answers are worked out, looked up or "
+                  "written from a small built-in collection.",
+              "我是演练场的离线演示网关，不是语言模型：我的回答是计算出来的、查出来的，或根据少量内置材料写的。")
+    joint = "" if zh else " "
+    return Found("about", joint.join((who, lines[2])), joint.join((who, lines[1], lines[2])), EXAMPLES_ZH if zh else EXAMPLES, zh)
 
 
 def find(prompt: str) -> Found:
@@ -58,6 +73,8 @@ def find(prompt: str) -> Found:
                                         "消息是空的：请提一个问题，演示网关会回答。"), zh=zh)
     if len(prompt) < 40 and _GREETING.match(prompt):
         return greeting(zh)
+    if len(prompt) < 80 and _IDENTITY.search(prompt):
+        return identity(zh)
     question = without_form(prompt[:HEAD]) + prompt[HEAD:]
     for solve in _SOLVERS:
         found = solve(question, zh)
@@ -77,6 +94,7 @@ _OPENING = {
     "translation": ("This asks for a translation of a common phrase.", "这是要翻译一个常用短语。"),
     "summary": ("This asks for a summary: keep only the sentences that carry the main points.", "这是要概括：只保留承载要点的句子。"),
     "unknown": ("This is not something the offline demo can answer reliably.", "这不是离线演示能可靠回答的问题。"),
+    "about": ("This asks what is answering: the offline demo, not a language model.", "这是在问回答的是谁：离线演示，而不是语言模型。"),
 }
 
 
@@ -84,14 +102,14 @@ def reasoning_steps(found: Found) -> list[str]:
     """Five steps of reasoning that lead to `found` (a thinking model shows the first few and the last)."""
     zh = found.zh
     opening = _OPENING.get(found.kind, _OPENING["unknown"])[1 if zh else 0]
-    working = found.detail if found.detail and found.kind not in ("recipe", "poem", "summary", "unknown") else ""
+    working = found.detail if found.detail and found.kind not in ("recipe", "poem", "summary", "unknown", "about") else ""
     if not working:
         working = say(zh, "The material for this is in the demo's built-in collection.", "这方面的材料在演示的内置资料里。")
     if found.kind == "unknown":
         working = say(zh, "Guessing would mislead, so the honest answer is to say so.", "乱猜会误导人，所以诚实的回答是直接说明。")
     check = say(zh, "Let me check that once more before answering.", "回答前再检查一遍。")
     sure = say(zh, "It is consistent, so the answer can be short.", "结果一致，回答可以简短。")
-    if found.kind == "unknown":
+    if found.kind in ("unknown", "about"):
         last = say(zh, "I will say what the demo can do and how to connect a real gateway.", "我会说明演示能做什么，以及如何连接真实网关。")
     elif found.kind in ("recipe", "poem", "summary"):
         last = say(zh, "I will write it out now.", "现在写出来。")

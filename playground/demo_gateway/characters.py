@@ -61,9 +61,9 @@ def _writing(found: Found, style: str) -> str:
 
 
 def _without_value(found: Found, style: str) -> str:
-    """An answer with no separate bare value (the honest fallback, a summary, a definition)."""
+    """An answer with no separate bare value (the honest fallback, what the demo is, a summary, a definition)."""
     if style == TERSE:
-        return found.short if found.kind == "unknown" and found.short else found.sentence
+        return found.short if found.kind in ("unknown", "about") and found.short else found.sentence
     if style == HEADLINE and found.kind == "unknown":
         return f"**{OFFLINE[found.zh]}**\n\n{found.sentence}"
     if style == THOROUGH:
@@ -79,7 +79,7 @@ def written(found: Found, model: str) -> str:
         found = found.slip
     if found.kind in ("recipe", "poem"):
         return _writing(found, who.style)
-    if found.kind in ("unknown", "summary") or not found.short or found.short == found.sentence:
+    if found.kind in ("unknown", "about", "summary") or not found.short or found.short == found.sentence:
         return _without_value(found, who.style)
     if who.style == TERSE:
         return found.short if len(found.short) <= 60 else found.sentence

@@ -35,9 +35,9 @@ _PLUS = re.compile(r"\b(gets?|got|finds?|found|receives?|received|picks?|picked|
                    r"collects?|collected|gains?|gained|wins?|won|bakes?|baked|makes?|made|another|joins?|joined|arrive[sd]?)\b"
                    r"|得到|收到|捡到|又来了|来了|多了|增加了|做了|摘了|赢了|又有")
 _MINUS = re.compile(r"\b(gives?|gave|eats?|ate|loses?|lost|sells?|sold|spends?|spent|uses?|used|away|breaks?|broke|drops?|"
-                    r"dropped|takes?|took|removes?|removed|leaves?|fewer|less)\b"
-                    r"|吃了|吃掉|送给|送了|给了|卖了|卖掉|用了|用掉|丢了|拿走|飞走|走了|花了|少了|借给|坏了")
-_TOTAL_CUE = re.compile(r"\b(?:in total|altogether|all together|in all|combined|total)\b|一共|总共|合计|共计|加起来", re.IGNORECASE)
+                    r"dropped|takes?|took|removes?|removed|leaves?|fewer|less|absent|missing)\b"
+                    r"|吃了|吃掉|送给|送了|给了|卖了|卖掉|用了|用掉|丢了|拿走|飞走|走了|花了|少了|借给|坏了|缺席了?|请假了?")
+_TOTAL_CUE = re.compile(r"\b(?:in total|altogether|all together|together|in all|combined|total)\b|一共|总共|合计|共计|加起来", re.IGNORECASE)
 _LEFT_CUE = re.compile(r"\b(?:left|remain(?:s|ing)?|still ha(?:s|ve))\b|剩|还有", re.IGNORECASE)
 _PAY = re.compile(r"\b(pays? with|paid with|pays?|paid|hands? over|gives? the cashier)\b|付了|付|拿出|给收银员")
 

@@ -40,6 +40,8 @@ SHOP = "A shop sells 12 apples on Monday and 9 on Tuesday. How many in total?"
     ("Sam has 20 dollars and buys a book for 7 dollars. How much money is left?", "The answer is 13."),
     ("Convert 100 degrees Fahrenheit to Celsius", "100 °F is 37.78 °C."),
     ("What is the tallest mountain in the world?", "The highest mountain on Earth is Mount Everest, 8,849 m above sea level."),
+    ("I have 3 apples and you have 5. How many do we have together?", "The answer is 8."),
+    ("There are 25 students in a class. 7 are absent. How many are present?", "The answer is 18."),
     ("商店星期一卖了12个苹果，星期二卖了9个，一共卖了多少个？", "答案是 21。"),
     ("用一句话回答：小明有5个苹果，吃了2个，还剩几个？", "答案是 3。"),
     ("小红有20元，买了3本练习本，每本4元，还剩多少元？", "答案是 8。"),
@@ -78,3 +80,15 @@ def test_the_weaker_model_slips_only_where_a_step_was_worked_out(http: httpx.Cli
     assert ask(http, SHOP, "gpt-4o-mini") == "21"  # one addition: nothing to stop short of
     two_steps = "Anna has 5 apples and buys 3 bags of 4 apples each, then eats 2. How many apples does she have?"
     assert ask(http, two_steps, "gpt-4o-mini") == "17" and ask(http, two_steps, "cl-haiku-4-5-20251001") == "15"
+
+
+@pytest.mark.parametrize(("prompt", "opening"), [
+    ("Who are you?", "I am the playground's offline demo gateway, not a language model"),
+    ("What model are you?", "I am the playground's offline demo gateway, not a language model"),
+    ("你是谁？", "我是演练场的离线演示网关，不是语言模型"),
+    ("Hello!", "Hello! This is the playground's offline demo gateway"),  # a headline model no longer opens a hello with "cannot answer"
+])
+def test_who_is_answering_is_the_demo_never_a_model(http: httpx.Client, prompt: str, opening: str) -> None:
+    for model in ("gx-2.5-flash", "gpt-4o-mini", "gpt-4.1"):
+        answer = ask(http, prompt, model)
+        assert opening in answer and model not in answer and "cannot answer" not in answer and "无法回答" not in answer
