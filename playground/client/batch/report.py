@@ -24,10 +24,15 @@ FILTERS = (Text("batch.report.all_rows"), Text("batch.report.only_failures"), Te
 BEST = "★ "
 
 
-def column_label(plan: Plan, index: int) -> str:
+def column_label(plan: Plan, index: int) -> Text:
+    """"C1 chat completions · gpt-4.1 (temperature 0.2)": a message, so the format's name and the
+    column's own settings are worded in the visitor's language."""
     fmt, model = plan.columns[index]
     own = plan.own_settings_text(index)
-    return f"C{index + 1} {FORMAT_LABELS.get(fmt, fmt)} · {model}" + (f" ({own})" if own else "")
+    shown = FORMAT_LABELS.get(fmt, fmt)
+    if own:
+        return Text("batch.column_label_own", number=index + 1, format=shown, model=model, own=own)
+    return Text("batch.column_label", number=index + 1, format=shown, model=model)
 
 
 def usage_of(record: CellRecord) -> Usage | None:

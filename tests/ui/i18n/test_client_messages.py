@@ -15,6 +15,7 @@ import pytest
 from playground.client.batch.dataset import read_paste
 from playground.client.batch.dataset_budget import DatasetError
 from playground.client.batch.plan import PlanError
+from playground.client.batch.report import column_label
 from playground.client.chat import ChatRequest
 from playground.client.errors import RequestValidationError
 from playground.client.report.model import CHECKS_BY_ID, FAIL, CheckResult
@@ -37,6 +38,7 @@ from playground.ui.tabs.batch.form import plan_from_form
 from playground.ui.tabs.report import views as report_views
 from tests.ui.client_texts import prose_in
 from tests.ui.conversation.conversation_screen import send
+from tests.client.batch.test_column_settings import _plan as column_settings_plan
 from tests.ui.i18n.test_i18n_views import assert_language, both, chinese
 
 CLIENT = Path(__file__).resolve().parents[3] / "playground" / "client"
@@ -250,3 +252,11 @@ async def test_a_stream_problem_reads_in_chinese(client: GatewayClient, gateway:
         shown = await banners()
     assert_language((english[0], shown[0]), ["The stream ended before the gateway said it was finished."], [CATALOGUE.client["zh-CN"]["streaming.ended_before_finished"]])
     assert "chat completion" in english[1] and CATALOGUE.client["zh-CN"]["chat.answer_name"] in shown[1]
+
+
+def test_a_batch_columns_label_reads_in_chinese_by_its_id() -> None:
+    plan = column_settings_plan()
+    assert column_label(plan, 1) == "C2 chat completions · gx-2.5-flash (temperature 0.2 · max 5 tokens · stream off)"
+    with chinese():
+        assert word(column_label(plan, 0)) == "C1 对话补全接口 · gx-2.5-flash"
+        assert word(column_label(plan, 1)).startswith("C2 对话补全接口 · gx-2.5-flash（")

@@ -23,6 +23,7 @@ from playground.client.batch.report import FILTERS, leaderboard, leaderboard_mar
 from playground.client.batch.store import RUN_ID, RunRecord, cell_key
 from playground.client.batch.template import TemplateError
 from playground.client.errors import GatewayError
+from playground.client.texts import Text
 from playground.gradio_compat import current_request
 from playground.ui.tabs.batch.runs import (BatchRuns, cell_exchange, not_blind, progress_of, resume, rng_for, run_problem, start, vote,
                                           watch)
@@ -81,7 +82,12 @@ def leaderboard_text(plan: Plan, run: RunRecord, prices: dict[str, Price]) -> st
         return ""
     graders = pass_headings(plan)
     heading = partial(_heading_in, graders)
-    return say("bview.leaderboard") + "\n\n" + leaderboard_markdown(plan, leaderboard(plan, run, prices), plain, heading) + "\n\n" + say("bview.legend")
+    return say("bview.leaderboard") + "\n\n" + leaderboard_markdown(plan, leaderboard(plan, run, prices), _cell, heading) + "\n\n" + say("bview.legend")
+
+
+def _cell(value: str) -> str:
+    """A leaderboard cell as literal text, a column's label (a client message) in the visitor's language."""
+    return plain(word(value) if isinstance(value, Text) else value)
 
 
 def _heading_in(graders: dict[str, str], name: str) -> str:

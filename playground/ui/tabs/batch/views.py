@@ -62,7 +62,7 @@ def grid(plan: Plan, run: RunRecord, prices: dict[str, Price], shown: str = FILT
     TTFT, tokens and cost; the first two cells of a line say which row and repeat it is."""
     headers = [say("bview.grid.row"), say("bview.grid.repeat"), *plan.dataset.columns[:2]]
     for index in range(len(plan.columns)):
-        headers += [column_label(plan, index), *(say(f"bview.grid.{what}", column=index + 1) for what in ("ttft", "tokens", "cost"))]
+        headers += [word(column_label(plan, index)), *(say(f"bview.grid.{what}", column=index + 1) for what in ("ttft", "tokens", "cost"))]
     pairs = grid_keys(plan, run, shown, sort)
     flips = flipping_rows(plan, run)
     data = []
@@ -98,7 +98,7 @@ def column_of_grid_index(plan: Plan, index: int) -> int | None:
 
 def cell_markdown(plan: Plan, run: RunRecord, row: int, repeat: int, column: int, prices: dict[str, Price]) -> str:
     record = run.cells.get(cell_key(row, repeat, column))
-    where = say("bview.where", row=row + 1, repeat=repeat + 1, column=plain(column_label(plan, column)))
+    where = say("bview.where", row=row + 1, repeat=repeat + 1, column=plain(word(column_label(plan, column))))
     if record is None:
         return where + say("bview.not_run")
     lines = [where + (say("bview.from_cache") if record.cached else "")]

@@ -128,3 +128,13 @@ async def test_a_link_to_the_tab_with_its_own_settings_keeps_them_and_restores_n
     finally:
         LocalContext.request.reset(token)
     assert linked[0].run_id == "" and all(skipped(value) for value in linked[1:]), "the link's form, and no run beside it"
+
+
+async def test_a_chinese_visitor_reads_the_format_names_in_chinese(handlers: BatchHandlers) -> None:  # noqa: F811
+    """The leaderboard's and the grid's column labels name each format in Chinese (the client's label is a message)."""
+    with chinese():
+        batch, _ = await _run_sample(handlers)
+        ended = await handlers.on_end(batch, "all rows", "row")
+    board, grid = ended[1], ended[2]
+    assert "C1 对话补全接口 · gx-2.5-flash" in board and "C3 Messages 接口 · cl-sonnet-4-5-20250929" in board
+    assert "chat completions" not in board and "chat completions" not in str(grid) and "对话补全接口" in str(grid)
