@@ -34,25 +34,41 @@ def initial_value(component: Any) -> Any:
     return "" if value is None and isinstance(component, gr.Textbox) else value
 
 
+@dataclass(frozen=True)
+class ExampleCard:
+    """An example the tab wires itself (it does more than fill fields), shown in the row with the others."""
+
+    label: Any
+    explains: Any
+    elem_id: str
+
+
 @dataclass
 class ExampleRow:
     examples: list[Example]
     buttons: list[gr.Button]
     shows: str
     """The elem_id of where the tab shows what an example starts: a click scrolls it into view."""
+    more: list[gr.Button] = field(default_factory=list)
+    """The buttons of the `ExampleCard`s, in order, for the tab to wire."""
 
     @classmethod
-    def build(cls, prefix: str, examples: list[Example], shows: str, note: str = RESETS) -> ExampleRow:
-        """Lay out a row of example buttons with their one-line explanations and `note` (what a
-        click does to the settings it does not name); a click brings `shows` into view."""
-        buttons = []
+    def build(cls, prefix: str, examples: list[Example], shows: str, note: str = RESETS, more: tuple[ExampleCard, ...] = ()) -> ExampleRow:
+        """Lay out a row of example buttons with their one-line explanations (the tab's own cards
+        `more` after them) and `note` (what a click does to the settings it does not name); a
+        click brings `shows` into view."""
+        buttons, own = [], []
         with gr.Row(elem_id=f"{prefix}-examples", elem_classes=["example-row"]):
             for index, example in enumerate(examples):
                 with gr.Column(min_width=150, elem_classes=["example-card"]):
                     buttons.append(gr.Button(example.label, size="sm", elem_id=f"{prefix}-example-{index}"))
                     gr.Markdown(example.explains, elem_classes=["example-explains"])
+            for card in more:
+                with gr.Column(min_width=150, elem_classes=["example-card"]):
+                    own.append(gr.Button(card.label, size="sm", elem_id=card.elem_id))
+                    gr.Markdown(card.explains, elem_classes=["example-explains"])
         gr.Markdown(t(note), elem_id=f"{prefix}-examples-note", elem_classes=["example-explains"])
-        return cls(examples, buttons, shows)
+        return cls(examples, buttons, shows, own)
 
     def wire(self, fields: dict[str, Any], keep: tuple[str, ...] = ()) -> list[Any]:
         """Clicking an example sets the fields it names and puts every other field in `fields`

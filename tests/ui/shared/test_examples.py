@@ -78,3 +78,19 @@ def test_compare_examples_set_the_columns_of_the_preset_they_name(app: gr.Blocks
     filled = example_fill(app, "compare", 0)
     assert [filled[f"compare-format-{i}"] for i in range(4)] == ["chat", "responses", "messages", "native"]
     assert filled["compare-model-2"].startswith("cl-") and filled["compare-thinking"] is False
+
+
+def _inside(block: Any, elem_id: str) -> bool:
+    parent = getattr(block, "parent", None)
+    while parent is not None:
+        if getattr(parent, "elem_id", None) == elem_id:
+            return True
+        parent = getattr(parent, "parent", None)
+    return False
+
+
+def test_batchs_prompt_library_example_is_a_card_in_the_tabs_example_row(app: gr.Blocks) -> None:
+    ids = _by_id(app)
+    for button in ("batch-example-0", "batch-prompt-example"):
+        assert _inside(ids[button], "batch-examples"), f"{button} is outside Batch's example row"
+    assert _trigger(app, ids["batch-prompt-example"], "click") is not None  # still wired by the tab

@@ -35,7 +35,7 @@ from playground.ui.tabs.batch.views import preview_rows
 from playground.ui.shared.column_picker import ColumnPicker, model_ids
 from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.shared.prices import PriceEditor
-from playground.ui.shared.examples import ExampleRow
+from playground.ui.shared.examples import ExampleCard, ExampleRow
 from playground.ui.shared.scrolling import into_view_js
 from playground.ui.conversation.prompt_move import BatchTarget
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
@@ -131,7 +131,9 @@ class BatchPage:
         return fields
 
     def _prompt_and_data(self, settings: Settings) -> None:
-        self.examples = ExampleRow.build("batch", EXAMPLES, shows="batch-run")
+        prompts = ExampleCard(t("batch_col.prompt_example"), t("batch_col.prompt_example_explains"), "batch-prompt-example")
+        self.examples = ExampleRow.build("batch", EXAMPLES, shows="batch-run", more=(prompts,))
+        self.prompt_example = self.examples.more[0]
         with gr.Row():
             with gr.Column(scale=3):
                 self.system = gr.Textbox(label=t("batch.system_prompt_template"), lines=1, elem_id="batch-system")
@@ -170,7 +172,6 @@ class BatchPage:
                 self.stream = gr.Checkbox(True, label=t("batch.stream_gives_time_to"), elem_id="batch-stream")
                 self.cache = gr.Checkbox(False, label=t("batch.answer_identical_requests_from"), elem_id="batch-cache")
         self.used = gr.Markdown(elem_id="batch-columns-used")  # written on load, in the visitor's language (`on_language`)
-        self.prompt_example = gr.Button(t("batch_col.prompt_example"), size="sm", elem_id="batch-prompt-example")
         with gr.Accordion(t("batch.mocked_tools"), open=False, elem_id="batch-mock"):
             gr.Markdown(t("batch.mocked_tools_explains"))
             self.mock_example = gr.Button(t("batch.mocked_tools_example"), size="sm", elem_id="batch-mock-example")
