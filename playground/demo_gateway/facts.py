@@ -12,6 +12,7 @@ from playground.demo_gateway.answer_kit import HEAD, Found, Keys, grouped, load,
 
 _CAPITAL_CUE = Keys("capital", False)
 _CAPITAL_CUE_ZH = Keys("首都|首府|京城", True)
+_TAKES_THE = re.compile(r"\b(?:Tower|Building|Center|Centre|Pyramid|Statue|Matterhorn)\b")
 _HEIGHT_CUE = Keys("tall|high|height|elevation|altitude", False)
 _HEIGHT_CUE_ZH = Keys("多高|高度|海拔|有多高|多少米", True)
 _WHO_CUE = Keys("who|whom|author|inventor|painter|invent|wrote|painted|discover", False)
@@ -111,6 +112,7 @@ def _height(text: str, words: str, zh: bool) -> Found | None:
         title = _names(names_zh)[0]
         return Found("fact", f"{metres} 米", f"{title}高 {metres} 米（约 {feet} 英尺）。", f"{title}：{note_zh}。", zh=True)
     title = _names(names)[0]
+    title = f"The {title}" if _TAKES_THE.search(title) else title  # the Eiffel Tower, but Mount Fuji
     return Found("fact", f"{grouped(metres, False)} m", f"{title} is {grouped(metres, False)} m ({grouped(feet, False)} ft) tall.",
                  f"That is {note}.")
 

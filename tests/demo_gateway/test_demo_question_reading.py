@@ -39,6 +39,8 @@ SHOP = "A shop sells 12 apples on Monday and 9 on Tuesday. How many in total?"
     ("Mia had 24 stickers. She gave 5 to each of her 3 friends. How many stickers does she have left?", "The answer is 9."),
     ("Sam has 20 dollars and buys a book for 7 dollars. How much money is left?", "The answer is 13."),
     ("Convert 100 degrees Fahrenheit to Celsius", "100 °F is 37.78 °C."),
+    ("How tall is the Eiffel Tower?", "The Eiffel Tower is 330 m (1,083 ft) tall."),
+    ("How tall is Mount Fuji?", "Mount Fuji is 3,776 m (12,388 ft) tall."),
     ("What is the tallest mountain in the world?", "The highest mountain on Earth is Mount Everest, 8,849 m above sea level."),
     ("I have 3 apples and you have 5. How many do we have together?", "The answer is 8."),
     ("There are 25 students in a class. 7 are absent. How many are present?", "The answer is 18."),
