@@ -1,10 +1,13 @@
 """The app with its demo gateway in a process of its own, for benchmarks that measure its CPU.
 
-    python -m bench.serve_app --port 7861 [--token-delay 0.03] [--sample counts.json]
+    python -m bench.serve_app --port 7861 [--token-delay 0.03] [--sample counts.json] [--gateway-url URL]
 
 The demo gateway runs as `app.py` runs it, in a process of its own (`playground.demo_process`), so
 the app's CPU figures leave it out; with `BENCH_GATEWAY=thread` it runs in a thread of the app's
-process instead (as before issue 25's last pass), to measure what sharing the interpreter costs. With
+process instead (as before issue 25's last pass), to measure what sharing the interpreter costs; with
+`--gateway-url` it uses a demo gateway already running there (several app processes, one gateway);
+`--pacing-full-rate` sets how many replies stream at the full update rate before the process stretches
+their intervals (`ui/shared/forms.Pacing`; 20), to share one update budget among processes. With
 `--sample` a `bench.stack_sampler` counts where the process's CPU goes (SIGUSR1 starts, SIGUSR2 writes).
 """
 
@@ -20,6 +23,7 @@ from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import start_in_thread
 from playground.demo_process import GatewayProcess
 from playground.settings import Settings
+from playground.ui.conversation.turns import PACING
 from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.shared.connection import ServerDefaults
 
@@ -31,11 +35,17 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--token-delay", type=float, default=0.03)
     parser.add_argument("--sample", type=Path, help="count where the CPU goes; SIGUSR1 starts, SIGUSR2 writes this file")
+    parser.add_argument("--gateway-url", help="a demo gateway already running (key bench-key) instead of one of its own")
+    parser.add_argument("--pacing-full-rate", type=int, help="replies streaming at the full update rate in this process (default 20)")
     args = parser.parse_args()
+    if args.pacing_full_rate:
+        PACING.full_rate = args.pacing_full_rate
     if args.sample:
         install(args.sample)
     config = DemoConfig(api_key=KEY, token_delay=args.token_delay, video_queue_seconds=2, video_run_seconds=60)
-    if os.environ.get("BENCH_GATEWAY") == "thread":
+    if args.gateway_url:
+        url = args.gateway_url
+    elif os.environ.get("BENCH_GATEWAY") == "thread":
         url = start_in_thread(config).url
     else:
         demo = GatewayProcess.start(config)
