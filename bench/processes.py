@@ -5,6 +5,7 @@ limits, so they hold across the processes), as they are and with the update paci
 between them (each process paces as if half the replies could stream at the full rate).
 
     python -m bench.processes [--sessions 100] [--rounds 3] [--base-port 7720] [--token-delay 0.03]
+                              [--configurations direct,proxy,two,shared]
 
 `--base-port P`: the app processes on P, P+1, P+4 and P+5, the proxies on P+2, P+3 and P+6.
 
@@ -33,6 +34,7 @@ import statistics
 import subprocess
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +51,8 @@ from playground.demo_process import GatewayProcess
 ROOT = Path(__file__).resolve().parents[1]
 PROXY_CONFIG = ROOT / "bench" / "haproxy.cfg"
 KEY = "bench-key"
+CONFIGURATIONS = ("direct", "proxy", "two", "shared")
+TITLES = {"proxy": "1 process behind HAProxy", "two": "2 processes behind HAProxy", "shared": "2 behind HAProxy, pacing/2"}
 FULL_RATE = 20
 """`ui/conversation/turns.PACING`'s replies at the full update rate; the last configuration gives each
 of its two processes half, so together they push as many updates a second as one process."""
@@ -191,11 +195,47 @@ def print_summary(targets: list[Target]) -> None:
               f"{percentile(ttft, 0.95) * 1000:>13.0f}{percentile(join, 0.95) * 1000:>13.0f}{cpu:>13.4f}")
 
 
+def start_targets(chosen: list[str], token_delay: float, gateway: GatewayProcess, ports: list[int],
+                  started: list[AppProcess | Proxy | GatewayProcess]) -> list[Target]:
+    """The chosen configurations (`CONFIGURATIONS`), starting only the processes they need (added
+    to `started` as they start, so they are stopped whatever happens)."""
+    unknown = set(chosen) - set(CONFIGURATIONS)
+    if unknown:
+        raise SystemExit(f"unknown configuration(s) {', '.join(sorted(unknown))}; choose from {', '.join(CONFIGURATIONS)}")
+    extra, pacing = ["--gateway-url", gateway.url], ["--pacing-full-rate", str(FULL_RATE // 2)]
+    plain = 2 if "two" in chosen else int(bool({"direct", "proxy"} & set(chosen)))
+    wanted: list[tuple[int, list[str]]] = [(ports[i], []) for i in range(plain)]
+    wanted += [(ports[4], pacing), (ports[5], pacing)] if "shared" in chosen else []
+    with ThreadPoolExecutor(4) as pool:  # they start at once (each waits for its "ready")
+        starting = [pool.submit(start_app_process, token_delay, extra=[*extra, *more], port=port) for port, more in wanted]
+        ready = [future.result() for future in starting if future.exception() is None]
+    started += ready
+    if len(ready) < len(wanted):
+        raise RuntimeError(f"an app process did not start: {next(f.exception() for f in starting if f.exception() is not None)}")
+    apps, shared = ready[:plain], ready[plain:]
+    address = [app.url.removeprefix("http://") for app in ready]
+    targets = []
+    for name in CONFIGURATIONS:
+        if name not in chosen:
+            continue
+        if name == "direct":
+            targets.append(Target("1 process, direct", apps[0].url, apps[:1], gateway))
+            continue
+        pair = {"proxy": (address[0], address[0]), "two": (address[0], address[1]), "shared": tuple(address[plain:plain + 2])}[name]
+        proxy = start_proxy(ports[{"proxy": 2, "two": 3, "shared": 6}[name]], *pair)
+        started.append(proxy)
+        behind = {"proxy": apps[:1], "two": apps, "shared": shared}[name]
+        targets.append(Target(TITLES[name], proxy.url, behind, gateway, proxy))
+    return targets
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--token-delay", type=float, default=0.03)
+    parser.add_argument("--configurations", default=",".join(CONFIGURATIONS),
+                        help="which to measure: direct (1 process), proxy (1 behind HAProxy), two, shared (2 with the pacing budget shared)")
     parser.add_argument("--base-port", type=int, help="seven ports from this one (default: free ports)")
     args = parser.parse_args()
     print_header()
@@ -204,18 +244,7 @@ def main() -> None:
     started: list[AppProcess | Proxy | GatewayProcess] = [gateway]
     try:
         gateway.wait_ready()
-        extra = ["--gateway-url", gateway.url]
-        apps = [start_app_process(args.token_delay, extra=extra, port=port) for port in ports[:2]]
-        shared = [start_app_process(args.token_delay, extra=[*extra, "--pacing-full-rate", str(FULL_RATE // 2)], port=port)
-                  for port in ports[4:6]]
-        started += [*apps, *shared]
-        one, two, three, four = (app.url.removeprefix("http://") for app in [*apps, *shared])
-        proxies = [start_proxy(ports[2], one, one), start_proxy(ports[3], one, two), start_proxy(ports[6], three, four)]
-        started += proxies
-        targets = [Target("1 process, direct", apps[0].url, apps[:1], gateway),
-                   Target("1 process behind HAProxy", proxies[0].url, apps[:1], gateway, proxies[0]),
-                   Target("2 processes behind HAProxy", proxies[1].url, apps, gateway, proxies[1]),
-                   Target("2 behind HAProxy, pacing/2", proxies[2].url, shared, gateway, proxies[2])]
+        targets = start_targets(args.configurations.split(","), args.token_delay, gateway, ports, started)
         print(f"{args.sessions} visitors at once, each from its own address with its own pool; token delay "
               f"{args.token_delay * 1000:.0f} ms; one demo gateway process for all; proxy: {PROXY_CONFIG.relative_to(ROOT)}")
         print(HEAD)

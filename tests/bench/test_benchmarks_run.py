@@ -29,7 +29,7 @@ SMALLEST = {
     "skipped_outputs": ["--updates", "20", "--runs", "1"],
     "display_updates": ["--sends", "5", "--runs", "1"],
     "reply_cpu": ["--sessions", "2", "--runs", "1", "--sample", "--before", "HEAD"],
-    "processes": ["--sessions", "2", "--rounds", "1"],
+    "processes": ["--sessions", "2", "--rounds", "1", "--configurations", "direct,two"],
 }
 
 
