@@ -26,6 +26,7 @@ from playground.ui.i18n import say
 from playground.ui.shared.render import error_text
 from playground.ui.shared.widgets import Inspector, banner_update
 from playground.ui.tabs.report import views
+from playground.ui.tabs.report.pacing import ViewPacer
 
 SEPARATOR = " · "
 
@@ -223,11 +224,17 @@ class ReportHandlers:
         """Run: error banner, the summary with a progress line, the matrix, as each probe ends."""
         try:
             scope = build_scope(chosen_formats, chosen_models, chosen_checks, value == "thorough", seconds)
+            pacer = ViewPacer()
             async for run_state in run(self.client, self.defaults, url, key, state, scope, int(cap)):
                 current = run_state.current()
                 progress((run_state.done, run_state.total), desc=say("report.progress", done=run_state.done, total=run_state.total) + (f" · {current}" if current else ""))
+                if not (run_state.report.finished or pacer.due()):
+                    continue
+                started = pacer.clock()
                 line = say("report.done", done=run_state.done, total=run_state.total) + (say("report.running", current=current) if current else "")
-                yield banner_update(""), views.summary_markdown(run_state.report, line), views.matrix_html(run_state.report)
+                shown = views.summary_markdown(run_state.report, line), views.matrix_html(run_state.report)
+                pacer.built(started)
+                yield banner_update(""), *shown
         except GatewayError as problem:
             yield banner_update(error_text(problem)), gr.skip(), gr.skip()
 

@@ -3,6 +3,7 @@ downloads the app writes (and what they show), loading a saved report, and hoste
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,11 @@ from playground.client.gateway import GatewayClient
 from playground.client.media import media_directory
 from playground.client.report import document
 from playground.client.report.latency import HOSTED_REFUSAL, LoadRunRefused
-from playground.client.report.model import FAIL, CheckResult
+from playground.client.report.model import FAIL, CheckResult, Report
+from playground.client.report.runner import RunState
 from playground.ui.tabs.report import handlers
 from playground.ui.tabs.report import views
+from playground.ui.tabs.report.pacing import ViewPacer
 from playground.ui.shared.connection import ServerDefaults
 
 
@@ -112,3 +115,38 @@ async def test_local_load_run_feeds_the_plots_and_the_error_table(client: Gatewa
     with pytest.raises(RequestValidationError, match="highest concurrency"):
         async for _ in handlers.run_load(client, defaults, "", "", session, "chat", "gx-2.5-flash", 500, 50):
             pass
+
+
+async def test_a_running_report_rebuilds_its_views_at_a_paced_rate(monkeypatch: pytest.MonkeyPatch, client: GatewayClient,
+                                                                     defaults: ServerDefaults) -> None:
+    """The runner hands over its state every 0.1 s, each a matrix to rebuild and redraw: thirty
+    states arriving at once give the first view and the finished one, not thirty."""
+    scope = handlers.build_scope(["chat"], ["chat completions · gx-2.5-flash"], ["plain"], False, 5)
+    report = Report("http://gateway.test", scope)
+
+    async def states(*_: object) -> AsyncIterator[RunState]:
+        state = RunState(report, 1)
+        for _ in range(29):
+            yield state
+        report.finished = True
+        yield state
+
+    monkeypatch.setattr(handlers, "run", states)
+    updates = [update async for update in handlers.ReportHandlers(client, defaults).run_checks(
+        handlers.ReportSession(), "", "", ["chat"], ["chat completions · gx-2.5-flash"], ["plain"], "quick", 2, 5, progress=lambda *_, **__: None)]
+    assert 2 <= len(updates) <= 4  # the first view, the finished one (and one more on a machine paused for 0.1 s)
+
+
+def test_a_view_waits_nine_times_what_the_last_cost_and_at_least_a_tenth_of_a_second() -> None:
+    now = [10.0]
+    pacer = ViewPacer(clock=lambda: now[0])
+    assert pacer.due()
+    now[0] = 10.04  # a view that took 40 ms to build
+    pacer.built(10.0)
+    now[0] = 10.39
+    assert not pacer.due()
+    now[0] = 10.40
+    assert pacer.due()
+    pacer.built(10.399)  # a cheap view: the pace is never faster than 0.1 s
+    now[0] = 10.49
+    assert not pacer.due()
