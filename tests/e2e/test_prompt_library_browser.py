@@ -92,6 +92,7 @@ def test_the_example_keeps_two_versions_and_opens_the_second(page: Page) -> None
     expect(page.locator("#messages-plib-status")).to_contain_text("v2", timeout=15_000)
     expect(page.locator("#messages-system textarea")).to_have_value(re.compile("Be warm and use one everyday comparison"))
     expect(page.locator("#messages-input textarea")).to_have_value("What is {{topic}}? Answer in three sentences.")
+    expect(page.locator("#messages-variables-table")).to_contain_text("topic", timeout=10_000)  # a loaded prompt's placeholders, found by the page
     expect(page.locator("#messages-plib-diff")).to_contain_text("+{{> friendly-tone}}")
 
 

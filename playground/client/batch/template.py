@@ -18,6 +18,8 @@ THE_PROMPT = Text("batch.template.prompt")
 """What a refusal calls a template when the caller does not name it."""
 
 _TOKEN = re.compile(r"\\\{\{|\{\{([^{}\n]*)\}\}|\{\{")
+TOKEN_PATTERN: str = _TOKEN.pattern
+"""The syntax as a regular expression (the page derives the Variables panel's key from it, `ui/conversation/draft_keys.py`)."""
 MAX_NAME_CHARS = 64
 RESERVED = frozenset({"expected"})
 """Data set columns that are never a variable's value by default (the graders read them)."""

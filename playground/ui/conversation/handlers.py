@@ -184,8 +184,8 @@ class ConversationHandlers:
 
     def begin_send(self, draft: Any, state: Session, values: tuple[Any, ...]) -> Begun:
         typed = text_of(draft)
+        state.typed = typed if typed.strip() else state.typed  # even if refused: the page's Variables key counts on it (`draft_keys`)
         draft, target = fill_draft(draft, values[self.n_form]), self.target(values)
-        state.typed = typed if typed.strip() else state.typed
         return conversation.begin_send(target[0], draft, state.shown, state), "draft", target
 
     def begin_tool_result(self, text: str, state: Session, values: tuple[Any, ...]) -> Begun:

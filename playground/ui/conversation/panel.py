@@ -9,6 +9,7 @@ from typing import Any
 import gradio as gr
 
 from playground import gradio_compat
+from playground.ui.conversation import draft_keys
 from playground.ui.conversation.branches import BranchBar
 from playground.ui.conversation.chatbot import Chatbot
 from playground.ui.shared.connection import ServerDefaults
@@ -124,13 +125,13 @@ class ConversationPanel:
         tail = [*form_inputs, self.variables.table, *connection]
         outputs = [self.chatbot, *(getattr(self, name) for name in BEGIN_OUTPUTS), *inspector.components, *extra_outputs]
         self.handlers, self.action_inputs, self.action_outputs = handlers, tail, outputs
-        for trigger, handler, inputs in (
-            (self.draft.submit, handlers.send, [self.draft, self.session, *tail]),
-            (self.tool_send.click, handlers.tool_result, [self.tool_result, self.session, *tail]),
-            (self.retry.click, handlers.retry, [self.session, *tail]),
-            (self.chatbot.edit, handlers.edit, [self.session, *tail]),
+        for trigger, handler, inputs, js in (
+            (self.draft.submit, handlers.send, [self.draft, self.session, *tail], draft_keys.record_js(self.prefix)),
+            (self.tool_send.click, handlers.tool_result, [self.tool_result, self.session, *tail], None),
+            (self.retry.click, handlers.retry, [self.session, *tail], None),
+            (self.chatbot.edit, handlers.edit, [self.session, *tail], None),
         ):  # "multiple": a second send while a reply streams is answered with a note, not ignored
-            trigger(handler, inputs, outputs, concurrency_limit=None, show_progress="hidden", trigger_mode="multiple")
+            trigger(handler, inputs, outputs, concurrency_limit=None, show_progress="hidden", trigger_mode="multiple", js=js)
         self.stop.click(handlers.stop, [self.session], [*(getattr(self, name) for name in STOP_OUTPUTS), *inspector.components], queue=False)
         self.clear.click(handlers.clear, None, outputs, queue=False)
         self.chatbot.clear(handlers.chatbot_cleared, None, outputs[1:], queue=False)

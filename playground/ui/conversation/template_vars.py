@@ -11,6 +11,7 @@ from typing import Any
 
 import gradio as gr
 
+from playground.ui.conversation import draft_keys
 from playground.ui.i18n import t
 
 from playground.client.batch.template import TemplateError, parse
@@ -85,21 +86,28 @@ def fill_form(form: Sequence[Any], system_at: int | None, table: Any, where: str
 class VariablesPanel:
     group: gr.Accordion
     table: gr.Dataframe
+    key: gr.Textbox
+    """The placeholders the page sees (`draft_keys`): the panel asks the server only when they change."""
+    prefix: str = ""
 
     @classmethod
     def build(cls, prefix: str) -> VariablesPanel:
         with gr.Accordion(t("batch_vars.variables"), open=True, visible=False, elem_id=f"{prefix}-variables") as group:
             table = gr.Dataframe(headers=HEADERS, column_count=2, type="array", interactive=True, static_columns=[0],
                                  elem_id=f"{prefix}-variables-table", label=t("batch_vars.name_placeholders_in_your"))
-        return cls(group, table)
+        key = draft_keys.key_box(f"{prefix}-variables-key")
+        return cls(group, table, key, prefix)
 
     def watch(self, draft: gr.MultimodalTextbox, system: Any | None = None, session: Any | None = None) -> None:
         """Show the table when the message (or the system box) has placeholders; with the message
-        box empty after a send, the last message as typed (`Session.typed`) counts, so its values stay."""
+        box empty after a send, the last message as typed (`Session.typed`) counts, so its values
+        stay. The page derives the placeholders itself: a message without any, typed and sent,
+        asks the server nothing (issue 41)."""
         sources = [draft] if system is None else [draft, system]
+        self.key.value = draft_keys.initial_variables_key(getattr(system, "value", None))
+        draft_keys.watch_variables(self.prefix, sources, self.key)
         inputs = [self.table, session if session is not None else gr.State(None), *sources]
-        gr.on([source.change for source in sources], variables_changed, inputs, [self.group, self.table], queue=False,
-              show_progress="hidden", trigger_mode="always_last")
+        self.key.change(variables_changed, inputs, [self.group, self.table], queue=False, show_progress="hidden", trigger_mode="always_last")
 
 
 def variables_changed(table: Any, state: Any, *texts: Any) -> tuple[Any, Any]:

@@ -73,7 +73,7 @@ async def test_after_sending_the_prompt_as_typed_moves_not_the_filled_text(gatew
     assert page.get(page.component("chat-input"))["text"] == ""  # the box was cleared by the send
     page.set(page.component("chat-system"), "Be {{mood}}.")
     table = page.component("chat-variables-table")
-    await page.run(next(fn for fn in page.app.fns.values() if table in fn.outputs and (page.component("chat-system")._id, "change") in fn.targets))
+    await page.run(page.dependency(page.component("chat-variables-key"), "change"))  # the page's key of the placeholders changed
     assert page.get(table) == [["name", "Ada"], ["mood", ""]]  # the message as typed still counts: its value stays
     await page.click("chat-to-batch")
     assert page.get(page.component("batch-user")) == "Hi, I am {{name}}"

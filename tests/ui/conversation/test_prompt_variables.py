@@ -22,8 +22,8 @@ BOX_LABEL = {"chat": "System prompt", "responses": "Instructions (system)", "mes
 
 
 def _variables_event(page: PageModel, tab: str) -> Any:
-    table = page.component(f"{tab}-variables-table")
-    return next(fn for fn in page.app.fns.values() if table in fn.outputs and (page.component(f"{tab}-input")._id, "change") in fn.targets)
+    """The panel's server event: it runs when the page's key of the placeholders changes (`draft_keys`)."""
+    return page.dependency(page.component(f"{tab}-variables-key"), "change")
 
 
 @pytest.mark.parametrize("tab", list(SYSTEM_BOX))
@@ -39,6 +39,8 @@ async def test_system_prompt_placeholders_are_named_then_filled_in_what_is_sent(
     await page.run(page.dependency(draft, "submit"))
     assert f"no value for {{{{persona}}}} in the “{BOX_LABEL[tab]}” box" in page.get(page.component(f"{tab}-error"))
     assert page.get(page.component(f"{tab}-chatbot")) == [] and not page.get(page.component(f"{tab}-inspector-request"))
+    session = page.dependency(draft, "submit").inputs[1]
+    assert page.get(session).typed == "Hi, I am {{name}}"  # refused, yet the last message typed (the page's Variables key counts on it)
 
     page.set(table, [["name", "Ada"], ["persona", "a pirate"]])
     await page.run(page.dependency(draft, "submit"))

@@ -48,7 +48,7 @@ def form_of(app: gr.Blocks, tab: str) -> list[Any]:
 
 @pytest.mark.parametrize("tab", CONVERSATION_TABS)
 def test_every_example_sets_or_resets_every_field_a_send_reads(app: gr.Blocks, tab: str) -> None:
-    derived = {f"{tab}-variables-table"}  # rebuilt from the message box by its own change event
+    derived = {f"{tab}-variables-table"}  # rebuilt from the message box by the page (`draft_keys`) and its key's change event
     form = [c for c in form_of(app, tab) if c.elem_id not in KEPT.get(tab, set()) | derived]
     assert len(form) > 5
     index = 0

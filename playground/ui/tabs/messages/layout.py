@@ -10,6 +10,7 @@ import gradio as gr
 
 from playground.client import catalog
 from playground.ui.tabs.context import TabContext
+from playground.ui.conversation import draft_keys
 from playground.ui.conversation.mcp_panel import McpPanel
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.conversation.prompt_panel import PromptPanel
@@ -76,6 +77,7 @@ def build_messages_tab(ctx: TabContext) -> None:
         with gr.Column(scale=3):
             panel = ConversationPanel.build("messages", t("messages.placeholder"))
             token_count = gr.Markdown(elem_id="messages-token-count", elem_classes=["metrics-line"])
+            draft_key = draft_keys.key_box("messages-draft-key")  # the count asks the server when the message changes, not when a send empties it
             examples = ExampleRow.build("messages", EXAMPLES, shows="messages-chatbot")
         with gr.Column(scale=2):
             model = gr.Dropdown(list(catalog.MESSAGES_MODELS), value=catalog.MESSAGES_MODELS[0], label=t("chat.model"), allow_custom_value=True, elem_id="messages-model")
@@ -125,6 +127,7 @@ def build_messages_tab(ctx: TabContext) -> None:
     counting = handlers.MessagesHandlers(ctx.client, ctx.defaults, form_inputs.index(system))
     assert panel.variables is not None
     count_inputs = [panel.draft, panel.session, panel.variables.table, *ctx.connection, *form_inputs]
-    triggers = [panel.draft.change, panel.variables.table.change, system.change, tools.change, model.change, cache_system.change, cache_last.change, web_search.change]
+    draft_keys.watch_draft("messages", panel.draft, draft_key)
+    triggers = [draft_key.change, panel.variables.table.change, system.change, tools.change, model.change, cache_system.change, cache_last.change, web_search.change]
     gr.on(triggers, counting.count_tokens, count_inputs, token_count, trigger_mode="always_last", concurrency_limit=None, show_progress="hidden")
     fill.click(lambda: (LONG_DOCUMENT, True), None, [system, cache_system], queue=False)
