@@ -1,7 +1,7 @@
 """CPU per reply of the app's server process at a burst of sessions, this code against another
 commit's, alternating in one run (issue 41: "less work per reply").
 
-    python -m bench.reply_cpu [--sessions 50] [--runs 2] [--before REF] [--sample] [--no-input-changes] [--port N]
+    python -m bench.reply_cpu [--sessions 50] [--runs 2] [--before REF] [--sample] [--sample-dir DIR] [--no-input-changes] [--port N]
 
 Each round starts the app as `bench.serve_app` does (its demo gateway in a process of its own,
 30 ms token delay) once from this tree and once from `REF` (extracted with `git archive`; its
@@ -10,7 +10,8 @@ server's pool of gateway connections is warm), opens the sessions as page loads 
 events the page has (typing the message; the send's clearing of the box) around the send's
 queued event (`--no-input-changes` leaves them out, to measure what they cost). CPU is the server process's own (user + system, /proc), over the burst, divided
 by the replies. `--sample` also counts where that CPU goes (`bench.stack_sampler`) and prints
-the share of the functions issue 41 names.
+the share of the functions issue 41 names (`--sample-dir` keeps each round's counts there, as
+JSON, to read the whole split).
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ async def burst(app: AppProcess, sessions: int, code: str, sample: Path | None) 
             before, ran = app.cpu_seconds(), 0
             for n in range(CHANGE_TRIES):
                 ran += await change_events(http, app.url, config, {"text": f"Please repeat {n}" if n % 2 else "", "files": []}, hashes[0])
-            row.change_cpu = (app.cpu_seconds() - before) / max(ran, 1)
+            row.change_cpu = (app.cpu_seconds() - before) / ran if ran else float("nan")  # none: the page asks nothing
     if sample:
         signal_app(app, signal.SIGUSR2)
         for _ in range(50):
@@ -178,7 +179,7 @@ def print_rows(rows: list[Round], sessions: int) -> None:
     print("|---|---|---|---|---|---|---|")
     for row in rows:
         print(f"| {row.code} | {row.replies} | {row.lost} | {row.change_events / max(sessions, 1):.1f} | "
-              f"{row.cpu / max(row.replies, 1):.4f} | {row.alone_cpu:.4f} | {row.change_cpu:.4f} |")
+              f"{row.cpu / max(row.replies, 1):.4f} | {row.alone_cpu:.4f} | {'none run' if row.change_cpu != row.change_cpu else f'{row.change_cpu:.4f}'} |")
     by_code: dict[str, list[float]] = {}
     for row in rows:
         by_code.setdefault(row.code, []).append(row.cpu / max(row.replies, 1))
@@ -198,6 +199,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2, help="rounds; each runs this code and, with --before, REF")
     parser.add_argument("--before", help="a commit to compare with (e.g. main before the change)")
     parser.add_argument("--sample", action="store_true", help="also count where the CPU goes")
+    parser.add_argument("--sample-dir", type=Path, help="keep each round's sampled counts in this folder (implies --sample)")
     parser.add_argument("--port", type=int, help="the app's port (a free one by default); the demo gateway takes a free one")
     parser.add_argument("--no-input-changes", action="store_true", help="sends without the input box's change events")
     args = parser.parse_args()
@@ -208,7 +210,9 @@ def main() -> None:
         codes = [(ROOT, "this tree")]
         if args.before:
             codes.append((extract(args.before, Path(scratch)), f"before ({args.before[:10]})"))
-        sample_dir = Path(scratch) if args.sample else None
+        sample_dir = args.sample_dir or (Path(scratch) if args.sample else None)
+        if args.sample_dir:
+            args.sample_dir.mkdir(parents=True, exist_ok=True)
         for run in range(args.runs):
             for root, code in codes if run % 2 == 0 else codes[::-1]:
                 rows.append(run_round(root, code, args.sessions, sample_dir, args.port))
