@@ -1,6 +1,6 @@
-"""Copy link on Batch, Report and Images (issue 40): the link holds the tab's settings (Batch's
-templates and columns, the Report's profile, Images' aspect ratio) and opens the same state in a
-new page."""
+"""Copy link on Batch, Report, Images and Embeddings (issue 40): the link holds the tab's settings
+(Batch's templates and columns, the Report's profile, Images' aspect ratio, the texts Embeddings
+compares) and opens the same state in a new page."""
 
 from __future__ import annotations
 
@@ -75,5 +75,22 @@ def test_report_link_holds_the_profile(page: Page, browser: Browser) -> None:
     expect(other.locator("#report-depth label").nth(1).locator("input")).to_be_checked()
     for elem_id in ("report-formats", "report-checks"):
         assert checked(other, elem_id) == checked(page, elem_id), elem_id
+    expect(other.locator("#link-notice")).not_to_be_visible()
+    other.context.close()
+
+
+def test_embeddings_link_holds_the_texts_it_compares(page: Page, browser: Browser) -> None:
+    page.click("#tour-close")
+    page.click("#tab-embeddings-button")
+    page.click("#embeddings-example-0")  # the texts an example fills: what a newcomer would share
+    texts = page.locator("#embeddings-texts textarea")
+    expect(texts).not_to_have_value("", timeout=10_000)
+    shown = texts.input_value()
+    assert "\n" in shown
+    link = copied(page, "embeddings")
+    assert parse_qs(urlsplit(link).query)["texts"] == [shown]
+    other = fresh(browser, link)
+    expect(other.locator("#embeddings-texts textarea")).to_have_value(shown, timeout=30_000)
+    expect(other.locator("#tab-embeddings-button")).to_have_attribute("aria-selected", "true")
     expect(other.locator("#link-notice")).not_to_be_visible()
     other.context.close()
