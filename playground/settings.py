@@ -100,6 +100,9 @@ class Settings:
     video_jobs_per_session: int = 20
     upstream_concurrency: int = 128
     session_capacity: int = 500
+    session_release_s: float = 180.0
+    """A closed page's session state is released this many seconds after its heartbeat closed; 0 = never
+    (Gradio's own: its `gr.State` values after an hour)."""
     batch_max_rows: int = 10_000
     batch_concurrency: int = 8
     uploads_per_minute: int = 0
@@ -145,6 +148,7 @@ class Settings:
             video_jobs_per_session=_int(env, "PLAYGROUND_VIDEO_JOBS_PER_SESSION", 3 if hosted else 20),
             upstream_concurrency=_int(env, "PLAYGROUND_UPSTREAM_CONCURRENCY", 64 if hosted else 128),
             session_capacity=_int(env, "PLAYGROUND_SESSION_CAPACITY", 500),
+            session_release_s=_float(env, "PLAYGROUND_SESSION_RELEASE_S", 180.0, allow_zero=True),
             batch_max_rows=max(1, _int(env, "PLAYGROUND_BATCH_MAX_ROWS", 1_000 if hosted else 10_000)),
             batch_concurrency=max(1, _int(env, "PLAYGROUND_BATCH_CONCURRENCY", 4 if hosted else 8)),
             uploads_per_minute=_int(env, "PLAYGROUND_UPLOADS_PER_MINUTE", 20 if hosted else 0),

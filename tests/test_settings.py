@@ -29,3 +29,10 @@ def test_bad_numbers_are_explained(tmp_path: Path, name: str, value: str, messag
     with pytest.raises(ValueError, match=message):
         Settings.from_env({name: value}, dotenv=None)
     assert Settings.from_env({"DEMO_TOKEN_DELAY": "0"}, dotenv=None).demo_token_delay == 0.0
+
+
+def test_closed_sessions_are_released_after_three_minutes_unless_turned_off() -> None:
+    assert Settings.from_env({}, dotenv=None).session_release_s == 180.0
+    assert Settings.from_env({"PLAYGROUND_SESSION_RELEASE_S": "0"}, dotenv=None).session_release_s == 0.0
+    with pytest.raises(ValueError, match="0 or more"):
+        Settings.from_env({"PLAYGROUND_SESSION_RELEASE_S": "-5"}, dotenv=None)

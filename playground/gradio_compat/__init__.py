@@ -40,6 +40,7 @@ Used on every version (the app needs them; not patches of behaviour):
 | `current_blocks` (`context.py`) | `gradio.context.Context.root_block` | the Batch tab adds page-load events while it is built | none needed | `test_internals.py` |
 | `I18nText`, `translation_key` (`context.py`) | `gradio.i18n.I18nData` and its `.key` | the type of `gr.I18n(...)(key)` | not filed yet (export the type) | `test_internals.py` |
 | `drawn_as_gradios_own` (`page.py`) | `Block.get_block_name` honours `is_template` | component subclasses (the chatbot, the checked image input) drawn as Gradio's own; a subclass survives a session's copy of the component | not filed yet (a public way to subclass a component) | `tests/security/test_crash_inputs.py` |
+| `forget_closed_sessions` (`forget.py`; only with the patches on: off, Gradio's own hour) | `App.state_holder` (`StateHolder.session_data`, `time_last_used`, `lock`, `delete_state`); `App.get_blocks()._queue` (`pending_event_ids_session`, `event_ids_to_events`, `pending_messages_per_session`); `Blocks.pending_streams`, `pending_diff_streams` | a closed page's session state (about 200 KB a visitor after the page's load events and one message) released minutes after its heartbeat closed instead of never (`bench.closed_visitors`) | not filed yet (a closed session's `SessionState` is never removed) | `tests/ui/web/test_session_release.py` |
 
 Replaced by public settings or the app's own code: `one_page_config` no longer re-implements
 `App.setup_mcp_server`'s reading of `GRADIO_MCP_SERVER`: the app launches with the public
@@ -68,7 +69,7 @@ from gradio.routes import App
 from gradio.server_messages import ProcessGeneratingMessage
 from gradio.state_holder import SessionState
 
-from playground.gradio_compat import build_cost, chatbot, display_updates, launch, sessions, updates
+from playground.gradio_compat import build_cost, chatbot, display_updates, forget, launch, sessions, updates
 from playground.gradio_compat.thinking import keep_thinking_open_js
 from playground.gradio_compat.context import I18nText, current_blocks, current_request, translation_key
 from playground.gradio_compat.internals import moved
@@ -77,7 +78,7 @@ from playground.gradio_compat.page import drawn_as_gradios_own, keep_api_private
 from playground.gradio_compat.page import narrow_progress_targets as _narrow_progress_targets
 
 __all__ = ["PATCHES", "SUPPORTED_VERSIONS", "I18nText", "active", "applied", "apply", "current_blocks", "current_request",
-           "drawn_as_gradios_own", "keep_api_private", "keep_thinking_open_js", "moved", "narrow_progress_targets", "translation_key"]
+           "drawn_as_gradios_own", "forget_closed_session", "keep_api_private", "keep_thinking_open_js", "moved", "narrow_progress_targets", "translation_key"]
 
 SUPPORTED_VERSIONS = ("6.31.0",)
 """The Gradio versions the patches were written for (and their internals recorded from)."""
@@ -146,3 +147,10 @@ def narrow_progress_targets(blocks: gradio.Blocks) -> None:
     """`page.narrow_progress_targets` (the patch `progress_targets`), when the patches are on."""
     if active():
         _narrow_progress_targets(blocks)
+
+
+def forget_closed_session(app: Any, session: str) -> bool:
+    """`forget.forget_session` (Gradio's `App`, a session hash whose page has closed), when the
+    patches are on; off, nothing is dropped (Gradio's own deletion, an hour later, of `gr.State`
+    values only). True when the session is gone."""
+    return active() and forget.forget_session(app, session)

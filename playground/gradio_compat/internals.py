@@ -124,6 +124,18 @@ RELIED_ON: dict[str, tuple[Internal, ...]] = {
     "i18n_text": (
         Internal("gradio.i18n:I18nData"), Internal("probe:translated.key"),
     ),
+    "forget_closed_sessions": (
+        Internal("gradio.state_holder:StateHolder.delete_state", "(self, session_id: 'str', expired_only: 'bool' = False)"),
+        Internal("gradio.state_holder:StateHolder.__init__", None, "self.time_last_used"),
+        Internal("gradio.state_holder:StateHolder.__init__", None, "self.lock = threading.Lock()"),
+        Internal("gradio.routes:App.__init__", None, "self.state_holder = StateHolder()"),
+        Internal("gradio.queueing:Queue.__init__", None, "self.pending_event_ids_session"),
+        Internal("gradio.queueing:Queue.__init__", None, "self.event_ids_to_events"),
+        Internal("gradio.queueing:Queue.__init__", None, "self.pending_messages_per_session"),
+        Internal("gradio.blocks:Blocks.__init__", None, "self.pending_streams = defaultdict(dict)"),
+        Internal("gradio.blocks:Blocks.__init__", None, "self.pending_diff_streams = defaultdict(dict)"),
+        Internal("gradio.routes:App.create_app", None, "app.state_holder.session_data[session_hash].is_closed = True"),
+    ),
     "template_components": (
         Internal("gradio.blocks:Block.get_block_name", "(self) -> 'str'", 'hasattr(self, "is_template")'),
     ),

@@ -60,7 +60,7 @@ def launch_options(settings: Settings | None = None, rules: VisitorRules | None 
         "state_session_capacity": settings.session_capacity,
         "app_kwargs": {"middleware": [Middleware(LongLinks), Middleware(CompressedPage), Middleware(PageGuard, rules=rules),
                                       Middleware(OwnedFiles, hosted=settings.hosted, sessions=rules.sessions)],
-                       **({"lifespan": rules.files.lifespan} if rules.files is not None else {})},
+                       "lifespan": rules.lifespan},
     }
 
 

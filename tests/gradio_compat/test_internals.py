@@ -13,7 +13,7 @@ from gradio.state_holder import SessionState
 from playground import gradio_compat
 from playground.gradio_compat.internals import RELIED_ON, problems
 
-READS = {"private_api", "request_context", "root_block", "i18n_text", "template_components", "progress_targets"}
+READS = {"private_api", "request_context", "root_block", "i18n_text", "template_components", "progress_targets", "forget_closed_sessions"}
 """What `internals.py` records besides the patches `apply()` installs."""
 
 

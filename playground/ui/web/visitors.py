@@ -21,13 +21,14 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
-from contextlib import suppress
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
 from playground.ui.i18n import AUDIENCE_HEADER, request_language, say_in, without_settings
 from playground.ui.web.media_sweep import SWEEP_EVERY_S, MediaFiles
+from playground.ui.web.session_release import RELEASE_EVERY_S, SessionRelease
 from playground.ui.web.upload_gate import UploadGate
 from playground.ui.web.visitor_identity import NO_PROXIES, TrustedProxies, scope_visitor, visitor_of, with_visitor
 
@@ -56,19 +57,24 @@ BAD_REQUEST = "The request could not be processed."
 
 
 class PageSessions:
-    """Session hashes whose page holds its heartbeat open (or closed it a moment ago), and the
-    visitor each heartbeat came from."""
+    """Session hashes whose page holds its heartbeat open (or closed it a moment ago), the visitor
+    each heartbeat came from, and when each closed page's heartbeat ended (`ended_before`: the
+    sessions `session_release` releases, until a heartbeat of theirs opens again)."""
 
-    def __init__(self, grace_s: float = CLOSED_GRACE_S) -> None:
+    def __init__(self, grace_s: float = CLOSED_GRACE_S, track_ended: bool = True) -> None:
         self.grace_s = grace_s
+        self.track_ended = track_ended
+        """Whether ended sessions are listed for release (off: nothing releases them, none is kept)."""
         self._open: dict[str, int] = {}
         self._closed_at: dict[str, float] = {}
         self._visitor_of: dict[str, str] = {}
         self._sessions_of: dict[str, set[str]] = {}
+        self._ended: dict[str, float] = {}
 
     def opened(self, session: str, visitor: str | None = None) -> None:
         self._open[session] = self._open.get(session, 0) + 1
         self._closed_at.pop(session, None)
+        self._ended.pop(session, None)
         if visitor and self._visitor_of.get(session) != visitor:
             self._forget_visitor(session)
             self._visitor_of[session] = visitor
@@ -82,6 +88,8 @@ class PageSessions:
         self._open.pop(session, None)
         now = time.monotonic()
         self._closed_at[session] = now
+        if self.track_ended:
+            self._ended[session] = now
         for stale in [s for s, at in self._closed_at.items() if now - at > self.grace_s]:
             del self._closed_at[stale]
             self._forget_visitor(stale)
@@ -93,6 +101,15 @@ class PageSessions:
             sessions.discard(session)
             if not sessions:
                 del self._sessions_of[visitor or ""]
+
+    def ended_before(self, age_s: float) -> list[str]:
+        """The sessions whose last heartbeat ended at least `age_s` seconds ago, none open since."""
+        cutoff = time.monotonic() - age_s
+        return [session for session, at in self._ended.items() if at <= cutoff]
+
+    def released(self, session: str) -> None:
+        """`session`'s state is gone: it is no longer listed by `ended_before`."""
+        self._ended.pop(session, None)
 
     def live(self, session: str) -> bool:
         if session in self._open:
@@ -122,15 +139,33 @@ class VisitorRules:
     sessions: PageSessions = field(default_factory=PageSessions)
     files: MediaFiles | None = None
     uploads: UploadGate | None = None
+    release: SessionRelease | None = None
 
     @classmethod
-    def from_settings(cls, settings: Any, sessions: PageSessions | None = None, sweep_every_s: float | None = None) -> VisitorRules:
+    def from_settings(cls, settings: Any, sessions: PageSessions | None = None, sweep_every_s: float | None = None,
+                      release_every_s: float = RELEASE_EVERY_S) -> VisitorRules:
         """The rules of `settings` (`playground.settings.Settings`)."""
-        sessions = sessions or PageSessions()
+        sessions = sessions or PageSessions(track_ended=settings.session_release_s > 0)
         files = MediaFiles(sessions.visitor_live, budget_bytes=int(settings.media_budget_mb * 1_000_000),
                            max_age_s=settings.file_max_age_min * 60, interval_s=sweep_every_s or SWEEP_EVERY_S)
         gate = UploadGate(files, sessions.visitor_live, hosted=settings.hosted, per_minute=settings.uploads_per_minute)
-        return cls(settings.hosted, TrustedProxies(tuple(settings.trusted_proxies)), sessions, files, gate)
+        release = SessionRelease(sessions, settings.session_release_s, release_every_s) if settings.session_release_s > 0 else None
+        return cls(settings.hosted, TrustedProxies(tuple(settings.trusted_proxies)), sessions, files, gate, release)
+
+    @asynccontextmanager
+    async def lifespan(self, app: Any) -> AsyncIterator[None]:
+        """The app's lifespan (`launch(app_kwargs={"lifespan": ...})`): the media sweep and the
+        release of closed sessions run while the server does."""
+        task = asyncio.create_task(self.release.run(app)) if self.release is not None else None
+        try:
+            if self.files is not None:
+                async with self.files.lifespan(app):
+                    yield
+            else:
+                yield
+        finally:
+            if task is not None and self.release is not None:
+                await self.release.stop(task)
 
 
 async def _answer(send: Send, status: int, detail: str) -> None:
