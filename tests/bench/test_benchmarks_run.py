@@ -17,6 +17,7 @@ SMALLEST = {
     "ui_latency_browser": ["--tries", "1"],
     "concurrent_chat": ["--sessions", "2"],
     "long_session": ["--turns", "2", "--sessions", "2"],
+    "closed_visitors": ["--visitors", "2", "--release-s", "1", "--every-s", "0.5"],
     "stream_throughput": ["--runs", "1"],
     "video_download_memory": ["--mb", "1", "--runs", "1"],
     "embeddings": ["--texts", "40", "--runs", "1"],
