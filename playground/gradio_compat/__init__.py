@@ -40,7 +40,7 @@ Used on every version (the app needs them; not patches of behaviour):
 | `current_blocks` (`context.py`) | `gradio.context.Context.root_block` | the Batch tab adds page-load events while it is built | none needed | `test_internals.py` |
 | `I18nText`, `translation_key` (`context.py`) | `gradio.i18n.I18nData` and its `.key` | the type of `gr.I18n(...)(key)` | not filed yet (export the type) | `test_internals.py` |
 | `drawn_as_gradios_own` (`page.py`) | `Block.get_block_name` honours `is_template` | component subclasses (the chatbot, the checked image input) drawn as Gradio's own; a subclass survives a session's copy of the component | not filed yet (a public way to subclass a component) | `tests/security/test_crash_inputs.py` |
-| `forget_closed_sessions` (`forget.py`; only with the patches on: off, Gradio's own hour) | `App.state_holder` (`StateHolder.session_data`, `time_last_used`, `lock`, `delete_state`); `App.get_blocks()._queue` (`pending_event_ids_session`, `event_ids_to_events`, `pending_messages_per_session`); `Blocks.pending_streams`, `pending_diff_streams` | a closed page's session state (about 200 KB a visitor after the page's load events and one message) released minutes after its heartbeat closed instead of never (`bench.closed_visitors`) | not filed yet (a closed session's `SessionState` is never removed) | `tests/ui/web/test_session_release.py` |
+| `forget_closed_sessions` (`forget.py`; only with the patches on: off, Gradio's own hour) | `App.state_holder` (`StateHolder.session_data`, `time_last_used` (set at each event), `lock`, `delete_state`); the page's client never reopens a broken heartbeat (`heartbeat_event` stays set), so recent events keep a session; `App.get_blocks()._queue` (`pending_event_ids_session`, `event_ids_to_events`, `pending_messages_per_session`); `Blocks.pending_streams`, `pending_diff_streams` | a closed page's session state (about 200 KB a visitor after the page's load events and one message) released minutes after its heartbeat closed instead of never (`bench.closed_visitors`) | not filed yet (a closed session's `SessionState` is never removed) | `tests/ui/web/test_session_release.py` |
 
 Replaced by public settings or the app's own code: `one_page_config` no longer re-implements
 `App.setup_mcp_server`'s reading of `GRADIO_MCP_SERVER`: the app launches with the public
@@ -149,8 +149,8 @@ def narrow_progress_targets(blocks: gradio.Blocks) -> None:
         _narrow_progress_targets(blocks)
 
 
-def forget_closed_session(app: Any, session: str) -> bool:
-    """`forget.forget_session` (Gradio's `App`, a session hash whose page has closed), when the
-    patches are on; off, nothing is dropped (Gradio's own deletion, an hour later, of `gr.State`
-    values only). True when the session is gone."""
-    return active() and forget.forget_session(app, session)
+def forget_closed_session(app: Any, session: str, idle_s: float = 0.0) -> bool:
+    """`forget.forget_session` (Gradio's `App`, a session hash whose page has closed, kept while it
+    ran an event in the last `idle_s` seconds), when the patches are on; off, nothing is dropped
+    (Gradio's own deletion, an hour later, of `gr.State` values only). True when the session is gone."""
+    return active() and forget.forget_session(app, session, idle_s)

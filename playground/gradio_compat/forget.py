@@ -12,12 +12,16 @@ LRU of 2,000) that may hold those events' last outputs. Measured with the page's
 
 `forget_session` drops all of that at once, running each `gr.State`'s `delete_callback` as Gradio's
 own deletion does, unless an event of the session is still queued or running
-(`Queue.event_ids_to_events`): a job outlives its page only as long as it runs. Which sessions are
-closed, and for how long, is the caller's (`ui/web/session_release.py`, from the heartbeats).
+(`Queue.event_ids_to_events`: a job outlives its page only as long as it runs) or the session ran an
+event recently (`StateHolder.time_last_used`): Gradio 6.31's page never reopens a heartbeat that
+broke (a network blip; its client keeps `heartbeat_event` set), so a page still in use is known by
+its events. Which sessions are closed, and for how long, is the caller's
+(`ui/web/session_release.py`, from the heartbeats).
 """
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 
@@ -26,15 +30,18 @@ def _live_events(queue: Any, session: str) -> bool:
     return any(event_id in queue.event_ids_to_events for event_id in ids)
 
 
-def forget_session(app: Any, session: str) -> bool:
+def forget_session(app: Any, session: str, idle_s: float = 0.0) -> bool:
     """Drop what Gradio keeps for `session` in `app` (Gradio's `App`): its state (through the
     `gr.State` delete callbacks), its queue records. False, keeping everything, while one of its
-    events is queued or running."""
+    events is queued or running, or when it ran an event less than `idle_s` seconds ago."""
     blocks = app.get_blocks()
     queue = blocks._queue
+    holder = app.state_holder
+    used = holder.time_last_used.get(session)
+    if used is not None and (datetime.datetime.now() - used).total_seconds() < idle_s:
+        return False
     if _live_events(queue, session):
         return False
-    holder = app.state_holder
     holder.delete_state(session)
     with holder.lock:
         holder.session_data.pop(session, None)

@@ -3,11 +3,12 @@ released `after_s` seconds later (`PLAYGROUND_SESSION_RELEASE_S`, default 180), 
 `every_s`, so it is gone within `after_s + every_s` of the page closing.
 
 The page's heartbeat (`PageSessions`, fed by the page guard) says which sessions closed and when;
-a heartbeat that opens again before the release (a network blip: the page's event stream
-reconnects with the same session hash) takes its session off the list. What a session holds in
-Gradio is dropped by `gradio_compat.forget_closed_session` (which keeps a session while one of its
-events is queued or running, so a job outlives its page only as long as it runs; it is tried again
-at the next pass). With Gradio's internals off (`gradio_compat.active()` false) nothing is
+a heartbeat that opens again before the release (the same session hash) takes its session off the
+list. What a session holds in Gradio is dropped by `gradio_compat.forget_closed_session`, which
+keeps a session while one of its events is queued or running (a job outlives its page only as long
+as it runs) and while it ran an event within `after_s`: Gradio 6.31's page does not reopen a
+heartbeat that a network blip broke, but keeps sending its events, so a page still in use keeps its
+state however its heartbeat fared. A kept session is tried again at the next pass. With Gradio's internals off (`gradio_compat.active()` false) nothing is
 released and nothing is kept here: Gradio's own deletion applies.
 
 After a pass that released sessions, the C allocator is asked to hand its free pages back to the
@@ -57,7 +58,7 @@ class SessionRelease:
     """Releases the state of sessions whose page closed at least `after_s` seconds ago."""
 
     def __init__(self, sessions: EndedSessions, after_s: float, every_s: float = RELEASE_EVERY_S,
-                 forget: Callable[[Any, str], bool] = gradio_compat.forget_closed_session, give_back: bool = True) -> None:
+                 forget: Callable[[Any, str, float], bool] = gradio_compat.forget_closed_session, give_back: bool = True) -> None:
         self.sessions = sessions
         self.after_s = after_s
         self.every_s = every_s
@@ -77,7 +78,7 @@ class SessionRelease:
             return 0
         released = 0
         for session in ended:
-            if self.forget(app, session):
+            if self.forget(app, session, self.after_s):
                 self.sessions.released(session)
                 released += 1
         if released and self.give_back is not None:

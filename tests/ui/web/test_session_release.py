@@ -1,7 +1,8 @@
 """Visitors who leave are forgotten (issue 41): a page whose heartbeat closed has its session state
-released after the (here shortened) window; a live page, a page whose heartbeat reconnected (a
-network blip) and a job still running keep theirs. Driven over real sockets as the page does:
-heartbeat, queue/join, queue/data."""
+released after the (here shortened) window; a live page, a page whose heartbeat reconnected, a page
+still sending events after its heartbeat broke (Gradio 6.31's page does not reopen it) and a job
+still running keep theirs. Driven over real sockets as the page does: heartbeat, queue/join,
+queue/data."""
 
 from __future__ import annotations
 
@@ -92,10 +93,17 @@ async def test_a_closed_page_is_released_and_live_reconnected_and_working_pages_
                   app_kwargs={"middleware": [Middleware(PageGuard, rules=rules)], "lifespan": rules.lifespan})
     url, (remember_fn, job_fn) = f"http://127.0.0.1:{port}", list(blocks.fns)
     holder = blocks.state_holder
-    closed, live, blip, working = (uuid.uuid4().hex[:12] for _ in range(4))
+    closed, live, blip, working, busy = (uuid.uuid4().hex[:12] for _ in range(5))
     try:
         async with httpx.AsyncClient(timeout=60) as http:
-            pages = {session: await open_page(http, url, session) for session in (closed, live, blip, working)}
+
+            async def in_use() -> None:
+                while True:
+                    await join(http, url, remember_fn, ["still here", None], busy)
+                    await completed(http, url, busy)
+                    await asyncio.sleep(0.05)
+
+            pages = {session: await open_page(http, url, session) for session in (closed, live, blip, working, busy)}
             for session in pages:
                 await join(http, url, remember_fn, [f"hello {session}", None], session)
                 await completed(http, url, session)
@@ -103,9 +111,10 @@ async def test_a_closed_page_is_released_and_live_reconnected_and_working_pages_
             await join(http, url, job_fn, ["a long job"], working)
             await until(lambda: any(working in (event.session_hash for event in job or ()) for job in blocks._queue.active_jobs))
 
-            for session in (closed, blip, working):
+            for session in (closed, blip, working, busy):
                 await close_page(pages[session])
             pages[blip] = await open_page(http, url, blip)  # the blip's page reconnects at once
+            using = asyncio.create_task(in_use())  # the busy page lost its heartbeat and goes on
             await until(lambda: closed not in holder.session_data)
             assert [f"hello {closed}"] in deleted, "the closed page's gr.State went through its delete callback"
             assert rules.release is not None
@@ -114,6 +123,10 @@ async def test_a_closed_page_is_released_and_live_reconnected_and_working_pages_
             assert live in holder.session_data and blip in holder.session_data
             assert holder.session_data[blip].state_data, "a reconnected page keeps its conversation"
             assert working in holder.session_data, "a running job keeps its session"
+            assert holder.session_data[busy].state_data[kept._id][0] == f"hello {busy}", "a page in use keeps its state"
+            using.cancel()
+            await asyncio.gather(using, return_exceptions=True)
+            await until(lambda: busy not in holder.session_data)  # once unused for the window, it goes too
 
             finish_job.set()
             await until(lambda: working not in holder.session_data)
