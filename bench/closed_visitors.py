@@ -48,6 +48,8 @@ async def wave(http: httpx.AsyncClient, measured: Measured, page: PageEvents, ch
     for start in range(0, visitors, at_once):
         visits = await asyncio.gather(*(visit_once(http, measured.app.url, page, chat) for _ in range(min(at_once, visitors - start))))
         measured.failed += [problem for visit in visits for problem in visit.failed]
+        if measured.app.process.poll() is not None:
+            raise RuntimeError(f"the app ({measured.name}) ended with code {measured.app.process.returncode}")
     measured.cpu_s += measured.app.cpu_seconds() - cpu
 
 
@@ -108,7 +110,7 @@ def main() -> None:
               f"{rows['window 2']:>9.1f}          {first:>20.0f}{second:>20.0f}{measured.cpu_s / (2 * args.visitors):>12.3f}")
     failures = [problem for measured in apps for problem in measured.failed]
     if failures:
-        print(f"{len(failures)} page events failed, e.g. {failures[0]}")
+        print(f"{len(failures)} page events or visits failed, e.g. {failures[0]}")
     print("goal: <= 50 KB a visitor after the window, returned within 5 minutes of closing (baseline: the release off, same run)")
     print_footer()
 

@@ -91,21 +91,27 @@ async def _run(http: httpx.AsyncClient, url: str, page: PageEvents, dependency: 
     await asyncio.gather(*(_run(http, url, page, follower, visit) for follower in followers))
 
 
-async def load_page(http: httpx.AsyncClient, url: str, page: PageEvents) -> Visit:
-    """GET the page (its config is in it), then its load events with the heartbeat opened beside them."""
+async def load_page(http: httpx.AsyncClient, url: str, page: PageEvents, visit: Visit) -> None:
+    """GET the page (its config is in it), then its load events beside `visit`'s heartbeat."""
     await _drain(http, f"{url}/")
-    session = uuid.uuid4().hex[:12]
-    visit = Visit(session, asyncio.create_task(_heartbeat(http, url, session)))
     await asyncio.gather(*(_run(http, url, page, dependency, visit) for dependency in page.loads))
-    return visit
 
 
 async def visit_once(http: httpx.AsyncClient, url: str, page: PageEvents, chat: ChatEvents, messages: int = 1) -> Visit:
-    """Load the page, send `messages` chat messages, close the page."""
-    visit = await load_page(http, url, page)
-    for turn in range(messages):
-        reply = await chat_chain(http, url, chat.send, f"visitor message {turn}", visit.session)
-        if reply.ttft is None:
-            visit.failed.append("the chat message got no reply")
-    await visit.close()
+    """Load the page, send `messages` chat messages, close the page. A connection the server drops is
+    noted in `failed` (the page would show it), not raised."""
+    session = uuid.uuid4().hex[:12]
+    visit = Visit(session, asyncio.create_task(_heartbeat(http, url, session)))
+    try:
+        await load_page(http, url, page, visit)
+        for turn in range(messages):
+            reply = await chat_chain(http, url, chat.send, f"visitor message {turn}", visit.session)
+            if reply.ttft is None:
+                visit.failed.append("the chat message got no reply")
+    except httpx.TransportError as error:
+        visit.failed.append(f"{type(error).__name__} (the server dropped a connection)")
+    finally:
+        await visit.close()
+    if visit.heartbeat.done() and not visit.heartbeat.cancelled() and visit.heartbeat.exception() is not None:
+        visit.failed.append(f"heartbeat: {type(visit.heartbeat.exception()).__name__}")
     return visit
