@@ -61,10 +61,10 @@ class PageSessions:
     each heartbeat came from, and when each closed page's heartbeat ended (`ended_before`: the
     sessions `session_release` releases, until a heartbeat of theirs opens again)."""
 
-    def __init__(self, grace_s: float = CLOSED_GRACE_S, track_ended: bool = True) -> None:
+    def __init__(self, grace_s: float = CLOSED_GRACE_S, track_ended: bool = False) -> None:
         self.grace_s = grace_s
         self.track_ended = track_ended
-        """Whether ended sessions are listed for release (off: nothing releases them, none is kept)."""
+        """Whether ended sessions are listed for release (`VisitorRules.from_settings` turns it on with the release)."""
         self._open: dict[str, int] = {}
         self._closed_at: dict[str, float] = {}
         self._visitor_of: dict[str, str] = {}
