@@ -7,8 +7,8 @@ later its background loop (`delete_all_expired_state`) drops the `gr.State` valu
 `SessionState` itself (the session's copies of the components its events updated, its block and
 function tables). The queue also keeps, per session, the ids of events whose completion the page
 never read (`pending_event_ids_session`) and a message queue (`pending_messages_per_session`, an
-LRU of 2,000) that may hold those events' last outputs. Measured with the page's load events: about
-200 KB a visitor, none of it returned (docs/benchmarks.md, issue 41).
+LRU of 2,000) that may hold those events' last outputs. Measured with the page's load events and
+one message: about 137 KB a visitor, none of it returned (docs/benchmarks.md, issue 41).
 
 `forget_session` drops all of that at once, running each `gr.State`'s `delete_callback` as Gradio's
 own deletion does, unless an event of the session is still queued or running
