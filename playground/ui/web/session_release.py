@@ -42,6 +42,8 @@ class EndedSessions(Protocol):
 
     def released(self, session: str) -> None: ...
 
+    def unlisted(self, session: str) -> None: ...
+
 
 def _malloc_trim() -> Callable[[], None] | None:
     name = ctypes.util.find_library("c")
@@ -74,7 +76,7 @@ class SessionRelease:
         ended = self.sessions.ended_before(self.after_s)
         if not gradio_compat.active():
             for session in ended:
-                self.sessions.released(session)
+                self.sessions.unlisted(session)
             return 0
         released = 0
         for session in ended:

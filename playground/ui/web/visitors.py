@@ -17,6 +17,8 @@ sessions it knows of. Who the visitor is (the address behind a proxy) is `visito
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import asyncio
 import json
 import logging
@@ -50,6 +52,8 @@ MAX_EVENT_BODY_BYTES = 20 * 1024 * 1024
 HEARTBEAT_WAIT_S = 3.0
 """The page opens its heartbeat and posts its first event at once: the event waits this long for it."""
 CLOSED_GRACE_S = 30.0
+MAX_RELEASED_KEPT = 100_000
+"""Released session hashes remembered, so a page that comes back after its release is told to reload (about 8 MB at most)."""
 """A session stays live this long after its heartbeat closed (a reconnect, a page in the background)."""
 
 NO_API = "This app offers no API: its events are for its own page. Call the gateway itself (the inspector shows the curl and Python for every call)."
@@ -70,6 +74,7 @@ class PageSessions:
         self._visitor_of: dict[str, str] = {}
         self._sessions_of: dict[str, set[str]] = {}
         self._ended: dict[str, float] = {}
+        self._released: OrderedDict[str, None] = OrderedDict()
 
     def opened(self, session: str, visitor: str | None = None) -> None:
         self._open[session] = self._open.get(session, 0) + 1
@@ -108,8 +113,22 @@ class PageSessions:
         return [session for session, at in self._ended.items() if at <= cutoff]
 
     def released(self, session: str) -> None:
-        """`session`'s state is gone: it is no longer listed by `ended_before`."""
+        """`session`'s state is gone: it is no longer listed by `ended_before`, and an event it
+        sends later is refused (`was_released`; the last `MAX_RELEASED_KEPT` are remembered)."""
+        self.unlisted(session)
+        self._released[session] = None
+        while len(self._released) > MAX_RELEASED_KEPT:
+            self._released.popitem(last=False)
+
+    def unlisted(self, session: str) -> None:
+        """`session` is no longer listed by `ended_before` (its state was not released)."""
         self._ended.pop(session, None)
+
+    def any_released(self) -> bool:
+        return bool(self._released)
+
+    def was_released(self, session: str) -> bool:
+        return session in self._released
 
     def live(self, session: str) -> bool:
         if session in self._open:
@@ -175,19 +194,21 @@ async def _answer(send: Send, status: int, detail: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-async def _read_body(receive: Receive, limit: int) -> bytes | None:
+async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool]:
+    """The request's body and True, or what was read of it and False once it passes `limit` (or
+    the client went away)."""
     chunks, size = [], 0
     while True:
         message = await receive()
         if message["type"] != "http.request":
-            return None
+            return b"".join(chunks), False
         chunk = message.get("body", b"")
         size += len(chunk)
-        if size > limit:
-            return None
         chunks.append(chunk)
+        if size > limit:
+            return b"".join(chunks), False
         if not message.get("more_body"):
-            return b"".join(chunks)
+            return b"".join(chunks), True
 
 
 def _session_in(body: bytes) -> str | None:
@@ -260,16 +281,20 @@ class PageGuard:
         if method == "POST" and route.rstrip("/") == "upload":
             await self._upload(scope, receive, send, visitor)
             return
-        if self.rules.hosted and method == "POST" and (route in SESSION_ROUTES or route.startswith(SESSION_ROUTE_PREFIXES)):
-            body = await _read_body(receive, MAX_EVENT_BODY_BYTES)
-            if body is None:
+        if method == "POST" and (self.rules.hosted or self.sessions.any_released()) and (route in SESSION_ROUTES or route.startswith(SESSION_ROUTE_PREFIXES)):
+            body, whole = await _read_body(receive, MAX_EVENT_BODY_BYTES)
+            if whole:
+                session = _session_in(body)
+                if session is not None and self.sessions.was_released(session):
+                    await _answer(send, 409, _words(scope, "web.page_released"))
+                    return
+                if self.rules.hosted and (session is None or not await self.sessions.wait_live(session, self.heartbeat_wait_s)):
+                    await _answer(send, 403, _words(scope, "web.no_page"))
+                    return
+            elif self.rules.hosted:
                 await _answer(send, 413, "The request is too large.")
                 return
-            session = _session_in(body)
-            if session is None or not await self.sessions.wait_live(session, self.heartbeat_wait_s):
-                await _answer(send, 403, _words(scope, "web.no_page"))
-                return
-            receive = _replay(body, receive)
+            receive = _replay(body, receive, more=not whole)
         files = self.rules.files
         if files is not None and (route in ANSWERS_WITH_FILES or route.startswith("run/")):
             send = files.watch(send, visitor)
@@ -316,14 +341,15 @@ class PageGuard:
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def _replay(body: bytes, receive: Receive, more: bool = False) -> Receive:
+    """`receive` with `body` (read already) given first; `more`: the rest follows from `receive`."""
     sent = False
 
     async def replayed() -> Message:
         nonlocal sent
         if not sent:
             sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
+            return {"type": "http.request", "body": body, "more_body": more}
         return await receive()
 
     return replayed

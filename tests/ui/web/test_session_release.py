@@ -117,6 +117,9 @@ async def test_a_closed_page_is_released_and_live_reconnected_and_working_pages_
             using = asyncio.create_task(in_use())  # the busy page lost its heartbeat and goes on
             await until(lambda: closed not in holder.session_data)
             assert [f"hello {closed}"] in deleted, "the closed page's gr.State went through its delete callback"
+            back = await http.post(f"{url}/gradio_api/queue/join", json={"data": ["back again", None], "fn_index": remember_fn,
+                                                                         "session_hash": closed, "event_data": None, "trigger_id": None})
+            assert back.status_code == 409 and "Reload the page" in back.text, "a released page is told to reload, not run on empty state"
             assert rules.release is not None
             passes = rules.release.passes
             await until(lambda: rules.release is not None and rules.release.passes >= passes + 2)  # the blip's window has passed too
