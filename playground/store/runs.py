@@ -138,24 +138,54 @@ def mark_sent(connection: sqlite3.Connection, run_id: str, row: int, repeat: int
     connection.execute("INSERT OR IGNORE INTO sent (run_id, row, repeat, col, at) VALUES (?,?,?,?,?)", (run_id, row, repeat, col, at))
 
 
+CellWrite = tuple[tuple[str, int, int, int], tuple[Any, ...], list[tuple[Any, ...]], bool]
+"""A cell ready to write: (its key, the cells row's values, one row per grade, whether an earlier
+outcome may be there to replace), every text made storable and every JSON field encoded once."""
+
+
+def cell_write(run_id: str, summary: dict[str, Any], detail: dict[str, Any], at: float, replace: bool = True) -> CellWrite:
+    """`summary` and `detail` as the values `write_cells` stores (encoded on the caller's thread, so
+    the store's thread only runs statements, and a later change to the caller's objects is not written)."""
+    key = (run_id, summary["row"], summary["repeat"], summary["column"])
+    values = (*key, storable_text(summary.get("answer")), storable_text(summary.get("error")), summary.get("ttft"), summary.get("total"),
+              summary.get("tokens_per_s"), _json(summary.get("usage") or {}), int(bool(summary.get("cached"))),
+              storable_text(summary.get("request_key")), _json(detail), at)
+    grades = [(*key, grader, None if mark.get("passed") is None else int(bool(mark["passed"])),
+               mark.get("score") if isinstance(mark.get("score"), int) and not isinstance(mark.get("score"), bool) else None,
+               storable_text(mark.get("detail"))) for grader, mark in enumerate(summary.get("marks") or [])]
+    return key, values, grades, replace
+
+
+def write_cells(connection: sqlite3.Connection, writes: list[CellWrite]) -> None:
+    """Write cells and their grades, each kind with one prepared statement (`executemany`); of two
+    writes of one cell the last wins. Runs in the caller's transaction."""
+    if not writes:
+        return
+    latest: dict[tuple[str, int, int, int], CellWrite] = {}
+    for key, values, grades, replace in writes:
+        earlier = latest.pop(key, None)  # re-inserted: the dict keeps the order of the last writes
+        latest[key] = (key, values, grades, replace or earlier is not None)
+    replaced = [key for key, _, _, replace in latest.values() if replace]
+    if replaced:
+        connection.executemany("DELETE FROM grades WHERE run_id = ? AND row = ? AND repeat = ? AND col = ?", replaced)
+    connection.executemany("INSERT OR REPLACE INTO cells (run_id, row, repeat, col, answer, error, ttft, total, tokens_per_s, usage, cached, "
+                           "request_key, detail, written) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", [values for _, values, _, _ in latest.values()])
+    grades = [grade for _, _, cell_grades, _ in latest.values() for grade in cell_grades]
+    if grades:
+        connection.executemany("INSERT INTO grades (run_id, row, repeat, col, grader, passed, score, detail) VALUES (?,?,?,?,?,?,?,?)", grades)
+
+
+def write_cells_then_mark_sent(connection: sqlite3.Connection, writes: list[CellWrite], sent: tuple[str, int, int, int, float]) -> None:
+    """The outcomes waiting to be written and the next request's `sent` mark, in one transaction."""
+    write_cells(connection, writes)
+    mark_sent(connection, *sent)
+
+
 def save_cell(connection: sqlite3.Connection, run_id: str, summary: dict[str, Any], detail: dict[str, Any], at: float,
               replace: bool = True) -> None:
     """Write a cell and its grades; `replace` (the default) first removes an earlier outcome's grades
     (the caller passes False for a cell never written, saving a statement)."""
-    key = (run_id, summary["row"], summary["repeat"], summary["column"])
-    if replace:
-        connection.execute("DELETE FROM grades WHERE run_id = ? AND row = ? AND repeat = ? AND col = ?", key)
-    connection.execute("INSERT OR REPLACE INTO cells (run_id, row, repeat, col, answer, error, ttft, total, tokens_per_s, usage, cached, request_key, "
-                       "detail, written) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                       (*key, storable_text(summary.get("answer")), storable_text(summary.get("error")), summary.get("ttft"), summary.get("total"),
-                        summary.get("tokens_per_s"), _json(summary.get("usage") or {}), int(bool(summary.get("cached"))),
-                        storable_text(summary.get("request_key")), _json(detail), at))
-    grades = [{"passed": None if mark.get("passed") is None else int(bool(mark["passed"])),
-               "score": mark.get("score") if isinstance(mark.get("score"), int) and not isinstance(mark.get("score"), bool) else None,
-               "detail": storable_text(mark.get("detail"))} for mark in summary.get("marks") or []]
-    if grades:  # every grade in one statement
-        connection.execute("INSERT INTO grades (run_id, row, repeat, col, grader, passed, score, detail) "
-                           "SELECT ?, ?, ?, ?, key, value ->> 'passed', value ->> 'score', value ->> 'detail' FROM json_each(?)", (*key, _json(grades)))
+    write_cells(connection, [cell_write(run_id, summary, detail, at, replace)])
 
 
 def cell_detail(connection: sqlite3.Connection, run_id: str, row: int, repeat: int, col: int) -> dict[str, Any]:

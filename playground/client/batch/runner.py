@@ -111,6 +111,7 @@ class Runner:
     async def _worker(self, jobs: Iterator[tuple[int, int, int]]) -> None:
         for row, repeat, column in jobs:
             await self._cell(row, repeat, column)
+        await self.file.settled()  # no cell left for this worker: its last outcome goes to disk now, not when the slowest cell ends
 
     async def _record(self, record: CellRecord, detail: dict[str, Any]) -> None:
         previous = self.file.cells.get(record.key)

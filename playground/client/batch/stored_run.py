@@ -1,24 +1,26 @@
 """A Batch run kept in the local store (`playground.store`): the same record the runner, the
 leaderboard, the grid and the exports read from a run file (`store.RunFile`): the plan and owner,
 every cell's summary and votes in memory, a cell's request and raw events read on demand; and
-the same facts written as they happen, each its own transaction.
+the same facts written as they happen.
 
-The runner's writes go to the store's thread in order: a request goes out only once its `sent`
-mark is committed (`record_sent` awaits it, and with it every write queued before), and a cell's
-outcome (`record_cell`) is queued without waiting, so the next cell's request is not held up by
-the commit. After a kill -9 a cell is finished, known to have been sent (then shown as
-interrupted and not resent: it may have been charged), or never sent; at most the cells in
-flight, one per worker, lose their outcome. A write that failed is raised by the next write or
-by `settled`. The other writers (`mark_sent`, `add_cell`, `add_vote`) wait on the calling
-thread, for handlers that run off the event loop."""
+The runner's writes go to the store's thread in order, one hand-over and one commit per request:
+a cell's outcome (`record_cell`) is encoded at once and waits in memory, and the next `sent` mark
+(`record_sent`, awaited: a request goes out only once its mark is committed) carries every
+outcome waiting with it in the same transaction. Outcomes no mark follows are queued when
+`WAITING_LIMIT` are waiting, when a worker runs out of cells and when the run ends or stops
+(`settled`); a sync write, a vote or a cell's detail read queues them first. After a kill -9 a
+cell is finished, known to have been sent (then shown as interrupted and not resent: it may have
+been charged), or never sent; at most the cells in flight, one per worker, lose their outcome. A
+write that failed is raised by the next write or by `settled`. The other writers (`mark_sent`,
+`add_cell`, `add_vote`) wait on the calling thread, for handlers that run off the event loop."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+import threading
 import time
 from concurrent.futures import Future
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,9 @@ from playground.client.texts import Text
 from playground.client.batch.store import INTERRUPTED, RUN_ID, SUMMARY_FIELDS, CellRecord, cell_key
 from playground.store import runs as stored
 from playground.store.database import Database
+
+WAITING_LIMIT = 64
+"""At most this many outcomes wait for the next `sent` mark; then they are queued by themselves."""
 
 
 def split_plan(plan: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, str]], str]:
@@ -64,6 +69,8 @@ class StoredRun:
         self.sent: set[str] = set()
         self.votes: list[Vote] = []
         self._queued: Future[None] | None = None
+        self._waiting: list[stored.CellWrite] = []
+        self._waiting_lock = threading.Lock()
         self._failure: BaseException | None = None
 
     @property
@@ -119,42 +126,64 @@ class StoredRun:
             row, repeat, column = (int(part) for part in key.split("."))
             self.add_cell(CellRecord(row, repeat, column, error=INTERRUPTED), {})
 
-    def _sent_args(self, key: str) -> tuple[Any, ...]:
+    def _sent_args(self, key: str) -> tuple[str, int, int, int, float]:
         row, repeat, column = (int(part) for part in key.split("."))
         return (self.run_id, row, repeat, column, time.time())
 
-    def _cell_args(self, record: CellRecord, detail: dict[str, Any]) -> tuple[Any, ...]:
-        summary = {name: value for name, value in asdict(record).items() if name != "offset"}
-        return (self.run_id, summary, detail, time.time(), record.key in self.cells)
+    def _cell_write(self, record: CellRecord, detail: dict[str, Any]) -> stored.CellWrite:
+        summary = {name: getattr(record, name) for name in SUMMARY_FIELDS}
+        return stored.cell_write(self.run_id, summary, detail, time.time(), record.key in self.cells)
+
+    def _take_waiting(self) -> list[stored.CellWrite]:
+        with self._waiting_lock:
+            waiting, self._waiting = self._waiting, []
+        return waiting
+
+    def _queue_waiting(self) -> None:
+        """Queue the outcomes waiting for a `sent` mark by themselves (without waiting for them)."""
+        waiting = self._take_waiting()
+        if waiting:
+            queued = self.database.submit(stored.write_cells, waiting)
+            queued.add_done_callback(self._note_failure)
+            self._queued = queued
 
     def mark_sent(self, key: str) -> None:
         self.sent.add(key)
-        self.database.call(stored.mark_sent, *self._sent_args(key))
+        self.database.call(stored.write_cells_then_mark_sent, self._take_waiting(), self._sent_args(key))
 
     async def record_sent(self, key: str) -> None:
-        """Mark `key` sent and return once that is committed (the request may then go out)."""
+        """Mark `key` sent and return once that is committed (the request may then go out), with
+        the outcomes waiting in the same transaction."""
         self._raise_failure()
         self.sent.add(key)
-        await self.database.run(stored.mark_sent, *self._sent_args(key))
+        waiting = self._take_waiting()
+        if waiting:
+            await self.database.run(stored.write_cells_then_mark_sent, waiting, self._sent_args(key))
+        else:
+            await self.database.run(stored.mark_sent, *self._sent_args(key))
         self._raise_failure()
 
     def add_cell(self, record: CellRecord, detail: dict[str, Any]) -> None:
         """Keep `record` and write it with `detail` (request, exchange, grader exchanges)."""
-        arguments = self._cell_args(record, detail)
+        write = self._cell_write(record, detail)
         self.cells[record.key] = record
-        self.database.call(stored.save_cell, *arguments)
+        self.database.call(stored.write_cells, [*self._take_waiting(), write])
 
     async def record_cell(self, record: CellRecord, detail: dict[str, Any]) -> None:
-        """Keep `record` and queue its write (the cell and its grades, atomic) without waiting for it."""
+        """Keep `record` and its write (the cell and its grades, atomic), encoded now, to go with
+        the next `sent` mark's commit."""
         self._raise_failure()
-        arguments = self._cell_args(record, detail)
+        write = self._cell_write(record, detail)
         self.cells[record.key] = record
-        queued = self.database.submit(stored.save_cell, *arguments)
-        queued.add_done_callback(self._note_failure)
-        self._queued = queued
+        with self._waiting_lock:
+            self._waiting.append(write)
+            full = len(self._waiting) >= WAITING_LIMIT
+        if full:
+            self._queue_waiting()
 
     async def settled(self) -> None:
-        """Return once every write queued so far is committed (raises the first that failed)."""
+        """Return once every write so far is committed (raises the first that failed)."""
+        self._queue_waiting()
         if self._queued is not None:
             await asyncio.shield(asyncio.wrap_future(self._queued))
         self._raise_failure()
@@ -169,6 +198,7 @@ class StoredRun:
 
     def add_vote(self, vote: Vote) -> None:
         self.votes.append(vote)
+        self._queue_waiting()
         self.database.call(stored.add_vote, self.run_id, {"a": vote.a, "b": vote.b, "outcome": vote.outcome, "row": vote.row}, time.time())
 
     def detail(self, key: str) -> dict[str, Any]:
@@ -176,6 +206,7 @@ class StoredRun:
         if key not in self.cells:
             return {}
         row, repeat, column = (int(part) for part in key.split("."))
+        self._queue_waiting()  # a cell just finished: its outcome is written before it is read
         return self.database.call(stored.cell_detail, self.run_id, row, repeat, column)
 
     def close(self) -> None:
