@@ -9,14 +9,19 @@ module already imported):
 - direct (the baseline): the same requests (`intent.to_request` + the shared client, streamed),
   N workers, answers kept in a list; no run file, no grading;
 - store: `client.batch.runner.Runner` with a `contains` grader, every cell written to the local
-  store as the tab does (a `sent` mark committed before each request, each cell with its grades
-  one transaction, on the store's own thread), then the leaderboard and the results grid built
-  once, as the tab does at the end;
-- runfile: the same runner writing a run file instead (how runs were kept before the store).
+  store as the tab does (a `sent` mark committed before each request, with the outcomes finished
+  before it, on the store's own thread), then the leaderboard and the results grid built once,
+  as the tab does at the end;
+- runfile: the same runner writing a run file instead (how runs were kept before the store);
+- with `--before REF`, also "store" from the tree of REF (extracted with `git archive`, this
+  tree's `bench/` over its own), so a change to the store is measured before and after in one run.
 
-The machine's load average is printed before and after, beside the same-run baseline.
+Each round runs every approach once, in turn (the order reversed every other round); the table
+holds medians of wall time and of the worker process's CPU time (user + system, every thread),
+which moves less than wall time on a shared machine. The machine's load average is printed
+before and after, beside the same-run baseline.
 
-    python -m bench.batch [--rows 1000] [--concurrency 8] [--runs 2]
+    python -m bench.batch [--rows 1000] [--concurrency 8] [--runs 2] [--before REF] [--port N]
 """
 
 from __future__ import annotations
@@ -37,7 +42,8 @@ KEY = "bench-key"
 COLUMNS = [("chat", "gx-2.5-flash"), ("messages", "cl-sonnet-4-5-20250929")]
 APPROACHES = ("direct", "store", "runfile")
 LABELS = {"direct": "direct client calls (baseline)", "store": "the Batch runner, runs in the store (SQLite)",
-          "runfile": "the Batch runner, a run file (before the store)"}
+          "runfile": "the Batch runner, a run file (before the store)", "before": "the Batch runner, the store as in {ref}"}
+ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = "Answer briefly: {{question}}"
 
 
@@ -109,12 +115,49 @@ def worker(approach: str, url: str, count: int, concurrency: int) -> None:
 
     rows = rows_for(count)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    cpu_before = time.process_time()
     started = time.perf_counter()
     work = _direct(url, rows, concurrency) if approach == "direct" else _runner(url, rows, concurrency, approach)
     cells = asyncio.run(work)
     seconds = time.perf_counter() - started
+    cpu = time.process_time() - cpu_before
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - rss_before
-    print(json.dumps({"seconds": seconds, "rss_growth": peak, "cells": cells}))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "rss_growth": peak, "cells": cells}))
+
+
+def _round(order: list[str], url: str, args: argparse.Namespace, before_root: Path | None, results: dict[str, list[dict[str, float]]]) -> None:
+    for approach in order:
+        root = before_root if approach == "before" and before_root is not None else ROOT
+        worker_approach = "store" if approach == "before" else approach
+        call = [sys.executable, "-m", "bench.batch", "--worker", worker_approach, url, str(args.rows), str(args.concurrency)]
+        output = subprocess.run(call, check=True, capture_output=True, text=True, cwd=root).stdout
+        results[approach].append(json.loads(output.strip().splitlines()[-1]))
+        print(f"{approach}: {results[approach][-1]['seconds']:.2f} s, {results[approach][-1]['cpu']:.2f} CPU s", file=sys.stderr, flush=True)
+
+
+def _print_table(args: argparse.Namespace, approaches: list[str], results: dict[str, list[dict[str, float]]],
+                 loads: tuple[tuple[float, ...], tuple[float, ...]]) -> None:
+    cells = args.rows * len(COLUMNS)
+    baseline = statistics.median(r["seconds"] for r in results["direct"])
+    base_cpu = statistics.median(r["cpu"] for r in results["direct"])
+    base_rss = statistics.median(r["rss_growth"] for r in results["direct"]) / 1e6
+    print(f"{args.rows:,} rows x {len(COLUMNS)} columns ({cells:,} streamed calls), {args.concurrency} at once, token delay 0, "
+          f"medians of {args.runs} runs, approaches alternating; baseline: direct client calls in the same run")
+    print(f"load average (1, 5, 15 min) before {' '.join(f'{v:.2f}' for v in loads[0])}, "
+          f"after {' '.join(f'{v:.2f}' for v in loads[1])}, on {os.cpu_count()} cores")
+    print(f"{'approach':<52} {'seconds':>8} {'rows/s':>7} {'CPU s':>7} {'RSS +MB':>8} {'MB over direct':>15} {'ratio to direct':>16} "
+          f"{'CPU ratio':>10}")
+    for approach in approaches:
+        runs = results[approach]
+        seconds = statistics.median(r["seconds"] for r in runs)
+        cpu = statistics.median(r["cpu"] for r in runs)
+        peak = statistics.median(r["rss_growth"] for r in runs) / 1e6
+        print(f"{LABELS[approach].format(ref=args.before):<52} {seconds:>8.2f} {args.rows / seconds:>7,.1f} {cpu:>7.2f} {peak:>8.1f} "
+              f"{peak - base_rss:>15.1f} {seconds / baseline:>16.3f} {cpu / base_cpu:>10.3f}")
+    print("each round (wall s / CPU s):")
+    for index in range(args.runs):
+        print("  " + ", ".join(f"{approach} {results[approach][index]['seconds']:.2f} / {results[approach][index]['cpu']:.2f}"
+                               for approach in approaches))
 
 
 def main() -> None:
@@ -122,46 +165,35 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--before", help="also run the store approach from this commit's tree (e.g. main before a change)")
+    parser.add_argument("--port", type=int, help="the demo gateway's port (a free one by default)")
     parser.add_argument("--worker", nargs=4, metavar=("APPROACH", "URL", "ROWS", "CONCURRENCY"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args.worker[0], args.worker[1], int(args.worker[2]), int(args.worker[3]))
         return
     from bench.embeddings import _wait_until_up
+    from bench.reply_cpu import extract
     from playground.demo_gateway.server import free_port
 
-    port = free_port()
+    port = args.port or free_port()
     url = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "playground.demo_gateway", "--port", str(port), "--key", KEY, "--token-delay", "0"]
-    gateway = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    results: dict[str, list[dict[str, float]]] = {approach: [] for approach in APPROACHES}
-    load_before = os.getloadavg()
-    try:
-        _wait_until_up(url)
-        for _ in range(args.runs):
-            for approach in APPROACHES:
-                call = [sys.executable, "-m", "bench.batch", "--worker", approach, url, str(args.rows), str(args.concurrency)]
-                output = subprocess.run(call, check=True, capture_output=True, text=True).stdout
-                results[approach].append(json.loads(output.strip().splitlines()[-1]))
-    finally:
-        gateway.terminate()
-        gateway.wait(10)
-    load_after = os.getloadavg()
-    cells = args.rows * len(COLUMNS)
-    baseline = statistics.median(r["seconds"] for r in results["direct"])
-    base_rss = statistics.median(r["rss_growth"] for r in results["direct"]) / 1e6
-    print(f"{args.rows:,} rows x {len(COLUMNS)} columns ({cells:,} streamed calls), {args.concurrency} at once, token delay 0, "
-          f"medians of {args.runs} runs, approaches alternating; baseline: direct client calls in the same run")
-    print(f"load average (1, 5, 15 min) before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
-          f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}, on {os.cpu_count()} cores")
-    print(f"{'approach':<46} {'seconds':>8} {'rows/s':>8} {'cells/s':>8} {'RSS +MB':>8} {'MB over direct':>15} {'ratio to direct':>16}")
-    for approach in APPROACHES:
-        runs = results[approach]
-        seconds = statistics.median(r["seconds"] for r in runs)
-        peak = statistics.median(r["rss_growth"] for r in runs) / 1e6
-        print(f"{LABELS[approach]:<46} {seconds:>8.2f} {args.rows / seconds:>8,.1f} {cells / seconds:>8,.1f} {peak:>8.1f} "
-              f"{peak - base_rss:>15.1f} {seconds / baseline:>16.3f}")
-
+    approaches = [*APPROACHES, "before"] if args.before else list(APPROACHES)
+    results: dict[str, list[dict[str, float]]] = {approach: [] for approach in approaches}
+    with tempfile.TemporaryDirectory(prefix="bench-batch-") as scratch:
+        before_root = extract(args.before, Path(scratch)) if args.before else None
+        gateway = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        load_before = os.getloadavg()
+        try:
+            _wait_until_up(url)
+            for run in range(args.runs):
+                _round(approaches if run % 2 == 0 else approaches[::-1], url, args, before_root, results)
+        finally:
+            gateway.terminate()
+            gateway.wait(10)
+        load_after = os.getloadavg()
+    _print_table(args, approaches, results, (load_before, load_after))
 
 if __name__ == "__main__":
     main()
