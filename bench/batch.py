@@ -130,8 +130,10 @@ def _round(order: list[str], url: str, args: argparse.Namespace, before_root: Pa
         root = before_root if approach == "before" and before_root is not None else ROOT
         worker_approach = "store" if approach == "before" else approach
         call = [sys.executable, "-m", "bench.batch", "--worker", worker_approach, url, str(args.rows), str(args.concurrency)]
-        output = subprocess.run(call, check=True, capture_output=True, text=True, cwd=root).stdout
-        results[approach].append(json.loads(output.strip().splitlines()[-1]))
+        done = subprocess.run(call, capture_output=True, text=True, cwd=root)
+        if done.returncode != 0:
+            raise SystemExit(f"{approach} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+        results[approach].append(json.loads(done.stdout.strip().splitlines()[-1]))
         print(f"{approach}: {results[approach][-1]['seconds']:.2f} s, {results[approach][-1]['cpu']:.2f} CPU s", file=sys.stderr, flush=True)
 
 
