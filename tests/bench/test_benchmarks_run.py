@@ -25,6 +25,7 @@ SMALLEST = {
     "report": ["--runs", "1"],
     "redaction": ["--events", "200", "--runs", "1"],
     "batch": ["--rows", "20", "--runs", "1"],
+    "batch_store": ["--cells", "40", "--runs", "1"],
     "chat_history": ["--messages", "10,40", "--updates", "3"],
     "browser_trace": ["--turns", "1", "--video-job"],
     "skipped_outputs": ["--updates", "20", "--runs", "1"],
