@@ -28,6 +28,7 @@ Patches, gated by the version check (T: tests/gradio_compat/):
 | `one_page_config` (`build_cost.py`) | `App.setup_mcp_server(blocks, app_kwargs, mcp_server)`; config keys `mcp_server`, `i18n_translations` | six page-config builds (1,456 component configs each) at start-up, now two | not filed yet (related: #12482) | `test_gradio_build_cost.py` |
 | `upload_button_schema` (`build_cost.py`) | `UploadButton.api_info()` | three JSON-schema generations per button per config build, now one per kind | not filed yet | `test_gradio_build_cost.py` |
 | `apps_on_first_use` (`build_cost.py`) | `App.create_app(blocks, mcp_server=False)` as `Blocks.__exit__`/`queue()` call it | the build before launch: 0.67 → 0.42 s | not filed yet | `test_gradio_build_cost.py` |
+| `page_without_api` (`page_config.py`) | `BlocksConfig.get_config(self, renderable)` calls `self.config_for_block`, which adds `api_info`, `api_info_as_input`, `api_info_as_output`, `example_inputs`; only `Blocks.get_api_info` reads them, for events not private | a page whose events are all private is configured without them: the app's config 1.75 → 1.28 MB (components 1.34 → 0.87 MB), no JSON schemas at the builds after `keep_api_private` (`bench.startup`, docs/benchmarks.md, issue 41) | not filed yet (a Blocks-wide private API that leaves the schemas out) | `test_page_config.py` |
 | `keep_thinking_open` (`thinking.py`, a page script, not in `PATCHES`) | the chatbot's thought component in the page bundle: `.thought-group > [role=button]` with class `expanded` while open; closes itself when `metadata.status` is "done" unless its title was clicked (`thinking.FRONTEND_RELIES_ON`) | presentation mode: Thinking stays open after the answer ends (the script clicks each title once or twice; off this version it does nothing) | not filed yet (a `gr.ChatMessage` option to keep a finished thought open) | `test_thinking_open.py`, `tests/e2e/test_presentation_browser.py` |
 | `progress_targets` (`page.py`, per page) | `Blocks.fns`; `BlockFunction.show_progress_on/show_progress/queue/outputs` | the browser after 20 turns and a video job: 1.36 → 1.01 of a fresh tab (`bench.browser_trace`) | not filed yet | `test_progress_targets.py` |
 
@@ -63,13 +64,13 @@ from typing import Any
 import gradio
 from gradio import networking, processing_utils
 from gradio import utils as gradio_utils
-from gradio.blocks import Blocks
+from gradio.blocks import Blocks, BlocksConfig
 from gradio.components.upload_button import UploadButton
 from gradio.routes import App
 from gradio.server_messages import ProcessGeneratingMessage
 from gradio.state_holder import SessionState
 
-from playground.gradio_compat import build_cost, chatbot, display_updates, forget, launch, sessions, updates
+from playground.gradio_compat import build_cost, chatbot, display_updates, forget, launch, page_config, sessions, updates
 from playground.gradio_compat.thinking import keep_thinking_open_js
 from playground.gradio_compat.context import I18nText, current_blocks, current_request, translation_key
 from playground.gradio_compat.internals import moved
@@ -109,6 +110,7 @@ PATCHES: tuple[Patch, ...] = (
     Patch("one_page_config", build_cost.one_page_config_per_build, lambda: App.setup_mcp_server),
     Patch("upload_button_schema", build_cost.remember_upload_button_schemas, lambda: UploadButton.api_info),
     Patch("apps_on_first_use", build_cost.apps_built_when_used, lambda: App.create_app),
+    Patch("page_without_api", page_config.page_configs_without_api, lambda: BlocksConfig.get_config),
 )
 
 _state = {"active": False, "refusal_logged": False}

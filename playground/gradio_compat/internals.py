@@ -108,6 +108,16 @@ RELIED_ON: dict[str, tuple[Internal, ...]] = {
                  "parent_app: 'fastapi.FastAPI | None' = None) -> 'App'"),
         Internal("gradio.blocks:Blocks.__exit__", None, "self.app = App.create_app(self, mcp_server=False)"),
     ),
+    "page_without_api": (
+        Internal("gradio.blocks:BlocksConfig.get_config", "(self, renderable: 'Renderable | None' = None)",
+                 "block_config = self.config_for_block(_id, rendered_ids, block, renderable)"),
+        Internal("gradio.blocks:BlocksConfig.config_for_block",
+                 "(_id: 'int', rendered_ids: 'list[int]', block: 'Block | Component', renderable: 'Renderable | None' = None) -> 'dict'",
+                 '"skip_api": block.skip_api, "component_class_id": getattr(block, "component_class_id", None), "key": block.unique_key(),'),
+        Internal("gradio.blocks:BlocksConfig.config_for_block", None, 'block_config["example_inputs"] = block.example_inputs()'),
+        Internal("gradio.blocks:Blocks.get_api_info", None, 'if not fn.fn or fn.api_visibility == "private": continue'),
+        Internal("probe:fn.api_visibility"), Internal("probe:blocks.fns"),
+    ),
     "progress_targets": (
         Internal("probe:fn.show_progress_on"), Internal("probe:fn.show_progress"), Internal("probe:fn.queue"),
         Internal("probe:blocks.fns"),
