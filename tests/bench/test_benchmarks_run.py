@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 SMALLEST = {
     "stream_replay": ["--events", "200", "--runs", "1", "--formats", "chat,messages,responses,native"],
-    "startup": ["--runs", "1"],
+    "startup": ["--runs", "1", "--tab", "chat"],
     "ui_latency": ["--tries", "2"],
     "ui_latency_browser": ["--tries", "1"],
     "concurrent_chat": ["--sessions", "2"],
