@@ -6,7 +6,7 @@ Gradio 6.31 writes four API descriptions into every component's entry of the pag
 and sample values), for each of the page's 1,548 components at every build. Only
 `Blocks.get_api_info` reads them (the "Use via API" page, `/info`, the Python client's view of an
 endpoint), and it reads them only for events that are not private. The app keeps every event
-private (`page.keep_api_private`), so they were a third of the components' bytes that every
+private (`page.keep_api_private`), so they were two fifths of the components' bytes that every
 visitor downloads and the page parses, and schema generation at every build. When every event of
 the page is private, the config is built without them; any other page is built as Gradio builds
 it. The frontend of 6.31 reads none of these keys (its bundle does not name them).
