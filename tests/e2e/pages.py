@@ -6,7 +6,7 @@ import re
 import time
 from collections.abc import Callable
 
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import Locator, Page, Request, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playground.ui.tabs.registry import TABS
 
@@ -123,3 +123,19 @@ def click_example(page: Page, tab: str, index: int, example: object) -> None:
     """Click a tab's example and wait, as a person would, until its prompt is in the box."""
     page.click(f"#{tab}-example-{index}")
     expect(page.locator(EXAMPLE_PROMPT_BOX[tab])).to_have_value(example_prompt(example))
+
+
+def compare_kept_reports(page: Page, before: str, after: str) -> Locator:
+    """The Report's History: the two kept reports whose gateway addresses hold `before` and
+    `after` picked and compared; the comparison's box, once it shows something."""
+    page.click("#report-history-panel")
+    page.click("#report-history-refresh")
+    expect(page.locator("#report-history-note")).to_contain_text("2 reports kept", timeout=15_000)
+    for box, gateway in (("#report-history-before", before), ("#report-history-after", after)):
+        page.click(f"{box} input")
+        page.locator(box).get_by_role("option").filter(has_text=gateway).click()
+        expect(page.locator(f"{box} input")).to_have_value(re.compile(re.escape(gateway)))
+    page.click("#report-history-compare")
+    diff = page.locator("#report-history-diff")
+    expect(diff).not_to_be_empty(timeout=15_000)
+    return diff

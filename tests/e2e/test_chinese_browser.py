@@ -95,6 +95,8 @@ def test_every_tab_shows_its_labels_in_chinese(chinese_page: Page) -> None:
     expect(page.locator("#report-checks")).not_to_contain_text("plain answer")
     expect(page.locator("#report-formats")).to_contain_text(CATALOGUE.client["zh-CN"]["report.format.embeddings"])
     expect(page.locator("#report-formats")).not_to_contain_text("embeddings (list)")
+    expect(page.locator("#report-models")).to_contain_text(CATALOGUE.client["zh-CN"]["report.format.chat"] + " · gx-2.5-flash")  # the picker's format names
+    expect(page.locator("#report-models")).not_to_contain_text("chat completions")
 
 
 def test_embeddings_notes_and_summary_are_in_chinese(chinese_page: Page) -> None:

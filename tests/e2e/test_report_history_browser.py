@@ -5,7 +5,6 @@ without [DONE] marked failing strictly with its compatible pass beside it."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import pytest
@@ -17,7 +16,7 @@ from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.shared.connection import ServerDefaults
 from tests.e2e.conftest import SERVER_KEY, RunningApp
-from tests.e2e.pages import open_tab
+from tests.e2e.pages import compare_kept_reports, open_tab
 
 pytestmark = pytest.mark.browser
 APP_PORT, CLEAN_PORT, PLANTED_PORT = 7551, 7552, 7553
@@ -74,15 +73,7 @@ def test_two_quick_reports_compared_in_the_history_and_the_client_rows(own_page:
     expect(clients.locator('tr[data-client="anthropic"]')).to_contain_text("messages · cl-sonnet-4-5-20250929 · plain answer")
     expect(clients.locator('tr[data-client="openai"] td.ready')).to_be_visible()  # no [DONE], no usage in chat: openai reads both
 
-    page.click("#report-history-panel")
-    page.click("#report-history-refresh")
-    expect(page.locator("#report-history-note")).to_contain_text("2 reports kept", timeout=15_000)
-    for box, gateway in (("#report-history-before", own_app[0].gateway.url), ("#report-history-after", own_app[1])):
-        page.click(f"{box} input")
-        page.locator(box).get_by_role("option").filter(has_text=gateway).click()
-        expect(page.locator(f"{box} input")).to_have_value(re.compile(re.escape(gateway)))
-    page.click("#report-history-compare")
-    diff = page.locator("#report-history-diff")
+    diff = compare_kept_reports(page, own_app[0].gateway.url, own_app[1])
     expect(diff).to_contain_text("Broke", timeout=15_000)
     expect(diff).to_contain_text("chat completions · gpt-4o-mini · stream conformance")
     expect(diff).to_contain_text("messages · cl-sonnet-4-5-20250929 · plain answer")

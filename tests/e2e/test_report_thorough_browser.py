@@ -21,7 +21,7 @@ from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.shared.connection import ServerDefaults
 from tests.e2e.conftest import SERVER_KEY, fresh_page
-from tests.e2e.pages import open_tab
+from tests.e2e.pages import compare_kept_reports, open_tab
 
 pytestmark = pytest.mark.browser
 APP_PORT, PLANTED_PORT, CLEAN_PORT = 7600, 7601, 7602
@@ -119,15 +119,7 @@ def _check_html_file(page: Page, folder: Path) -> None:
 
 
 def _compare_in_history(page: Page, older: str, newer: str) -> None:
-    page.click("#report-history-panel")
-    page.click("#report-history-refresh")
-    expect(page.locator("#report-history-note")).to_contain_text("2 reports kept", timeout=15_000)
-    for box, gateway in (("#report-history-before", older), ("#report-history-after", newer)):
-        page.click(f"{box} input")
-        page.locator(box).get_by_role("option").filter(has_text=gateway).click()
-        expect(page.locator(f"{box} input")).to_have_value(re.compile(re.escape(gateway)))
-    page.click("#report-history-compare")
-    diff = page.locator("#report-history-diff")
+    diff = compare_kept_reports(page, older, newer)
     expect(diff).to_contain_text("Fixed", timeout=15_000)
     expect(diff).to_contain_text(FAILING_NAME)
     expect(diff).not_to_contain_text("Broke")

@@ -22,7 +22,7 @@ from playground.client.report.model import (CHECKS, CHECKS_BY_ID, FORMATS, FORMA
                                              LoadRun, Report, Scope, catalog_models)
 from playground.client.report.runner import RunState, mark_stopped, run_report
 from playground.ui.shared.connection import ServerDefaults, resolve_connection, test_connection
-from playground.ui.i18n import say
+from playground.ui.i18n import say, t_client
 from playground.ui.shared.render import error_text
 from playground.ui.shared.widgets import Inspector, banner_update
 from playground.ui.tabs.report import views
@@ -44,13 +44,12 @@ def model_value(fmt: str, model: str) -> str:
     return f"{FORMAT_LABELS[fmt]}{SEPARATOR}{model}"
 
 
-def model_choices(thorough: bool = True, gateway_ids: list[str] | None = None) -> list[str]:
-    """Every (format, model) the picker offers: the catalog's, plus the gateway's own ids."""
-    choices = [model_value(fmt, model) for fmt in FORMATS for model in catalog_models(fmt, thorough)]
-    for model in gateway_ids or []:
-        for fmt in formats_for_gateway_id(model):
-            choices.append(model_value(fmt, model))
-    return list(dict.fromkeys(choices))
+def model_choices(thorough: bool = True, gateway_ids: list[str] | None = None) -> list[tuple[str, str]]:
+    """Every (format, model) the picker offers, the catalog's and the gateway's own ids, as (what
+    the page shows: the format's name in the visitor's language, value: `model_value`)."""
+    pairs = [(fmt, model) for fmt in FORMATS for model in catalog_models(fmt, thorough)]
+    pairs += [(fmt, model) for model in gateway_ids or [] for fmt in formats_for_gateway_id(model)]
+    return [(t_client(FORMAT_LABELS[fmt]) + f"{SEPARATOR}{model}", model_value(fmt, model)) for fmt, model in dict.fromkeys(pairs)]
 
 
 def formats_for_gateway_id(model: str) -> list[str]:

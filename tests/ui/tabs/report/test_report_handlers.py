@@ -35,7 +35,10 @@ def test_scope_from_the_pickers() -> None:
 
 
 def test_gateway_models_join_the_picker() -> None:
-    choices = handlers.model_choices(True, ["my-own-model", "text-embedding-9", "cl-sonnet-4-5-20250929"])
+    shown = dict(handlers.model_choices(True, ["my-own-model", "text-embedding-9", "cl-sonnet-4-5-20250929"]))
+    choices = list(shown.values())
+    assert all(label.startswith("__i18n__") and label.endswith(f" · {value.split(' · ')[1]}") for label, value in shown.items()), \
+        "the format's name is translated in the page, the model id shown as it is"
     assert "chat completions · my-own-model" in choices
     assert "embeddings (list) · text-embedding-9" in choices
     assert "messages · cl-sonnet-4-5-20250929" in choices
