@@ -62,4 +62,4 @@ async def test_refresh_shows_why_when_the_gateway_is_unreachable(client: Gateway
     banner, models = await handlers.ReportHandlers(client, defaults).refresh_models("http://127.0.0.1:9", "sk-x")
     assert banner["visible"] is True and skipped(models)
     banner, models = await handlers.ReportHandlers(client, defaults).refresh_models("", "")
-    assert banner["visible"] is False and "chat completions · gx-2.5-flash" in models["choices"]
+    assert banner["visible"] is False and "chat completions · gx-2.5-flash" in [value for _, value in models["choices"]]
