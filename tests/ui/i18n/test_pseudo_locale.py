@@ -41,6 +41,7 @@ LAYOUT_DATA: dict[tuple[str, str], tuple[str, set[str] | None]] = {
     ("language-switch", "choice"): ("each language's name in its own words", None),
     ("batch-prices-csv", "label"): ("the CSV's column names, as the file must spell them", None),
     ("video-model-notes", "value"): ("the model's id and family", {"vidA"}),
+    ("report-models", "choice"): ("a format's name (worded through the catalogue) and a model's id", None),
 }
 """Texts of the page with data in them: (elem_id, where) -> (why, the data's words; None: all)."""
 
