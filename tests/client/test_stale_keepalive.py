@@ -129,3 +129,30 @@ async def test_a_post_that_may_have_reached_the_gateway_is_never_resent() -> Non
         await transport.aclose()
     assert server.received == [b'{"n":1}', b'{"n":2}'] and server.connections == 1
     assert caught.value.exchange.attempt_outcomes == ["connection broken"]
+
+
+async def test_an_idle_connection_the_gateway_closed_is_dropped_before_reuse_and_its_socket_found_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool's readability test of idle connections still drops one the gateway closed (nothing
+    is written into it: no resend needed), and is answered from the socket the stream found once,
+    not by asking anyio's stream (a getpeername and a dict each time) for every idle connection
+    at every request."""
+    from httpcore._backends.anyio import AnyIOStream
+
+    asked: list[str] = []
+    real = AnyIOStream.get_extra_info
+    monkeypatch.setattr(AnyIOStream, "get_extra_info", lambda stream, info: asked.append(info) or real(stream, info))
+    server = IdleClosingServer()
+    transport = Transport(connect_timeout=2.0, read_timeout=5.0, sleep=RecordingSleep())
+    try:
+        async with serving(server) as url:
+            conn = Connection(url, "sk-test")
+            await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": 1})
+            server.close_idle()
+            await asyncio.sleep(0.2)  # the gateway's FIN has reached the client's socket
+            _, exchange = await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": 2})
+            for n in range(3, 8):
+                await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": n})
+    finally:
+        await transport.aclose()
+    assert exchange.attempt_outcomes == ["200"] and server.connections == 2
+    assert "is_readable" not in asked and asked.count("socket") <= server.connections, asked
