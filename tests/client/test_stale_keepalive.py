@@ -73,31 +73,38 @@ async def serving(server: IdleClosingServer) -> AsyncIterator[str]:
         listener.close()
 
 
-async def post_while_the_server_closes(steps: int) -> tuple[object, list[str], IdleClosingServer]:
-    """One POST to warm a connection, then a second POST during which the server closes the idle
-    connection after `steps` loop steps. Returns (the second answer or error, attempt outcomes, server)."""
-    server = IdleClosingServer()
+@asynccontextmanager
+async def warmed(server: IdleClosingServer) -> AsyncIterator[tuple[Transport, Connection]]:
+    """A transport holding one kept-alive connection to `server`, warmed by a first POST."""
     transport = Transport(connect_timeout=2.0, read_timeout=5.0, sleep=RecordingSleep())
     try:
         async with serving(server) as url:
             conn = Connection(url, "sk-test")
             await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": 1})
-
-            async def close_after(n: int) -> None:
-                for _ in range(n):
-                    await asyncio.sleep(0)
-                server.close_idle()
-
-            closer = asyncio.create_task(close_after(steps))
-            try:
-                data, exchange = await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": 2})
-                return data, exchange.attempt_outcomes, server
-            except errors.GatewayError as error:
-                return error, error.exchange.attempt_outcomes, server
-            finally:
-                await closer
+            yield transport, conn
     finally:
         await transport.aclose()
+
+
+async def post_while_the_server_closes(steps: int) -> tuple[object, list[str], IdleClosingServer]:
+    """One POST to warm a connection, then a second POST during which the server closes the idle
+    connection after `steps` loop steps. Returns (the second answer or error, attempt outcomes, server)."""
+    server = IdleClosingServer()
+    async with warmed(server) as (transport, conn):
+
+        async def close_after(n: int) -> None:
+            for _ in range(n):
+                await asyncio.sleep(0)
+            server.close_idle()
+
+        closer = asyncio.create_task(close_after(steps))
+        try:
+            data, exchange = await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": 2})
+            return data, exchange.attempt_outcomes, server
+        except errors.GatewayError as error:
+            return error, error.exchange.attempt_outcomes, server
+        finally:
+            await closer
 
 
 async def test_a_post_on_a_connection_closed_at_the_moment_of_reuse_is_sent_again_only_if_nothing_was_written() -> None:
@@ -118,15 +125,9 @@ async def test_a_post_on_a_connection_closed_at_the_moment_of_reuse_is_sent_agai
 
 async def test_a_post_that_may_have_reached_the_gateway_is_never_resent() -> None:
     server = IdleClosingServer(hang_up_on_request=True)
-    transport = Transport(connect_timeout=2.0, read_timeout=5.0, sleep=RecordingSleep())
-    try:
-        async with serving(server) as url:
-            conn = Connection(url, "sk-test")
-            await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": 1})
-            with pytest.raises(errors.APIConnectionError) as caught:
-                await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": 2})
-    finally:
-        await transport.aclose()
+    async with warmed(server) as (transport, conn):
+        with pytest.raises(errors.APIConnectionError) as caught:
+            await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": 2})
     assert server.received == [b'{"n":1}', b'{"n":2}'] and server.connections == 1
     assert caught.value.exchange.attempt_outcomes == ["connection broken"]
 
@@ -142,17 +143,11 @@ async def test_an_idle_connection_the_gateway_closed_is_dropped_before_reuse_and
     real = AnyIOStream.get_extra_info
     monkeypatch.setattr(AnyIOStream, "get_extra_info", lambda stream, info: asked.append(info) or real(stream, info))
     server = IdleClosingServer()
-    transport = Transport(connect_timeout=2.0, read_timeout=5.0, sleep=RecordingSleep())
-    try:
-        async with serving(server) as url:
-            conn = Connection(url, "sk-test")
-            await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": 1})
-            server.close_idle()
-            await asyncio.sleep(0.2)  # the gateway's FIN has reached the client's socket
-            _, exchange = await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": 2})
-            for n in range(3, 8):
-                await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": n})
-    finally:
-        await transport.aclose()
+    async with warmed(server) as (transport, conn):
+        server.close_idle()
+        await asyncio.sleep(0.2)  # the gateway's FIN has reached the client's socket
+        _, exchange = await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": 2})
+        for n in range(3, 8):
+            await transport.request_json(conn, "POST", "/v1/chat/completions", {"n": n})
     assert exchange.attempt_outcomes == ["200"] and server.connections == 2
     assert "is_readable" not in asked and asked.count("socket") <= server.connections, asked
