@@ -71,8 +71,9 @@ class Catalogue:
         return {**self.texts[code], **{message_id: own.get(message_id, TEMPLATES[message_id]) for message_id in LAYOUT_MESSAGES}}
 
     def i18n(self) -> gr.I18n:
-        """Gradio's catalogue for the page: each locale's words under its code and every alias."""
-        return gr.I18n(**{tag: self.page_words(locale.code) for locale in self.locales for tag in locale.tags})
+        """Gradio's catalogue for the page: each locale's words once, under its `page_tag` (the
+        page inlines this catalogue; a copy per alias was 79 KB more for every visitor)."""
+        return gr.I18n(**{locale.page_tag: self.page_words(locale.code) for locale in self.locales})
 
     def locale(self, tag: str | None) -> Locale | None:
         """The locale `tag` (a language tag or an Accept-Language header) names, else None."""

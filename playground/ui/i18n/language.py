@@ -28,7 +28,8 @@ class Locale:
     name: str
     """Its name in the header's switch, in its own words."""
     aliases: tuple[str, ...] = ()
-    """Other tags a browser may ask for it by (`zh`, `zh-Hans`): Gradio's page gets its words under each."""
+    """Other tags a browser may ask for it by (`zh`, `zh-Hans`), read by `resolve` and the page's
+    scripts; the page's catalogue carries its words once, under `page_tag`."""
     list_separator: str = "; "
     """Between problems listed on one line."""
     sentence_gap: str = " "
@@ -37,6 +38,16 @@ class Locale:
     @property
     def tags(self) -> tuple[str, ...]:
         return (self.code, *self.aliases)
+
+    @property
+    def page_tag(self) -> str:
+        """The one tag the page's catalogue (Gradio's `I18n`) holds its words under: its primary
+        language (`zh` for `zh-CN`) when that is one of its tags, else its code. The page looks a
+        word up in its locale, then in that locale's parents (svelte-i18n: `zh-SG`, then `zh`; then
+        `en`), so every tag of the language finds the one copy: `zh-CN` and `zh-TW` (Gradio's own
+        locales), and `zh-SG`, `zh-Hans` or `zh` once the page applies `remembered_js`'s choice."""
+        primary = self.code.split("-")[0]
+        return primary if primary in self.tags else self.code
 
 
 LOCALES: tuple[Locale, ...] = (

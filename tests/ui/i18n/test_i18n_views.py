@@ -177,7 +177,7 @@ def _client_values_and_ids(choices: list[tuple[object, str]]) -> tuple[list[str]
     assert all(isinstance(label, I18nData) for label in labels)
     keys = [label.key for label in labels]  # type: ignore[attr-defined]
     for locale in i18n.CATALOGUE.locales:
-        words = i18n.I18N.translations_dict[locale.code]
+        words = i18n.I18N.translations_dict[locale.page_tag]
         assert all(words[key] == i18n.CATALOGUE.client.get(locale.code, TEMPLATES)[key] for key in keys), locale.code
     return [value for _, value in choices], keys
 
