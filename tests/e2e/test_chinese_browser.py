@@ -130,3 +130,23 @@ def test_the_header_switch_changes_the_language_and_is_remembered(page: Page) ->
     expect(page.locator("#chat-stop")).to_have_text("Stop", timeout=10_000)
     page.click("#chat-retry")
     expect(page.locator("#chat-notice")).to_have_text(EN["note.nothing_to_retry"], timeout=10_000)
+
+
+@pytest.mark.parametrize("browser_language", ["zh-TW", "zh-SG", "zh-Hans", "zh"])
+def test_every_chinese_browser_language_gets_the_one_chinese_catalogue(browser: Browser, app_server: RunningApp, browser_language: str) -> None:
+    """The page carries the Chinese words once, under `zh`: Gradio's own Chinese locales (`zh-TW`)
+    find them through their parent, and the browser languages Gradio shows in English (`zh-SG`,
+    `zh-Hans`, `zh`: not among its locales) are applied on load, so the whole page, not only its
+    tabs' names, is in Chinese, as the handlers' texts are."""
+    context = browser.new_context(locale=browser_language, viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        settle(page, lambda: page.goto(app_server.url))
+        expect(page.locator("#tour-steps")).to_contain_text("两分钟导览", timeout=10_000)
+        page.click("#tour-close")
+        expect(page.locator("#chat-stop")).to_have_text(ZH["conversation.stop"], timeout=10_000)
+        expect(page.locator("#tab-chat-button")).to_have_text(ZH["tab.chat"])
+        page.click("#chat-retry")
+        expect(page.locator("#chat-notice")).to_have_text(ZH["note.nothing_to_retry"], timeout=10_000)
+    finally:
+        context.close()

@@ -136,9 +136,12 @@ def switch_js(words: dict[str, dict[str, str]]) -> str:
 
 
 def remembered_js(locales: Sequence[Locale], words: dict[str, dict[str, str]] | None = None) -> str:
-    """On load: the language chosen before (applied), else the browser's (Gradio already shows
-    it), kept in the cookie so the handlers' texts follow. Either is read as one of `locales`
-    (the same rule as `resolve`) or ignored. The tabs' names follow it (`words`, as in `switch_js`)."""
+    """On load: the language chosen before (applied), else the browser's, kept in the cookie so
+    the handlers' texts follow. Either is read as one of `locales` (the same rule as `resolve`) or
+    ignored. Gradio shows the browser's language itself only when it is one of Gradio's own
+    locales or their primary language (`zh-CN`, `zh-TW`; not `zh-SG`, `zh-Hans` or `zh`, which it
+    shows in English): the page's locale (`<html lang>`) is then read as one of `locales` and, when
+    it is another, the browser's is applied. The tabs' names follow it (`words`, as in `switch_js`)."""
     return f"""() => {{
   const known = {json.dumps(known_tags(locales), ensure_ascii=False)};
   const own = (tag) => (Object.prototype.hasOwnProperty.call(known, tag) ? known[tag] : "");
@@ -153,8 +156,10 @@ def remembered_js(locales: Sequence[Locale], words: dict[str, dict[str, str]] | 
   }} catch (error) {{
     saved = "";
   }}
+  const browser = pick(navigator.language);
   if (saved) ({_APPLY})(saved);
-  const language = saved || pick(navigator.language) || "{locales[0].code}";
+  else if (browser && pick(document.documentElement.lang) !== browser) ({_APPLY})(browser);
+  const language = saved || browser || "{locales[0].code}";
   ({_KEEP})(language);
   ({_RELABEL})(language, {json.dumps(words or {}, ensure_ascii=False)});
   return language;
