@@ -1,7 +1,7 @@
 """Start-up: `python app.py` to its first HTTP 200, against a minimal `gr.ChatInterface` app
 started the same way (a fresh process each), alternating runs; then, in Chromium, each page's
-first contentful paint, the time until its first text box is on screen (the page usable) and
-the page's bytes on the wire.
+first contentful paint, the time until its first text box is on screen (the page usable), the
+page's bytes on the wire, and a first visit's (the page, its scripts, styles and fonts, by then).
 
     python -m bench.startup [--runs 10] [--no-browser] [--before REF] [--tab chat]
 
@@ -44,6 +44,8 @@ PAGE_TIMINGS = """() => ({
     paint: (performance.getEntriesByName("first-contentful-paint")[0] || {}).startTime ?? null,
     usable: performance.now(),
     page_kb: ((performance.getEntriesByType("navigation")[0] || {}).transferSize || 0) / 1000,
+    visit_kb: [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
+        .reduce((total, entry) => total + (entry.transferSize || 0), 0) / 1000,
 })"""
 
 
@@ -125,7 +127,7 @@ def measure(runs: int, page_timings: Callable[[str], dict[str, float]] | None,
 
 def print_table(measured: dict[str, list[dict[str, float]]]) -> None:
     rows = [("start s (to first 200)", "start"), ("first paint ms", "paint"), ("text box on screen ms", "usable"),
-            ("page KB on the wire", "page_kb")]
+            ("page KB on the wire", "page_kb"), ("visit KB (with scripts)", "visit_kb")]
     baseline = measured["minimal"]
     for app, ours in measured.items():
         if app == "minimal":
