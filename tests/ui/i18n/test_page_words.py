@@ -13,7 +13,7 @@ import gradio as gr
 import pytest
 
 from playground.client.batch.graders import GraderSpec
-from playground.client.batch.plan import Plan
+from playground.client.batch.plan import Plan, PlanError
 from playground.client.batch.dataset import Dataset
 from playground.client.results import TextResult
 from playground.settings import Settings
@@ -25,7 +25,9 @@ from playground.ui.shared.connection_panel import ConnectionEvents
 from playground.ui.shared.guide import tab_label_words
 from playground.ui.shared.metrics import metrics_text
 from playground.ui.shared.render import result_messages
+from playground.ui.i18n.client_words import word_list
 from playground.ui.tabs.batch.columns import used_text
+from playground.ui.tabs.batch.form import plan_from_form
 from playground.ui.tabs.batch.handlers import BatchHandlers
 from playground.ui.tabs.batch.views import pass_headings
 from playground.ui.tabs.images.views import delivered_words
@@ -100,12 +102,31 @@ def test_thinking_tool_calls_and_finish_reasons_are_worded_in_the_visitors_langu
     assert ZH["metrics.finish"].format(reason="stop") + f" ({ZH['finish.complete']})" in chinese
 
 
+def test_a_columns_own_settings_refused_name_the_column_and_field_in_the_visitors_language() -> None:
+    """A column's own temperature and max output tokens, refused as typed: the column and the field are named in
+    Chinese as well as the problem (they were English inside Chinese sentences)."""
+    def refused() -> str:
+        with pytest.raises(PlanError) as problem:
+            plan_from_form("", "{{q}}", Dataset(["q"], [{"q": "x"}]), ["chat", "gx-2.5-flash"], 1, 1, "hot", 0, True, False, [], 10, 4,
+                           ["5", "1.5", "", ""])
+        return word_list(problem.value.problems)
+
+    english, chinese = both(refused)
+    assert "column 1 temperature must be from 0 to 2 (got 5)" in english and "column 1 max output tokens: must be a whole number" in english
+    assert "temperature must be a number from 0 to 2 or empty (got 'hot')" in english
+    assert f"第 1 列的{ZH['bcols.temperature']} 必须在 0 到 2 之间（收到的是 5）" in chinese
+    assert f"第 1 列的{ZH['bcols.max_tokens']}：必须是整数（收到的是 1.5）" in chinese
+    assert f"{ZH['bcols.temperature']} 必须是 0 到 2 之间的数字" in chinese
+    for english_word in ("column", "max output tokens", "must be"):
+        assert english_word not in chinese, english_word
+
+
 def test_the_batch_columns_line_graders_and_images_delivery_are_worded() -> None:
     english, chinese = both(lambda: used_text(["chat", "gx-2.5-flash"], ["0.2", "", ""], "", 0, True))
     assert "**What each column sends**" in english and "temperature 0.2 (its own)" in english and "stream on (all columns)" in english
     for word in ("What each column", "Column", "its own", "all columns", "not set", "stream", "max output tokens"):
         assert word not in chinese, word
-    assert "temperature 0.2（本列自己的设置）" in chinese and "**第 1 列**（gx-2.5-flash）" in chinese
+    assert f"{ZH['bcols.temperature']} 0.2（本列自己的设置）" in chinese and "**第 1 列**（gx-2.5-flash）" in chinese
     plan = Plan("{{q}}", "", Dataset(["q"], [{"q": "x"}]), [("chat", "gx-2.5-flash")], 1,
                 [GraderSpec("contains", "Paris"), GraderSpec("equals"), GraderSpec("json")])
     english_heads, chinese_heads = both(lambda: " | ".join(pass_headings(plan).values()))

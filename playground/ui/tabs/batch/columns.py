@@ -72,9 +72,9 @@ def own_settings(index: int, temperature: Any, tokens: Any, stream: Any, prompt:
     `prompt` is the version its picker named, read from the library (`ColumnPrompts.resolved`)."""
     problems: list[str] = []
     values: list[Any] = []
-    for read, label, value in ((temperature_of, "temperature", temperature), (tokens_of, "max output tokens", tokens)):
+    for read, name, value in ((temperature_of, "bcols.temperature", temperature), (tokens_of, "bcols.max_tokens", tokens)):
         try:
-            values.append(read(f"column {index + 1} {label}", value))
+            values.append(read(say("bcols.field", number=index + 1, name=say(name)), value))
         except PlanError as error:
             problems += error.problems
             values.append(None)
@@ -141,7 +141,7 @@ def used_text(column_values: list[Any], setting_values: list[Any], temperature: 
         own_t, own_m, own_s, own_p = (_text(v) for v in setting_values[index * PER_COLUMN:(index + 1) * PER_COLUMN])
         shared_m = "" if tokens in (None, "", 0) else _text(tokens)
         not_set = say("bcols.not_set")
-        parts = [_which("temperature", own_t, _text(temperature), not_set), _which(say("bcols.max_tokens"), own_m, shared_m, not_set),
+        parts = [_which(say("bcols.temperature"), own_t, _text(temperature), not_set), _which(say("bcols.max_tokens"), own_m, shared_m, not_set),
                  _which(say("bcols.stream"), _switch_words(own_s), say("bcols.on" if stream else "bcols.off"), "")]
         if parse_reference(own_p) is not None:
             parts.append(say("bcols.own", name=say("bcols.prompt"), value=plain(own_p)))

@@ -116,7 +116,7 @@ def plan_from_form(system: str, user: str, dataset: Dataset | None, column_value
     own = read(with_mocked_tools, columns, own, column_values, list(offers or []), tools) or own
     repeat_count = read(whole, "repeat each row N times", repeats) or 1
     tokens = read(optional_positive, max_tokens, "max output tokens")
-    shared_temperature = read(temperature_of, "temperature", temperature)
+    shared_temperature = read(temperature_of, say("bcols.temperature"), temperature)
     if problems:  # every field's problem at once, each named
         raise PlanError(problems)
     plan = Plan(user or "", system or "", dataset or Dataset([]), columns, repeat_count, graders,
