@@ -110,13 +110,14 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                 with gr.Tab(t(tab.label_key), id=tab.id, elem_id=tab.elem_id):
                     parts.append(tab.build(ctx) or TabParts())
                     if tab.link is not None:
-                        copy_links.append(CopyLink(tab.id))
+                        copy_links.append(CopyLink(tab.id, tab.link.written))
         curl_import.wire(ctx.imports, defaults, tabs, connection.url_box, connection.key_box, client)
         ctx.prompts.wire(tabs)
         opener = LinkOpener(blocks, tabs, links(), ctx.presets, link_notice)
         opener.wire(blocks)
+        writers = {tab.id: part.link for tab, part in zip(TABS, parts)}
         for copy_link in copy_links:
-            copy_link.wire(opener)
+            copy_link.wire(opener, writers[copy_link.tab])
         pickers = [part.models for part in parts if part.models is not None]
         events = ConnectionEvents(client, defaults, len(pickers))
         restored = connection.wire(blocks, badge, events, pickers)

@@ -12,6 +12,7 @@ The fields are found by their `elem_id`s, so a tab need not know about links.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +41,19 @@ class TabLink:
     """More of the tab's settings a link holds: (query parameter, `elem_id`), e.g. Images' aspect
     ratio, Batch's columns, the Report's profile. A value is taken only as its component allows
     (`setting_value`)."""
+    written: tuple[str, ...] = ()
+    """Query parameters no box holds, which the tab's server writes for Copy link (`LinkWriter`) and
+    reads itself when a link opens it, e.g. Batch's data set and graders: here they are only known."""
+
+
+@dataclass(frozen=True)
+class LinkWriter:
+    """What a tab's server writes into its link (`TabLink.written`) when Copy link is pressed:
+    `write(*inputs)` answers one value per written parameter ("" leaves it out), then the update of
+    the note beside Copy link (what could not be linked, and why)."""
+
+    write: Callable[..., tuple[Any, ...]]
+    inputs: list[Any]
 
 
 KNOWN_PARAMETERS = ("tab", "model", "preset", "q", "run", PRESENT_PARAMETER)
@@ -99,7 +113,7 @@ class LinkOpener:
             ignored = bad_present + unknown_parameters(params)
             ignored.append(say("link.unknown_tab", name=plain(tab[:40])))
             return gr.skip(), _notice(ignored, notes), untouched
-        ignored = bad_present + unknown_parameters(params, self.settings_of(tab))
+        ignored = bad_present + unknown_parameters(params, [*self.settings_of(tab), *(self.links[tab] or TabLink(None, None, False, None)).written])
         chosen: dict[int, Any] = {}
         fields = self.fields[tab]
         model = params.get("model")
@@ -226,22 +240,31 @@ COPY_JS = """(...values) => {
 
 
 class CopyLink:
-    """The "Copy link" button of one tab and the box that shows the link it copied."""
+    """The "Copy link" button of one tab, the box that shows the link it copied and, for a tab whose
+    server writes part of its link (`written`), the note beside them that says what was left out."""
 
-    def __init__(self, tab: str) -> None:
-        self.tab = tab
+    def __init__(self, tab: str, written: tuple[str, ...] = ()) -> None:
+        self.tab, self.written = tab, written
         with gr.Row(elem_classes=["copy-link-row"]):
             self.button = gr.Button(t("links.copy"), size="sm", elem_id=f"{tab}-copy-link", scale=0, min_width=180)
             self.box = gr.Textbox(label=t("links.box"), interactive=False,
                                   visible=False, elem_id=f"{tab}-link", scale=4)
+            self.note = gr.Markdown(visible=False, elem_id=f"{tab}-link-note", elem_classes=["notice-banner"]) if written else None
 
-    def wire(self, opener: LinkOpener) -> None:
+    def wire(self, opener: LinkOpener, writer: LinkWriter | None = None) -> None:
+        """`writer`: the tab's server part of the link (required when the tab has `written` parameters)."""
         fields = opener.fields[self.tab]
         name = gr.Textbox(self.tab, visible=False)
         parameters = {"model": "model", "text": "q", "preset": "preset", **{setting: setting for setting in opener.settings_of(self.tab)}}
         shown = [(parameter, fields[field]) for field, parameter in parameters.items() if field in fields]
-        script = COPY_JS.replace("NAMES", json.dumps([parameter for parameter, _ in shown]))
-        self.button.click(show_link, [name, *(component for _, component in shown), self.box], self.box, js=script, queue=False)
+        if not self.written or writer is None or self.note is None:
+            script = COPY_JS.replace("NAMES", json.dumps([parameter for parameter, _ in shown]))
+            self.button.click(show_link, [name, *(component for _, component in shown), self.box], self.box, js=script, queue=False)
+            return
+        written = [gr.Textbox("", visible=False, elem_id=f"{self.tab}-link-{parameter}") for parameter in self.written]
+        script = COPY_JS.replace("NAMES", json.dumps([parameter for parameter, _ in shown] + list(self.written)))
+        prepared = self.button.click(writer.write, writer.inputs, [*written, self.note], queue=False)
+        prepared.then(show_link, [name, *(component for _, component in shown), *written, self.box], self.box, js=script, queue=False)
 
 
 def show_link(*values: Any) -> Any:

@@ -14,6 +14,7 @@ from playground.client.gateway import GatewayClient
 from playground.settings import Settings
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.shared.curl_panel import ImportRegistry
+from playground.ui.shared.links import LinkWriter
 from playground.ui.shared.prices import SessionPrices
 from playground.ui.conversation.prompt_move import PromptRegistry
 
@@ -54,3 +55,5 @@ class TabParts:
     after_language: Callable[[Any], Any] | None = None
     """Called with the header's language switch event, to chain what the tab's server writes in the
     visitor's language (texts Gradio cannot translate in the browser: values built at run time)."""
+    link: LinkWriter | None = None
+    """What the tab's server writes into its Copy link (the parameters its `TabLink.written` names)."""

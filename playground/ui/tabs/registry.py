@@ -11,6 +11,7 @@ from typing import Any
 from playground.client.batch.plan import MAX_COLUMNS
 from playground.ui.shared.links import TabLink
 from playground.ui.tabs.batch.layout import batch_stores, build_batch_tab
+from playground.ui.tabs.batch.linked import DATA, GRADERS
 from playground.ui.tabs.chat.layout import build_chat_tab
 from playground.ui.tabs.compare.layout import build_compare_tab
 from playground.ui.tabs.context import TabContext, TabParts
@@ -49,6 +50,8 @@ BATCH_SETTINGS = (("system", "batch-system"),
                   *((name, f"batch-{kind}-{index}") for index in range(MAX_COLUMNS)
                     for name, kind in ((f"format{index + 1}", "format"), (f"model{index + 1}", "model"))))
 """A Batch link: the prompt templates (`q` the user's) and each column's format and model."""
+BATCH_WRITTEN = (DATA, GRADERS)
+"""A Batch link's data set and graders, packed by the tab's server (`tabs/batch/linked.py`)."""
 REPORT_SETTINGS = (("depth", "report-depth"), ("formats", "report-formats"), ("models", "report-models"), ("checks", "report-checks"))
 """A Report link: the report's profile (depth, formats, models, checks)."""
 
@@ -68,7 +71,7 @@ TABS: tuple[Tab, ...] = (
     Tab("images", build_images_tab, TabLink("images-model", "images-prompt", False, "images-preset-pick", (("ratio", "images-ratio"),)),
         "images-prompt"),
     Tab("compare", build_compare_tab, TabLink(None, "compare-message", False, "compare-preset"), "compare-message"),
-    Tab("batch", build_batch_tab, TabLink(None, "batch-user", False, None, BATCH_SETTINGS), stores=batch_stores),
+    Tab("batch", build_batch_tab, TabLink(None, "batch-user", False, None, BATCH_SETTINGS, BATCH_WRITTEN), stores=batch_stores),
     Tab("report", build_report_tab, TabLink(None, None, False, None, REPORT_SETTINGS)),
     Tab("video", build_video_tab, TabLink("video-model", "video-prompt", False, "video-preset-pick"), "video-prompt",
         stores=saved_jobs_state),

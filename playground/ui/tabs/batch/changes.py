@@ -34,7 +34,8 @@ def run_link(run_id: str) -> str:
     return f"?tab=batch&run={run_id}"
 
 
-def _link_parameter(name: str) -> str:
+def link_parameter(name: str) -> str:
+    """A query parameter of the page's link ("" when it has none)."""
     request = current_request()
     value = request.query_params.get(name, "") if request is not None and hasattr(request, "query_params") else ""
     return value if isinstance(value, str) else ""
@@ -42,14 +43,14 @@ def _link_parameter(name: str) -> str:
 
 def linked_run() -> str:
     """The run id the page's link names (`?run=`), "" when none or not a run id."""
-    value = _link_parameter("run")
+    value = link_parameter("run")
     return value if RUN_ID.match(value) else ""
 
 
 def linked_form() -> bool:
     """Whether the page's link opens the Batch tab with a form of its own (`?tab=batch` without `run=`): then the
     browser's last run is not restored over it."""
-    return _link_parameter("tab") == "batch" and not linked_run()
+    return link_parameter("tab") == "batch" and not linked_run()
 
 
 def when(created: float) -> str:

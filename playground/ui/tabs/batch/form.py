@@ -36,7 +36,7 @@ async def load_dataset(path: str | None, paste: str, system: str, user: str, max
 def dataset_status(dataset: Dataset) -> str:
     shown = ", ".join(f"`{plain(name)}`" for name in dataset.columns)
     rows = say("bview.row_one" if len(dataset.rows) == 1 else "bview.row_many")
-    return say("bview.rows", count=f"{len(dataset.rows):,}", rows=rows, source=dataset.source, columns=shown)
+    return say("bview.rows", count=f"{len(dataset.rows):,}", rows=rows, source=plain(dataset.source), columns=shown)
 
 
 def template_check(system: str, user: str, dataset: Dataset | None) -> str:
@@ -151,8 +151,13 @@ def session_values(plan: Plan, columns: int) -> list[Any]:
     """Form values for a loaded plan: column pickers (interleaved), then grader slots."""
     pairs = list(plan.columns) + [("", "")] * columns
     column_values = [value for fmt, model in pairs[:columns] for value in (fmt, model)]
+    return column_values + grader_boxes(list(plan.graders))
+
+
+def grader_boxes(specs: list[GraderSpec]) -> list[Any]:
+    """The grader slots' values (kind, value, min, max, model per slot) holding `specs`, the rest empty."""
     grader_values: list[Any] = []
-    for spec in list(plan.graders)[:GRADER_SLOTS] + [None] * GRADER_SLOTS:
+    for spec in specs[:GRADER_SLOTS] + [None] * GRADER_SLOTS:
         value = (tool_grader_box(spec) if spec.kind == "tool_called" else spec.value) if spec else ""
         grader_values += [spec.kind, value, spec.minimum, spec.maximum, spec.model] if spec else ["", "", None, None, ""]
-    return column_values + grader_values[:GRADER_SLOTS * 5]
+    return grader_values[:GRADER_SLOTS * 5]

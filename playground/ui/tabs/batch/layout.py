@@ -28,6 +28,7 @@ from playground.ui.tabs.batch.columns import ColumnSettingsInputs
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.changes import ChangesHandlers
+from playground.ui.tabs.batch.linked import BatchLink
 from playground.ui.tabs.batch.runs import BatchRuns
 from playground.ui.tabs.batch.sample import EXAMPLES
 from playground.ui.tabs.batch.slots import columns_in_use, shown_count
@@ -36,6 +37,7 @@ from playground.ui.shared.column_picker import ColumnPicker, model_ids
 from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.shared.prices import PriceEditor
 from playground.ui.shared.examples import ExampleCard, ExampleRow
+from playground.ui.shared.links import LinkWriter
 from playground.ui.shared.scrolling import into_view_js
 from playground.ui.conversation.prompt_move import BatchTarget
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
@@ -76,7 +78,11 @@ def build_batch_tab(ctx: TabContext) -> TabParts:
     worded_on_load = page.load(handlers.on_language, worded, [tab.used, tab.preview], queue=False)
     _wire_results(worded_on_load, tab, handlers, last_run)  # the last run and its form after the load's preview, never under it
     _wire_changes(tab, ChangesHandlers(ctx, runs))
-    return TabParts(after_language=partial(_reword_after, handlers, worded, [tab.used, tab.preview]))
+    link = BatchLink(ctx)  # a link's data set and graders after the load's preview (a link with a form restores no run)
+    worded_on_load.then(link.on_open, [tab.state, tab.system, tab.user], [tab.state, *tab.data_outputs, *tab.grader_inputs, tab.notice],
+                        queue=False)
+    return TabParts(after_language=partial(_reword_after, handlers, worded, [tab.used, tab.preview]),
+                    link=LinkWriter(link.on_copy, [tab.state, *tab.grader_inputs]))
 
 
 def _reword_after(handlers: BatchHandlers, inputs: list[Any], outputs: list[Any], switched: Any) -> None:

@@ -1,0 +1,184 @@
+"""What a Batch link holds beyond its boxes (`TabLink.written`): the data set (its name and rows, whether
+pasted, the sample, an upload or an import: the rows themselves, never a path to read again) and the
+graders with their settings, each packed (`shared.link_packing`) under a stated cap.
+
+Copy link (`BatchLink.on_copy`) writes both from the page's state and grader boxes; a data set too
+large for a link, or graders the boxes hold wrongly, are left out and said so beside Copy link, and
+the rest is still linked. Opening a link (`BatchLink.on_open`, after the page's load) reads each part
+whole and bounded before anything on screen changes: the packed text's length and alphabet, its size
+unpacked (a decompression bomb stops at the cap), then the data set through the JSONL reader and its
+budget (rows against `PLAYGROUND_BATCH_MAX_ROWS`, columns, values, nesting, time) and each grader
+through the checks a grader typed into the boxes gets. A part refused changes nothing and is named in
+the tab's notice with the reason; the other part still opens."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import gradio as gr
+
+from playground.client.batch.dataset import Dataset, DatasetError, read_in_worker, read_jsonl
+from playground.client.batch.dataset_budget import Budget
+from playground.client.batch.graders import GraderError, GraderSpec, fits_the_boxes
+from playground.client.batch.plan import PlanError
+from playground.client.errors import RequestValidationError
+from playground.ui.i18n import say
+from playground.ui.i18n.client_words import message_of, word, word_list
+from playground.ui.shared.link_packing import PackedError, pack, unpack, unpack_json
+from playground.ui.shared.render import plain
+from playground.ui.shared.widgets import banner_update
+from playground.ui.tabs.batch.changes import link_parameter, linked_form
+from playground.ui.tabs.batch.form import GRADER_SLOTS, dataset_status, grader_boxes, graders_from, template_check
+from playground.ui.tabs.batch.views import preview_rows
+from playground.ui.tabs.context import TabContext
+
+DATA, GRADERS = "data", "graders"
+"""The query parameters (`TabLink.written` of the Batch tab)."""
+MAX_DATA_CHARS = 24_000
+"""The packed data set in a link: 24,000 characters (with the graders' 4,000 and the templates, a link
+stays well under the 40 KB `long_links` allows)."""
+MAX_DATA_BYTES = 1_000_000
+"""The data set's text unpacked: 1 MB at most."""
+MAX_GRADERS_CHARS = 4_000
+MAX_GRADERS_BYTES = 50_000
+MAX_NAME = 80
+"""A data set's name (where it came from: pasted, CSV, an imported suite's name)."""
+MAX_HEAD = 1_000
+GRADER_DEPTH = 3
+"""The graders' JSON: a list of objects whose values are text, numbers or lists of text."""
+
+
+def dataset_text(dataset: Dataset) -> str:
+    """The data set as the link packs it: a line with its name, then one JSON object per row, its keys
+    the columns in order (raises `PackedError` `too_large`, counted before anything is built, when its
+    values alone pass the cap)."""
+    size = sum(len(value) for row in dataset.rows for value in row.values())
+    if size > MAX_DATA_BYTES:
+        raise PackedError("too_large", kb=f"{size / 1000:,.1f}", limit=f"{MAX_DATA_BYTES / 1000:,.1f}")
+    compact = {"ensure_ascii": False, "separators": (",", ":")}
+    lines = [json.dumps({"name": dataset.source}, **compact)]  # type: ignore[arg-type]
+    lines += [json.dumps({name: row.get(name, "") for name in dataset.columns}, **compact) for row in dataset.rows]  # type: ignore[arg-type]
+    return "\n".join(lines)
+
+
+def data_parameter(dataset: Dataset | None) -> str:
+    """The `data` parameter for `dataset` ("" for none; raises `PackedError` when it is too large for a link)."""
+    if dataset is None or not dataset.rows:
+        return ""
+    return pack(dataset_text(dataset), MAX_DATA_CHARS, MAX_DATA_BYTES)
+
+
+def _name(head: str) -> str:
+    if len(head) > MAX_HEAD:
+        raise PackedError("bad_name")
+    try:
+        value = json.loads(head)
+    except ValueError:
+        raise PackedError("bad_name") from None
+    name = value.get("name") if isinstance(value, dict) else None
+    if not isinstance(name, str) or not name or len(name) > MAX_NAME or not name.isprintable():
+        raise PackedError("bad_name")
+    return name
+
+
+def read_data(text: str, max_rows: int) -> Dataset:
+    """A `data` parameter's text unpacked and read whole (raises `PackedError` or `DatasetError`)."""
+    head, _, rows = unpack(text, MAX_DATA_CHARS, MAX_DATA_BYTES).partition("\n")
+    name = _name(head)
+    dataset = read_jsonl(rows, Budget(max_rows))  # the rows' budget, columns, values and nesting, as a JSONL file's
+    return Dataset(dataset.columns, dataset.rows, name)
+
+
+def graders_parameter(values: list[Any]) -> str:
+    """The `graders` parameter for the grader boxes' values ("" for none; raises `PlanError` naming a box's
+    problem, `PackedError` past the cap)."""
+    specs = graders_from(values)
+    if not specs:
+        return ""
+    return pack(json.dumps([spec.to_dict() for spec in specs], ensure_ascii=False, separators=(",", ":")), MAX_GRADERS_CHARS, MAX_GRADERS_BYTES)
+
+
+def read_graders(text: str) -> list[Any]:
+    """A `graders` parameter read whole: the grader boxes' values (raises `PackedError` or `PlanError`)."""
+    items = unpack_json(text, MAX_GRADERS_CHARS, MAX_GRADERS_BYTES, GRADER_DEPTH)
+    if not isinstance(items, list) or not items:
+        raise PackedError("not_graders")
+    if len(items) > GRADER_SLOTS:
+        raise PackedError("too_many_graders", count=len(items), limit=GRADER_SLOTS)
+    specs, problems = [], []
+    for number, item in enumerate(items, 1):
+        try:
+            spec = GraderSpec.from_dict(item)
+        except RequestValidationError as error:
+            problems.append(say("bview.grader_problem", number=number, problem=word_list(error.problems)))
+            continue
+        except (GraderError, ValueError, TypeError) as error:
+            problems.append(say("bview.grader_problem", number=number, problem=word(message_of(error))))
+            continue
+        if not fits_the_boxes(spec):
+            problems.append(say("bview.grader_problem", number=number, problem=say("blink.grader_not_boxed")))
+        specs.append(spec)
+    if problems:
+        raise PlanError(problems)
+    values = grader_boxes(specs)
+    graders_from(values)  # what the boxes will hold, checked as Run checks it
+    return values
+
+
+def _refusal(problem: Exception) -> str:
+    if isinstance(problem, PackedError):
+        return problem.words()
+    if isinstance(problem, PlanError):
+        return word_list(problem.problems)
+    return word(message_of(problem))
+
+
+@dataclass
+class BatchLink:
+    """The Batch tab's link parts: written for Copy link, read when a link opens the tab."""
+
+    ctx: TabContext
+
+    def on_copy(self, batch: Any, *grader_values: Any) -> tuple[Any, ...]:
+        """Copy link pressed: the `data` and `graders` parameters, then the note beside Copy link (what was left
+        out of the link and why; hidden when nothing was)."""
+        notes, data, graders = [], "", ""
+        try:
+            data = data_parameter(getattr(batch, "dataset", None))
+        except PackedError as problem:
+            rows = len(batch.dataset.rows)
+            notes.append(say("blink.data_left_out", rows=f"{rows:,}", reason=problem.words()))
+        try:
+            graders = graders_parameter(list(grader_values))
+        except (PackedError, PlanError) as problem:
+            notes.append(say("blink.graders_left_out", reason=plain(_refusal(problem))))
+        return data, graders, banner_update("\n\n".join(notes))
+
+    async def on_open(self, batch: Any, system: str, user: str) -> tuple[Any, ...]:
+        """After the page's load, a link to the tab with its own form (`linked_form`): its data set and graders,
+        each read whole first: state, data status, preview, template check, the grader boxes, the tab's notice."""
+        untouched = (batch, gr.skip(), gr.skip(), gr.skip(), *(gr.skip(),) * (GRADER_SLOTS * 5), gr.skip())
+        data_text, graders_text = link_parameter(DATA), link_parameter(GRADERS)
+        if not linked_form() or not (data_text or graders_text):
+            return untouched
+        refused: list[str] = []
+        dataset, boxes = None, None
+        if data_text:
+            try:
+                dataset = await read_in_worker(read_data, data_text, self.ctx.settings.batch_max_rows)
+            except (PackedError, DatasetError) as problem:
+                refused.append(say("blink.data_refused", reason=plain(_refusal(problem))))
+        if graders_text:
+            try:
+                boxes = read_graders(graders_text)
+            except (PackedError, PlanError) as problem:
+                refused.append(say("blink.graders_refused", reason=plain(_refusal(problem))))
+        notice = banner_update(say("blink.refused", parts=" ".join(refused)) if refused else "")
+        shown: list[Any] = [gr.skip()] * 3
+        if dataset is not None:
+            batch.dataset, batch.suite_graders = dataset, []
+            system_text, user_text = link_parameter("system") or system or "", link_parameter("q") or user or ""
+            shown = [dataset_status(dataset), preview_rows(dataset), template_check(system_text, user_text, dataset)]
+        return (batch, *shown, *(boxes if boxes is not None else [gr.skip()] * (GRADER_SLOTS * 5)), notice)

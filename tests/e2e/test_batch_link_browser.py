@@ -1,0 +1,90 @@
+"""A Batch link carries the data set and the graders (issue 40), in Chromium: rows pasted and a grader
+set, Copy link, the link opened in a new page shows the same data set and grader, and runs; a link whose
+data set was tampered with is refused with the reason named, and the rest of it still opens."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from playground.client.texts import TEMPLATES
+from tests.e2e.batch_page import batch_app, choose, open_batch
+
+__all__ = ["batch_app"]  # the module fixture the tests take
+
+pytestmark = pytest.mark.browser
+
+ROWS = "\n".join(f'{{"country": "{country}", "expected": "{capital}"}}' for country, capital in (("France", "Paris"), ("Japan", "Tokyo"), ("Italy", "Rome")))
+"""JSON lines: with one variable in the prompt, pasted lines are otherwise one value each."""
+PROMPT = "What is the capital of {{country}}? One word."
+
+
+def copied(page: Page) -> str:
+    page.click("#batch-copy-link")
+    box = page.locator("#batch-link textarea")
+    expect(box).not_to_have_value("", timeout=10_000)
+    return box.input_value()
+
+
+def opened(browser: Browser, link: str) -> Page:
+    page = browser.new_context(viewport={"width": 1500, "height": 1100}).new_page()
+    page.goto(link)
+    page.wait_for_selector("#batch-user textarea", timeout=60_000)
+    return page
+
+
+def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_them(browser: Browser, batch_app: str) -> None:
+    page = open_batch(browser, batch_app)
+    page.fill("#batch-user textarea", PROMPT)
+    page.fill("#batch-paste textarea", ROWS)
+    page.click("#batch-paste-use")
+    expect(page.locator("#batch-data-status")).to_contain_text("3 rows", timeout=10_000)
+    contains = TEMPLATES["graders.kind.contains"]
+    choose(page, "#batch-grader-kind-0", contains)
+    page.fill("#batch-grader-value-0 textarea", "{{expected}}")
+    link = copied(page)
+    query = parse_qs(urlsplit(link).query)
+    assert query["tab"] == ["batch"] and query["data"][0] and query["graders"][0] and query["q"] == [PROMPT]
+    expect(page.locator("#batch-link-note")).to_be_hidden()
+
+    other = opened(browser, link)
+    expect(other.locator("#batch-data-status")).to_contain_text("3 rows", timeout=15_000)
+    expect(other.locator("#batch-data-status")).to_contain_text("from JSONL")
+    expect(other.locator("#batch-preview")).to_contain_text("Japan")
+    expect(other.locator("#batch-preview")).to_contain_text("Tokyo")
+    expect(other.locator("#batch-grader-kind-0 input")).to_have_value(contains)
+    expect(other.locator("#batch-grader-value-0 textarea")).to_have_value("{{expected}}")
+    expect(other.locator("#batch-user textarea")).to_have_value(PROMPT)
+    expect(other.locator("#batch-notice")).to_be_hidden()
+    expect(other.locator("#link-notice")).to_be_hidden()
+
+    other.click("#batch-run")
+    bar = other.locator("#batch-progress .batch-progress")
+    expect(bar).to_have_attribute("data-status", "finished", timeout=60_000)
+    expect(bar).to_have_attribute("data-done", "6")  # three rows, two columns
+    expect(other.locator("#batch-leaderboard")).to_contain_text(f"pass: {contains}", timeout=10_000)
+    other.context.close()
+    page.context.close()
+
+
+def test_a_tampered_data_set_is_refused_by_name_and_the_rest_of_the_link_opens(browser: Browser, batch_app: str) -> None:
+    page = open_batch(browser, batch_app)
+    page.fill("#batch-user textarea", PROMPT)
+    page.fill("#batch-paste textarea", ROWS)
+    page.click("#batch-paste-use")
+    expect(page.locator("#batch-data-status")).to_contain_text("3 rows", timeout=10_000)
+    choose(page, "#batch-grader-kind-0", TEMPLATES["graders.kind.contains"])
+    page.fill("#batch-grader-value-0 textarea", "{{expected}}")
+    parts = urlsplit(copied(page))
+    query = {name: values[0] for name, values in parse_qs(parts.query).items()}
+    query["data"] = query["data"][:-8]  # cut on its way
+    page.context.close()
+
+    other = opened(browser, urlunsplit(parts._replace(query=urlencode(query))))
+    expect(other.locator("#batch-notice")).to_contain_text("The data set: its compressed text is damaged or cut short", timeout=15_000)
+    expect(other.locator("#batch-grader-value-0 textarea")).to_have_value("{{expected}}")  # the graders still open
+    expect(other.locator("#batch-user textarea")).to_have_value(PROMPT)
+    expect(other.locator("#batch-data-status")).not_to_contain_text("rows")
+    other.context.close()
