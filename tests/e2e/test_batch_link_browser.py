@@ -4,6 +4,8 @@ data set was tampered with is refused with the reason named, and the rest of it 
 
 from __future__ import annotations
 
+import json
+import random
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import pytest
@@ -88,3 +90,20 @@ def test_a_tampered_data_set_is_refused_by_name_and_the_rest_of_the_link_opens(b
     expect(other.locator("#batch-user textarea")).to_have_value(PROMPT)
     expect(other.locator("#batch-data-status")).not_to_contain_text("rows")
     other.context.close()
+
+
+def test_a_data_set_too_large_for_a_link_is_said_beside_copy_link_and_the_rest_is_linked(browser: Browser, batch_app: str) -> None:
+    noise = random.Random(40)
+    rows = "\n".join(json.dumps({"country": noise.randbytes(1_000).hex(), "expected": "x"}) for _ in range(30))  # 60 KB that hardly packs
+    page = open_batch(browser, batch_app)
+    page.fill("#batch-user textarea", PROMPT)
+    page.fill("#batch-paste textarea", rows)
+    page.click("#batch-paste-use")
+    expect(page.locator("#batch-data-status")).to_contain_text("30 rows", timeout=10_000)
+    query = parse_qs(urlsplit(copied(page)).query)
+    assert "data" not in query and query["q"] == [PROMPT]
+    note = page.locator("#batch-link-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("The data set (30 rows) is not in this link")
+    expect(note).to_contain_text("24.0 thousand a link may hold")
+    page.context.close()

@@ -241,7 +241,7 @@ COPY_JS = """(...values) => {
 
 class CopyLink:
     """The "Copy link" button of one tab, the box that shows the link it copied and, for a tab whose
-    server writes part of its link (`written`), the note beside them that says what was left out."""
+    server writes part of its link (`written`), the note under them that says what was left out."""
 
     def __init__(self, tab: str, written: tuple[str, ...] = ()) -> None:
         self.tab, self.written = tab, written
@@ -249,7 +249,7 @@ class CopyLink:
             self.button = gr.Button(t("links.copy"), size="sm", elem_id=f"{tab}-copy-link", scale=0, min_width=180)
             self.box = gr.Textbox(label=t("links.box"), interactive=False,
                                   visible=False, elem_id=f"{tab}-link", scale=4)
-            self.note = gr.Markdown(visible=False, elem_id=f"{tab}-link-note", elem_classes=["notice-banner"]) if written else None
+        self.note = gr.Markdown(visible=False, elem_id=f"{tab}-link-note", elem_classes=["notice-banner"]) if written else None
 
     def wire(self, opener: LinkOpener, writer: LinkWriter | None = None) -> None:
         """`writer`: the tab's server part of the link (required when the tab has `written` parameters)."""
