@@ -90,6 +90,11 @@ def test_every_tab_shows_its_labels_in_chinese(chinese_page: Page) -> None:
     expect(page.locator("#embeddings-formats")).to_contain_text(ZH["embeddings.choice.list"])
     page.locator("#embeddings-settings").get_by_text(ZH["embeddings.settings"]).click()
     expect(page.locator("#embeddings-dimensions")).to_contain_text(ZH["embeddings.sizes_note"], timeout=10_000)
+    open_tab(page, ZH["tab.batch"], "#batch-columns-used")  # a column's own settings: their labels, choices and the line of what it sends
+    expect(page.locator("#batch-col-temperature-0")).to_contain_text(ZH["batch_col.temperature"])
+    expect(page.locator("#batch-col-stream-0")).to_contain_text(ZH["batch_col.stream"])
+    expect(page.locator("#batch-columns-used")).to_contain_text(f"{ZH['bcols.temperature']} {ZH['bcols.not_set']}", timeout=10_000)
+    expect(page.locator("#batch-columns-used")).not_to_contain_text("all columns")
     open_tab(page, ZH["tab.report"], "#report-checks")  # a check's and a format's name: the client's message, worded by its id
     expect(page.locator("#report-checks")).to_contain_text(CATALOGUE.client["zh-CN"]["report.check.plain.label"])
     expect(page.locator("#report-checks")).not_to_contain_text("plain answer")

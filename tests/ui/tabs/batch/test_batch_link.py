@@ -67,9 +67,9 @@ def link(client: GatewayClient, conn: Connection, tmp_path: Path) -> BatchLink:
     return _link(client, conn, tmp_path, MAX_ROWS)
 
 
-def copied(link: BatchLink, dataset: Dataset | None, graders: list[Any] = GRADERS) -> tuple[str, str, str]:
+async def copied(link: BatchLink, dataset: Dataset | None, graders: list[Any] = GRADERS) -> tuple[str, str, str]:
     """(data, graders, the note beside Copy link: "" when hidden)."""
-    data, packed_graders, note = link.on_copy(BatchState(dataset=dataset), *graders)
+    data, packed_graders, note = await link.on_copy(BatchState(dataset=dataset), *graders)
     return data, packed_graders, note["value"] if note.get("visible") else ""
 
 
@@ -89,7 +89,7 @@ def _boxes(values: list[Any]) -> list[Any]:
 
 
 async def test_the_data_set_and_graders_go_through_a_link_unchanged(link: BatchLink) -> None:
-    data, graders, note = copied(link, DATA)
+    data, graders, note = await copied(link, DATA)
     assert data and graders and note == ""
     assert len(data) < MAX_DATA_CHARS and set(data) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
     page = BatchState()
@@ -106,7 +106,7 @@ async def test_the_sample_data_set_goes_through_a_link(client: GatewayClient, co
     handlers = BatchHandlers(link.ctx, BatchRuns.at(tmp_path, 100), 16, GRADER_SLOTS * 5, 32)
     sample = BatchState()
     await handlers.on_sample(sample)
-    data, _, _ = copied(link, sample.dataset)
+    data, _, _ = await copied(link, sample.dataset)
     page = BatchState()
     with opened_from({"tab": "batch", "data": data}):
         await link.on_open(page, "", "")
@@ -115,16 +115,16 @@ async def test_the_sample_data_set_goes_through_a_link(client: GatewayClient, co
 
 async def test_a_data_set_too_large_for_a_link_is_said_beside_copy_link_and_the_rest_is_linked(link: BatchLink) -> None:
     large = Dataset(["text"], [{"text": "x" * 60_000} for _ in range(20)], "pasted")  # 1.2 MB of text
-    data, graders, note = copied(link, large)
+    data, graders, note = await copied(link, large)
     assert data == "" and graders and "The data set (20 rows) is not in this link" in note and "1,000.0 KB" in note
     noise = random.Random(40)
     varied = Dataset(["text"], [{"text": noise.randbytes(1_000).hex()} for _ in range(30)], "pasted")  # 60 KB of hex
-    data, graders, note = copied(link, varied)  # under 1 MB, but it does not compress into 24,000 characters
+    data, graders, note = await copied(link, varied)  # under 1 MB, but it does not compress into 24,000 characters
     assert data == "" and graders and "thousand characters long" in note
 
 
 async def test_graders_the_boxes_hold_wrongly_are_left_out_and_said_so(link: BatchLink) -> None:
-    data, graders, note = copied(link, DATA, ["regex", "(", 0, 0, ""] + ["", "", 0, 0, ""] * (GRADER_SLOTS - 1))
+    data, graders, note = await copied(link, DATA, ["regex", "(", 0, 0, ""] + ["", "", 0, 0, ""] * (GRADER_SLOTS - 1))
     assert data and graders == "" and "The graders are not in this link" in note and "regex" in note
 
 
@@ -157,7 +157,7 @@ BOMB = _packed(b"\n" * 20_000_000)
 async def test_a_data_set_a_link_cannot_give_is_refused_whole_and_named(link: BatchLink, data: str, reason: str) -> None:
     before = Dataset(["kept"], [{"kept": "yes"}])
     page = BatchState(dataset=before)
-    with opened_from({"tab": "batch", "data": data, "graders": copied(link, None)[1]}):
+    with opened_from({"tab": "batch", "data": data, "graders": (await copied(link, None))[1]}):
         outputs = await link.on_open(page, "", "{{question}}")
     said = notice(outputs)
     assert "Part of this link was not opened" in said and "The data set:" in said and reason in said, said
@@ -189,7 +189,7 @@ def _grader_link(items: Any) -> str:
 ])
 async def test_graders_a_link_cannot_give_are_refused_whole_and_the_data_set_still_opens(link: BatchLink, graders: str, reason: str) -> None:
     page = BatchState()
-    with opened_from({"tab": "batch", "data": copied(link, DATA)[0], "graders": graders}):
+    with opened_from({"tab": "batch", "data": (await copied(link, DATA))[0], "graders": graders}):
         outputs = await link.on_open(page, "", "{{question}}")
     said = notice(outputs)
     assert "The graders:" in said and reason in said and "The data set:" not in said, said
