@@ -1,5 +1,5 @@
-"""A Batch link carries the data set and the graders (issue 40), in Chromium: rows pasted and a grader
-set, Copy link, the link opened in a new page shows the same data set and grader, and runs; a link whose
+"""A Batch link carries the data set and the graders (issue 40), in Chromium: rows pasted, a grader and a
+column's own settings set, Copy link, the link opened in a new page shows the same data set and grader, and runs; a link whose
 data set was tampered with is refused with the reason named, and the rest of it still opens."""
 
 from __future__ import annotations
@@ -46,9 +46,12 @@ def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_th
     contains = TEMPLATES["graders.kind.contains"]
     choose(page, "#batch-grader-kind-0", contains)
     page.fill("#batch-grader-value-0 textarea", "{{expected}}")
+    page.fill("#batch-col-temperature-1 textarea", "0.2")  # the second column's own settings
+    choose(page, "#batch-col-stream-1", "off")
     link = copied(page)
     query = parse_qs(urlsplit(link).query)
     assert query["tab"] == ["batch"] and query["data"][0] and query["graders"][0] and query["q"] == [PROMPT]
+    assert query["temperature2"] == ["0.2"] and query["stream2"] == ["off"]
     expect(page.locator("#batch-link-note")).to_be_hidden()
 
     other = opened(browser, link)
@@ -59,6 +62,8 @@ def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_th
     expect(other.locator("#batch-grader-kind-0 input")).to_have_value(contains)
     expect(other.locator("#batch-grader-value-0 textarea")).to_have_value("{{expected}}")
     expect(other.locator("#batch-user textarea")).to_have_value(PROMPT)
+    expect(other.locator("#batch-col-temperature-1 textarea")).to_have_value("0.2")
+    expect(other.locator("#batch-columns-used")).to_contain_text("temperature 0.2 (its own) · max output tokens not set (all columns) · stream off (its own)")
     expect(other.locator("#batch-notice")).to_be_hidden()
     expect(other.locator("#link-notice")).to_be_hidden()
 

@@ -46,10 +46,12 @@ class Tab:
         return f"tab-{self.id}"
 
 
-BATCH_SETTINGS = (("system", "batch-system"),
+BATCH_SETTINGS = (("system", "batch-system"), ("temperature", "batch-temperature"),
                   *((name, f"batch-{kind}-{index}") for index in range(MAX_COLUMNS)
-                    for name, kind in ((f"format{index + 1}", "format"), (f"model{index + 1}", "model"))))
-"""A Batch link: the prompt templates (`q` the user's) and each column's format and model."""
+                    for name, kind in ((f"format{index + 1}", "format"), (f"model{index + 1}", "model"), (f"temperature{index + 1}", "col-temperature"),
+                                       (f"tokens{index + 1}", "col-max-tokens"), (f"stream{index + 1}", "col-stream"))))
+"""A Batch link: the prompt templates (`q` the user's), the run's temperature, and each column's format, model and own
+temperature, max output tokens and stream (as typed: Run checks them)."""
 BATCH_WRITTEN = (DATA, GRADERS)
 """A Batch link's data set and graders, packed by the tab's server (`tabs/batch/linked.py`)."""
 REPORT_SETTINGS = (("depth", "report-depth"), ("formats", "report-formats"), ("models", "report-models"), ("checks", "report-checks"))

@@ -63,6 +63,15 @@ def test_batch_opens_with_its_templates_and_columns(opener: LinkOpener) -> None:
                      "batch-model-2": "gx-2.5-flash"}
 
 
+def test_batch_opens_with_each_columns_own_settings(opener: LinkOpener) -> None:
+    params = {"tab": "batch", "temperature": "0.7", "temperature1": "0.2", "tokens2": "64", "stream1": "off"}
+    tab, notice, shown = opened(opener, params)
+    assert tab == "batch" and not notice
+    assert shown == {"batch-temperature": "0.7", "batch-col-temperature-0": "0.2", "batch-col-max-tokens-1": "64", "batch-col-stream-0": "off"}
+    _, notice, shown = opened(opener, {"tab": "batch", "stream1": "sometimes", "tokens1": "8"})
+    assert "`stream1`" in notice and shown == {"batch-col-max-tokens-0": "8"}
+
+
 def test_the_batch_data_set_and_graders_are_known_to_its_link_and_left_to_the_tab(opener: LinkOpener) -> None:
     """`data` and `graders` are the Batch tab's own to read (`tabs/batch/linked.py`): known there, set in no box by the
     opener, and unknown to another tab."""
