@@ -41,11 +41,15 @@ _READERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dataset-reader"
 """Reading is CPU work: two at a time at most, each within its time budget."""
 
 
+PASTED_SOURCE = "pasted"
+"""The source of rows typed or pasted into the tab (the screen words it in the visitor's language)."""
+
+
 @dataclass
 class Dataset:
     columns: list[str]
     rows: list[dict[str, str]] = field(default_factory=list)
-    source: str = "pasted"
+    source: str = PASTED_SOURCE
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -245,7 +249,7 @@ def read_paste(text: str, variables: list[str], max_rows: int, limits: Limits = 
                 continue
             budget.data_row(line)
             rows.append({name: _cell(raw.strip(), line, name)})
-        return Dataset([name], rows, "pasted")
+        return Dataset([name], rows, PASTED_SOURCE)
     dataset = read_csv(stripped, budget)
     if not dataset.rows:
         raise DatasetError(None, Text("dataset.pasted_text_header_but_no"))

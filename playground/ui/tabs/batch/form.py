@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from playground.client.batch.dataset import Dataset, read_file, read_in_worker, read_paste
+from playground.client.batch.dataset import PASTED_SOURCE, Dataset, read_file, read_in_worker, read_paste
 from playground.client.batch.graders import GraderError, GraderSpec
 from playground.client.batch.plan import Plan, PlanError
 from playground.client.batch.template import TemplateError, check_variables, variables_of
@@ -36,7 +36,12 @@ async def load_dataset(path: str | None, paste: str, system: str, user: str, max
 def dataset_status(dataset: Dataset) -> str:
     shown = ", ".join(f"`{plain(name)}`" for name in dataset.columns)
     rows = say("bview.row_one" if len(dataset.rows) == 1 else "bview.row_many")
-    return say("bview.rows", count=f"{len(dataset.rows):,}", rows=rows, source=plain(dataset.source), columns=shown)
+    return say("bview.rows", count=f"{len(dataset.rows):,}", rows=rows, source=source_words(dataset.source), columns=shown)
+
+
+def source_words(source: str) -> str:
+    """Where a data set came from, in the visitor's language where it is a word (pasted rows)."""
+    return say("bview.source.pasted") if source == PASTED_SOURCE else plain(source)
 
 
 def template_check(system: str, user: str, dataset: Dataset | None) -> str:

@@ -19,14 +19,14 @@ import gradio as gr
 import pytest
 from gradio.context import LocalContext
 
-from playground.client.batch.dataset import Dataset
+from playground.client.batch.dataset import Dataset, read_paste
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection
 from playground.settings import Settings
 from playground.ui.i18n import CATALOGUE
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.shared.link_packing import PackedError, pack, unpack
-from playground.ui.tabs.batch.form import GRADER_SLOTS
+from playground.ui.tabs.batch.form import GRADER_SLOTS, dataset_status
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.linked import MAX_DATA_BYTES, MAX_DATA_CHARS, BatchLink
 from playground.ui.tabs.batch.runs import BatchRuns
@@ -210,3 +210,12 @@ async def test_a_refusal_is_named_in_the_visitors_language(link: BatchLink) -> N
     with opened_from({"tab": "batch", "data": "abc$"}, "zh-CN"):
         outputs = await link.on_open(BatchState(), "", "")
     assert zh["packed.not_base64url"].split("（")[0] in notice(outputs) and "not base64url" not in notice(outputs)
+
+
+def test_pasted_rows_are_named_in_the_visitors_language() -> None:
+    pasted = read_paste("city\nParis\nRome", ["city"], MAX_ROWS)
+    with opened_from({}, "zh-CN"):
+        status = dataset_status(pasted)
+    assert CATALOGUE.texts["zh-CN"]["bview.source.pasted"] in status and "pasted" not in status
+    with opened_from({}, "en"):
+        assert "from pasted rows" in dataset_status(pasted)
