@@ -13,6 +13,7 @@ read back from disk (plain strings) are recognised by their English template.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from string import Formatter
@@ -36,9 +37,15 @@ TEMPLATES: Mapping[str, str] = load_templates()
 """Message id -> English template."""
 
 
-def places(template: str) -> set[str]:
+def places(template: str) -> frozenset[str]:
     """The parameter names a template's `{places}` use (format specs left out)."""
-    return {name for _, name, _, _ in Formatter().parse(template) if name is not None}
+    return _places(template)
+
+
+@lru_cache(maxsize=4096)
+def _places(template: str) -> frozenset[str]:
+    # parsed once per template: a Text is made per cell of a run (a grader's reason), and the parse cost more than the rendering
+    return frozenset(name for _, name, _, _ in Formatter().parse(template) if name is not None)
 
 
 class Items(tuple[Any, ...]):

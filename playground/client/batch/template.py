@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from playground.client.texts import Text
 
@@ -55,6 +56,12 @@ class Template:
 
 def parse(text: str, where: str = THE_PROMPT) -> Template:
     """Split `text` into literals and placeholders (raises `TemplateError` with the position)."""
+    return _parse(text or "", where)
+
+
+@lru_cache(maxsize=256)
+def _parse(text: str, where: str) -> Template:
+    # a run fills the same few templates for every cell: each is parsed once (a refusal is not cached and is raised again)
     pieces: list[str | tuple[str]] = []
     position = 0
     for match in _TOKEN.finditer(text or ""):
