@@ -297,8 +297,16 @@ def grade(spec: GraderSpec, answer: str, row: Mapping[str, str]) -> Mark:
     """Grade one answer with a grader that needs no model (never raises)."""
     try:
         value = row_value(spec, row)
-        if value is None:
-            return Mark(None, Text("graders.not_for_this_row"))
+    except Exception as error:  # a grader never takes a run down
+        return Mark(False, Text("graders.could_not_grade", error=type(error).__name__))
+    if value is None:
+        return Mark(None, Text("graders.not_for_this_row"))
+    return grade_value(spec, answer, row, value)
+
+
+def grade_value(spec: GraderSpec, answer: str, row: Mapping[str, str], value: str) -> Mark:
+    """`grade` with the grader's value for this row already filled in (`row_value`, not None)."""
+    try:
         return _grade(spec, answer, row, value)
     except Exception as error:  # a grader never takes a run down
         return Mark(False, Text("graders.could_not_grade", error=type(error).__name__))

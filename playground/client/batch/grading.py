@@ -14,7 +14,7 @@ import numpy as np
 
 from playground.client.batch.call import exchange_dict
 from playground.client.batch.cost import PriceError, cost, table_from_csv
-from playground.client.batch.graders import GraderSpec, Mark, grade, row_value, tool_called
+from playground.client.batch.graders import GraderSpec, Mark, grade_value, row_value, tool_called
 from playground.client.batch.model_grader import MAX_ANSWER_CHARS, model_grade
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
@@ -55,7 +55,7 @@ async def grade_cell(client: GatewayClient, conn: Connection, spec: GraderSpec, 
         return await similarity(client, conn, spec, answer, value)
     if spec.kind in ("model", "label"):
         return await model_grade(client, conn, replace(spec, value=value), question, answer)
-    return grade(spec, answer, row)
+    return grade_value(spec, answer, row, value)  # the value filled once, above
 
 
 def _latency(spec: GraderSpec, facts: CellFacts) -> Mark:

@@ -35,6 +35,8 @@ from playground.client.tools.loop import ToolRun, run_with_mocks, with_tools
 from playground.client.tools.mock import MockTool
 
 STOPPED = Text("batch.runner.stopped_after_request_sent_not")
+USER_PROMPT = Text("batch.runner.user_prompt")
+SYSTEM_PROMPT = Text("batch.runner.system_prompt")
 
 
 @dataclass
@@ -127,9 +129,9 @@ class Runner:
         record = CellRecord(row, repeat, column)
         try:
             system_template, user_template = self.plan.templates_for(column)
-            user = fill(user_template, values, Text("batch.runner.user_prompt"))
+            user = fill(user_template, values, USER_PROMPT)
             temperature, max_tokens, stream = self.plan.settings_for(column)
-            intent = Intent(user, fill(system_template, values, Text("batch.runner.system_prompt")), temperature=temperature,
+            intent = Intent(user, fill(system_template, values, SYSTEM_PROMPT), temperature=temperature,
                             max_tokens=max_tokens, stream=stream)
             tools = self.plan.tools_for(column)
             request = with_tools(to_request(intent, fmt, model.strip()).request, fmt, model.strip(), tools)
