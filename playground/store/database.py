@@ -9,7 +9,10 @@ it was busy; if one fails, each runs again alone so only that one is refused), a
 future is resolved only after its commit, so a caller that awaited its work knows it is on disk.
 Few statements matter more than fast ones: each one hands Python's GIL to the event loop and
 waits to get it back (up to the 5 ms switch interval when the loop is busy), so a one-statement
-write (`runs.single_statement`) alone in its group runs without BEGIN and COMMIT around it. The schema is brought up to date by
+write (`runs.single_statement`) alone in its group runs without BEGIN and COMMIT around it. Work
+awaited from the event loop (`run`) is answered on the loop's own future, and a group's answers to
+one loop go in one wake-up of it (`call_soon_threadsafe` once, not once per piece through a
+`concurrent.futures.Future` chained to an asyncio one). The schema is brought up to date by
 `migrations.migrate` when the file is opened."""
 
 from __future__ import annotations
@@ -33,7 +36,29 @@ T = TypeVar("T")
 _OPEN: dict[Path, Database] = {}
 _OPEN_LOCK = threading.Lock()
 log = logging.getLogger(__name__)
-_Job = tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]
+
+
+class _LoopWaiter:
+    """Where an event loop awaits a piece of work: its loop and the loop's own future."""
+
+    __slots__ = ("future", "loop")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any]) -> None:
+        self.loop, self.future = loop, future
+
+
+_Job = tuple["Future[Any] | _LoopWaiter", Callable[..., Any], tuple[Any, ...]]
+
+
+def _answer_loop(answers: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    """On the event loop: resolve the futures a group answered (one awaiting task cancelled meanwhile is skipped)."""
+    for future, done, value in answers:
+        if future.done():
+            continue
+        if done:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
 
 
 class Database:
@@ -105,13 +130,21 @@ class Database:
                 return
             log.warning("the store refused a piece of work: %s", error)
             outcomes = [(False, error)]
-        for (future, _, _), (done, value) in zip(group, outcomes):
-            if not future.set_running_or_notify_cancel():
+        loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]] = {}
+        for (waiter, _, _), (done, value) in zip(group, outcomes):
+            if isinstance(waiter, _LoopWaiter):
+                loops.setdefault(waiter.loop, []).append((waiter.future, done, value))
+            elif not waiter.set_running_or_notify_cancel():
                 continue
-            if done:
-                future.set_result(value)
+            elif done:
+                waiter.set_result(value)
             else:
-                future.set_exception(value)
+                waiter.set_exception(value)
+        for loop, answers in loops.items():
+            try:
+                loop.call_soon_threadsafe(_answer_loop, answers)
+            except RuntimeError:  # the loop closed while its work ran: nobody awaits it any more
+                pass
 
     def submit(self, work: Callable[..., T], *args: Any) -> Future[T]:
         """Queue `work(connection, *args)`; its future holds the result once committed."""
@@ -126,7 +159,10 @@ class Database:
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """Run `work(connection, *args)` without blocking the event loop; returns once committed.
         Once queued it completes even if the awaiting task is cancelled (a Stop mid-write)."""
-        return await asyncio.shield(asyncio.wrap_future(self.submit(work, *args)))
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._jobs.put((_LoopWaiter(loop, future), work, args))
+        return await future
 
     def close(self) -> None:
         """Finish queued work and close the file (tests and benchmarks; the app keeps it open)."""

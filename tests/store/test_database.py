@@ -4,7 +4,9 @@ one transaction (an error leaves nothing half-written); work awaited from the ev
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
 from contextlib import closing
 from pathlib import Path
 
@@ -74,3 +76,27 @@ def test_text_sqlite_cannot_hold_is_kept_readable(tmp_path: Path) -> None:
     database.call(stored.save_cell, "c" * 32, summary, {"raw": "\ud83d"}, 1.0)
     loaded = database.call(stored.load_run, "c" * 32)
     assert loaded is not None and loaded.cells[0]["answer"] == "half \ufffd of a pair" and loaded.cells[0]["marks"][0]["passed"] is True
+
+
+async def test_work_awaited_from_the_event_loop_raises_its_error_and_is_kept_when_its_task_is_cancelled(tmp_path: Path) -> None:
+    database = Database.at(tmp_path)
+    await database.run(stored.insert_run, _run("d" * 32))
+    with pytest.raises(sqlite3.IntegrityError):  # the refusal reaches the awaiting task, the store goes on
+        await database.run(stored.insert_run, _run("d" * 32))
+    started, release = threading.Event(), threading.Event()
+
+    def slow(connection: sqlite3.Connection) -> None:
+        started.set()
+        release.wait(10)
+
+    blocker = asyncio.ensure_future(database.run(slow))
+    await asyncio.to_thread(started.wait, 10)  # the store's thread is busy: what follows waits in its queue
+    writes = [asyncio.ensure_future(database.run(stored.mark_sent, "d" * 32, 0, 0, column, 1.0)) for column in range(3)]
+    await asyncio.sleep(0)
+    writes[1].cancel()  # a Stop while the mark waits: the task ends, the queued work is still done
+    release.set()
+    await blocker
+    await asyncio.gather(writes[0], writes[2])
+    with pytest.raises(asyncio.CancelledError):
+        await writes[1]
+    assert database.call(lambda connection: connection.execute("SELECT count(*) FROM sent").fetchone()[0]) == 3
