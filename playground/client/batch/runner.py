@@ -65,8 +65,12 @@ class _Outcome:
     """A column with mocked tools: the calls the model made and every request of the cell."""
 
 
+_KEY_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
+"""`json.dumps(body, sort_keys=True, ensure_ascii=False)` without building an encoder per cell (the same text, so the same keys)."""
+
+
 def request_key(fmt: str, body: object) -> str:
-    return hashlib.sha256((fmt + json.dumps(body, sort_keys=True, ensure_ascii=False)).encode()).hexdigest()[:32]
+    return hashlib.sha256((fmt + _KEY_ENCODER.encode(body)).encode()).hexdigest()[:32]
 
 
 def error_words(error: GatewayError) -> str:
