@@ -94,15 +94,15 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True, separators=(",", ":"), default=str)
 
 
-def _detail_json(detail: dict[str, Any]) -> str:
-    """A cell's detail (its exchange: request, raw events; ~3.4 KB a streamed answer) as JSON, with
-    orjson (a tenth of the standard library's time, once per cell); what orjson refuses (a lone
-    surrogate, an int past 64 bits, a key that is not a string) goes through `_json` as before. A
-    non-finite number, which no gateway answer or request holds, is written as null."""
+def _cell_json(value: dict[str, Any]) -> str:
+    """A cell's detail (its exchange: request, raw events; ~3.4 KB a streamed answer) or usage as
+    JSON, with orjson (a tenth of the standard library's time, twice per cell); what orjson refuses
+    (a lone surrogate, an int past 64 bits, a key that is not a string) goes through `_json` as
+    before. A non-finite number, which no gateway answer or request holds, is written as null."""
     try:
-        return orjson.dumps(detail, default=str).decode()
+        return orjson.dumps(value, default=str).decode()
     except orjson.JSONEncodeError:
-        return _json(detail)
+        return _json(value)
 
 
 def insert_run(connection: sqlite3.Connection, run: NewRun) -> None:
@@ -161,8 +161,8 @@ def cell_write(run_id: str, summary: dict[str, Any], detail: dict[str, Any], at:
     the store's thread only runs statements, and a later change to the caller's objects is not written)."""
     key = (run_id, summary["row"], summary["repeat"], summary["column"])
     values = (*key, storable_text(summary.get("answer")), storable_text(summary.get("error")), summary.get("ttft"), summary.get("total"),
-              summary.get("tokens_per_s"), _json(summary.get("usage") or {}), int(bool(summary.get("cached"))),
-              storable_text(summary.get("request_key")), _detail_json(detail), at)
+              summary.get("tokens_per_s"), _cell_json(summary.get("usage") or {}), int(bool(summary.get("cached"))),
+              storable_text(summary.get("request_key")), _cell_json(detail), at)
     grades = [(*key, grader, None if mark.get("passed") is None else int(bool(mark["passed"])),
                mark.get("score") if isinstance(mark.get("score"), int) and not isinstance(mark.get("score"), bool) else None,
                storable_text(mark.get("detail"))) for grader, mark in enumerate(summary.get("marks") or [])]
