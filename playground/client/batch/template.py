@@ -59,9 +59,10 @@ def parse(text: str, where: str = THE_PROMPT) -> Template:
     return _parse(text or "", where)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)
 def _parse(text: str, where: str) -> Template:
-    # a run fills the same few templates for every cell: each is parsed once (a refusal is not cached and is raised again)
+    # a run fills the same few templates for every cell: each is parsed once (a refusal is not cached and is raised again);
+    # a few, as a prompt may be long and the process serves many visitors
     pieces: list[str | tuple[str]] = []
     position = 0
     for match in _TOKEN.finditer(text or ""):
