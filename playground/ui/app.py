@@ -98,6 +98,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
             tour_button, keys_button = guide.header_buttons()
         guide.wire(blocks, tour_button, keys_button)
         presentation.wire(blocks)
+        gradio_compat.keep_typed_on_reveal(blocks)  # a box typed into as it first shows keeps what was typed
         connection = ConnectionPanel.build(defaults)
         stores = {tab.id: tab.stores() for tab in TABS if tab.stores is not None}
         ctx = TabContext(client, defaults, connection.url_box, connection.key_box, settings=settings, presets=presets_state(), stores=stores)
