@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from playwright.sync_api import Locator, Page, Request, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -69,6 +70,68 @@ def settle(page: Page, action: Callable[[], object], timeout_ms: int = 20_000) -
         page.remove_listener("request", on_request)
         page.remove_listener("requestfinished", on_done)
         page.remove_listener("requestfailed", on_done)
+
+
+HOLD_FRAMES_JS = """() => {
+  const frames = window.__frames || (window.__frames = {held: false, queued: new Map(), next: -1,
+    raf: window.requestAnimationFrame.bind(window), caf: window.cancelAnimationFrame.bind(window)});
+  if (!frames.wrapped) {
+    frames.wrapped = true;
+    window.requestAnimationFrame = (callback) => {
+      if (!frames.held) return frames.raf(callback);
+      const id = frames.next--;
+      frames.queued.set(id, callback);
+      return id;
+    };
+    window.cancelAnimationFrame = (id) => (frames.queued.delete(id) ? undefined : frames.caf(id));
+  }
+  frames.held = true;
+}"""
+RELEASE_FRAMES_JS = """() => {
+  const frames = window.__frames;
+  frames.held = false;
+  const queued = [...frames.queued.values()];
+  frames.queued.clear();
+  for (const callback of queued) frames.raf(callback);
+}"""
+WATCH_REVEALS_JS = """async () => {
+  const core = performance.getEntriesByType("resource").map((entry) => entry.name).find((name) => /\\/assets\\/core-[^/]+\\.js$/.test(name));
+  const tree = (await import(core)).AppTree.prototype;
+  const reveals = window.__reveals = {started: 0, done: 0};
+  const reveal = tree.render_previously_invisible_children;
+  tree.render_previously_invisible_children = async function (id) {
+    reveals.started += 1;
+    try {
+      return await reveal.call(this, id);
+    } finally {
+      reveals.done += 1;
+    }
+  };
+}"""
+
+
+@contextmanager
+def frames_held(page: Page) -> Iterator[None]:
+    """The page's animation-frame callbacks wait until the block ends, as on a loaded machine where
+    the next frame comes late (Playwright's own waits run in a world of their own and go on)."""
+    page.evaluate(HOLD_FRAMES_JS)
+    try:
+        yield
+    finally:
+        page.evaluate(RELEASE_FRAMES_JS)
+
+
+def watch_reveals(page: Page) -> None:
+    """Count the page's reveals of content shown for the first time (a closed accordion opened, a
+    tab not yet visited), so `wait_for_reveals` can wait for them to end. Gradio 6.31 mounts such
+    content at once and applies the props it was built with a frame later (`AppTree.
+    render_previously_invisible_children`, see `playground/gradio_compat/revealed.py`)."""
+    page.evaluate(WATCH_REVEALS_JS)
+
+
+def wait_for_reveals(page: Page, at_least: int = 1) -> None:
+    """Wait until at least `at_least` reveals started since `watch_reveals` and every one has ended."""
+    page.wait_for_function("(least) => window.__reveals.started >= least && window.__reveals.done === window.__reveals.started", arg=at_least)
 
 
 def save_session_file(page: Page, tab: str, folder: object) -> str:

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from playground.ui.i18n import CATALOGUE, EN
 
 from tests.e2e.conftest import RunningApp
-from tests.e2e.pages import open_accordion, open_tab, settle
+from tests.e2e.pages import frames_held, open_accordion, open_tab, settle, wait_for_reveals, watch_reveals
 
 ZH = CATALOGUE.texts["zh-CN"]
 BOT = "#chat-chatbot .message.bot"
@@ -77,6 +77,27 @@ def test_a_value_that_cannot_be_sent_is_refused_in_chinese_with_the_field_named(
     expect(banner).to_contain_text("max_tokens：必须是整数（收到的是 1.5）")  # the problem (client_words), the field and the value as typed
     expect(banner).not_to_contain_text("must be a whole number")
     expect(page.locator("#chat-input textarea")).to_have_value("hello")  # nothing typed is lost
+
+
+def test_a_number_typed_as_its_box_appears_is_kept_and_refused_in_chinese(chinese_page: Page) -> None:
+    """Issue 40's flake, made certain: "Max tokens" is mounted when its accordion first opens, and
+    Gradio's page applied the box's first value (0) a frame later, over what was typed by then. With
+    that frame late (as on a loaded machine), 1.5 typed into the box as it shows stays 1.5 and is
+    what the send refuses."""
+    page = chinese_page
+    expect(page.locator("#tour-steps")).to_contain_text("两分钟导览", timeout=10_000)
+    page.click("#tour-close")
+    watch_reveals(page)
+    with frames_held(page):
+        open_accordion(page, ZH["chat.parameters"], "#chat-max-tokens input")
+        page.fill("#chat-max-tokens input", "1.5")
+    wait_for_reveals(page)
+    expect(page.locator("#chat-max-tokens input")).to_have_value("1.5")
+    page.fill("#chat-input textarea", "hello")
+    page.locator("#chat-input textarea").press("Enter")
+    banner = page.locator("#chat-error")
+    expect(banner).to_contain_text("max_tokens：必须是整数（收到的是 1.5）", timeout=10_000)
+    expect(page.locator("#chat-max-tokens input")).to_have_value("1.5")
 
 
 def test_every_tab_shows_its_labels_in_chinese(chinese_page: Page) -> None:
