@@ -16,8 +16,9 @@ the callbacks a node registers are bound when the page is built, so the method i
 left to hook): while a reveal runs, each thing a person does on the page (`PERSON_EVENTS`, heard
 on the document once the page's own handlers have run) reads the live state of every node being
 revealed (`AppTree.get_state`) back into the node, as `update_state` does, so the push carries
-what was typed. Nothing else changes: no push is dropped, and a server update still wins (it
-writes the node and the component alike).
+what was typed (a value equal to the node's, an equal list or object too, is left as it is).
+Nothing else changes: no push is dropped, and a server update still wins (it writes the node
+and the component alike).
 
 What it relies on is checked in Gradio's core bundle (`moved_in_frontend`, tested by
 `tests/gradio_compat/test_revealed_inputs.py`); off a supported version (the patches off) the
@@ -65,6 +66,7 @@ KEEP_TYPED_JS = """() => {
     tree.MARK = true;
     const LIVE = LIVE_KEYS;
     const EVENTS = PERSON_EVENTS;
+    const same = (a, b) => a === b || (typeof a === "object" && typeof b === "object" && a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b));
     const find = (node, id) => {
       if (node.id === id) return node;
       for (const child of node.children || []) {
@@ -89,7 +91,7 @@ KEEP_TYPED_JS = """() => {
         const state = await this.get_state(node.id);
         if (!state || !node.props || !node.props.props) return;
         for (const key of LIVE) {
-          if (key in state && state[key] !== node.props.props[key]) node.props.props[key] = state[key];
+          if (key in state && !same(state[key], node.props.props[key])) node.props.props[key] = state[key];
         }
       }));
       for (const name of EVENTS) document.addEventListener(name, keep);
