@@ -56,3 +56,46 @@ def test_a_queued_generation_still_shows_its_progress(page: dict) -> None:
     generate = next(d for d in config["dependencies"] if d["queue"] and d["show_progress"] == "full"
                     and by_elem_id(config, "images-gallery") in d["outputs"])
     assert by_elem_id(config, "images-gallery") in targets(config, generate)
+
+
+def tree_positions(config: dict) -> dict[int, int]:
+    """Each component's place in the depth-first walk Gradio's page makes to find it (`update_state`)."""
+    positions: dict[int, int] = {}
+
+    def walk(node: dict) -> None:
+        positions[node["id"]] = len(positions)
+        for child in node.get("children") or []:
+            walk(child)
+
+    walk(config["layout"])
+    return positions
+
+
+def statuses_after_load(config: dict) -> set[int]:
+    """The components a fresh page keeps a loading status for once its load events ran, as Gradio 6.31's
+    page does it (statustracker's `LoadingStatus.resolve_args`): an event's progress targets from its first
+    status message, and, once it completes (its `stream_state` is then "closed"), its inputs too. None is
+    ever removed, and every later status message of any event walks the tree once for each of them."""
+    ran = {d["id"] for d in config["dependencies"] if any(trigger == "load" for _, trigger in d["targets"])}
+    grew = True
+    while grew:
+        following = {d["id"] for d in config["dependencies"] if d.get("trigger_after") in ran} - ran
+        ran |= following
+        grew = bool(following)
+    kept: set[int] = set()
+    for dependency in config["dependencies"]:
+        if dependency["id"] in ran and dependency["backend_fn"]:
+            kept |= set(targets(config, dependency)) | set(dependency["inputs"])
+    return kept
+
+
+def test_the_pages_load_leaves_loading_statuses_near_the_top_of_the_tree(page: dict) -> None:
+    """What a Chat reply's status messages cost the page (issue 41): the Batch tab's load event read its 52
+    form boxes, deep in the tree (65,856 nodes walked per status message); it now reads none."""
+    config = page["config"]
+    positions = tree_positions(config)
+    kept = statuses_after_load(config)
+    walked = sum(positions.get(component, len(positions)) for component in kept)
+    batch_boxes = {by_elem_id(config, f"batch-model-{index}") for index in range(8)} | {by_elem_id(config, "batch-temperature")}
+    assert not kept & batch_boxes, "a load event reads the Batch form"
+    assert walked < 8_000, f"the page's load leaves loading statuses that walk {walked} tree nodes per status message"

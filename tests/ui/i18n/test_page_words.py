@@ -81,8 +81,14 @@ def test_the_switch_is_followed_by_the_badge_and_the_batch_tabs_own_words(page: 
     assert [block.elem_id for block in badge.outputs] == ["gateway-badge"]
     batch = next(fn for fn in following if getattr(fn.fn, "__func__", None) is BatchHandlers.on_language)
     assert [block.elem_id for block in batch.outputs] == ["batch-columns-used", "batch-preview"]
-    assert any(getattr(fn.fn, "__func__", None) is BatchHandlers.on_language for fn in page.fns.values() if fn.targets[0][1] == "load"), \
+    on_load = next(fn for fn in page.fns.values() if fn.targets[0][1] == "load" and getattr(fn.fn, "__func__", None) is BatchHandlers.on_page_load)
+    assert [block.elem_id for block in on_load.outputs] == ["batch-columns-used", "batch-preview"], \
         "and on load, in the visitor's language (the layout writes no English of its own there)"
+    assert not on_load.inputs, "the load reads nothing from the page (issue 41: each input keeps a loading status in the page)"
+    state, *boxes = batch.inputs
+    sent = [box.preprocess(box.postprocess(box.value)) for box in boxes]  # the form of a loaded page, as Gradio hands it to a handler
+    assert on_load.fn() == batch.fn(state.value, *sent), "the load words the form a loaded page holds, as the switch does"
+    assert "**Column 1** (gx-2.5-flash)" in on_load.fn()[0]
 
 
 def test_the_conversations_are_named_in_the_catalogue(page: Any) -> None:

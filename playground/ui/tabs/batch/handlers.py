@@ -114,6 +114,8 @@ class BatchHandlers:
     own: int
     offers: int = 0
     """The columns' "offer the mocked tools" boxes; with them, the mocked tools box ends the form."""
+    first_form: tuple[Any, ...] = ()
+    """What `on_language` reads after the state, as the layout built it: the form a page shows when it loads."""
 
     @property
     def form_size(self) -> int:
@@ -164,6 +166,13 @@ class BatchHandlers:
         """On load and after the header's switch: the texts the tab writes itself (the columns-used
         line, the data set's preview), in the visitor's language."""
         return self.on_settings(temp, tokens, streamed, *values), preview_rows(batch.dataset)
+
+    def on_page_load(self) -> tuple[str, Any]:
+        """On page load: `on_language` for the form as a loaded page holds it (`first_form`, a fresh state), reading
+        nothing from the page. Gradio's page keeps a loading status for every input of every event it has run and walks its
+        whole component tree for each of them on every later status message: the 52 Batch boxes this event read made each
+        streamed update of a Chat reply 35-45 ms slower (issue 41, docs/benchmarks.md)."""
+        return self.on_language(BatchState(), *self.first_form)
 
     async def on_data(self, batch: BatchState, path: str | None, pasted: str, system_text: str, user_text: str) -> tuple[Any, ...]:
         """An uploaded (or pasted) data set: state, status, preview, template check."""

@@ -70,12 +70,13 @@ def build_batch_tab(ctx: TabContext) -> TabParts:
     page = current_blocks()
     assert page is not None  # the Batch tab is built inside the page's gr.Blocks
     tab.prices.wire(page)
-    handlers = BatchHandlers(ctx, runs, len(tab.picker.inputs), len(tab.grader_inputs), len(tab.own.components), len(tab.own.offers))
+    worded = [tab.state, tab.temperature, tab.max_tokens, tab.stream, *tab.picker.inputs, *tab.own.components]
+    handlers = BatchHandlers(ctx, runs, len(tab.picker.inputs), len(tab.grader_inputs), len(tab.own.components), len(tab.own.offers),
+                             first_form=tuple(box.value for box in worded[1:]))
     _wire_inputs(ctx, tab, handlers)
     _wire_slots(tab, handlers)
     _wire_run(ctx, tab, handlers, last_run)
-    worded = [tab.state, tab.temperature, tab.max_tokens, tab.stream, *tab.picker.inputs, *tab.own.components]
-    worded_on_load = page.load(handlers.on_language, worded, [tab.used, tab.preview], queue=False)
+    worded_on_load = page.load(handlers.on_page_load, None, [tab.used, tab.preview], queue=False)  # reads nothing: see on_page_load
     _wire_results(worded_on_load, tab, handlers, last_run)  # the last run and its form after the load's preview, never under it
     _wire_changes(tab, ChangesHandlers(ctx, runs))
     link = BatchLink(ctx)  # a link's data set and graders after the load's preview (a link with a form restores no run)
