@@ -3,37 +3,44 @@ answer's first words on screen, in the app's Chat tab and in a minimal `gr.ChatI
 streams the same answer from the same demo gateway through the same client; the baseline is the
 client's own time to first token, read directly in the same run. Alternating, one try each in turn.
 
-    python -m bench.ui_latency_browser [--tries 30] [--token-delay 0.03]
+    python -m bench.ui_latency_browser [--tries 30] [--token-delay 0.03] [--before REF] [--port N] [--profile 12]
 
 The time on screen is taken in the page (`performance.now()` at the Enter keydown, and at the
-first DOM change that shows the answer's first piece in the last bot message). Needs
-/usr/bin/chromium (or CHROMIUM_PATH).
+first DOM change that shows the answer's first piece in the last bot message). The app runs as
+`bench.serve_app` runs it, in a process of its own, on the bench's demo gateway (`--gateway-url`);
+`--before REF` adds the app of commit REF (extracted with `git archive`, this tree's `bench/` over
+its own) to the alternation. `--port N`: the apps on N, N+1 and the minimal app on N+2 (free ports
+when not given). `--profile K`: after the timed tries, one more send per app under a CDP CPU profile
+of the page (the profiler slows the page, so its send is not timed), and the K functions with the
+most self time. Needs /usr/bin/chromium (or CHROMIUM_PATH).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import statistics
+import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
 from playwright.sync_api import Page, sync_playwright
 
 from bench.browser_trace import ARGS, CHROMIUM
+from bench.concurrent_chat import AppProcess, start_app_process
 from bench.header import print_footer, print_header
+from bench.reply_cpu import ROOT, extract
 from playground.client.chat import ChatRequest
 from playground.client.gateway import GatewayClient
 from playground.client.results import TextDelta
 from playground.client.transport import Connection, Transport
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import free_port, start_in_thread
-from playground.settings import Settings
-from playground.ui.app import build_app, configure_queue, launch_options
-from playground.ui.shared.connection import ServerDefaults
 
 KEY = "bench-key"
 MODEL = "gx-2.5-flash"
@@ -107,12 +114,12 @@ def minimal_app(client: GatewayClient, conn: Connection) -> gr.Blocks:
     return gr.ChatInterface(reply, textbox=gr.Textbox(elem_id="mini-input"), chatbot=gr.Chatbot(elem_id="mini-chatbot"))
 
 
-def launched(blocks: gr.Blocks, **options: Any) -> str:
+def launched(blocks: gr.Blocks, port: int | None = None) -> str:
     for attempt in range(3):  # on a loaded machine Gradio's own 3-second check of the page can fail
-        port = free_port()
+        chosen = port or free_port()
         try:
-            blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **options)
-            return f"http://127.0.0.1:{port}"
+            blocks.launch(server_name="127.0.0.1", server_port=chosen, prevent_thread_lock=True, quiet=True)
+            return f"http://127.0.0.1:{chosen}"
         except ValueError:
             blocks.close()
             if attempt == 2:
@@ -134,47 +141,100 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def self_times(profile: dict[str, Any]) -> dict[str, float]:
+    """Milliseconds of self time per function (name, script, line:column) in a CDP CPU profile."""
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    spent: dict[str, float] = collections.defaultdict(float)
+    for sample, delta in zip(profile["samples"][:-1], profile["timeDeltas"][1:]):
+        frame = nodes[sample]["callFrame"]
+        script = frame["url"].rsplit("/", 1)[-1]
+        spent[f"{frame['functionName'] or '(anonymous)'} {script}:{frame['lineNumber']}:{frame['columnNumber']}"] += delta / 1000
+    return spent
+
+
+def profiled(page: Page, first: str, top: int) -> tuple[float, list[tuple[str, float]]]:
+    """One send under a CDP CPU profile of the page: the profile's length to the first words, its top functions."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Profiler.enable")
+    cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+    box = page.locator("#chat-input textarea")
+    box.fill(QUESTION)
+    page.evaluate(ARM, ["#chat-input textarea", "#chat-chatbot", first])
+    cdp.send("Profiler.start")
+    box.press("Enter")
+    shown = float(page.evaluate("window.__firstWords"))
+    profile = cdp.send("Profiler.stop")["profile"]
+    cdp.detach()
+    return shown, sorted(self_times(profile).items(), key=lambda item: -item[1])[:top]
+
+
+def started(name: str, root: Path, gateway: str, port: int | None, token_delay: float) -> AppProcess:
+    print(f"starting {name} ({root})", flush=True)
+    return start_app_process(token_delay, root=root, extra=["--gateway-url", gateway], port=port)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tries", type=int, default=30)
     parser.add_argument("--token-delay", type=float, default=0.03)
+    parser.add_argument("--before", help="a commit to compare with, alternating (e.g. main before the change)")
+    parser.add_argument("--port", type=int, help="the apps on N (and N+1 with --before), the minimal app on N+2")
+    parser.add_argument("--profile", type=int, default=0, help="after the tries, one profiled send per app: its K busiest functions")
     args = parser.parse_args()
     print_header()
     gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=args.token_delay))
     conn = Connection(gateway.url, KEY)
-    app = configure_queue(build_app(Settings(), ServerDefaults(gateway.url, KEY, demo=True)))
+    scratch = tempfile.TemporaryDirectory(prefix="ui-latency-")
+    apps = {"app": started("this tree", ROOT, gateway.url, args.port, args.token_delay)}
+    labels = {"direct": "client directly (baseline)", "app": "the app's Chat tab in Chromium"}
+    if args.before:
+        before = extract(args.before, Path(scratch.name))
+        apps["before"] = started(f"before ({args.before})", before, gateway.url, args.port and args.port + 1, args.token_delay)
+        labels["app"] = "this tree's Chat tab in Chromium"
+        labels["before"] = f"before ({args.before[:10]}) Chat tab"
+    labels["minimal"] = "minimal gr.ChatInterface in Chromium"
     mini = minimal_app(GatewayClient(Transport()), conn)
-    times: dict[str, list[float]] = {"direct": [], "app": [], "minimal": []}
+    times: dict[str, list[float]] = {name: [] for name in labels}
     baseline = DirectReader(conn)
+    profiles: dict[str, tuple[float, list[tuple[str, float]]]] = {}
     try:
-        app_url, mini_url = launched(app, **launch_options()), launched(mini)
+        urls = {name: app.url for name, app in apps.items()}
+        urls["minimal"] = launched(mini, args.port and args.port + 2)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            pages = {}
-            for name, url, selector in (("app", app_url, "#chat-input"), ("minimal", mini_url, "#mini-input")):
+            pages, selectors = {}, {}
+            for name, url in urls.items():
+                selectors[name] = ("#mini-input", "#mini-chatbot") if name == "minimal" else ("#chat-input", "#chat-chatbot")
                 page = browser.new_context(viewport={"width": 1366, "height": 850}).new_page()
                 page.goto(url)
-                page.wait_for_selector(f"{selector} textarea")
+                page.wait_for_selector(f"{selectors[name][0]} textarea")
                 pages[name] = page
             for _ in range(args.tries):
                 seconds, first = baseline.once()
                 times["direct"].append(seconds)
-                times["app"].append(on_screen(pages["app"], "#chat-input", "#chat-chatbot", first))
-                times["minimal"].append(on_screen(pages["minimal"], "#mini-input", "#mini-chatbot", first))
+                for name, page in pages.items():
+                    times[name].append(on_screen(page, *selectors[name], first))
+            for name in apps if args.profile else ():
+                profiles[name] = profiled(pages[name], baseline.once()[1], args.profile)
             browser.close()
     finally:
         baseline.close()
-        app.close()
+        for app in apps.values():
+            app.stop()
         mini.close()
         gateway.stop()
+        scratch.cleanup()
     base = statistics.median(times["direct"])
     print(f"Enter to first words on screen, {args.tries} tries each, alternating (token delay {args.token_delay * 1000:.0f} ms)")
-    print(f"{'path':<34}{'p50 ms':>9}{'p95 ms':>9}{'added over direct p50 ms':>27}")
-    for name, label in (("direct", "client directly (baseline)"), ("app", "the app's Chat tab in Chromium"),
-                        ("minimal", "minimal gr.ChatInterface in Chromium")):
+    print(f"{'path':<38}{'p50 ms':>9}{'p95 ms':>9}{'added over direct p50 ms':>27}")
+    for name, label in labels.items():
         p50 = statistics.median(times[name])
         added = "" if name == "direct" else f"{(p50 - base) * 1000:.1f}"
-        print(f"{label:<34}{p50 * 1000:>9.1f}{percentile(times[name], 0.95) * 1000:>9.1f}{added:>27}")
+        print(f"{label:<38}{p50 * 1000:>9.1f}{percentile(times[name], 0.95) * 1000:>9.1f}{added:>27}")
+    for name, (shown, top) in profiles.items():
+        print(f"\n{labels[name]}: one send under the CPU profiler, first words after {shown:.0f} ms; self time, ms")
+        for function, ms in top:
+            print(f"{ms:9.1f}  {function}")
     print_footer()
 
 
