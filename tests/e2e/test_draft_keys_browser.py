@@ -74,6 +74,18 @@ def test_a_message_without_placeholders_typed_and_sent_asks_only_for_the_send(pa
     expect(page.locator("#chat-variables")).to_be_hidden()
 
 
+def test_a_fresh_pages_first_send_runs_nothing_on_the_tool_call_line(page: Page) -> None:
+    """The send's first update empties the tool-call line; it starts empty, so no `change` runs the
+    mocked tools' and the MCP panel's events beside the first reply (each status message of an event
+    costs the page a pass over its loading statuses, issue 41)."""
+    tool_call = watchers(page, "chat-tool-call")
+    assert tool_call, "the mocked tools and the MCP panel still follow the tool-call line"
+    calls = server_calls(page)
+    send(page, "chat", "Please repeat hello")
+    page.wait_for_timeout(1000)
+    assert calls and not set(calls) & tool_call, f"a first send ran {calls}; on the tool-call line: {tool_call}"
+
+
 def test_the_variables_panel_follows_the_box_whoever_changes_it(page: Page, app_server: RunningApp) -> None:
     box, panel, table = page.locator("#chat-input textarea"), page.locator("#chat-variables"), page.locator("#chat-variables-table")
     box.press_sequentially("Weather in {{city}}")

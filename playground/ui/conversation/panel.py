@@ -75,7 +75,7 @@ class ConversationPanel:
         error = error_banner(prefix)
         notice = notice_banner(prefix)
         with gr.Group(visible=False, elem_id=f"{prefix}-tool-panel") as tool_panel:
-            tool_label = gr.Markdown(elem_id=f"{prefix}-tool-call")
+            tool_label = gr.Markdown("", elem_id=f"{prefix}-tool-call")  # empty, as a send writes it: no `change` at a first send
             tool_result = gr.Textbox(label=t("conversation.tool_result"), lines=3, elem_id=f"{prefix}-tool-result", placeholder=t("conversation.tool_example"))
             tool_send = gr.Button(t("conversation.tool_send"), variant="primary", elem_id=f"{prefix}-tool-send")
         draft = gr.MultimodalTextbox(
