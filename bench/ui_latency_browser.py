@@ -12,7 +12,7 @@ first DOM change that shows the answer's first piece in the last bot message). T
 its own) to the alternation. `--port N`: the apps on N, N+1 and the minimal app on N+2 (free ports
 when not given). `--profile K`: after the timed tries, one more send per app under a CDP CPU profile
 of the page (the profiler slows the page, so its send is not timed), and the K functions with the
-most self time. Needs /usr/bin/chromium (or CHROMIUM_PATH).
+most self time and the K with the most inclusive time. Needs /usr/bin/chromium (or CHROMIUM_PATH).
 """
 
 from __future__ import annotations
@@ -141,19 +141,31 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def self_times(profile: dict[str, Any]) -> dict[str, float]:
-    """Milliseconds of self time per function (name, script, line:column) in a CDP CPU profile."""
+def frame_name(node: dict[str, Any]) -> str:
+    frame = node["callFrame"]
+    return f"{frame['functionName'] or '(anonymous)'} {frame['url'].rsplit('/', 1)[-1]}:{frame['lineNumber']}:{frame['columnNumber']}"
+
+
+def profile_times(profile: dict[str, Any]) -> tuple[dict[str, float], dict[str, float]]:
+    """Milliseconds per function (name, script, line:column) in a CDP CPU profile: self time, and
+    inclusive time (the samples with the function anywhere on the stack, counted once)."""
     nodes = {node["id"]: node for node in profile["nodes"]}
-    spent: dict[str, float] = collections.defaultdict(float)
+    parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", [])}
+    own: dict[str, float] = collections.defaultdict(float)
+    inclusive: dict[str, float] = collections.defaultdict(float)
     for sample, delta in zip(profile["samples"][:-1], profile["timeDeltas"][1:]):
-        frame = nodes[sample]["callFrame"]
-        script = frame["url"].rsplit("/", 1)[-1]
-        spent[f"{frame['functionName'] or '(anonymous)'} {script}:{frame['lineNumber']}:{frame['columnNumber']}"] += delta / 1000
-    return spent
+        own[frame_name(nodes[sample])] += delta / 1000
+        on_stack, node_id = set(), sample
+        while node_id is not None:
+            on_stack.add(frame_name(nodes[node_id]))
+            node_id = parent.get(node_id)
+        for name in on_stack:
+            inclusive[name] += delta / 1000
+    return own, inclusive
 
 
-def profiled(page: Page, first: str, top: int) -> tuple[float, list[tuple[str, float]]]:
-    """One send under a CDP CPU profile of the page: the profile's length to the first words, its top functions."""
+def profiled(page: Page, first: str, top: int) -> tuple[float, list[tuple[str, float]], list[tuple[str, float]]]:
+    """One send under a CDP CPU profile of the page: the time to its first words, its top functions (self, inclusive)."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("Profiler.enable")
     cdp.send("Profiler.setSamplingInterval", {"interval": 200})
@@ -165,7 +177,8 @@ def profiled(page: Page, first: str, top: int) -> tuple[float, list[tuple[str, f
     shown = float(page.evaluate("window.__firstWords"))
     profile = cdp.send("Profiler.stop")["profile"]
     cdp.detach()
-    return shown, sorted(self_times(profile).items(), key=lambda item: -item[1])[:top]
+    own, inclusive = profile_times(profile)
+    return shown, sorted(own.items(), key=lambda item: -item[1])[:top], sorted(inclusive.items(), key=lambda item: -item[1])[:top]
 
 
 def started(name: str, root: Path, gateway: str, port: int | None, token_delay: float) -> AppProcess:
@@ -196,7 +209,7 @@ def main() -> None:
     mini = minimal_app(GatewayClient(Transport()), conn)
     times: dict[str, list[float]] = {name: [] for name in labels}
     baseline = DirectReader(conn)
-    profiles: dict[str, tuple[float, list[tuple[str, float]]]] = {}
+    profiles: dict[str, tuple[float, list[tuple[str, float]], list[tuple[str, float]]]] = {}
     try:
         urls = {name: app.url for name, app in apps.items()}
         urls["minimal"] = launched(mini, args.port and args.port + 2)
@@ -231,10 +244,10 @@ def main() -> None:
         p50 = statistics.median(times[name])
         added = "" if name == "direct" else f"{(p50 - base) * 1000:.1f}"
         print(f"{label:<38}{p50 * 1000:>9.1f}{percentile(times[name], 0.95) * 1000:>9.1f}{added:>27}")
-    for name, (shown, top) in profiles.items():
-        print(f"\n{labels[name]}: one send under the CPU profiler, first words after {shown:.0f} ms; self time, ms")
-        for function, ms in top:
-            print(f"{ms:9.1f}  {function}")
+    for name, (shown, own, inclusive) in profiles.items():
+        print(f"\n{labels[name]}: one send under the CPU profiler (Enter to the first words: {shown:.0f} ms), ms self | inclusive")
+        for (function, ms), (outer, outer_ms) in zip(own, inclusive):
+            print(f"{ms:8.1f}  {function[:60]:<60} | {outer_ms:8.1f}  {outer[:60]}")
     print_footer()
 
 
