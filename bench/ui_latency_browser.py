@@ -7,7 +7,8 @@ client's own time to first token, read directly in the same run. Alternating, on
 
 The time on screen is taken in the page (`performance.now()` at the Enter keydown, and at the
 first DOM change that shows the answer's first piece in the last bot message). The app runs as
-`bench.serve_app` runs it, in a process of its own, on the bench's demo gateway (`--gateway-url`);
+`bench.serve_app` runs it, in a process of its own, on the bench's demo gateway (`--gateway-url`),
+and so does the minimal app;
 `--before REF` adds the app of commit REF (extracted with `git archive`, this tree's `bench/` over
 its own) to the alternation. `--port N`: the apps on N, N+1 and the minimal app on N+2 (free ports
 when not given). `--profile K`: after the timed tries, one more send per app under a CDP CPU profile
@@ -21,6 +22,8 @@ import argparse
 import asyncio
 import collections
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -181,6 +184,27 @@ def profiled(page: Page, first: str, top: int) -> tuple[float, list[tuple[str, f
     return shown, sorted(own.items(), key=lambda item: -item[1])[:top], sorted(inclusive.items(), key=lambda item: -item[1])[:top]
 
 
+def serve_minimal(gateway: str, port: int) -> None:
+    """The minimal app in this process (`--serve-minimal`), until it is ended."""
+    mini = minimal_app(GatewayClient(Transport()), Connection(gateway, KEY))
+    launched(mini, port)
+    print("ready", flush=True)
+    while True:
+        time.sleep(3600)
+
+
+def started_minimal(gateway: str, port: int | None) -> AppProcess:
+    """The minimal app in a process of its own, like the apps (`bench.serve_app`)."""
+    port = port or free_port()
+    process = subprocess.Popen([sys.executable, "-m", "bench.ui_latency_browser", "--serve-minimal", gateway, "--port", str(port)], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert process.stdout is not None
+    for line in process.stdout:
+        if line.strip() == b"ready":
+            return AppProcess(f"http://127.0.0.1:{port}", process)
+    raise RuntimeError(f"the minimal app did not start (exit code {process.wait(10)})")
+
+
 def started(name: str, root: Path, gateway: str, port: int | None, token_delay: float) -> AppProcess:
     print(f"starting {name} ({root})", flush=True)
     return start_app_process(token_delay, root=root, extra=["--gateway-url", gateway], port=port)
@@ -193,7 +217,11 @@ def main() -> None:
     parser.add_argument("--before", help="a commit to compare with, alternating (e.g. main before the change)")
     parser.add_argument("--port", type=int, help="the apps on N (and N+1 with --before), the minimal app on N+2")
     parser.add_argument("--profile", type=int, default=0, help="after the tries, one profiled send per app: its K busiest functions")
+    parser.add_argument("--serve-minimal", metavar="GATEWAY_URL", help=argparse.SUPPRESS)  # the minimal app's own process
     args = parser.parse_args()
+    if args.serve_minimal:
+        serve_minimal(args.serve_minimal, args.port)
+        return
     print_header()
     gateway = start_in_thread(DemoConfig(api_key=KEY, token_delay=args.token_delay))
     conn = Connection(gateway.url, KEY)
@@ -206,13 +234,12 @@ def main() -> None:
         labels["app"] = "this tree's Chat tab in Chromium"
         labels["before"] = f"before ({args.before[:10]}) Chat tab"
     labels["minimal"] = "minimal gr.ChatInterface in Chromium"
-    mini = minimal_app(GatewayClient(Transport()), conn)
+    apps["minimal"] = started_minimal(gateway.url, args.port and args.port + 2)
     times: dict[str, list[float]] = {name: [] for name in labels}
     baseline = DirectReader(conn)
     profiles: dict[str, tuple[float, list[tuple[str, float]], list[tuple[str, float]]]] = {}
     try:
         urls = {name: app.url for name, app in apps.items()}
-        urls["minimal"] = launched(mini, args.port and args.port + 2)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             pages, selectors = {}, {}
@@ -227,14 +254,13 @@ def main() -> None:
                 times["direct"].append(seconds)
                 for name, page in pages.items():
                     times[name].append(on_screen(page, *selectors[name], first))
-            for name in apps if args.profile else ():
+            for name in [name for name in apps if name != "minimal"] if args.profile else ():
                 profiles[name] = profiled(pages[name], baseline.once()[1], args.profile)
             browser.close()
     finally:
         baseline.close()
         for app in apps.values():
             app.stop()
-        mini.close()
         gateway.stop()
         scratch.cleanup()
     base = statistics.median(times["direct"])
