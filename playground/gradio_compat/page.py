@@ -33,7 +33,9 @@ def narrow_progress_targets(blocks: gr.Blocks) -> None:
     progress would only flicker. Gradio's page keeps a loading status for every component any
     event has shown progress on, and on every streamed update walks its whole component tree once
     for each of them: the quick events of one video job made a later reply's updates 1.5x slower
-    (issue 25, bench.browser_trace)."""
+    (issue 25, bench.browser_trace). It keeps one for every input of every event that completed too,
+    which no setting narrows: the events a page's load runs read nothing deep in the tree (issue 41,
+    tests/gradio_compat/test_progress_targets.py)."""
     for function in blocks.fns.values():
         asked = function.show_progress_on if function.show_progress_on is not None else function.outputs
         shown = [block for block in asked if isinstance(block, gr.Chatbot)
