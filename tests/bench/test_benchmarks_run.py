@@ -14,7 +14,7 @@ SMALLEST = {
     "stream_replay": ["--events", "200", "--runs", "1", "--formats", "chat,messages,responses,native"],
     "startup": ["--runs", "1", "--tab", "chat"],
     "ui_latency": ["--tries", "2"],
-    "ui_latency_browser": ["--tries", "1"],
+    "ui_latency_browser": ["--tries", "1", "--before", "HEAD", "--profile", "3"],
     "concurrent_chat": ["--sessions", "2"],
     "long_session": ["--turns", "2", "--sessions", "2"],
     "closed_visitors": ["--visitors", "2", "--release-s", "1", "--every-s", "0.5"],
