@@ -21,7 +21,7 @@ from playground.ui.tabs.messages.layout import build_messages_tab
 from playground.ui.tabs.native.layout import build_native_tab
 from playground.ui.tabs.report.layout import build_report_tab
 from playground.ui.tabs.responses.layout import build_responses_tab
-from playground.ui.tabs.video.layout import build_video_tab, saved_jobs_state
+from playground.ui.tabs.video.layout import build_video_tab, video_stores
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Tab:
     example_box: str | None = None
     """The `elem_id` of the box a clicked example fills with its prompt."""
     stores: Callable[[], Any] | None = None
-    """Makes the tab's browser stores, before the `gr.Tabs` (`TabContext.stores[id]`)."""
+    """Makes the tab's browser stores (and the states its page-load events read), before the `gr.Tabs` (`TabContext.stores[id]`)."""
 
     @property
     def label_key(self) -> str:
@@ -76,7 +76,7 @@ TABS: tuple[Tab, ...] = (
     Tab("batch", build_batch_tab, TabLink(None, "batch-user", False, None, BATCH_SETTINGS, BATCH_WRITTEN), stores=batch_stores),
     Tab("report", build_report_tab, TabLink(None, None, False, None, REPORT_SETTINGS)),
     Tab("video", build_video_tab, TabLink("video-model", "video-prompt", False, "video-preset-pick"), "video-prompt",
-        stores=saved_jobs_state),
+        stores=video_stores),
 )
 
 

@@ -53,19 +53,21 @@ PRESETS = {
 LAST_RUN_KEY = "gateway-playground-batch-run"
 
 
-def batch_stores() -> tuple[gr.BrowserState, gr.BrowserState]:
-    """The Batch tab's browser stores (last run, prices), made by the app before its `gr.Tabs`:
-    a tab's content mounts only when opened, and these are read on page load. Made between the tabs,
-    they shifted Gradio's tab indexes (after opening Batch, its button took the Video tab's place)."""
-    return gr.BrowserState({"run_id": ""}, storage_key=LAST_RUN_KEY), PriceEditor.store()
+def batch_stores() -> tuple[gr.BrowserState, gr.BrowserState, gr.State]:
+    """The Batch tab's browser stores (last run, prices) and its session state, made by the app before
+    its `gr.Tabs`: a tab's content mounts only when opened, and these are read on page load. Made between
+    the tabs, they shifted Gradio's tab indexes (after opening Batch, its button took the Video tab's
+    place). The state, which the last run's restore reads on load, sits near the top of the page's tree:
+    Gradio's page walks its tree to a completed event's inputs on every later status message (issue 41)."""
+    return gr.BrowserState({"run_id": ""}, storage_key=LAST_RUN_KEY), PriceEditor.store(), gr.State(BatchState())
 
 
 def build_batch_tab(ctx: TabContext) -> TabParts:
     """Lay out the tab and wire its events; its stores (`batch_stores`) are `ctx.stores["batch"]`."""
     settings = ctx.settings
     runs = BatchRuns.at(settings.data_dir, settings.batch_max_rows)
-    last_run, saved_prices = ctx.stores["batch"]
-    tab = BatchPage(ctx, saved_prices)
+    last_run, saved_prices, state = ctx.stores["batch"]
+    tab = BatchPage(ctx, saved_prices, state)
     tab.picker.wire()
     page = current_blocks()
     assert page is not None  # the Batch tab is built inside the page's gr.Blocks
@@ -95,9 +97,9 @@ class BatchPage:
     """The tab's components, laid out top to bottom one section per method (the order the page shows
     them, which is also the order Gradio numbers them in)."""
 
-    def __init__(self, ctx: TabContext, saved_prices: gr.BrowserState) -> None:
+    def __init__(self, ctx: TabContext, saved_prices: gr.BrowserState, state: gr.State) -> None:
         settings = ctx.settings
-        self.state = gr.State(BatchState())
+        self.state = state
         self._prompt_and_data(settings)
         self._columns_and_settings(settings)
         self._graders()

@@ -50,10 +50,13 @@ FILE_FIELDS = ("first_frame", "last_frame", "references")
 """Fields an example, a preset or a session file does not carry (uploads)."""
 
 
-def saved_jobs_state() -> gr.BrowserState:
-    """The task ids the browser keeps. Create it outside the tabs: a tab's content is only mounted
-    when the tab is first opened, too late for the page-load event that restores the jobs."""
-    return gr.BrowserState({"jobs": []}, storage_key=JOBS_STORAGE_KEY)
+def video_stores() -> tuple[gr.BrowserState, gr.State]:
+    """The task ids the browser keeps, and the session's board. Create them outside the tabs: a tab's
+    content is only mounted when the tab is first opened, too late for the page-load event that
+    restores the jobs; and the board, which that event and the job watcher read, near the top of the
+    page's tree (Gradio's page walks its tree to a completed event's inputs on every later status
+    message: issue 41)."""
+    return gr.BrowserState({"jobs": []}, storage_key=JOBS_STORAGE_KEY), gr.State(VideoBoard())
 
 
 @dataclass
@@ -130,9 +133,8 @@ def form_fields() -> tuple[dict[str, Any], gr.Markdown]:
     return dict(zip(FIELD_NAMES, form_inputs, strict=True)), notes
 
 
-def layout() -> VideoPage:
-    """Lay out the tab."""
-    board = gr.State(VideoBoard())
+def layout(board: gr.State) -> VideoPage:
+    """Lay out the tab around the session's board (made before the tabs: `video_stores`)."""
     arrived = gr.State(None)
     with gr.Row():
         with gr.Column(scale=2):
@@ -213,9 +215,9 @@ def wire_jobs(page: VideoPage, handlers: VideoHandlers, watch: JobWatch) -> None
 
 def build_video_tab(ctx: TabContext) -> TabParts:
     """Lay out the tab and wire its events; hands back the hook that restores the jobs this browser
-    kept (`saved_jobs_state`, `ctx.stores["video"]`) after the page's connection is restored."""
-    saved = ctx.stores["video"]
-    page = layout()
+    kept (`video_stores`, `ctx.stores["video"]`) after the page's connection is restored."""
+    saved, board = ctx.stores["video"]
+    page = layout(board)
     handlers = VideoHandlers(ctx.client, ctx.defaults)
     watch = JobWatch(page, saved, ctx.connection, handlers)
     wire_form(page, ctx)
