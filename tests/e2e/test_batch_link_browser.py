@@ -37,15 +37,21 @@ def opened(browser: Browser, link: str) -> Page:
     return page
 
 
-def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_them(browser: Browser, batch_app: str) -> None:
+def filled(browser: Browser, batch_app: str) -> Page:
+    """The Batch tab with the prompt, the pasted rows and a `contains` grader on the expected answer."""
     page = open_batch(browser, batch_app)
     page.fill("#batch-user textarea", PROMPT)
     page.fill("#batch-paste textarea", ROWS)
     page.click("#batch-paste-use")
     expect(page.locator("#batch-data-status")).to_contain_text("3 rows", timeout=10_000)
-    contains = TEMPLATES["graders.kind.contains"]
-    choose(page, "#batch-grader-kind-0", contains)
+    choose(page, "#batch-grader-kind-0", TEMPLATES["graders.kind.contains"])
     page.fill("#batch-grader-value-0 textarea", "{{expected}}")
+    return page
+
+
+def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_them(browser: Browser, batch_app: str) -> None:
+    page = filled(browser, batch_app)
+    contains = TEMPLATES["graders.kind.contains"]
     page.fill("#batch-col-temperature-1 textarea", "0.2")  # the second column's own settings
     choose(page, "#batch-col-stream-1", "off")
     link = copied(page)
@@ -77,13 +83,7 @@ def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_th
 
 
 def test_a_tampered_data_set_is_refused_by_name_and_the_rest_of_the_link_opens(browser: Browser, batch_app: str) -> None:
-    page = open_batch(browser, batch_app)
-    page.fill("#batch-user textarea", PROMPT)
-    page.fill("#batch-paste textarea", ROWS)
-    page.click("#batch-paste-use")
-    expect(page.locator("#batch-data-status")).to_contain_text("3 rows", timeout=10_000)
-    choose(page, "#batch-grader-kind-0", TEMPLATES["graders.kind.contains"])
-    page.fill("#batch-grader-value-0 textarea", "{{expected}}")
+    page = filled(browser, batch_app)
     parts = urlsplit(copied(page))
     query = {name: values[0] for name, values in parse_qs(parts.query).items()}
     query["data"] = query["data"][:-8]  # cut on its way
