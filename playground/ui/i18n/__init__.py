@@ -38,7 +38,7 @@ from playground.client.batch.graders import KINDS as GRADER_KINDS
 from playground.client.report.model import CHECKS, FORMAT_LABELS
 from playground.client.texts import TEMPLATES, Text
 from playground.gradio_compat import I18nText, current_request
-from playground.ui.i18n.language import LANGUAGE_COOKIE, LOCALES, Locale, resolve
+from playground.ui.i18n.language import LANGUAGE_COOKIE, LANGUAGE_PARAMETER, LOCALES, Locale, link_locale, resolve
 
 LOCALES_DIR = Path(__file__).resolve().with_name("locales")
 LAYOUT_MESSAGES: tuple[str, ...] = (*(check.label.id for check in CHECKS),
@@ -182,16 +182,31 @@ def request_language(cookie_header: str | None, accept_language: str | None) -> 
 
 
 def visitor_locale() -> Locale:
-    """`request_locale` of the event being handled; the source language outside an event (tests
-    calling handlers directly)."""
+    """The language of the event being handled: the page's link's `lang` when it names a known locale
+    (`language.link_locale`; every event sends the page's query, and the page's load keeps the
+    link's language in the cookie, but events of the same load may leave before it does; a person's
+    switch takes `lang` off the address), else `request_locale`; the source language outside an
+    event (tests calling handlers directly)."""
     request = current_request()
     if request is None:
         return CATALOGUE.source
     try:
+        linked = link_locale(_query_value(request, LANGUAGE_PARAMETER), CATALOGUE.locales)
+        if linked is not None:
+            return linked
         headers = request.headers
         return request_locale(headers.get("cookie"), headers.get("accept-language"))
     except (AttributeError, KeyError, ValueError):
         return CATALOGUE.source
+
+
+def _query_value(request: Any, name: str) -> str | None:
+    """The page's query parameter `name` of an event's request (None when it has none, or no query)."""
+    try:
+        value = request.query_params.get(name)
+    except (AttributeError, KeyError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def visitor_language() -> str:

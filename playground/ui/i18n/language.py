@@ -17,6 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 LANGUAGE_COOKIE = "gateway-playground-language"
+LANGUAGE_PARAMETER = "lang"
+"""The link parameter that opens a page in a language (`?lang=zh-CN`): Copy link writes it when the
+page is not in the first locale; it wins over the cookie for that page and is then kept in it."""
+MAX_LINK_TAG = 35
+"""A link's `lang` value longer than this is no tag of ours: ignored before it is looked up."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,15 @@ def resolve(tag: str | None, locales: Sequence[Locale]) -> Locale | None:
     return next((locale for locale in locales if locale.code == code), None) if code else None
 
 
+def link_locale(value: str | None, locales: Sequence[Locale]) -> Locale | None:
+    """The locale a link's `lang` value names: one of its tags exactly (any case), else None. A
+    stranger's value, so only known tags, at most `MAX_LINK_TAG` characters; no list or fallback."""
+    if value is None or len(value) > MAX_LINK_TAG:
+        return None
+    code = known_tags(locales).get(value.lower())
+    return next((locale for locale in locales if locale.code == code), None) if code else None
+
+
 def switch_choices(locales: Sequence[Locale]) -> list[tuple[str, str]]:
     """The header switch's choices: (the language's own name, its code)."""
     return [(locale.name, locale.code) for locale in locales]
@@ -85,6 +99,14 @@ _APPLY = """(language) => {
 _KEEP = f"""(language) => {{
   document.cookie = "{LANGUAGE_COOKIE}=" + encodeURIComponent(language) + "; path=/; max-age=31536000; SameSite=Strict";
 }}"""
+_DROP_LINKED = f"""() => {{
+  const url = new URL(window.location.href);
+  if (!url.searchParams.has("{LANGUAGE_PARAMETER}")) return;
+  url.searchParams.delete("{LANGUAGE_PARAMETER}");
+  history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+}}"""
+"""A person chose a language: a link's `lang` no longer says the page's language, so it leaves the
+address (every event sends the address's query, which the handlers read before the cookie)."""
 _RELABEL = """(language, words) => {
   const own = window.__playgroundTabWords || (window.__playgroundTabWords = {language: "", words: {}, observer: null});
   if (language) own.language = language;
@@ -129,6 +151,7 @@ def switch_js(words: dict[str, dict[str, str]]) -> str:
     name, `words` as in `_RELABEL`) and remember it."""
     return f"""(language) => {{
   if (language) ({_KEEP})(language);
+  if (language) ({_DROP_LINKED})();
   ({_APPLY})(language);
   ({_RELABEL})(language, {json.dumps(words, ensure_ascii=False)});
   return language;
@@ -136,8 +159,9 @@ def switch_js(words: dict[str, dict[str, str]]) -> str:
 
 
 def remembered_js(locales: Sequence[Locale], words: dict[str, dict[str, str]] | None = None) -> str:
-    """On load: the language chosen before (applied), else the browser's, kept in the cookie so
-    the handlers' texts follow. Either is read as one of `locales` (the same rule as `resolve`) or
+    """On load: the language a link names (`?lang=`, one of `locales`' tags exactly, else ignored),
+    else the language chosen before (applied), else the browser's, kept in the cookie so
+    the handlers' texts follow. Each is read as one of `locales` (the same rule as `resolve`) or
     ignored. Gradio shows the browser's language itself only when it is one of Gradio's own
     locales or their primary language (`zh-CN`, `zh-TW`; not `zh-SG`, `zh-Hans` or `zh`, which it
     shows in English): the page's locale (`<html lang>`) is then read as one of `locales` and, when
@@ -156,11 +180,30 @@ def remembered_js(locales: Sequence[Locale], words: dict[str, dict[str, str]] | 
   }} catch (error) {{
     saved = "";
   }}
+  const asked = new URLSearchParams(window.location.search).get("{LANGUAGE_PARAMETER}");
+  const linked = asked !== null && asked.length <= {MAX_LINK_TAG} ? own(asked.toLowerCase()) : "";
   const browser = pick(navigator.language);
-  if (saved) ({_APPLY})(saved);
+  if (linked || saved) ({_APPLY})(linked || saved);
   else if (browser && pick(document.documentElement.lang) !== browser) ({_APPLY})(browser);
-  const language = saved || browser || "{locales[0].code}";
+  const language = linked || saved || browser || "{locales[0].code}";
   ({_KEEP})(language);
   ({_RELABEL})(language, {json.dumps(words or {}, ensure_ascii=False)});
   return language;
+}}"""
+
+
+def link_language_js(locales: Sequence[Locale]) -> str:
+    """`() => code`: the page's language for a link (Copy link's `lang`), read from the cookie the
+    page keeps it in (as one of `locales`); "" for the first locale or a value no locale answers to."""
+    return f"""() => {{
+  const known = {json.dumps(known_tags(locales), ensure_ascii=False)};
+  const kept = document.cookie.split("; ").find((part) => part.startsWith("{LANGUAGE_COOKIE}="));
+  let tag = "";
+  try {{
+    tag = kept ? decodeURIComponent(kept.slice({len(LANGUAGE_COOKIE) + 1})).toLowerCase() : "";
+  }} catch (error) {{
+    tag = "";
+  }}
+  const code = Object.prototype.hasOwnProperty.call(known, tag) ? known[tag] : "";
+  return code === "{locales[0].code}" ? "" : code;
 }}"""

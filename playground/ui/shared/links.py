@@ -18,7 +18,8 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import say, t
+from playground.ui.i18n import languages, say, t
+from playground.ui.i18n.language import LANGUAGE_PARAMETER, link_language_js
 from playground.ui.web.long_links import CUT_PARAMETER, MAX_LINK_BYTES
 from playground.ui.shared.presentation import PRESENT_CLASS, PRESENT_PARAMETER, PRESENT_VALUES
 from playground.ui.shared.presets import preset_names
@@ -56,9 +57,11 @@ class LinkWriter:
     inputs: list[Any]
 
 
-KNOWN_PARAMETERS = ("tab", "model", "preset", "q", "run", PRESENT_PARAMETER)
+KNOWN_PARAMETERS = ("tab", "model", "preset", "q", "run", PRESENT_PARAMETER, LANGUAGE_PARAMETER)
 """`run`: the Batch run a link opens (read by the Batch tab itself, for the run's owner only);
-`present` (presentation mode, `presentation.py`) is applied in the browser, here it is only checked."""
+`present` (presentation mode, `presentation.py`) is applied in the browser, here it is only checked;
+`lang` (the page's language, `i18n.language`) is applied in the browser and read by the handlers,
+here it is passed over: a value no language answers to is ignored without a word."""
 MAX_SETTING = 200
 MAX_LISTED = 64
 """Values of a multiple choice a link may hold."""
@@ -105,6 +108,7 @@ class LinkOpener:
         notes = link_notes(params)
         params.pop(CUT_PARAMETER, None)
         present = params.pop(PRESENT_PARAMETER, None)
+        params.pop(LANGUAGE_PARAMETER, None)
         bad_present = [say("link.bad_present", value=plain(present[:20]))] if present is not None and present not in PRESENT_VALUES else []
         if not params:
             return gr.skip(), _notice(bad_present, notes), untouched
@@ -232,11 +236,15 @@ COPY_JS = """(...values) => {
     if (value !== null && value !== undefined && value !== "") params.set(name, String(value));
   });
   if (document.documentElement.classList.contains(PRESENT_CLASS)) params.set(PRESENT_PARAMETER, "1");
+  const language = (LANGUAGE_JS)();
+  if (language) params.set(LANGUAGE_PARAMETER, language);
   const link = window.location.origin + window.location.pathname + "?" + params.toString();
   if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
   return [...values.slice(0, names.length + 1), link];
-}""".replace("PRESENT_CLASS", json.dumps(PRESENT_CLASS)).replace("PRESENT_PARAMETER", json.dumps(PRESENT_PARAMETER))
-"""Writes the link from the tab's fields (`NAMES`: the query parameter of each, after the tab)."""
+}""".replace("PRESENT_CLASS", json.dumps(PRESENT_CLASS)).replace("PRESENT_PARAMETER", json.dumps(PRESENT_PARAMETER)).replace(
+    "LANGUAGE_PARAMETER", json.dumps(LANGUAGE_PARAMETER)).replace("LANGUAGE_JS", link_language_js(languages()))
+"""Writes the link from the tab's fields (`NAMES`: the query parameter of each, after the tab), with
+the page's language when it is not the first one (`lang`, so the link opens as the sender sees it)."""
 
 
 class CopyLink:
