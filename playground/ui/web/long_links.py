@@ -1,7 +1,8 @@
 """A link too long to open: Gradio cannot build its page for an address over 64 KB (it answered a
 blank 400), and the page repeats its query on every event it sends. A GET of the page whose
 query is longer than `MAX_LINK_BYTES` is redirected to the page with the query cut to the tab it
-named and `link_too_long=<bytes>`, which the page then names in words (`links.LinkOpener`)."""
+named, its language (`lang`, when it is one of ours) and `link_too_long=<bytes>`, which the page
+then names in words (`links.LinkOpener`), in the link's language."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import re
 from collections.abc import Awaitable, Callable
 from urllib.parse import unquote_to_bytes, urlencode
 
+from playground.ui.i18n import languages
+from playground.ui.i18n.language import LANGUAGE_PARAMETER, MAX_LINK_TAG, link_locale
 from playground.ui.web.compression import page_route
 from playground.ui.web.visitors import Receive, Scope, Send
 
@@ -19,13 +22,21 @@ _TAB = re.compile(rb"^[a-z]{1,20}$")
 
 
 def cut_query(query: bytes) -> str:
-    """The query a too-long link is redirected to: its tab (when it names one plainly) and its size."""
+    """The query a too-long link is redirected to: its tab (when it names one plainly), its language
+    (its last `lang`, as the page and its handlers read it, when that is a tag of ours: written as
+    its locale's code) and its size."""
     kept: dict[str, str] = {}
+    language = b""
     for part in query.split(b"&"):
         name, _, value = part.partition(b"=")
-        if name == b"tab" and _TAB.match(unquote_to_bytes(value)):
+        if name == b"tab" and "tab" not in kept and _TAB.match(unquote_to_bytes(value)):
             kept["tab"] = unquote_to_bytes(value).decode("ascii")
-            break
+        elif name == LANGUAGE_PARAMETER.encode():
+            language = value
+    if language and len(language) <= 3 * MAX_LINK_TAG:
+        locale = link_locale(unquote_to_bytes(language).decode("utf-8", "replace"), languages())
+        if locale is not None:
+            kept[LANGUAGE_PARAMETER] = locale.code
     kept[CUT_PARAMETER] = str(len(query))
     return urlencode(kept)
 
