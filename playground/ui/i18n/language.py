@@ -159,7 +159,8 @@ def switch_js(words: dict[str, dict[str, str]]) -> str:
 
 
 def remembered_js(locales: Sequence[Locale], words: dict[str, dict[str, str]] | None = None) -> str:
-    """On load: the language a link names (`?lang=`, one of `locales`' tags exactly, else ignored),
+    """On load: the language a link names (`?lang=`, one of `locales`' tags exactly, else ignored;
+    the last `lang`, as the server reads a repeated parameter),
     else the language chosen before (applied), else the browser's, kept in the cookie so
     the handlers' texts follow. Each is read as one of `locales` (the same rule as `resolve`) or
     ignored. Gradio shows the browser's language itself only when it is one of Gradio's own
@@ -180,8 +181,8 @@ def remembered_js(locales: Sequence[Locale], words: dict[str, dict[str, str]] | 
   }} catch (error) {{
     saved = "";
   }}
-  const asked = new URLSearchParams(window.location.search).get("{LANGUAGE_PARAMETER}");
-  const linked = asked !== null && asked.length <= {MAX_LINK_TAG} ? own(asked.toLowerCase()) : "";
+  const asked = new URLSearchParams(window.location.search).getAll("{LANGUAGE_PARAMETER}").pop();
+  const linked = asked !== undefined && asked.length <= {MAX_LINK_TAG} ? own(asked.toLowerCase()) : "";
   const browser = pick(navigator.language);
   if (linked || saved) ({_APPLY})(linked || saved);
   else if (browser && pick(document.documentElement.lang) !== browser) ({_APPLY})(browser);

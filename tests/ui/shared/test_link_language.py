@@ -12,6 +12,7 @@ from typing import Any
 import gradio as gr
 import pytest
 from gradio.context import LocalContext
+from starlette.datastructures import QueryParams
 
 from playground.ui.i18n import CATALOGUE, languages, say, visitor_language
 from playground.ui.i18n.language import LANGUAGE_COOKIE, LANGUAGE_PARAMETER, MAX_LINK_TAG, link_locale
@@ -89,3 +90,14 @@ def test_an_unknown_lang_leaves_the_cookie_and_the_browser_to_decide(value: str)
         assert visitor_language() == "en" and say("note.nothing_to_retry") == EN["note.nothing_to_retry"]
     with event({LANGUAGE_PARAMETER: value}, cookie=f"{LANGUAGE_COOKIE}=zh-CN"):
         assert visitor_language() == "zh-CN"
+
+
+def test_a_repeated_lang_is_read_as_its_last_value_as_the_page_reads_it() -> None:
+    """Starlette's query (what a handler's request holds) answers a repeated parameter's last value;
+    the page's load script and a cut link (`long_links.cut_query`) read the last one too."""
+    request = gr.Request(headers={"accept-language": "en-US"}, query_params=QueryParams("tab=chat&lang=en&lang=zh-CN"))
+    token = LocalContext.request.set(request)
+    try:
+        assert visitor_language() == "zh-CN"
+    finally:
+        LocalContext.request.reset(token)

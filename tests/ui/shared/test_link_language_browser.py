@@ -63,6 +63,8 @@ def test_copy_link_carries_the_pages_language_only_when_it_is_not_the_first(bare
     ("?lang=zh-TW", None, "en"),
     ("?lang=zh-CN" + "x" * 40, None, "en"),
     ("?lang=" + "zh-CN" * 2000, "zh-CN", "zh-CN"),
+    ("?lang=en&lang=zh-CN", "en", "zh-CN"),  # the last, as the server reads a repeated parameter
+    ("?lang=zh-CN&lang=fr", "en", "en"),
 ])
 def test_the_load_script_takes_a_known_link_language_ahead_of_the_cookie(bare: Page, query: str, cookie: str | None, chosen: str) -> None:
     at(bare, query, cookie)
