@@ -229,9 +229,19 @@ def read_xlsx(path: Path, budget: Budget) -> Dataset:
     return Dataset(columns or [], rows, "XLSX")
 
 
+def _names_a_header(first_line: str, name: str) -> bool:
+    """Whether a pasted first line is a CSV header holding the prompt's one variable `name`
+    (`country,expected`, or `country` alone), not the first of one-per-line values."""
+    try:
+        fields = next(csv.reader([first_line], strict=True), [])
+    except csv.Error:
+        return False
+    return name in (field.strip() for field in fields)
+
+
 def read_paste(text: str, variables: list[str], max_rows: int, limits: Limits = LIMITS) -> Dataset:
-    """Pasted rows: one per line when the prompt has one variable; otherwise CSV with a header
-    (or JSONL when the first line is a JSON object)."""
+    """Pasted rows: one per line when the prompt has one variable and the first line is not a
+    header naming it; otherwise CSV with a header (or JSONL when the first line is a JSON object)."""
     stripped = (text or "").strip()
     if not stripped:
         raise DatasetError(None, Text("dataset.paste_some_rows_first"))
@@ -240,7 +250,7 @@ def read_paste(text: str, variables: list[str], max_rows: int, limits: Limits = 
     budget = Budget(max_rows, limits)
     if stripped.startswith("{"):
         return read_jsonl(stripped, budget)
-    if len(variables) == 1:
+    if len(variables) == 1 and not _names_a_header(stripped.split("\n", 1)[0], variables[0]):
         name = variables[0]
         rows: list[dict[str, str]] = []
         for line, raw in _lines(text):

@@ -107,3 +107,11 @@ def test_pasted_rows_one_per_line_for_one_variable_csv_or_jsonl_otherwise(tmp_pa
     with pytest.raises(DatasetError, match="upload a .csv, .jsonl or .xlsx"):
         read_file(tmp_path / "d.txt", 10)
     assert json.loads(json.dumps(read_paste("x\ny\n", ["q"], 10).rows))
+
+
+def test_a_pasted_csv_with_the_prompts_one_variable_in_its_header_keeps_its_other_columns() -> None:
+    pasted = read_paste("country,expected\nFrance,Paris\nJapan,Tokyo\n", ["country"], 10)
+    assert pasted.columns == ["country", "expected"] and pasted.rows == [{"country": "France", "expected": "Paris"},
+                                                                        {"country": "Japan", "expected": "Tokyo"}]
+    assert read_paste("country\nFrance\nJapan\n", ["country"], 10).rows == [{"country": "France"}, {"country": "Japan"}]
+    assert read_paste("What is 2, 3?\nWhy, q?\n", ["q"], 10).rows == [{"q": "What is 2, 3?"}, {"q": "Why, q?"}]  # a value, not a header

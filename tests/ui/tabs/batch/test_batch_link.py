@@ -213,7 +213,7 @@ async def test_a_refusal_is_named_in_the_visitors_language(link: BatchLink) -> N
 
 
 def test_pasted_rows_are_named_in_the_visitors_language() -> None:
-    pasted = read_paste("city\nParis\nRome", ["city"], MAX_ROWS)
+    pasted = read_paste("Paris\nRome", ["city"], MAX_ROWS)
     with opened_from({}, "zh-CN"):
         status = dataset_status(pasted)
     assert CATALOGUE.texts["zh-CN"]["bview.source.pasted"] in status and "pasted" not in status
