@@ -117,6 +117,56 @@ def _height(text: str, words: str, zh: bool) -> Found | None:
                  f"That is {note}.")
 
 
+_PEAK_CUE = Keys("tallest/highest mountain|tallest/highest peak", False)
+_PEAK_CUE_ZH = Keys("最高 山/峰", True)
+_WHOLE_WORLD = re.compile(r" (?:in|on|of) (?:the )?(?:world|earth|planet) ")
+_REGION = re.compile(r" (?:mountain|mountains|peak|peaks) (?:in|of) (?:the )?([a-z]+(?: [a-z]+)?) ")
+_REGION_NOTE = re.compile(r"^the highest mountain in (?:the )?(.+)$")
+_REGION_NOTE_ZH = re.compile(r"^(.+?)最高(?:峰|的山)$")
+
+
+@lru_cache(maxsize=1)
+def _peaks_by_region() -> tuple[dict[str, int], list[tuple[str, int]]]:
+    """The heights table's regional peaks ("the highest mountain in Europe" / "欧洲最高峰"), by region:
+    English names, and Chinese names longest first (北美洲 before 美洲)."""
+    english: dict[str, int] = {}
+    chinese: list[tuple[str, int]] = []
+    for index, (_, _, _, note, note_zh) in enumerate(tables().heights):
+        if (match := _REGION_NOTE.match(note)) is not None:
+            english[match.group(1).lower()] = index
+        if (match_zh := _REGION_NOTE_ZH.match(note_zh)) is not None:
+            chinese.append((match_zh.group(1), index))
+    return english, sorted(chinese, key=lambda pair: len(pair[0]), reverse=True)
+
+
+def _regional_peak(text: str, words: str, zh: bool) -> Found | bool | None:
+    """The highest mountain of a region the question names ("in Europe", "欧洲"): its entry; False
+    when it names a region the table does not hold (not the whole world's peak instead); None when
+    it asks about no region (in Chinese a region is found only by the table's names)."""
+    if not (_PEAK_CUE_ZH if zh else _PEAK_CUE).matches(words):
+        return None
+    english, chinese = _peaks_by_region()
+    if zh:
+        region = next(((name, index) for name, index in chinese if name in text), None)
+        if region is None:
+            return None
+        names_zh, metres = tables().heights[region[1]][1], tables().heights[region[1]][2]
+        title = _names(names_zh)[0]
+        return Found("fact", title, f"{region[0]}最高的山是{title}，海拔 {metres} 米。", zh=True)
+    if _WHOLE_WORLD.search(words):
+        return None
+    asked = _REGION.search(words)
+    if asked is None:
+        return None
+    index = english.get(asked.group(1)) if asked.group(1) in english else english.get(asked.group(1).split()[0])
+    if index is None:
+        return False
+    names, _, metres, note, _ = tables().heights[index]
+    title = _names(names)[0]
+    return Found("fact", title, f"The highest mountain in {note.removeprefix('the highest mountain in ')} is {title}, "
+                                f"{grouped(metres, False)} m above sea level.")
+
+
 def _listed(name: str, words: str, zh: bool) -> Found | None:
     for entry in tables().lists[name]:
         if (entry.keys_zh if zh else entry.keys).matches(words):
@@ -144,7 +194,10 @@ def look_up(prompt: str, zh: bool) -> Found | None:
         found = finder(text, words, zh)
         if found is not None:
             return found
-    order = ["superlatives"]
+    peak = _regional_peak(text, words, zh)
+    if isinstance(peak, Found):
+        return peak
+    order = [] if peak is False else ["superlatives"]  # a region not held: not the world's peak instead
     order += ["people", "events"] if who and not when else ["events", "people"]
     for name in order:
         found = _listed(name, words, zh)

@@ -94,3 +94,20 @@ def test_who_is_answering_is_the_demo_never_a_model(http: httpx.Client, prompt: 
     for model in ("gx-2.5-flash", "gpt-4o-mini", "gpt-4.1"):
         answer = ask(http, prompt, model)
         assert opening in answer and model not in answer and "cannot answer" not in answer and "无法回答" not in answer
+
+
+@pytest.mark.parametrize(("prompt", "expected"), [
+    ("What is the tallest mountain in Europe?", "The highest mountain in Europe is Mount Elbrus, 5,642 m above sea level."),
+    ("Which is the highest peak in Africa?", "The highest mountain in Africa is Kilimanjaro, 5,895 m above sea level."),
+    ("What is the highest mountain in Japan?", "The highest mountain in Japan is Mount Fuji, 3,776 m above sea level."),
+    ("What is the tallest mountain in the world?", "The highest mountain on Earth is Mount Everest, 8,849 m above sea level."),
+    ("欧洲最高的山是什么？", "欧洲最高的山是厄尔布鲁士山，海拔 5642 米。"),
+    ("日本最高的山是哪座？", "日本最高的山是富士山，海拔 3776 米。"),
+])
+def test_the_highest_mountain_of_a_region_is_that_regions(http: httpx.Client, prompt: str, expected: str) -> None:
+    assert ask(http, prompt) == expected
+
+
+def test_a_region_the_demo_does_not_hold_gets_the_honest_answer_not_the_worlds_peak(http: httpx.Client) -> None:
+    answer = ask(http, "What is the tallest mountain in Australia?")
+    assert "offline demo gateway" in answer and "Everest" not in answer
