@@ -12,6 +12,8 @@ The fields are found by their `elem_id`s, so a tab need not know about links.
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -63,6 +65,10 @@ KNOWN_PARAMETERS = ("tab", "model", "preset", "q", "run", PRESENT_PARAMETER, LAN
 `lang` (the page's language, `i18n.language`) is applied in the browser and read by the handlers,
 here it is passed over: a value no language answers to is ignored without a word."""
 MAX_SETTING = 200
+MAX_NUMBER = 24
+"""A number in a link: its text at most (`-1234567.5`, `1e6`)."""
+NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+"""A decimal number as a link writes one (no `nan`, `inf`, `0x10`, spaces or signs Python alone accepts)."""
 MAX_LISTED = 64
 """Values of a multiple choice a link may hold."""
 
@@ -175,10 +181,15 @@ class LinkOpener:
 def setting_value(component: Any, text: str) -> Any:
     """A setting's value from a link's text, or None when the component cannot take it: one of its
     choices, a comma-separated list of them for a multiple choice (each at most once), text as `q`
-    is taken for a text box, and one printable line of at most `MAX_SETTING` characters for a
-    picker that takes values of its own (a model name, an aspect ratio)."""
+    is taken for a text box, one printable line of at most `MAX_SETTING` characters for a
+    picker that takes values of its own (a model name, an aspect ratio), `true` or `false` for a
+    tick box, and a number within a number box's or a slider's bounds (a slider's on its steps)."""
     if len(text) > MAX_TEXT:
         return None
+    if isinstance(component, gr.Checkbox):
+        return {"true": True, "false": False}.get(text)
+    if isinstance(component, (gr.Number, gr.Slider)):
+        return _number(component, text)
     allowed = _choices(component)
     if isinstance(component, gr.CheckboxGroup) or (isinstance(component, gr.Dropdown) and component.multiselect):
         picked = [part for part in text.split(",") if part] if text else []
@@ -187,11 +198,28 @@ def setting_value(component: Any, text: str) -> Any:
         return picked
     if text in allowed:
         return text
-    if isinstance(component, gr.Textbox):
+    if isinstance(component, (gr.Textbox, gr.Code)):
         return _clean_text(text)
     if isinstance(component, gr.Dropdown) and component.allow_custom_value and len(text) <= MAX_SETTING and text.isprintable():
         return text
     return None
+
+
+def _number(component: Any, text: str) -> int | float | None:
+    """A number box's or slider's value from a link: a finite decimal of at most `MAX_NUMBER` characters within the
+    component's bounds (a slider's on one of its steps), a whole number kept whole; a 1.5 for a whole-number box is
+    left for Run to refuse by name, as if typed."""
+    if len(text) > MAX_NUMBER or not NUMBER.fullmatch(text):
+        return None
+    number = float(text)
+    low, high = getattr(component, "minimum", None), getattr(component, "maximum", None)
+    if not math.isfinite(number) or (low is not None and number < low) or (high is not None and number > high):
+        return None
+    if isinstance(component, gr.Slider):
+        steps = (number - component.minimum) / component.step
+        if abs(steps - round(steps)) > 1e-9:
+            return None
+    return int(number) if number.is_integer() and abs(number) < 2 ** 53 else number
 
 
 def unknown_parameters(params: dict[str, str], settings: list[str] | None = None) -> list[str]:

@@ -46,12 +46,16 @@ class Tab:
         return f"tab-{self.id}"
 
 
-BATCH_SETTINGS = (("system", "batch-system"), ("temperature", "batch-temperature"),
+BATCH_SETTINGS = (("system", "batch-system"), ("temperature", "batch-temperature"), ("repeats", "batch-repeats"),
+                  ("concurrency", "batch-concurrency"), ("tokens", "batch-max-tokens"), ("stream", "batch-stream"), ("cache", "batch-cache"),
+                  ("mocks", "batch-mock-tools"),
                   *((name, f"batch-{kind}-{index}") for index in range(MAX_COLUMNS)
                     for name, kind in ((f"format{index + 1}", "format"), (f"model{index + 1}", "model"), (f"temperature{index + 1}", "col-temperature"),
-                                       (f"tokens{index + 1}", "col-max-tokens"), (f"stream{index + 1}", "col-stream"))))
-"""A Batch link: the prompt templates (`q` the user's), the run's temperature, and each column's format, model and own
-temperature, max output tokens and stream (as typed: Run checks them)."""
+                                       (f"tokens{index + 1}", "col-max-tokens"), (f"stream{index + 1}", "col-stream"),
+                                       (f"tools{index + 1}", "col-tools"))))
+"""A Batch link: the prompt templates (`q` the user's), the run's settings (temperature, repeats, requests at once, max output
+tokens, stream and the cache for all columns, the mocked tools), and each column's format, model and own temperature, max
+output tokens, stream and whether it offers the mocked tools (as typed: Run checks them)."""
 BATCH_WRITTEN = (DATA, GRADERS)
 """A Batch link's data set and graders, packed by the tab's server (`tabs/batch/linked.py`)."""
 REPORT_SETTINGS = (("depth", "report-depth"), ("formats", "report-formats"), ("models", "report-models"), ("checks", "report-checks"))

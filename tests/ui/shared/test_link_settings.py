@@ -121,3 +121,32 @@ def test_the_copy_script_writes_each_setting_under_its_parameter(page: gr.Blocks
         assert set(names) >= set(opener.settings_of(tab)) | set(written), tab
     link = urlencode({"tab": "report", "depth": "thorough", "formats": "chat,native"})
     assert opened(opener, dict(parse_qsl(link)))[2] == {"report-depth": "thorough", "report-formats": ["chat", "native"]}
+
+
+RUN_SETTINGS = {"repeats": ("3", "batch-repeats", 3), "concurrency": ("3", "batch-concurrency", 3), "tokens": ("64", "batch-max-tokens", 64),
+                "stream": ("false", "batch-stream", False), "cache": ("true", "batch-cache", True),
+                "mocks": ('[{"name": "get_weather", "answer": "sunny"}]', "batch-mock-tools", '[{"name": "get_weather", "answer": "sunny"}]'),
+                "tools2": ("true", "batch-col-tools-1", True)}
+"""Issue 40: every run-level box of the Batch form, and a column's "offer the mocked tools" (parameter: text, elem_id, value set)."""
+
+
+def test_batch_opens_with_every_run_setting(opener: LinkOpener) -> None:
+    tab, notice, shown = opened(opener, {"tab": "batch", "temperature": "0.7", **{name: text for name, (text, _, _) in RUN_SETTINGS.items()}})
+    assert tab == "batch" and not notice, notice
+    assert shown == {"batch-temperature": "0.7", **{elem_id: value for _, elem_id, value in RUN_SETTINGS.values()}}
+    assert opened(opener, {"tab": "batch", "stream": "true", "cache": "false", "tokens": "0", "repeats": "1.5"})[2] == {
+        "batch-stream": True, "batch-cache": False, "batch-max-tokens": 0, "batch-repeats": 1.5}  # 1.5 repeats: Run refuses it by name, as typed
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("repeats", "0"), ("repeats", "21"), ("repeats", "three"), ("repeats", "nan"), ("repeats", "inf"), ("repeats", "0x3"), ("repeats", " 3"),
+    ("concurrency", "2.5"), ("concurrency", "0"), ("concurrency", "9999"),  # a slider's step, and its bounds (this server's at most 8)
+    ("tokens", "1e400"), ("tokens", "1" * 30), ("tokens", ""),
+    ("stream", "yes"), ("stream", "1"), ("cache", "True"), ("tools2", "on"),
+    ("mocks", "[]\x00"), ("mocks", "x" * (MAX_TEXT + 1)),
+])
+def test_a_run_setting_the_box_cannot_take_is_named_and_the_rest_of_the_link_opens(opener: LinkOpener, name: str, text: str) -> None:
+    tab, notice, shown = opened(opener, {"tab": "batch", name: text, "temperature": "0.7", "cache": "true"} if name != "cache" else
+                                {"tab": "batch", name: text, "temperature": "0.7"})
+    assert tab == "batch" and f"`{name}`" in notice, notice
+    assert RUN_SETTINGS[name][1] not in shown and shown["batch-temperature"] == "0.7", shown
