@@ -53,7 +53,8 @@ class TabLink:
 class LinkWriter:
     """What a tab's server writes into its link (`TabLink.written`) when Copy link is pressed:
     `write(*inputs)` answers one value per written parameter ("" leaves it out), then the update of
-    the note beside Copy link (what could not be linked, and why)."""
+    the note under Copy link (what could not be linked, and why) and the link box's update (its label
+    saying in a few words what was left out, beside the button where the person looks)."""
 
     write: Callable[..., tuple[Any, ...]]
     inputs: list[Any]
@@ -299,8 +300,18 @@ class CopyLink:
             return
         written = [gr.Textbox("", visible=False, elem_id=f"{self.tab}-link-{parameter}") for parameter in self.written]
         script = COPY_JS.replace("NAMES", json.dumps([parameter for parameter, _ in shown] + list(self.written)))
-        prepared = self.button.click(writer.write, writer.inputs, [*written, self.note], queue=False)
-        prepared.then(show_link, [name, *(component for _, component in shown), *written, self.box], self.box, js=script, queue=False)
+        prepared = self.button.click(writer.write, writer.inputs, [*written, self.note, self.box], queue=False)
+        linked = prepared.then(show_link, [name, *(component for _, component in shown), *written, self.box], self.box, js=script, queue=False)
+        linked.then(None, None, None, js=NOTE_INTO_VIEW_JS.replace("NOTE_ID", json.dumps(self.note.elem_id)), queue=False)
+
+
+NOTE_INTO_VIEW_JS = """() => {
+  const note = document.getElementById(NOTE_ID);
+  if (note && note.offsetParent !== null) note.scrollIntoView({block: "nearest",
+    behavior: window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth"});
+}"""
+"""After Copy link, the note under it (what was left out) scrolled just into view when shown (at 1280x720 it is
+below the window's edge)."""
 
 
 def show_link(*values: Any) -> Any:

@@ -3,8 +3,8 @@ pasted, the sample, an upload or an import: the rows themselves, never a path to
 graders with their settings, each packed (`shared.link_packing`) under a stated cap.
 
 Copy link (`BatchLink.on_copy`) writes both from the page's state and grader boxes; a data set too
-large for a link, or graders the boxes hold wrongly, are left out and said so beside Copy link, and
-the rest is still linked. Opening a link (`BatchLink.on_open`, after the page's load) reads each part
+large for a link, or graders the boxes hold wrongly, are left out and said so in the link box's label
+(where the person looks) and in the note under it, and the rest is still linked. Opening a link (`BatchLink.on_open`, after the page's load) reads each part
 whole and bounded before anything on screen changes: the packed text's length and alphabet, its size
 unpacked (a decompression bomb stops at the cap), then the data set through the JSONL reader and its
 budget (rows against `PLAYGROUND_BATCH_MAX_ROWS`, columns, values, nesting, time) and each grader
@@ -143,20 +143,26 @@ class BatchLink:
     ctx: TabContext
 
     async def on_copy(self, batch: Any, *grader_values: Any) -> tuple[Any, ...]:
-        """Copy link pressed: the `data` and `graders` parameters, then the note beside Copy link (what was left
-        out of the link and why; hidden when nothing was). The data set is packed on a worker thread (up to
-        about 50 ms for the largest a link takes)."""
-        notes, data, graders = [], "", ""
+        """Copy link pressed: the `data` and `graders` parameters, the note under Copy link (what was left out of the
+        link and why, then what it holds; hidden when nothing was) and the link box's label, which says in a few words
+        what was left out where the person looks. The data set is packed on a worker thread (up to about 50 ms for the
+        largest a link takes)."""
+        notes, short, data, graders = [], [], "", ""
         try:
             data = await asyncio.to_thread(data_parameter, batch.dataset)
         except PackedError as problem:
             rows = len(batch.dataset.rows)
             notes.append(say("blink.data_left_out", rows=f"{rows:,}", reason=problem.words()))
+            short.append(say("blink.box_no_data"))
         try:
             graders = graders_parameter(list(grader_values))
         except (PackedError, PlanError) as problem:
             notes.append(say("blink.graders_left_out", reason=plain(_refusal(problem))))
-        return data, graders, banner_update("\n\n".join(notes))
+            short.append(say("blink.box_no_graders_large" if isinstance(problem, PackedError) else "blink.box_no_graders"))
+        if notes:
+            notes.append(say("blink.holds_rest_graders" if graders else "blink.holds_rest"))
+        label = say("blink.box_left_out", parts=short[0] if len(short) == 1 else say("blink.box_no_both")) if short else say("links.box")
+        return data, graders, banner_update("\n\n".join(notes)), gr.update(label=label)
 
     async def on_open(self, batch: Any, system: str, user: str) -> tuple[Any, ...]:
         """After the page's load, a link to the tab with its own form (`linked_form`): its data set and graders,

@@ -69,8 +69,13 @@ def link(client: GatewayClient, conn: Connection, tmp_path: Path) -> BatchLink:
 
 async def copied(link: BatchLink, dataset: Dataset | None, graders: list[Any] = GRADERS) -> tuple[str, str, str]:
     """(data, graders, the note beside Copy link: "" when hidden)."""
-    data, packed_graders, note = await link.on_copy(BatchState(dataset=dataset), *graders)
+    data, packed_graders, note, _ = await link.on_copy(BatchState(dataset=dataset), *graders)
     return data, packed_graders, note["value"] if note.get("visible") else ""
+
+
+async def labelled(link: BatchLink, dataset: Dataset | None, graders: list[Any] = GRADERS) -> str:
+    """The link box's label after Copy link."""
+    return (await link.on_copy(BatchState(dataset=dataset), *graders))[-1]["label"]
 
 
 def skipped(value: Any) -> bool:
@@ -126,6 +131,31 @@ async def test_a_data_set_too_large_for_a_link_is_said_beside_copy_link_and_the_
 async def test_graders_the_boxes_hold_wrongly_are_left_out_and_said_so(link: BatchLink) -> None:
     data, graders, note = await copied(link, DATA, ["regex", "(", 0, 0, ""] + ["", "", 0, 0, ""] * (GRADER_SLOTS - 1))
     assert data and graders == "" and "The graders are not in this link" in note and "regex" in note
+
+
+LARGE = Dataset(["text"], [{"text": "x" * 60_000} for _ in range(20)], "pasted")
+BAD_GRADERS = ["regex", "(", 0, 0, ""] + ["", "", 0, 0, ""] * (GRADER_SLOTS - 1)
+
+
+async def test_what_was_left_out_is_said_in_the_link_box_label_where_the_person_looks(link: BatchLink) -> None:
+    """Issue 40: the note under the link box is below the window at 1280x720; the label beside Copy link says it in a few words."""
+    assert await labelled(link, DATA) == CATALOGUE.texts["en"]["links.box"]
+    assert await labelled(link, LARGE) == "Link copied, but the data set was left out: too large for a link (the note below says more)"
+    assert await labelled(link, DATA, BAD_GRADERS) == "Link copied, but the graders were left out: a grader box needs correcting (the note below says more)"
+    assert await labelled(link, LARGE, BAD_GRADERS) == "Link copied, but the data set and the graders were left out (the note below says more)"
+    with opened_from({}, "zh-CN"):
+        said = await labelled(link, LARGE)
+    assert said == CATALOGUE.texts["zh-CN"]["blink.box_left_out"].format(parts=CATALOGUE.texts["zh-CN"]["blink.box_no_data"])
+
+
+async def test_the_note_says_once_and_truly_what_the_link_holds(link: BatchLink) -> None:
+    """Issue 40: a note said "the link holds the rest (prompt, columns and graders)" beside another saying the graders were not in it."""
+    _, graders, note = await copied(link, LARGE)
+    assert graders and note.count("The link holds the rest") == 1 and note.endswith("the run's settings and the graders.")
+    _, graders, note = await copied(link, LARGE, BAD_GRADERS)
+    assert graders == "" and note.count("The link holds the rest") == 1 and "graders" not in note.split("The link holds the rest")[1], note
+    _, _, note = await copied(link, DATA, BAD_GRADERS)
+    assert note.endswith("The link holds the rest: the prompt, the columns and the run's settings.")
 
 
 def _packed(raw: bytes) -> str:
