@@ -1,6 +1,8 @@
-"""A Batch link carries the data set and the graders (issue 40), in Chromium: rows pasted, a grader and a
-column's own settings set, Copy link, the link opened in a new page shows the same data set and grader, and runs; a link whose
-data set was tampered with is refused with the reason named, and the rest of it still opens."""
+"""A Batch link carries the data set and the graders (issue 40), in Chromium: rows pasted, a grader, the run's settings
+(repeats, requests at once, max output tokens, stream and cache for all columns) and a column's own settings set, Copy link,
+the link opened in a new page shows the same data set, grader and settings, and runs them; a link whose data set was tampered
+with is refused with the reason named at the top of the tab, in view at 1280x720, and the rest of it still opens; what Copy
+link left out is said in the link box's label."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from playground.client.texts import TEMPLATES
+from playground.ui.i18n import CATALOGUE
 from tests.e2e.batch_page import batch_app, choose, open_batch
 
 __all__ = ["batch_app"]  # the module fixture the tests take
@@ -20,6 +23,7 @@ pytestmark = pytest.mark.browser
 
 ROWS = "\n".join(f'{{"country": "{country}", "expected": "{capital}"}}' for country, capital in (("France", "Paris"), ("Japan", "Tokyo"), ("Italy", "Rome")))
 """JSON lines: with one variable in the prompt, pasted lines are otherwise one value each."""
+TEXTS = CATALOGUE.texts["en"]
 PROMPT = "What is the capital of {{country}}? One word."
 
 
@@ -30,8 +34,8 @@ def copied(page: Page) -> str:
     return box.input_value()
 
 
-def opened(browser: Browser, link: str) -> Page:
-    page = browser.new_context(viewport={"width": 1500, "height": 1100}).new_page()
+def opened(browser: Browser, link: str, width: int = 1500, height: int = 1100) -> Page:
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
     page.goto(link)
     page.wait_for_selector("#batch-user textarea", timeout=60_000)
     return page
@@ -54,11 +58,18 @@ def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_th
     contains = TEMPLATES["graders.kind.contains"]
     page.fill("#batch-col-temperature-1 textarea", "0.2")  # the second column's own settings
     choose(page, "#batch-col-stream-1", "off")
+    page.fill("#batch-repeats input", "3")  # the run's settings (issue 40: only the temperature was linked)
+    page.fill("#batch-concurrency input[type=number]", "3")
+    page.fill("#batch-max-tokens input", "64")
+    page.uncheck("#batch-stream input")
+    page.check("#batch-cache input")
     link = copied(page)
     query = parse_qs(urlsplit(link).query)
     assert query["tab"] == ["batch"] and query["data"][0] and query["graders"][0] and query["q"] == [PROMPT]
     assert query["temperature2"] == ["0.2"] and query["stream2"] == ["off"]
+    assert (query["repeats"], query["concurrency"], query["tokens"], query["stream"], query["cache"]) == (["3"], ["3"], ["64"], ["false"], ["true"])
     expect(page.locator("#batch-link-note")).to_be_hidden()
+    expect(page.locator("#batch-link")).to_contain_text(TEXTS["links.box"])
 
     other = opened(browser, link)
     expect(other.locator("#batch-data-status")).to_contain_text("3 rows", timeout=15_000)
@@ -69,14 +80,20 @@ def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_th
     expect(other.locator("#batch-grader-value-0 textarea")).to_have_value("{{expected}}")
     expect(other.locator("#batch-user textarea")).to_have_value(PROMPT)
     expect(other.locator("#batch-col-temperature-1 textarea")).to_have_value("0.2")
-    expect(other.locator("#batch-columns-used")).to_contain_text("temperature 0.2 (its own) · max output tokens not set (all columns) · stream off (its own)")
-    expect(other.locator("#batch-notice")).to_be_hidden()
+    expect(other.locator("#batch-columns-used")).to_contain_text("temperature 0.2 (its own) · max output tokens 64 (all columns) · stream off (its own)")
+    expect(other.locator("#batch-columns-used")).to_contain_text("stream off (all columns)")  # the first column: the run's stream, unticked
+    expect(other.locator("#batch-repeats input")).to_have_value("3")
+    expect(other.locator("#batch-concurrency input[type=number]")).to_have_value("3")
+    expect(other.locator("#batch-max-tokens input")).to_have_value("64")
+    expect(other.locator("#batch-stream input")).not_to_be_checked()
+    expect(other.locator("#batch-cache input")).to_be_checked()
+    expect(other.locator("#batch-link-notice")).to_be_hidden()
     expect(other.locator("#link-notice")).to_be_hidden()
 
     other.click("#batch-run")
     bar = other.locator("#batch-progress .batch-progress")
     expect(bar).to_have_attribute("data-status", "finished", timeout=60_000)
-    expect(bar).to_have_attribute("data-done", "6")  # three rows, two columns
+    expect(bar).to_have_attribute("data-done", "18")  # three rows, two columns, three repeats
     expect(other.locator("#batch-leaderboard")).to_contain_text(f"pass: {contains}", timeout=10_000)
     other.context.close()
     page.context.close()
@@ -89,8 +106,11 @@ def test_a_tampered_data_set_is_refused_by_name_and_the_rest_of_the_link_opens(b
     query["data"] = query["data"][:-8]  # cut on its way
     page.context.close()
 
-    other = opened(browser, urlunsplit(parts._replace(query=urlencode(query))))
-    expect(other.locator("#batch-notice")).to_contain_text("The data set: its compressed text is damaged or cut short", timeout=15_000)
+    other = opened(browser, urlunsplit(parts._replace(query=urlencode(query))), 1280, 720)
+    notice = other.locator("#batch-link-notice")
+    expect(notice).to_contain_text("The data set: its compressed text is damaged or cut short", timeout=15_000)
+    expect(notice).to_be_in_viewport()  # at the top of the tab, not under Run ~2,000 px down (issue 40)
+    expect(other.locator("#batch-notice")).to_be_hidden()
     expect(other.locator("#batch-grader-value-0 textarea")).to_have_value("{{expected}}")  # the graders still open
     expect(other.locator("#batch-user textarea")).to_have_value(PROMPT)
     expect(other.locator("#batch-data-status")).not_to_contain_text("rows")
@@ -105,10 +125,15 @@ def test_a_data_set_too_large_for_a_link_is_said_beside_copy_link_and_the_rest_i
     page.fill("#batch-paste textarea", rows)
     page.click("#batch-paste-use")
     expect(page.locator("#batch-data-status")).to_contain_text("30 rows", timeout=10_000)
+    page.set_viewport_size({"width": 1280, "height": 720})  # a projector: the note under the link box was below the window
     query = parse_qs(urlsplit(copied(page)).query)
     assert "data" not in query and query["q"] == [PROMPT]
+    expect(page.locator("#batch-link")).to_contain_text("Link copied, but the data set was left out: too large for a link")
     note = page.locator("#batch-link-note")
     expect(note).to_be_visible()
+    expect(note).to_contain_text("The link holds the rest: the prompt, the columns and the run's settings.")
+    expect(note).to_be_in_viewport()
+    expect(page.locator("#batch-copy-link")).to_be_in_viewport()
     expect(note).to_contain_text("The data set (30 rows) is not in this link")
     expect(note).to_contain_text("24.0 thousand a link may hold")
     page.context.close()

@@ -26,6 +26,7 @@ from playground.ui.web.long_links import CUT_PARAMETER, MAX_LINK_BYTES
 from playground.ui.shared.presentation import PRESENT_CLASS, PRESENT_PARAMETER, PRESENT_VALUES
 from playground.ui.shared.presets import preset_names
 from playground.ui.shared.render import plain
+from playground.ui.shared.scrolling import shown_into_view_js
 
 MAX_TEXT = 4000
 MAX_NAMED = 10
@@ -302,16 +303,7 @@ class CopyLink:
         script = COPY_JS.replace("NAMES", json.dumps([parameter for parameter, _ in shown] + list(self.written)))
         prepared = self.button.click(writer.write, writer.inputs, [*written, self.note, self.box], queue=False)
         linked = prepared.then(show_link, [name, *(component for _, component in shown), *written, self.box], self.box, js=script, queue=False)
-        linked.then(None, None, None, js=NOTE_INTO_VIEW_JS.replace("NOTE_ID", json.dumps(self.note.elem_id)), queue=False)
-
-
-NOTE_INTO_VIEW_JS = """() => {
-  const note = document.getElementById(NOTE_ID);
-  if (note && note.offsetParent !== null) note.scrollIntoView({block: "nearest",
-    behavior: window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth"});
-}"""
-"""After Copy link, the note under it (what was left out) scrolled just into view when shown (at 1280x720 it is
-below the window's edge)."""
+        linked.then(None, None, None, js=shown_into_view_js(self.note.elem_id), queue=False)  # below the window at 1280x720
 
 
 def show_link(*values: Any) -> Any:

@@ -38,7 +38,7 @@ from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.shared.prices import PriceEditor
 from playground.ui.shared.examples import ExampleCard, ExampleRow
 from playground.ui.shared.links import LinkWriter
-from playground.ui.shared.scrolling import into_view_js
+from playground.ui.shared.scrolling import into_view_js, shown_into_view_js
 from playground.ui.conversation.prompt_move import BatchTarget
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
 
@@ -82,8 +82,9 @@ def build_batch_tab(ctx: TabContext) -> TabParts:
     _wire_results(worded_on_load, tab, handlers, last_run)  # the last run and its form after the load's preview, never under it
     _wire_changes(tab, ChangesHandlers(ctx, runs))
     link = BatchLink(ctx)  # a link's data set and graders after the load's preview (a link with a form restores no run)
-    worded_on_load.then(link.on_open, [tab.state, tab.system, tab.user], [tab.state, *tab.data_outputs, *tab.grader_inputs, tab.notice],
-                        queue=False)
+    opened = worded_on_load.then(link.on_open, [tab.state, tab.system, tab.user], [tab.state, *tab.data_outputs, *tab.grader_inputs,
+                                                                                tab.link_notice], queue=False)
+    opened.then(None, None, None, js=shown_into_view_js(tab.link_notice.elem_id), queue=False)
     return TabParts(after_language=partial(_reword_after, handlers, worded, [tab.used, tab.preview]),
                     link=LinkWriter(link.on_copy, [tab.state, *tab.grader_inputs]))
 
@@ -140,6 +141,7 @@ class BatchPage:
         return fields
 
     def _prompt_and_data(self, settings: Settings) -> None:
+        self.link_notice = notice_banner("batch-link")  # a link's refused part, at the top of the tab where a page opens
         prompts = ExampleCard(t("batch_col.prompt_example"), t("batch_col.prompt_example_explains"), "batch-prompt-example")
         self.examples = ExampleRow.build("batch", EXAMPLES, shows="batch-run", more=(prompts,))
         self.prompt_example = self.examples.more[0]
