@@ -86,7 +86,7 @@ def build_batch_tab(ctx: TabContext) -> TabParts:
                                                                                 tab.link_notice], queue=False)
     opened.then(None, None, None, js=shown_into_view_js(tab.link_notice.elem_id), queue=False)
     return TabParts(after_language=partial(_reword_after, handlers, worded, [tab.used, tab.preview]),
-                    link=LinkWriter(link.on_copy, [tab.state, *tab.grader_inputs]))
+                    link=LinkWriter(link.on_copy, [tab.state, tab.mock_tools, *tab.grader_inputs]))
 
 
 def _reword_after(handlers: BatchHandlers, inputs: list[Any], outputs: list[Any], switched: Any) -> None:

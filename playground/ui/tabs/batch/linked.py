@@ -25,9 +25,10 @@ from playground.client.batch.dataset_budget import Budget
 from playground.client.batch.graders import GraderError, GraderSpec, fits_the_boxes
 from playground.client.batch.plan import PlanError
 from playground.client.errors import RequestValidationError
-from playground.ui.i18n import say
+from playground.ui.i18n import say, visitor_locale
 from playground.ui.i18n.client_words import message_of, word, word_list
 from playground.ui.shared.link_packing import PackedError, pack, unpack, unpack_json
+from playground.ui.shared.links import MAX_TEXT
 from playground.ui.shared.render import plain
 from playground.ui.shared.widgets import banner_update
 from playground.ui.tabs.batch.changes import link_parameter, linked_form
@@ -142,11 +143,12 @@ class BatchLink:
 
     ctx: TabContext
 
-    async def on_copy(self, batch: Any, *grader_values: Any) -> tuple[Any, ...]:
+    async def on_copy(self, batch: Any, mocks: Any, *grader_values: Any) -> tuple[Any, ...]:
         """Copy link pressed: the `data` and `graders` parameters, the note under Copy link (what was left out of the
-        link and why, then what it holds; hidden when nothing was) and the link box's label, which says in a few words
-        what was left out where the person looks. The data set is packed on a worker thread (up to about 50 ms for the
-        largest a link takes)."""
+        link and why, then once what it holds; hidden when nothing was) and the link box's label, which says in a few
+        words what was left out where the person looks. `mocks`: the mocked tools box, which the link holds as typed
+        (`mocks`) up to the `MAX_TEXT` a link's opener takes; longer, it is said here and named when the link opens.
+        The data set is packed on a worker thread (up to about 50 ms for the largest a link takes)."""
         notes, short, data, graders = [], [], "", ""
         try:
             data = await asyncio.to_thread(data_parameter, batch.dataset)
@@ -159,9 +161,13 @@ class BatchLink:
         except (PackedError, PlanError) as problem:
             notes.append(say("blink.graders_left_out", reason=plain(_refusal(problem))))
             short.append(say("blink.box_no_graders_large" if isinstance(problem, PackedError) else "blink.box_no_graders"))
+        mocks_out = len(str(mocks or "")) > MAX_TEXT
+        if mocks_out:
+            notes.append(say("blink.mocks_left_out", chars=f"{len(str(mocks)):,}", limit=f"{MAX_TEXT:,}"))
+            short.append(say("blink.box_no_mocks"))
         if notes:
-            notes.append(say("blink.holds_rest_graders" if graders else "blink.holds_rest"))
-        label = say("blink.box_left_out", parts=short[0] if len(short) == 1 else say("blink.box_no_both")) if short else say("links.box")
+            notes.append(say(f"blink.holds_rest{'_graders' if graders else ''}{'_no_mocks' if mocks_out else ''}"))
+        label = say("blink.box_left_out", parts=visitor_locale().list_separator.join(short)) if short else say("links.box")
         return data, graders, banner_update("\n\n".join(notes)), gr.update(label=label)
 
     async def on_open(self, batch: Any, system: str, user: str) -> tuple[Any, ...]:

@@ -26,6 +26,7 @@ from playground.settings import Settings
 from playground.ui.i18n import CATALOGUE
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.shared.link_packing import PackedError, pack, unpack
+from playground.ui.shared.links import MAX_TEXT
 from playground.ui.tabs.batch.form import GRADER_SLOTS, dataset_status
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.linked import MAX_DATA_BYTES, MAX_DATA_CHARS, BatchLink
@@ -67,15 +68,15 @@ def link(client: GatewayClient, conn: Connection, tmp_path: Path) -> BatchLink:
     return _link(client, conn, tmp_path, MAX_ROWS)
 
 
-async def copied(link: BatchLink, dataset: Dataset | None, graders: list[Any] = GRADERS) -> tuple[str, str, str]:
+async def copied(link: BatchLink, dataset: Dataset | None, graders: list[Any] = GRADERS, mocks: str = "") -> tuple[str, str, str]:
     """(data, graders, the note beside Copy link: "" when hidden)."""
-    data, packed_graders, note, _ = await link.on_copy(BatchState(dataset=dataset), *graders)
+    data, packed_graders, note, _ = await link.on_copy(BatchState(dataset=dataset), mocks, *graders)
     return data, packed_graders, note["value"] if note.get("visible") else ""
 
 
-async def labelled(link: BatchLink, dataset: Dataset | None, graders: list[Any] = GRADERS) -> str:
+async def labelled(link: BatchLink, dataset: Dataset | None, graders: list[Any] = GRADERS, mocks: str = "") -> str:
     """The link box's label after Copy link."""
-    return (await link.on_copy(BatchState(dataset=dataset), *graders))[-1]["label"]
+    return (await link.on_copy(BatchState(dataset=dataset), mocks, *graders))[-1]["label"]
 
 
 def skipped(value: Any) -> bool:
@@ -134,6 +135,8 @@ async def test_graders_the_boxes_hold_wrongly_are_left_out_and_said_so(link: Bat
 
 
 LARGE = Dataset(["text"], [{"text": "x" * 60_000} for _ in range(20)], "pasted")
+LONG_MOCKS = "m" * (MAX_TEXT + 1)
+"""Mocked tools longer than a link's opener takes (`links.MAX_TEXT`): the link names them when it opens; Copy link says so first."""
 BAD_GRADERS = ["regex", "(", 0, 0, ""] + ["", "", 0, 0, ""] * (GRADER_SLOTS - 1)
 
 
@@ -142,7 +145,10 @@ async def test_what_was_left_out_is_said_in_the_link_box_label_where_the_person_
     assert await labelled(link, DATA) == CATALOGUE.texts["en"]["links.box"]
     assert await labelled(link, LARGE) == "Link copied, but the data set was left out: too large for a link (the note below says more)"
     assert await labelled(link, DATA, BAD_GRADERS) == "Link copied, but the graders were left out: a grader box needs correcting (the note below says more)"
-    assert await labelled(link, LARGE, BAD_GRADERS) == "Link copied, but the data set and the graders were left out (the note below says more)"
+    assert await labelled(link, LARGE, BAD_GRADERS) == ("Link copied, but the data set was left out: too large for a link; the graders were left out: "
+                                                        "a grader box needs correcting (the note below says more)")
+    assert await labelled(link, DATA, mocks=LONG_MOCKS) == "Link copied, but the mocked tools were left out: too long for a link (the note below says more)"
+    assert await labelled(link, DATA, mocks="m" * MAX_TEXT) == CATALOGUE.texts["en"]["links.box"], "what a link's opener takes is linked"
     with opened_from({}, "zh-CN"):
         said = await labelled(link, LARGE)
     assert said == CATALOGUE.texts["zh-CN"]["blink.box_left_out"].format(parts=CATALOGUE.texts["zh-CN"]["blink.box_no_data"])
@@ -156,6 +162,9 @@ async def test_the_note_says_once_and_truly_what_the_link_holds(link: BatchLink)
     assert graders == "" and note.count("The link holds the rest") == 1 and "graders" not in note.split("The link holds the rest")[1], note
     _, _, note = await copied(link, DATA, BAD_GRADERS)
     assert note.endswith("The link holds the rest: the prompt, the columns and the run's settings.")
+    _, _, note = await copied(link, DATA, mocks=LONG_MOCKS)
+    assert "The mocked tools are not in this link:** 4,001 characters, more than the 4,000" in note
+    assert note.endswith("The link holds the rest: the prompt, the columns, the run's other settings and the graders."), note
 
 
 def _packed(raw: bytes) -> str:
