@@ -63,11 +63,16 @@ def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_th
     page.fill("#batch-max-tokens input", "64")
     page.uncheck("#batch-stream input")
     page.check("#batch-cache input")
+    page.click("#batch-mock")  # the mocked tools: the example, offered by the second column
+    page.click("#batch-mock-example")
+    expect(page.locator("#batch-mock-tools")).to_contain_text("get_weather", timeout=10_000)
+    page.check("#batch-col-tools-1 input")
     link = copied(page)
     query = parse_qs(urlsplit(link).query)
     assert query["tab"] == ["batch"] and query["data"][0] and query["graders"][0] and query["q"] == [PROMPT]
     assert query["temperature2"] == ["0.2"] and query["stream2"] == ["off"]
     assert (query["repeats"], query["concurrency"], query["tokens"], query["stream"], query["cache"]) == (["3"], ["3"], ["64"], ["false"], ["true"])
+    assert "get_weather" in query["mocks"][0] and query["tools2"] == ["true"] and query["tools1"] == ["false"]
     expect(page.locator("#batch-link-note")).to_be_hidden()
     expect(page.locator("#batch-link")).to_contain_text(TEXTS["links.box"])
 
@@ -87,6 +92,10 @@ def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_th
     expect(other.locator("#batch-max-tokens input")).to_have_value("64")
     expect(other.locator("#batch-stream input")).not_to_be_checked()
     expect(other.locator("#batch-cache input")).to_be_checked()
+    expect(other.locator("#batch-col-tools-1 input")).to_be_checked()
+    expect(other.locator("#batch-col-tools-0 input")).not_to_be_checked()
+    other.click("#batch-mock")
+    expect(other.locator("#batch-mock-tools")).to_contain_text("get_weather")
     expect(other.locator("#batch-link-notice")).to_be_hidden()
     expect(other.locator("#link-notice")).to_be_hidden()
 
@@ -104,6 +113,7 @@ def test_a_tampered_data_set_is_refused_by_name_and_the_rest_of_the_link_opens(b
     parts = urlsplit(copied(page))
     query = {name: values[0] for name, values in parse_qs(parts.query).items()}
     query["data"] = query["data"][:-8]  # cut on its way
+    query.update(repeats="99", concurrency="2")  # more repeats than the box allows: named, and the rest of the settings still open
     page.context.close()
 
     other = opened(browser, urlunsplit(parts._replace(query=urlencode(query))), 1280, 720)
@@ -111,6 +121,9 @@ def test_a_tampered_data_set_is_refused_by_name_and_the_rest_of_the_link_opens(b
     expect(notice).to_contain_text("The data set: its compressed text is damaged or cut short", timeout=15_000)
     expect(notice).to_be_in_viewport()  # at the top of the tab, not under Run ~2,000 px down (issue 40)
     expect(other.locator("#batch-notice")).to_be_hidden()
+    expect(other.locator("#link-notice")).to_contain_text("repeats (not a value this tab offers there)")
+    expect(other.locator("#batch-repeats input")).to_have_value("1")
+    expect(other.locator("#batch-concurrency input[type=number]")).to_have_value("2")
     expect(other.locator("#batch-grader-value-0 textarea")).to_have_value("{{expected}}")  # the graders still open
     expect(other.locator("#batch-user textarea")).to_have_value(PROMPT)
     expect(other.locator("#batch-data-status")).not_to_contain_text("rows")
