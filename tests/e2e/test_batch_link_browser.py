@@ -113,7 +113,7 @@ def test_a_tampered_data_set_is_refused_by_name_and_the_rest_of_the_link_opens(b
     parts = urlsplit(copied(page))
     query = {name: values[0] for name, values in parse_qs(parts.query).items()}
     query["data"] = query["data"][:-8]  # cut on its way
-    query.update(repeats="99", concurrency="2")  # more repeats than the box allows: named, and the rest of the settings still open
+    query.update(repeats="99", concurrency="2", prompt1="Capitals @ v1")  # 99 repeats: more than the box allows, named; the rest opens
     page.context.close()
 
     other = opened(browser, urlunsplit(parts._replace(query=urlencode(query))), 1280, 720)
@@ -124,6 +124,7 @@ def test_a_tampered_data_set_is_refused_by_name_and_the_rest_of_the_link_opens(b
     expect(other.locator("#link-notice")).to_contain_text("repeats (not a value this tab offers there)")
     expect(other.locator("#batch-repeats input")).to_have_value("1")
     expect(other.locator("#batch-concurrency input[type=number]")).to_have_value("2")
+    expect(other.locator("#batch-col-prompt-0 input")).to_have_value("Capitals @ v1")  # read against this page's library when Run is pressed
     expect(other.locator("#batch-grader-value-0 textarea")).to_have_value("{{expected}}")  # the graders still open
     expect(other.locator("#batch-user textarea")).to_have_value(PROMPT)
     expect(other.locator("#batch-data-status")).not_to_contain_text("rows")

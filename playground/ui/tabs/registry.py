@@ -52,10 +52,11 @@ BATCH_SETTINGS = (("system", "batch-system"), ("temperature", "batch-temperature
                   *((name, f"batch-{kind}-{index}") for index in range(MAX_COLUMNS)
                     for name, kind in ((f"format{index + 1}", "format"), (f"model{index + 1}", "model"), (f"temperature{index + 1}", "col-temperature"),
                                        (f"tokens{index + 1}", "col-max-tokens"), (f"stream{index + 1}", "col-stream"),
-                                       (f"tools{index + 1}", "col-tools"))))
+                                       (f"tools{index + 1}", "col-tools"), (f"prompt{index + 1}", "col-prompt"))))
 """A Batch link: the prompt templates (`q` the user's), the run's settings (temperature, repeats, requests at once, max output
 tokens, stream and the cache for all columns, the mocked tools), and each column's format, model and own temperature, max
-output tokens, stream and whether it offers the mocked tools (as typed: Run checks them)."""
+output tokens, stream, whether it offers the mocked tools and its prompt library version (as typed: Run checks them, a
+version against the opener's own library)."""
 BATCH_WRITTEN = (DATA, GRADERS)
 """A Batch link's data set and graders, packed by the tab's server (`tabs/batch/linked.py`)."""
 REPORT_SETTINGS = (("depth", "report-depth"), ("formats", "report-formats"), ("models", "report-models"), ("checks", "report-checks"))

@@ -126,8 +126,9 @@ def test_the_copy_script_writes_each_setting_under_its_parameter(page: gr.Blocks
 RUN_SETTINGS = {"repeats": ("3", "batch-repeats", 3), "concurrency": ("3", "batch-concurrency", 3), "tokens": ("64", "batch-max-tokens", 64),
                 "stream": ("false", "batch-stream", False), "cache": ("true", "batch-cache", True),
                 "mocks": ('[{"name": "get_weather", "answer": "sunny"}]', "batch-mock-tools", '[{"name": "get_weather", "answer": "sunny"}]'),
-                "tools2": ("true", "batch-col-tools-1", True)}
-"""Issue 40: every run-level box of the Batch form, and a column's "offer the mocked tools" (parameter: text, elem_id, value set)."""
+                "tools2": ("true", "batch-col-tools-1", True), "prompt1": ("Explain like I'm five @ v2", "batch-col-prompt-0", "Explain like I'm five @ v2")}
+"""Issue 40: every run-level box of the Batch form, a column's "offer the mocked tools" and its prompt library version (read against
+the opener's library when Run is pressed) (parameter: text, elem_id, value set)."""
 
 
 def test_batch_opens_with_every_run_setting(opener: LinkOpener) -> None:
@@ -143,7 +144,7 @@ def test_batch_opens_with_every_run_setting(opener: LinkOpener) -> None:
     ("concurrency", "2.5"), ("concurrency", "0"), ("concurrency", "9999"),  # a slider's step, and its bounds (this server's at most 8)
     ("tokens", "1e400"), ("tokens", "1" * 30), ("tokens", ""),
     ("stream", "yes"), ("stream", "1"), ("cache", "True"), ("tools2", "on"),
-    ("mocks", "[]\x00"), ("mocks", "x" * (MAX_TEXT + 1)),
+    ("mocks", "[]\x00"), ("mocks", "x" * (MAX_TEXT + 1)), ("prompt1", "p @ v1\n"), ("prompt1", "p" * (MAX_SETTING + 1)),
 ])
 def test_a_run_setting_the_box_cannot_take_is_named_and_the_rest_of_the_link_opens(opener: LinkOpener, name: str, text: str) -> None:
     tab, notice, shown = opened(opener, {"tab": "batch", name: text, "temperature": "0.7", "cache": "true"} if name != "cache" else
