@@ -81,9 +81,9 @@ def build_batch_tab(ctx: TabContext) -> TabParts:
     worded_on_load = page.load(handlers.on_page_load, None, [tab.used, tab.preview], queue=False)  # reads nothing: see on_page_load
     _wire_results(worded_on_load, tab, handlers, last_run)  # the last run and its form after the load's preview, never under it
     _wire_changes(tab, ChangesHandlers(ctx, runs))
-    link = BatchLink(ctx)  # a link's data set and graders after the load's preview (a link with a form restores no run)
-    opened = worded_on_load.then(link.on_open, [tab.state, tab.system, tab.user], [tab.state, *tab.data_outputs, *tab.grader_inputs,
-                                                                                tab.link_notice], queue=False)
+    link = BatchLink(ctx, (tab.system.value or "", tab.user.value or ""))  # after the load's preview (a link with a form restores no run)
+    opened = worded_on_load.then(link.on_open, [tab.state], [tab.state, *tab.data_outputs, *tab.grader_inputs, tab.link_notice],
+                                 queue=False)
     opened.then(None, None, None, js=shown_into_view_js(tab.link_notice.elem_id), queue=False)
     return TabParts(after_language=partial(_reword_after, handlers, worded, [tab.used, tab.preview]),
                     link=LinkWriter(link.on_copy, [tab.state, tab.mock_tools, *tab.grader_inputs]))

@@ -142,6 +142,10 @@ class BatchLink:
     """The Batch tab's link parts: written for Copy link, read when a link opens the tab."""
 
     ctx: TabContext
+    first_templates: tuple[str, str] = ("", "")
+    """The system and user templates as the page builds them: what a link without its own (`system`, `q`) opens
+    beside its data set. The page-load step reads no box of the form: Gradio's page would keep a loading status for
+    each input and walk its whole tree for them on every later status message (issue 41)."""
 
     async def on_copy(self, batch: Any, mocks: Any, *grader_values: Any) -> tuple[Any, ...]:
         """Copy link pressed: the `data` and `graders` parameters, the note under Copy link (what was left out of the
@@ -170,7 +174,7 @@ class BatchLink:
         label = say("blink.box_left_out", parts=visitor_locale().list_separator.join(short)) if short else say("links.box")
         return data, graders, banner_update("\n\n".join(notes)), gr.update(label=label)
 
-    async def on_open(self, batch: Any, system: str, user: str) -> tuple[Any, ...]:
+    async def on_open(self, batch: Any) -> tuple[Any, ...]:
         """After the page's load, a link to the tab with its own form (`linked_form`): its data set and graders,
         each read whole first: state, data status, preview, template check, the grader boxes, the tab's notice."""
         untouched = (batch, gr.skip(), gr.skip(), gr.skip(), *(gr.skip(),) * (GRADER_SLOTS * 5), gr.skip())
@@ -193,6 +197,6 @@ class BatchLink:
         shown: list[Any] = [gr.skip()] * 3
         if dataset is not None:
             batch.dataset, batch.suite_graders = dataset, []
-            system_text, user_text = link_parameter("system") or system or "", link_parameter("q") or user or ""
+            system_text, user_text = link_parameter("system") or self.first_templates[0], link_parameter("q") or self.first_templates[1]
             shown = [dataset_status(dataset), preview_rows(dataset), template_check(system_text, user_text, dataset)]
         return (batch, *shown, *(boxes if boxes is not None else [gr.skip()] * (GRADER_SLOTS * 5)), notice)

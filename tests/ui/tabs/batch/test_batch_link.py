@@ -60,7 +60,8 @@ def opened_from(query: dict[str, str], language: str = "en") -> Iterator[None]:
 
 def _link(client: GatewayClient, conn: Connection, tmp_path: Path, max_rows: int) -> BatchLink:
     settings = Settings(data_dir=tmp_path, batch_max_rows=max_rows)
-    return BatchLink(TabContext(client, ServerDefaults(conn.base_url, conn.api_key, demo=True), gr.Textbox(), gr.Textbox(), settings))
+    return BatchLink(TabContext(client, ServerDefaults(conn.base_url, conn.api_key, demo=True), gr.Textbox(), gr.Textbox(), settings),
+                     ("", "{{question}}"))
 
 
 @pytest.fixture
@@ -100,7 +101,7 @@ async def test_the_data_set_and_graders_go_through_a_link_unchanged(link: BatchL
     assert len(data) < MAX_DATA_CHARS and set(data) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
     page = BatchState()
     with opened_from({"tab": "batch", "q": "Q: {{question}}", "data": data, "graders": graders}):
-        outputs = await link.on_open(page, "", "Answer in one sentence: {{question}}")
+        outputs = await link.on_open(page)
     assert len(outputs) == OUTPUTS and outputs[0] is page and notice(outputs) == ""
     assert page.dataset == DATA, "the same name, columns and rows"
     assert "2 rows" in outputs[1] and "from CSV" in outputs[1] and "{{question}}" in outputs[3] and "⚠" not in outputs[3]
@@ -115,7 +116,7 @@ async def test_the_sample_data_set_goes_through_a_link(client: GatewayClient, co
     data, _, _ = await copied(link, sample.dataset)
     page = BatchState()
     with opened_from({"tab": "batch", "data": data}):
-        await link.on_open(page, "", "")
+        await link.on_open(page)
     assert page.dataset is not None and page.dataset == sample.dataset and len(page.dataset.rows) == 8
 
 
@@ -197,7 +198,7 @@ async def test_a_data_set_a_link_cannot_give_is_refused_whole_and_named(link: Ba
     before = Dataset(["kept"], [{"kept": "yes"}])
     page = BatchState(dataset=before)
     with opened_from({"tab": "batch", "data": data, "graders": (await copied(link, None))[1]}):
-        outputs = await link.on_open(page, "", "{{question}}")
+        outputs = await link.on_open(page)
     said = notice(outputs)
     assert "Part of this link was not opened" in said and "The data set:" in said and reason in said, said
     assert page.dataset is before and all(skipped(value) for value in outputs[1:4]), "nothing of the data set reached the page"
@@ -229,7 +230,7 @@ def _grader_link(items: Any) -> str:
 async def test_graders_a_link_cannot_give_are_refused_whole_and_the_data_set_still_opens(link: BatchLink, graders: str, reason: str) -> None:
     page = BatchState()
     with opened_from({"tab": "batch", "data": (await copied(link, DATA))[0], "graders": graders}):
-        outputs = await link.on_open(page, "", "{{question}}")
+        outputs = await link.on_open(page)
     said = notice(outputs)
     assert "The graders:" in said and reason in said and "The data set:" not in said, said
     assert all(skipped(value) for value in outputs[4:-1]), "no grader box changed"
@@ -240,14 +241,14 @@ async def test_graders_a_link_cannot_give_are_refused_whole_and_the_data_set_sti
 async def test_only_a_link_to_the_tabs_own_form_is_read(link: BatchLink, query: dict[str, str]) -> None:
     page = BatchState()
     with opened_from(query):
-        outputs = await link.on_open(page, "", "")
+        outputs = await link.on_open(page)
     assert page.dataset is None and all(skipped(value) for value in outputs[1:])
 
 
 async def test_a_refusal_is_named_in_the_visitors_language(link: BatchLink) -> None:
     zh = CATALOGUE.texts["zh-CN"]
     with opened_from({"tab": "batch", "data": "abc$"}, "zh-CN"):
-        outputs = await link.on_open(BatchState(), "", "")
+        outputs = await link.on_open(BatchState())
     assert zh["packed.not_base64url"].split("（")[0] in notice(outputs) and "not base64url" not in notice(outputs)
 
 
