@@ -159,11 +159,15 @@ def _runner(client: GatewayClient, conn: Connection, form: EmbeddingsForm, progr
     return run
 
 
+def format_name(label: str) -> str:
+    """A format's name as the visitor reads it (its catalogue word; a label of its own as it is)."""
+    return say(FORMAT_WORDS[label]) if label in FORMAT_WORDS else label
+
+
 def _summary_line(label: str, result: EmbeddingsResult) -> str:
     norms = np.linalg.norm(result.vectors, axis=1) if len(result.vectors) else np.zeros(1)
     tokens = say("embeddings.tokens", count=f"{result.prompt_tokens:,}") if result.prompt_tokens is not None else say("embeddings.no_tokens")
-    named = say(FORMAT_WORDS[label]) if label in FORMAT_WORDS else label
-    return f"**{html.escape(named)}** · `{html.escape(result.model)}` · " + say(
+    return f"**{html.escape(format_name(label))}** · `{html.escape(result.model)}` · " + say(
         "embeddings.summary", vectors=f"{len(result.vectors):,}", numbers=f"{result.dimension:,}", low=f"{norms.min():.3f}",
         high=f"{norms.max():.3f}", tokens=tokens, kb=f"{result.wire_bytes / 1e3:,.1f}", calls=len(result.exchanges), ms=f"{result.seconds * 1000:,.0f}")
 
@@ -172,7 +176,7 @@ def _search(form: EmbeddingsForm, run: Embedded, title: str = "") -> str:
     query = (form.query or "").strip()
     if not query:
         return ""
-    return ranking_html(query, form.documents(), ranking(run.result.vectors[0], run.result.vectors[1:]), title or run.label)
+    return ranking_html(query, form.documents(), ranking(run.result.vectors[0], run.result.vectors[1:]), title or format_name(run.label))
 
 
 async def _lesson(form: EmbeddingsForm, runner: Any, first: Embedded) -> str:
@@ -231,7 +235,7 @@ async def embed_texts(client: GatewayClient, defaults: ServerDefaults, url: str,
     view.exchange = first.result.exchanges[-1] if first.result.exchanges else None
     view.received = sum(run.result.wire_bytes for run in runs)
     view.summary = "\n\n".join(_summary_line(run.label, run.result) for run in runs)
-    view.heatmap = side_by_side(*(heatmap_html(texts, run.result.vectors, run.label) for run in runs)) if len(runs) > 1 else heatmap_html(texts, first.result.vectors)
+    view.heatmap = side_by_side(*(heatmap_html(texts, run.result.vectors, format_name(run.label)) for run in runs)) if len(runs) > 1 else heatmap_html(texts, first.result.vectors)
     view.map = map_svg(texts, first.result.vectors)
     view.search = side_by_side(*(_search(form, run) for run in runs)) if len(runs) > 1 else _search(form, first)
     view.table = vector_rows(texts, first.result.vectors)

@@ -8,7 +8,7 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import t
+from playground.ui.i18n import choices, t
 
 from playground.client.embeddings import LIST_MODELS, NATIVE_MODELS, TASK_TYPES
 from playground.ui.tabs.context import TabContext
@@ -69,7 +69,7 @@ def _settings(defaults: EmbeddingsForm) -> tuple[Any, ...]:
         with gr.Row():
             native_call = gr.Radio([(t(CHOICE_KEYS[name]), name) for name in NATIVE_CALLS], value=defaults.native_call, label=t("embeddings.native_format_calls"), elem_id="embeddings-native-call")
             prefix = gr.Radio(["v1beta", "v1"], value=defaults.prefix, label=t("embeddings.native_path_prefix"), elem_id="embeddings-prefix")
-        auth = gr.Radio(list(AUTH_CHOICES), value=defaults.auth, label=t("embeddings.native_format_send_the"), elem_id="embeddings-auth")
+        auth = gr.Radio(choices(AUTH_CHOICES), value=defaults.auth, label=t("embeddings.native_format_send_the"), elem_id="embeddings-auth")
     return dimensions, encoding, task_type, native_call, prefix, auth
 
 

@@ -26,7 +26,7 @@ from playground.ui.i18n import t
 from playground.ui.shared.presets import PresetBar
 from playground.ui.session_files.panel import SessionFileBar
 from playground.ui.tabs.messages import handlers
-from playground.ui.tabs.messages.handlers import MessagesForm, cache_report
+from playground.ui.tabs.messages.handlers import MessagesForm
 from playground.ui.shared.widgets import Inspector
 
 LONG_DOCUMENT = " ".join(f"Section {i}: the gateway routes each request to the model family named by its model id." for i in range(1, 101))
@@ -68,7 +68,7 @@ def _cache_lab() -> tuple[Any, ...]:
         cache_last = gr.Checkbox(False, label=t("messages.cache_last"), elem_id="messages-cache-last")
         cache_type = gr.Radio(["ephemeral", "persistent"], value="ephemeral", label=t("messages.cache_type"), elem_id="messages-cache-type")
         fill = gr.Button(t("messages.fill"), size="sm", elem_id="messages-fill-document")
-        report = gr.Markdown(cache_report(catalog.MESSAGES_MODELS[0], []), elem_id="messages-cache-report")
+        report = gr.Markdown(t("messages.say.send_message_cache_breakpoint_then"), elem_id="messages-cache-report")  # `cache_report` before any usage
     return cache_system, cache_last, cache_type, fill, report
 
 

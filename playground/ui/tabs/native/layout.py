@@ -100,7 +100,7 @@ def build_native_tab(ctx: TabContext) -> TabParts:
             with gr.Accordion(t("native.safety_panel"), open=False):
                 safety = gr.Code("", language="json", interactive=True, elem_id="native-safety",
                                  label=t("native.safety"))
-                auth = gr.Radio(list(AUTH_CHOICES), value="Authorization: Bearer", label=t("native.auth"), elem_id="native-auth",
+                auth = gr.Radio(choices(AUTH_CHOICES), value="Authorization: Bearer", label=t("native.auth"), elem_id="native-auth",
                                 info=t("native.auth_info"))
             with developer_section("native"):
                 extensions = gr.Code("", language="json", interactive=True, elem_id="native-extensions",
