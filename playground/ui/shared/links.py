@@ -235,6 +235,16 @@ def unknown_parameters(params: dict[str, str], settings: list[str] | None = None
     return items
 
 
+def opened_with(request: Any, tab: str) -> dict[str, str]:
+    """The page link's parameters when it opens `tab` (`tab`, "chat" when it names none), else none:
+    what `LinkOpener` fills there, for a load event that writes a default to leave those to it."""
+    try:
+        params = {name: value for name, value in request.query_params.items() if isinstance(value, str)}
+    except AttributeError:
+        return {}
+    return params if params.get("tab", "chat") == tab else {}
+
+
 def link_notes(params: dict[str, str]) -> list[str]:
     """What the notice says besides what was ignored: a link cut for its length, and values whose
     bytes were not valid UTF-8 (the browser made each such byte sequence a U+FFFD)."""

@@ -40,11 +40,12 @@ from playground.ui.i18n.client_words import word
 from playground.ui.shared.connection import ServerDefaults, resolve_connection
 from playground.ui.i18n import say
 from playground.ui.shared.forms import parse_json_field
+from playground.ui.shared.links import MAX_SETTING, opened_with
 from playground.ui.tabs.images.state import NOT_SET, Generation, ImagesSession, Outcome
 from playground.ui.shared.render import error_text, plain
 from playground.ui.shared.stopping import unless_stopped
 from playground.ui.shared.widgets import Inspector, banner_update
-from playground.ui.tabs.images.views import delivered_html, gallery_items, history_items, images_word, nothing_delivered_html
+from playground.ui.tabs.images.views import delivered_html, gallery_items, history_items, images_word, nothing_delivered_html, ratio_preview_html
 
 MAX_REFERENCES = 4
 THUMBNAIL_PX = 256
@@ -335,3 +336,19 @@ class ImagesHandlers:
         form = ImageForm(text, model_id, ratio_text, tier_text, count, quality_text, mime, modes, extra_fields=extra_text)
         progress(0.1, desc=say("images.progress_refine"))
         return finished(state, await refine(self.client, self.defaults, state, url, key, form, change))
+
+
+FIRST_RATIO, FIRST_TIER = "1:1", "1K"
+"""The ratio and size tier the form is built with."""
+
+
+def first_preview(request: gr.Request) -> Any:
+    """On the page's load: the ratio preview of the form as the page shows it, in the visitor's language
+    (the layout's is in the first locale): the built ratio, or the one the page's link gives it
+    (`links.setting_value`'s rule for a picker of values of its own), reading nothing from the page.
+    A link that picks a preset is left to the preset's change events."""
+    linked = opened_with(request, "images")
+    if "preset" in linked:
+        return gr.skip()
+    ratio = linked.get("ratio", FIRST_RATIO)
+    return ratio_preview_html(ratio if len(ratio) <= MAX_SETTING and ratio.isprintable() else FIRST_RATIO, FIRST_TIER)

@@ -5,6 +5,7 @@ refine (source and result side by side), the session's history, Stop, inspector 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import gradio as gr
@@ -14,7 +15,7 @@ from playground.ui.i18n import t
 
 from playground.client.catalog import IMAGE_MODELS
 from playground.client.images import MAX_IMAGES_PER_CALL
-from playground.ui.tabs.context import TabContext
+from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.shared.developer import developer_section
 from playground.ui.shared.examples import Example, ExampleRow
@@ -67,11 +68,11 @@ def _settings() -> tuple[Any, ...]:
     """(model, ratio, ratio preview, tier, n, quality, mime type, modalities, extra fields)."""
     model = gr.Dropdown(list(IMAGE_MODELS), value=IMAGE_MODELS[0], label=t("chat.model"), allow_custom_value=True, elem_id="images-model")
     with gr.Row(equal_height=True):
-        ratio = gr.Dropdown([NOT_SHOWN, *RATIOS], value="1:1", label=t("images.aspect_ratio_size_w"), allow_custom_value=True,
+        ratio = gr.Dropdown([NOT_SHOWN, *RATIOS], value=handlers.FIRST_RATIO, label=t("images.aspect_ratio_size_w"), allow_custom_value=True,
                             elem_id="images-ratio", scale=1)
-        preview = gr.HTML(ratio_preview_html("1:1", "1K"), elem_id="images-ratio-preview", scale=1)
+        preview = gr.HTML(ratio_preview_html(handlers.FIRST_RATIO, handlers.FIRST_TIER), elem_id="images-ratio-preview", scale=1)  # worded on load
     with gr.Row():
-        tier = gr.Dropdown([NOT_SHOWN, "1K", "2K", "3K"], value="1K", label=t("images.size_tier_image_size"), elem_id="images-tier")
+        tier = gr.Dropdown([NOT_SHOWN, "1K", "2K", "3K"], value=handlers.FIRST_TIER, label=t("images.size_tier_image_size"), elem_id="images-tier")
         n = gr.Slider(1, MAX_IMAGES_PER_CALL, value=1, step=1, label=t("images.number_of_images_n"), elem_id="images-n")
     with gr.Row():
         quality = gr.Dropdown([NOT_SHOWN, "auto", "low", "medium", "high"], value=NOT_SET, label=t("images.quality"), allow_custom_value=True,
@@ -106,7 +107,7 @@ def _results() -> ImagesResults:
     return ImagesResults(gallery, downloads, delivered, picked, instruction, refine_button, compare, before, after, history)
 
 
-def build_images_tab(ctx: TabContext) -> None:
+def build_images_tab(ctx: TabContext) -> TabParts:
     session = gr.State(ImagesSession())
     with gr.Row():
         with gr.Column(scale=2):
@@ -134,8 +135,20 @@ def build_images_tab(ctx: TabContext) -> None:
     if ctx.presets is not None:
         presets.wire(ctx.presets, by_name)
     gr.on([ratio.change, tier.change], ratio_preview_html, [ratio, tier], preview, queue=False, show_progress="hidden")
+    parts = TabParts(after_load=partial(_first_preview, preview), after_language=partial(_reworded_preview, ratio, tier, preview))
     _wire_generation(ctx, session, form_inputs, references, (run, stop_button), [error, notice, status], results, inspector)
     ctx.imports.register(FormImport("images", "Images", ("images",), form_inputs, handlers.form_from_curl, FORM_FIELDS, handlers.check_form))
+    return parts
+
+
+def _first_preview(preview: gr.HTML, loaded: Any) -> None:
+    """After the page's load: the ratio preview in the visitor's language (it reads nothing from the page)."""
+    loaded.then(handlers.first_preview, None, preview, queue=False, show_progress="hidden")
+
+
+def _reworded_preview(ratio: gr.Dropdown, tier: gr.Dropdown, preview: gr.HTML, switched: Any) -> None:
+    """After the language switch: the ratio preview in the new language."""
+    switched.then(ratio_preview_html, [ratio, tier], preview, queue=False, show_progress="hidden")
 
 
 def _wire_generation(ctx: TabContext, session: gr.State, form_inputs: list[Any], references: gr.File, buttons: tuple[gr.Button, gr.Button],

@@ -23,10 +23,12 @@ from playground.client.limits import LimitError
 from playground.client.media import media_directory
 from playground.client.transport import Connection, Exchange
 from playground.client.video import VideoTask, check_task_id
+from playground.client.video_catalog import video_model_ids
 from playground.client.video_requests import build_video_request
 from playground.ui.shared.connection import ServerDefaults, resolve_connection
 from playground.ui.shared.form_check import unchanged_problems
 from playground.ui.i18n import choices, say
+from playground.ui.shared.links import opened_with
 from playground.ui.shared.render import error_text
 from playground.ui.web.shown_files import shown_path
 from playground.ui.tabs.video.board import VideoBoard, VideoJob, board_html, gallery_items, job_call, job_choices
@@ -246,6 +248,22 @@ def restore_board(state: VideoBoard, stored: Any) -> str:
     """The jobs the browser kept, back on the board after a reload."""
     state.restore(stored.get("jobs") if isinstance(stored, dict) else None)
     return board_html(state)
+
+
+def first_notes(request: gr.Request) -> Any:
+    """On the page's load: the model's notes in the visitor's language (the layout's are in the first locale),
+    for the built model or the one the page's link picks, reading nothing from the page. A link that picks
+    a preset is left to the model picker's change event."""
+    linked = opened_with(request, "video")
+    if "preset" in linked:
+        return gr.skip()
+    model = linked.get("model", DEFAULT_MODEL)
+    return model_notes(model if model in video_model_ids() else DEFAULT_MODEL)
+
+
+def reworded(state: VideoBoard, model_id: str | None) -> tuple[str, str]:
+    """After the header's language switch: the board and the model's notes in the new language."""
+    return board_html(state), model_notes(model_id or DEFAULT_MODEL)
 
 
 def pick_video(evt: gr.SelectData) -> Any:

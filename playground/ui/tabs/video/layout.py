@@ -5,6 +5,7 @@ run `video_handlers`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import gradio as gr
@@ -26,6 +27,7 @@ from playground.ui.tabs.video.handlers import (
     arrive,
     cancel,
     clear_board,
+    first_notes,
     flags_of,
     from_curl,
     inspect_job_call,
@@ -33,6 +35,7 @@ from playground.ui.tabs.video.handlers import (
     model_changed,
     pick_video,
     restore_board,
+    reworded,
 )
 from playground.ui.shared.widgets import Inspector, error_banner
 from playground.ui.shared.scrolling import bring_into_view
@@ -95,7 +98,7 @@ def form_fields() -> tuple[dict[str, Any], gr.Markdown]:
     """The form (call inside the left column), by `FIELD_NAMES`, and the model's notes."""
     start = model_fields(DEFAULT_MODEL)
     model = gr.Dropdown(video_model_ids(), value=DEFAULT_MODEL, label=t("chat.model"), elem_id="video-model")
-    notes = gr.Markdown(model_notes(DEFAULT_MODEL), elem_id="video-model-notes")
+    notes = gr.Markdown(model_notes(DEFAULT_MODEL), elem_id="video-model-notes")  # worded on load (`first_notes`)
     mode = gr.Radio(choices(start["mode"].choices or ()), value=start["mode"].value, label=t("video.mode"), elem_id="video-mode")
     prompt = gr.Textbox(label=t("common.prompt"), lines=3, info=t("video.prompt_help"), elem_id="video-prompt")
     first_frame = uploaded_image(label=t("vform.first_frame"), visible=False, elem_id="video-first-frame")
@@ -225,4 +228,16 @@ def build_video_tab(ctx: TabContext) -> TabParts:
     page.session_file.wire(page.kept_fields, arrival=Arrival([page.arrived], arrive), check=check_video_values)
     ctx.imports.register(FormImport("video", "Video", ("video",), [*page.fields.values(), page.arrived], from_curl, FIELD_NAMES,
                                     check_video_values))
-    return TabParts(after_load=watch.restore_after)
+    return TabParts(after_load=partial(_after_load, watch), after_language=partial(_reworded, page))
+
+
+def _after_load(watch: JobWatch, loaded: Any) -> None:
+    """After the page's load: the kept jobs back (`JobWatch.restore_after`) and the model's notes in the
+    visitor's language (the layout's are in the first locale; this reads nothing from the page)."""
+    watch.restore_after(loaded)
+    loaded.then(first_notes, None, watch.page.notes, queue=False, show_progress="hidden")
+
+
+def _reworded(page: VideoPage, switched: Any) -> None:
+    """After the language switch: the board and the model's notes in the new language."""
+    switched.then(reworded, [page.board, page.fields["model"]], [page.board_view, page.notes], queue=False, show_progress="hidden")
