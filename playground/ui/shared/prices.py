@@ -26,7 +26,18 @@ from playground.ui.shared.render import plain
 STORAGE_KEY = "gateway-playground-prices"
 MAX_CSV_BYTES = 200_000
 IDLE_AFTER_S = 6 * 3600.0
-HEADERS = ["model", "input $/1M", "output $/1M", "cached input $/1M"]
+HEADER_KEYS = ("prices.head.model", "prices.head.input", "prices.head.output", "prices.head.cached_input")
+"""The table's headings (what is shown only: the table is read as rows, and a CSV's columns are `COLUMNS`)."""
+
+
+def headers() -> list[str]:
+    """The table's headings in the visitor's language (a value of Gradio's table, so written by the server)."""
+    return [say(key) for key in HEADER_KEYS]
+
+
+def shown_table(rows: list[list[Any]]) -> dict[str, Any]:
+    """The table's value: its rows under the headings in the visitor's language."""
+    return {"data": rows, "headers": headers()}
 
 
 @dataclass
@@ -91,7 +102,7 @@ class PriceEditor:
     def build(cls, prefix: str, saved: gr.BrowserState, prices: SessionPrices) -> PriceEditor:
         with gr.Accordion(t("prices.prices_per_1m_tokens"), open=False, elem_id=f"{prefix}-prices"):
             gr.Markdown(t("prices.cost_input_input_price"))
-            table = gr.Dataframe(headers=HEADERS, column_count=4, type="array", interactive=True, row_count=3,
+            table = gr.Dataframe(headers=headers(), column_count=4, type="array", interactive=True, row_count=3,
                                  datatype=["str", "number", "number", "number"], elem_id=f"{prefix}-prices-table")
             with gr.Row():
                 upload = gr.File(label=t("prices.import") + f" ({', '.join(COLUMNS)})", file_types=[".csv"], type="filepath", elem_id=f"{prefix}-prices-csv")
@@ -107,7 +118,11 @@ class PriceEditor:
         """The page's load: the browser's table applied to this session and shown."""
         table = parse_stored(stored)
         self.prices.set(table)
-        return table_rows(table) or [["", None, None, None]]
+        return shown_table(table_rows(table) or [["", None, None, None]])
+
+    def reworded(self, rows: Any) -> Any:
+        """After the header's language switch: the table as it is, under the headings in the new language."""
+        return shown_table(rows if isinstance(rows, list) and rows else [["", None, None, None]])
 
     def edited(self, rows: Any) -> tuple[Any, Any]:
         """(status, browser copy) after the table was edited: applied when it is whole, else refused."""
@@ -130,4 +145,4 @@ class PriceEditor:
         except (PriceError, UnicodeDecodeError, OSError) as error:
             return gr.skip(), say("prices.say.not_imported", error=plain(str(error))), gr.skip()
         self.prices.set(table)
-        return table_rows(table), say("prices.say.imported_model_price", table_count=len(table)), {"rows": table_rows(table)}
+        return shown_table(table_rows(table)), say("prices.say.imported_model_price", table_count=len(table)), {"rows": table_rows(table)}

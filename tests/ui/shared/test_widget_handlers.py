@@ -59,11 +59,11 @@ def test_the_price_editor_applies_a_whole_table_and_refuses_a_broken_one(page: A
     assert "1" in status and saved["rows"][0][0] == "gx-2.5-flash"
     status, saved = editor.edited([["gx-2.5-flash", "cheap", 2.5, None]])
     assert "⚠" in status and skipped(saved)
-    assert editor.restore({"rows": "garbage"}) == [["", None, None, None]]
+    assert editor.restore({"rows": "garbage"}) == {"data": [["", None, None, None]], "headers": ["model", "input $/1M", "output $/1M", "cached input $/1M"]}
     csv = tmp_path / "prices.csv"
     csv.write_text("model,input,output,cached_input\ngx-2.5-pro,1.25,10,0.3\n")
-    rows, status, saved = editor.imported(str(csv))
-    assert rows[0][0] == "gx-2.5-pro" and "1" in status and saved == {"rows": rows}
+    shown, status, saved = editor.imported(str(csv))
+    assert shown["data"][0][0] == "gx-2.5-pro" and "1" in status and saved == {"rows": shown["data"]}
     csv.write_bytes(b"x" * (MAX_CSV_BYTES + 1))
     rows, status, saved = editor.imported(str(csv))
     assert skipped(rows) and skipped(saved) and f"{MAX_CSV_BYTES:,}" in status

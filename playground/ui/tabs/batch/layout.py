@@ -15,7 +15,7 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import choices, t, t_client
+from playground.ui.i18n import choices, english, t, t_client
 from playground.gradio_compat import current_blocks
 
 from playground.client.batch.graders import FORM_KINDS, KINDS as GRADER_KINDS
@@ -25,7 +25,7 @@ from playground.settings import Settings
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.tabs.batch.column_prompts import ColumnPrompts, PromptVersionsExample
 from playground.ui.tabs.batch.columns import ColumnSettingsInputs
-from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
+from playground.ui.tabs.batch.handlers import DEFAULT_TEMPLATE, BatchHandlers, BatchState, first_template, reworded_template
 from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.changes import ChangesHandlers
 from playground.ui.tabs.batch.linked import BatchLink
@@ -78,20 +78,24 @@ def build_batch_tab(ctx: TabContext) -> TabParts:
     _wire_inputs(ctx, tab, handlers)
     _wire_slots(tab, handlers)
     _wire_run(ctx, tab, handlers, last_run)
-    worded_on_load = page.load(handlers.on_page_load, None, [tab.used, tab.preview], queue=False)  # reads nothing: see on_page_load
+    worded_on_load = page.load(handlers.on_page_load, None, [tab.used, tab.preview], queue=False).then(  # reads nothing: see on_page_load
+        first_template, None, tab.user, queue=False)  # the default template in the visitor's language, before a restore or a link's
     _wire_results(worded_on_load, tab, handlers, last_run)  # the last run and its form after the load's preview, never under it
     _wire_changes(tab, ChangesHandlers(ctx, runs))
     link = BatchLink(ctx, (tab.system.value or "", tab.user.value or ""))  # after the load's preview (a link with a form restores no run)
     opened = worded_on_load.then(link.on_open, [tab.state], [tab.state, *tab.data_outputs, *tab.grader_inputs, tab.link_notice],
                                  queue=False)
     opened.then(None, None, None, js=shown_into_view_js(tab.link_notice.elem_id), queue=False)
-    return TabParts(after_language=partial(_reword_after, handlers, worded, [tab.used, tab.preview]),
+    return TabParts(after_language=partial(_reword_after, handlers, worded, [tab.used, tab.preview], tab),
                     link=LinkWriter(link.on_copy, [tab.state, tab.mock_tools, *tab.grader_inputs]))
 
 
-def _reword_after(handlers: BatchHandlers, inputs: list[Any], outputs: list[Any], switched: Any) -> None:
-    """The language switch: the columns-used line and the empty preview again, in the new language."""
+def _reword_after(handlers: BatchHandlers, inputs: list[Any], outputs: list[Any], tab: BatchPage, switched: Any) -> None:
+    """The language switch: the columns-used line and the empty preview again, in the new language, the
+    default template if untouched, and the price table's headings."""
     switched.then(handlers.on_language, inputs, outputs, queue=False)
+    switched.then(reworded_template, tab.user, tab.user, queue=False)
+    switched.then(tab.prices.reworded, tab.prices.table, tab.prices.table, queue=False)
 
 
 class BatchPage:
@@ -149,7 +153,7 @@ class BatchPage:
             with gr.Column(scale=3):
                 self.system = gr.Textbox(label=t("batch.system_prompt_template"), lines=1, elem_id="batch-system")
                 self.user = gr.Textbox(label=t("batch.user_prompt_template_column"), lines=3,
-                                       value="Answer in one sentence: {{question}}", elem_id="batch-user")
+                                       value=english(DEFAULT_TEMPLATE), elem_id="batch-user")  # worded on load
                 self.check = gr.Markdown(elem_id="batch-check")
                 self.to_chat = gr.Button(t("batch.to_chat"), size="sm", elem_id="batch-to-chat")
             with gr.Column(scale=3):

@@ -37,6 +37,7 @@ from playground.ui.shared.metrics import metrics_text
 from playground.ui.shared.prices import SessionPrices, cost_text
 from playground.ui.shared.render import error_text, plain, result_messages
 from playground.ui.shared.widgets import banner_update
+from playground.ui.shared.worded_defaults import first_default, reworded_default
 from playground.ui.web.shown_files import new_file
 from playground.ui.tabs.compare.mocked import answered_by_mocks, calls_messages
 
@@ -340,3 +341,17 @@ class CompareHandlers:
     def diff_picked(self, compare_state: CompareState, first: int, second: int, *values: Any) -> Any:
         """Two other columns picked for the word diff."""
         return self.finished(compare_state, first, second, *values)[-3]
+
+
+DEFAULT_MESSAGE = "compare.default_message"
+
+
+def first_message(request: gr.Request) -> Any:
+    """On the page's load: the default message in the visitor's language (the page is built with the
+    first locale's), unless the page's link writes the message itself."""
+    return first_default(DEFAULT_MESSAGE, "compare", request)
+
+
+def reworded_message(current: Any) -> Any:
+    """After the header's language switch: the default message in the new language, if still untouched."""
+    return reworded_default(DEFAULT_MESSAGE, current)

@@ -4,17 +4,18 @@ shared parameters, and the export."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import t
+from playground.ui.i18n import english, t
 
 from playground.ui.conversation.chatbot import Chatbot
 from playground.ui.tabs.compare import handlers, mocked
 from playground.ui.tabs.compare.handlers import PRESETS, CompareState
 from playground.ui.shared.column_picker import ColumnPicker
-from playground.ui.tabs.context import TabContext
+from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.uploaded_image import uploaded_image
 from playground.ui.shared.widgets import error_banner
@@ -38,12 +39,12 @@ EXAMPLES = [
 ]
 
 
-def build_compare_tab(ctx: TabContext) -> None:
+def build_compare_tab(ctx: TabContext) -> TabParts:
     state = gr.State(CompareState())
     with gr.Row():
         with gr.Column(scale=3):
             system = gr.Textbox(label=t("chat.system"), lines=1, elem_id="compare-system")
-            user = gr.Textbox(label=t("compare.message"), lines=2, value="Explain in two sentences why the sky is blue.", elem_id="compare-message")
+            user = gr.Textbox(label=t("compare.message"), lines=2, value=english(handlers.DEFAULT_MESSAGE), elem_id="compare-message")  # worded on load
         with gr.Column(scale=2):
             image = uploaded_image(label=t("cmp.image"), height=200, elem_id="compare-image")  # 120 px: the label covered the drop text
         with gr.Column(scale=2):
@@ -105,3 +106,14 @@ def build_compare_tab(ctx: TabContext) -> None:
                for kind, component in zip(("format", "model"), pair)}
     examples.wire({"system": system, "user": user, "image": image, "temperature": temperature, "max_tokens": max_tokens,
                    "thinking": thinking, "stream": stream, "budget": budget, "preset": picker.preset, **columns})
+    return TabParts(after_load=partial(_first_message, user), after_language=partial(_reworded_message, user))
+
+
+def _first_message(user: gr.Textbox, loaded: Any) -> None:
+    """After the page's load: the default message in the visitor's language (it reads nothing from the page)."""
+    loaded.then(handlers.first_message, None, user, queue=False)
+
+
+def _reworded_message(user: gr.Textbox, switched: Any) -> None:
+    """After the language switch: the default message in the new language, if untouched."""
+    switched.then(handlers.reworded_message, user, user, queue=False)
