@@ -176,3 +176,51 @@ def test_every_chinese_browser_language_gets_the_one_chinese_catalogue(browser: 
         expect(page.locator("#chat-notice")).to_have_text(ZH["note.nothing_to_retry"], timeout=10_000)
     finally:
         context.close()
+
+
+ZH_CLIENT = CATALOGUE.client["zh-CN"]
+
+
+def assert_built_texts_in_chinese(page: Page) -> None:
+    """Issue 40's texts the page is built with that stayed English in Chinese: each tab's, in Chinese."""
+    open_tab(page, ZH["tab.video"], "#video-model-notes")
+    expect(page.locator("#video-model-notes")).to_contain_text(ZH_CLIENT["video.note.vida_2"], timeout=10_000)
+    expect(page.locator("#video-model-notes")).not_to_contain_text("Portrait")
+    expect(page.locator("#video-board")).to_contain_text(f"“{ZH['video.resume_a_task_by']}”", timeout=10_000)  # the box's label
+    expect(page.locator("#video-resume-id")).to_contain_text(ZH["video.resume_a_task_by"])
+    open_tab(page, ZH["tab.images"], "#images-ratio-preview")
+    expect(page.locator("#images-ratio-preview")).to_contain_text("在 1K 档约为 1024×1024 像素", timeout=10_000)
+    expect(page.locator("#images-ratio-preview")).not_to_contain_text("about")
+    open_tab(page, ZH["tab.messages"], "#messages-max-tokens")
+    open_accordion(page, ZH["messages.cache_lab"], "#messages-cache-report")
+    expect(page.locator("#messages-cache-report")).to_have_text(ZH["messages.say.send_message_cache_breakpoint_then"], timeout=10_000)
+    open_tab(page, ZH["tab.native"], "#native-output-images")
+    open_accordion(page, ZH["native.safety_panel"], "#native-auth")
+    for key in ("choice.auth.header", "choice.auth.query"):
+        expect(page.locator("#native-auth")).to_contain_text(ZH[key])
+    expect(page.locator("#native-auth")).not_to_contain_text("x-svc-api-key header")
+    open_tab(page, ZH["tab.compare"], "#compare-message")
+    expect(page.locator("#compare-message textarea")).to_have_value(ZH["compare.default_message"], timeout=10_000)
+    open_tab(page, ZH["tab.batch"], "#batch-user")
+    expect(page.locator("#batch-user textarea")).to_have_value(ZH["batch.default_template"], timeout=10_000)
+    open_accordion(page, ZH["prices.prices_per_1m_tokens"], "#batch-prices-table")
+    expect(page.locator("#batch-prices-table")).to_contain_text(ZH["prices.head.cached_input"], timeout=10_000)
+    expect(page.locator("#batch-prices-table")).not_to_contain_text("cached input")
+
+
+def test_the_texts_built_with_the_page_are_in_chinese_on_a_chinese_page(chinese_page: Page) -> None:
+    chinese_page.click("#tour-close")
+    assert_built_texts_in_chinese(chinese_page)
+
+
+def test_the_texts_built_with_the_page_follow_the_switch_and_what_was_typed_stays(page: Page) -> None:
+    page.click("#tour-close")
+    page.locator("#language-switch").get_by_label("中文").check()
+    expect(page.locator("#chat-stop")).to_have_text(ZH["conversation.stop"], timeout=10_000)
+    assert_built_texts_in_chinese(page)
+    open_tab(page, ZH["tab.compare"], "#compare-message")
+    page.fill("#compare-message textarea", "Why is the sea salty?")  # typed: no longer a default
+    page.locator("#language-switch").get_by_label("English").check()
+    expect(page.locator("#batch-user textarea")).to_have_value(EN["batch.default_template"], timeout=10_000)
+    expect(page.locator("#compare-message textarea")).to_have_value("Why is the sea salty?")
+    expect(page.locator("#images-ratio-preview")).to_contain_text("about 1024×1024 px at 1K", timeout=10_000)
