@@ -144,6 +144,34 @@ def test_the_whole_page_writes_its_texts_through_the_catalogue(catalogue: Catalo
     assert not found, "texts of the page outside the catalogue:\n" + "\n".join(found)
 
 
+WORDED_ON_LOAD = ("gateway-badge", "images-ratio-preview", "video-model-notes")
+"""Texts with values the layout builds in the first locale (outside an event, as the app's start builds the
+page) and the server writes again after the page's load, in the visitor's language (issue 40)."""
+
+
+def _after_load(blocks: gr.Blocks) -> set[int]:
+    """The events a page's load runs: its load events and every event chained after one."""
+    ran = {fn._id for fn in blocks.fns.values() if any(trigger == "load" for _, trigger in fn.targets)}
+    grew = True
+    while grew:
+        following = {fn._id for fn in blocks.fns.values() if fn.trigger_after in ran} - ran
+        ran |= following
+        grew = bool(following)
+    return ran
+
+
+def test_a_text_the_layout_builds_in_the_first_locale_is_written_again_on_load(catalogue: Catalogue) -> None:
+    from playground.ui.app import build_app
+    from playground.ui.shared.connection import ServerDefaults
+
+    blocks = build_app(Settings(), ServerDefaults("http://127.0.0.1:9", "k", demo=True))  # outside an event: `say` writes English
+    built_in_english = {line.split(" ")[0] for line in bypasses(blocks, catalogue.page_words("en-XA"))}
+    assert built_in_english <= set(WORDED_ON_LOAD), f"texts built with the page in English that no load rewrites: {built_in_english - set(WORDED_ON_LOAD)}"
+    loaded = _after_load(blocks)
+    written = {getattr(block, "elem_id", None) for fn in blocks.fns.values() if fn._id in loaded and fn.fn is not None for block in fn.outputs}
+    assert set(WORDED_ON_LOAD) <= written, f"not written after the page's load: {set(WORDED_ON_LOAD) - written}"
+
+
 def test_the_layout_check_finds_a_text_outside_the_catalogue(catalogue: Catalogue) -> None:
     with gr.Blocks() as blocks:
         gr.Button(i18n.t("conversation.stop"), elem_id="fine")
