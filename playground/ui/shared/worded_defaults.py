@@ -10,7 +10,7 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import say, words_in_every_language
+from playground.ui.i18n import english, say, words_in_every_language
 from playground.ui.shared.links import opened_with
 
 LINK_TEXT = "q"
@@ -18,8 +18,10 @@ LINK_TEXT = "q"
 
 
 def first_default(key: str, tab: str, request: Any) -> Any:
-    """On the page's load: the catalogue's text `key` in the visitor's language, or skip when the link opens `tab` with its text."""
-    return gr.skip() if LINK_TEXT in opened_with(request, tab) else say(key)
+    """On the page's load: the catalogue's text `key` in the visitor's language; skip when the page was built
+    with it (the first locale: nothing typed meanwhile is written over) or the link opens `tab` with its text."""
+    text = say(key)
+    return gr.skip() if text == english(key) or LINK_TEXT in opened_with(request, tab) else text
 
 
 def reworded_default(key: str, current: Any) -> Any:
