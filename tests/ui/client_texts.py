@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "playground" / "client"
 UI = ROOT / "playground" / "ui"
 WORDS = UI / "i18n"
-CODE_MODULES = ("codegen", "language", "client_words", "scrolling", "draft_keys")
+CODE_MODULES = ("codegen", "language", "client_words", "scrolling", "draft_keys", "worded_defaults")
 """UI modules whose texts are code (the inspector's curl and Python, the browser's JavaScript) or the wording itself."""
 PROSE = re.compile(r"[A-Za-z]{2,}[,;:]? +[A-Za-z({“\"'][A-Za-z]")
 NOT_PROSE_CALLS = re.compile(r"(^|\.)(log|logger|logging)\.|\.(startswith|endswith|removeprefix|removesuffix|split|replace|strip|rstrip|lstrip|match|search|sub|compile|fullmatch)$")

@@ -1,27 +1,31 @@
 """A default a person may edit (Compare's message, Batch's prompt template) in the visitor's language,
-and only while it is untouched: written by the tab's server on the page's load (a default built with
-the page is in the first locale) unless the page's link writes that box itself, and after the header's
-language switch only while the box still holds the default of some language (Gradio's own translation
-of a value would write over what was typed)."""
+and only while it is untouched. The page is built with the first locale's text; on the page's load a
+script in the page (`first_default_js`, no server step) writes the visitor's language's text, but only
+while the box still holds the first locale's, read at that moment: what was typed before, or what a
+link or a restore wrote, is kept. After the header's language switch the server replaces it only while
+the box still holds the default of some language (Gradio's own translation of a value would write over
+what was typed)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import english, say, words_in_every_language
-from playground.ui.shared.links import opened_with
-
-LINK_TEXT = "q"
-"""The link parameter that fills a tab's text box (`links.TabLink.text`)."""
+from playground.ui.i18n import english, languages, say, words_in_every_language
+from playground.ui.i18n.language import link_language_js
 
 
-def first_default(key: str, tab: str, request: Any) -> Any:
-    """On the page's load: the catalogue's text `key` in the visitor's language; skip when the page was built
-    with it (the first locale: nothing typed meanwhile is written over) or the link opens `tab` with its text."""
-    text = say(key)
-    return gr.skip() if text == english(key) or LINK_TEXT in opened_with(request, tab) else text
+def first_default_js(key: str) -> str:
+    """`(current) => text`: the page-load script for a box built with the catalogue's text `key` in the
+    first locale; the text in the page's language (its cookie) while the box holds the first locale's."""
+    words = {code: texts[key] for code, texts in words_in_every_language([key]).items()}
+    return f"""(current) => {{
+  const language = ({link_language_js(languages())})();
+  const words = {json.dumps(words, ensure_ascii=False)};
+  return language && current === {json.dumps(english(key), ensure_ascii=False)} && words[language] ? words[language] : current;
+}}"""
 
 
 def reworded_default(key: str, current: Any) -> Any:

@@ -1,7 +1,8 @@
 """Texts the page is built with that hold values (a model's notes, the ratio preview, the price table's
 headings) or that a person edits (Compare's message, Batch's template) follow the visitor's language
-(issue 40): the tab's server writes them on the page's load (reading nothing from the page, and leaving
-to a link what it writes itself) and after the header's switch (a default only while untouched). The
+(issue 40): on the page's load the tab's server writes the texts that hold values (reading nothing from
+the page, and leaving to a link what it writes itself) and a script in the page the editable defaults
+(only while the box holds the first locale's text); after the header's switch, a default only while untouched. The
 choices and names that were English (Native's key choices, the embeddings formats' names in the views)
 are the catalogue's words, with the values the handlers read unchanged."""
 
@@ -23,8 +24,8 @@ from playground.ui.i18n import CATALOGUE, EN
 from playground.ui.i18n.language import LANGUAGE_COOKIE
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.shared.prices import PriceEditor
-from playground.ui.tabs.batch.handlers import first_template, reworded_template
-from playground.ui.tabs.compare.handlers import first_message, reworded_message
+from playground.ui.tabs.batch.handlers import reworded_template
+from playground.ui.tabs.compare.handlers import reworded_message
 from playground.ui.tabs.embeddings.handlers import LIST_FORMAT, NATIVE_FORMAT, EmbeddingsForm, embed_texts
 from playground.ui.tabs.images.handlers import first_preview
 from playground.ui.tabs.images.views import ratio_preview_html
@@ -56,19 +57,6 @@ def event(language: str, query: dict[str, str] | None = None) -> Iterator[LinkRe
 
 def skipped(value: Any) -> bool:
     return isinstance(value, dict) and value.get("__type__") == "update" and len(value) == 1
-
-
-@pytest.mark.parametrize(("first", "key", "tab"), [(first_message, "compare.default_message", "compare"),
-                                                   (first_template, "batch.default_template", "batch")])
-def test_a_default_is_written_on_load_in_the_visitors_language_unless_the_link_writes_it(first: Any, key: str, tab: str) -> None:
-    with event("zh-CN") as request:
-        assert first(request) == ZH[key]
-    with event("zh-CN", {"tab": "chat", "q": "hello"}) as request:  # a link into another tab
-        assert first(request) == ZH[key]
-    with event("zh-CN", {"tab": tab, "q": "hello"}) as request:  # the link opener writes this box
-        assert skipped(first(request))
-    with event("en") as request:  # the page was built with it: nothing is written (over what may be typed already)
-        assert skipped(first(request))
 
 
 @pytest.mark.parametrize(("reword", "key"), [(reworded_message, "compare.default_message"), (reworded_template, "batch.default_template")])
@@ -164,8 +152,13 @@ def test_the_page_words_its_built_texts_on_load_and_after_the_switch(page: gr.Bl
 
     loads = {fn._id for fn in page.fns.values() if any(trigger == "load" for _, trigger in fn.targets)}
     after_load = [fn for fn in page.fns.values() if fn.trigger_after is not None]
-    written_on_load = {runs(fn.fn): fn for fn in after_load if runs(fn.fn) in (first_message, first_template, first_preview, first_notes)}
-    assert set(written_on_load) == {first_message, first_template, first_preview, first_notes}
+    written_on_load = {runs(fn.fn): fn for fn in after_load if runs(fn.fn) in (first_preview, first_notes)}
+    assert set(written_on_load) == {first_preview, first_notes}
+    in_the_page = {fn.outputs[0].elem_id: fn for fn in after_load if fn.fn is None and fn.js and "words[language]" in fn.js}
+    assert set(in_the_page) == {"compare-message", "batch-user"}, "the editable defaults are worded by a script in the page"
+    for elem_id, fn in in_the_page.items():
+        assert [block.elem_id for block in fn.inputs] == [elem_id], "it reads the box as it is at that moment"
+        assert page.fns[fn.trigger_after]._id in loads, f"{elem_id}: worded right after the page's load"
     for fn in written_on_load.values():
         assert not fn.inputs, f"{fn.fn.__name__} reads nothing from the page"
         parent = page.fns[fn.trigger_after]

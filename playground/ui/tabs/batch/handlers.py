@@ -44,7 +44,7 @@ from playground.ui.tabs.context import TabContext
 from playground.ui.i18n.client_words import message_of, word, word_list
 from playground.ui.shared.connection import resolve_connection
 from playground.ui.shared.widgets import Inspector, banner_update
-from playground.ui.shared.worded_defaults import first_default, reworded_default
+from playground.ui.shared.worded_defaults import reworded_default
 from playground.ui.web.owned_files import owned_folder
 from playground.ui.web.owners import current_owner
 from playground.ui.i18n import EN, say
@@ -96,11 +96,6 @@ def _heading_in(graders: dict[str, str], name: str) -> str:
 
 
 DEFAULT_TEMPLATE = "batch.default_template"
-
-
-def first_template(request: gr.Request) -> Any:
-    """On the page's load: the default prompt template in the visitor's language, unless the link writes it."""
-    return first_default(DEFAULT_TEMPLATE, "batch", request)
 
 
 def reworded_template(current: Any) -> Any:

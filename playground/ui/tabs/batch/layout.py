@@ -25,7 +25,7 @@ from playground.settings import Settings
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.tabs.batch.column_prompts import ColumnPrompts, PromptVersionsExample
 from playground.ui.tabs.batch.columns import ColumnSettingsInputs
-from playground.ui.tabs.batch.handlers import DEFAULT_TEMPLATE, BatchHandlers, BatchState, first_template, reworded_template
+from playground.ui.tabs.batch.handlers import DEFAULT_TEMPLATE, BatchHandlers, BatchState, reworded_template
 from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.changes import ChangesHandlers
 from playground.ui.tabs.batch.linked import BatchLink
@@ -39,6 +39,7 @@ from playground.ui.shared.prices import PriceEditor
 from playground.ui.shared.examples import ExampleCard, ExampleRow
 from playground.ui.shared.links import LinkWriter
 from playground.ui.shared.scrolling import into_view_js, shown_into_view_js
+from playground.ui.shared.worded_defaults import first_default_js
 from playground.ui.conversation.prompt_move import BatchTarget
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
 
@@ -78,8 +79,8 @@ def build_batch_tab(ctx: TabContext) -> TabParts:
     _wire_inputs(ctx, tab, handlers)
     _wire_slots(tab, handlers)
     _wire_run(ctx, tab, handlers, last_run)
-    worded_on_load = page.load(handlers.on_page_load, None, [tab.used, tab.preview], queue=False).then(  # reads nothing: see on_page_load
-        first_template, None, tab.user, queue=False)  # the default template in the visitor's language, before a restore or a link's
+    worded_on_load = page.load(handlers.on_page_load, None, [tab.used, tab.preview], queue=False)  # reads nothing: see on_page_load
+    worded_on_load.then(None, tab.user, tab.user, js=first_default_js(DEFAULT_TEMPLATE), queue=False)  # in the page, while untouched
     _wire_results(worded_on_load, tab, handlers, last_run)  # the last run and its form after the load's preview, never under it
     _wire_changes(tab, ChangesHandlers(ctx, runs))
     link = BatchLink(ctx, (tab.system.value or "", tab.user.value or ""))  # after the load's preview (a link with a form restores no run)

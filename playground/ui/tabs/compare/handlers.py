@@ -37,7 +37,7 @@ from playground.ui.shared.metrics import metrics_text
 from playground.ui.shared.prices import SessionPrices, cost_text
 from playground.ui.shared.render import error_text, plain, result_messages
 from playground.ui.shared.widgets import banner_update
-from playground.ui.shared.worded_defaults import first_default, reworded_default
+from playground.ui.shared.worded_defaults import reworded_default
 from playground.ui.web.shown_files import new_file
 from playground.ui.tabs.compare.mocked import answered_by_mocks, calls_messages
 
@@ -344,12 +344,6 @@ class CompareHandlers:
 
 
 DEFAULT_MESSAGE = "compare.default_message"
-
-
-def first_message(request: gr.Request) -> Any:
-    """On the page's load: the default message in the visitor's language (the page is built with the
-    first locale's), unless the page's link writes the message itself."""
-    return first_default(DEFAULT_MESSAGE, "compare", request)
 
 
 def reworded_message(current: Any) -> Any:

@@ -20,6 +20,7 @@ from playground.ui.shared.examples import Example, ExampleRow
 from playground.ui.shared.uploaded_image import uploaded_image
 from playground.ui.shared.widgets import error_banner
 from playground.ui.shared.scrolling import bring_into_view
+from playground.ui.shared.worded_defaults import first_default_js
 
 COLUMNS = 4
 
@@ -110,8 +111,8 @@ def build_compare_tab(ctx: TabContext) -> TabParts:
 
 
 def _first_message(user: gr.Textbox, loaded: Any) -> None:
-    """After the page's load: the default message in the visitor's language (it reads nothing from the page)."""
-    loaded.then(handlers.first_message, None, user, queue=False)
+    """After the page's load: the default message in the page's language, while untouched (a script in the page)."""
+    loaded.then(None, user, user, js=first_default_js(handlers.DEFAULT_MESSAGE), queue=False)
 
 
 def _reworded_message(user: gr.Textbox, switched: Any) -> None:
