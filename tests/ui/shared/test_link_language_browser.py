@@ -6,29 +6,18 @@ switch takes `lang` off the address, so the handlers then follow the person's ch
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from playground.ui.i18n import languages
 from playground.ui.i18n.language import LANGUAGE_COOKIE, remembered_js, switch_js
 from playground.ui.shared.links import COPY_JS
+from tests.ui.shared.conftest import ORIGIN
 
 pytestmark = pytest.mark.browser
-ORIGIN = "http://playground.test"
 COPY = COPY_JS.replace("NAMES", json.dumps(["q"]))
-
-
-@pytest.fixture
-def bare(browser: Browser) -> Iterator[Page]:
-    """A page of its own at `ORIGIN` (served here: nothing but a body), in an English browser."""
-    context = browser.new_context(locale="en-US")
-    context.route(f"{ORIGIN}/**", lambda route: route.fulfill(status=200, content_type="text/html", body="<html><body></body></html>"))
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def at(page: Page, query: str, cookie: str | None = None) -> None:

@@ -4,27 +4,17 @@ box holds the first locale's, so what was typed before it ran, or written by a l
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from playground.ui.i18n import CATALOGUE, EN
 from playground.ui.i18n.language import LANGUAGE_COOKIE
 from playground.ui.shared.worded_defaults import first_default_js
+from tests.ui.shared.conftest import ORIGIN
 
 pytestmark = pytest.mark.browser
-ORIGIN = "http://playground.test"
 KEYS = ("compare.default_message", "batch.default_template")
-
-
-@pytest.fixture
-def bare(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(locale="en-US")
-    context.route(f"{ORIGIN}/**", lambda route: route.fulfill(status=200, content_type="text/html", body="<html><body></body></html>"))
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def worded(page: Page, key: str, current: str, cookie: str | None) -> str:
