@@ -59,10 +59,13 @@ def dataset_text(dataset: Dataset) -> str:
     size = sum(len(value) for row in dataset.rows for value in row.values())
     if size > MAX_DATA_BYTES:
         raise PackedError("too_large", kb=f"{size / 1000:,.1f}", limit=f"{MAX_DATA_BYTES / 1000:,.1f}")
-    compact = {"ensure_ascii": False, "separators": (",", ":")}
-    lines = [json.dumps({"name": dataset.source}, **compact)]  # type: ignore[arg-type]
-    lines += [json.dumps({name: row.get(name, "") for name in dataset.columns}, **compact) for row in dataset.rows]  # type: ignore[arg-type]
+    lines = [_compact({"name": dataset.source})]
+    lines += [_compact({name: row.get(name, "") for name in dataset.columns}) for row in dataset.rows]
     return "\n".join(lines)
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def data_parameter(dataset: Dataset | None) -> str:
