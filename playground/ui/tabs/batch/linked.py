@@ -102,7 +102,7 @@ def graders_parameter(values: list[Any]) -> str:
     specs = graders_from(values)
     if not specs:
         return ""
-    return pack(json.dumps([spec.to_dict() for spec in specs], ensure_ascii=False, separators=(",", ":")), MAX_GRADERS_CHARS, MAX_GRADERS_BYTES)
+    return pack(_compact([spec.to_dict() for spec in specs]), MAX_GRADERS_CHARS, MAX_GRADERS_BYTES)
 
 
 def read_graders(text: str) -> list[Any]:
