@@ -12,8 +12,17 @@ waits to get it back (up to the 5 ms switch interval when the loop is busy), so 
 write (`runs.single_statement`) alone in its group runs without BEGIN and COMMIT around it. Work
 awaited from the event loop (`run`) is answered on the loop's own future, and a group's answers to
 one loop go in one wake-up of it (`call_soon_threadsafe` once, not once per piece through a
-`concurrent.futures.Future` chained to an asyncio one). The schema is brought up to date by
-`migrations.migrate` when the file is opened."""
+`concurrent.futures.Future` chained to an asyncio one).
+
+One kind of write skips the thread when it can: a short one the event loop must see committed
+before it goes on, many times a second (a Batch cell's `sent` mark, `run_here`). Handed to the
+thread, each costs the loop far more than the write: the GIL passes back and forth at every system
+call of both threads (a 1,000-row run took 1.37x direct calls that way; docs/benchmarks.md). It
+runs on a connection of the calling thread's own when no other writer holds the file (WAL: one
+writer at a time), and is handed to the thread like `run` when one does, so the loop never waits
+for a lock.
+
+The schema is brought up to date by `migrations.migrate` when the file is opened."""
 
 from __future__ import annotations
 
@@ -36,6 +45,10 @@ T = TypeVar("T")
 _OPEN: dict[Path, Database] = {}
 _OPEN_LOCK = threading.Lock()
 log = logging.getLogger(__name__)
+
+
+class _LockHeld(Exception):
+    """Another writer holds the file: the work goes to the store's thread instead."""
 
 
 class _LoopWaiter:
@@ -68,6 +81,9 @@ class Database:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._here = threading.local()
+        self._here_connections: list[sqlite3.Connection] = []
+        self._here_lock = threading.Lock()
         self._thread = threading.Thread(target=self._serve, name="playground-store", daemon=True)
         self._thread.start()
         try:
@@ -85,11 +101,15 @@ class Database:
                 _OPEN[path] = cls(path)
             return _OPEN[path]
 
-    def _serve(self) -> None:
-        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
-        connection.execute("PRAGMA journal_mode=WAL")
+    def _connect(self, timeout: float) -> sqlite3.Connection:
+        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=timeout)
         connection.execute("PRAGMA synchronous=NORMAL")  # in WAL: a process kill loses no commit
         connection.execute("PRAGMA foreign_keys=ON")
+        return connection
+
+    def _serve(self) -> None:
+        connection = self._connect(30)
+        connection.execute("PRAGMA journal_mode=WAL")
         try:
             while True:
                 first = self._jobs.get()
@@ -164,10 +184,42 @@ class Database:
         self._jobs.put((_LoopWaiter(loop, future), work, args))
         return await future
 
+    async def run_here(self, work: Callable[..., T], *args: Any) -> T:
+        """`run` for a short write (see above): on the calling thread when the file's write lock is
+        free, else on the store's thread; returns once committed (or raises, having written nothing)."""
+        try:
+            return self._write_now(work, *args)
+        except _LockHeld:
+            return await self.run(work, *args)
+
+    def _write_now(self, work: Callable[..., T], *args: Any) -> T:
+        connection = getattr(self._here, "connection", None)
+        if connection is None:
+            connection = self._here.connection = self._connect(0)
+            with self._here_lock:
+                self._here_connections.append(connection)
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if getattr(error, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY:
+                raise _LockHeld from error
+            raise
+        try:
+            result = work(connection, *args)
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")
+        return result
+
     def close(self) -> None:
         """Finish queued work and close the file (tests and benchmarks; the app keeps it open)."""
         self._jobs.put(None)
         self._thread.join(30)
+        with self._here_lock:
+            for connection in self._here_connections:
+                connection.close()
+            self._here_connections.clear()
         with _OPEN_LOCK:
             if _OPEN.get(self.path) is self:
                 del _OPEN[self.path]

@@ -100,3 +100,54 @@ async def test_work_awaited_from_the_event_loop_raises_its_error_and_is_kept_whe
     with pytest.raises(asyncio.CancelledError):
         await writes[1]
     assert database.call(lambda connection: connection.execute("SELECT count(*) FROM sent").fetchone()[0]) == 3
+
+
+async def test_a_write_here_is_committed_when_it_returns_and_writes_nothing_when_it_fails(tmp_path: Path) -> None:
+    database = Database.at(tmp_path)
+    await database.run_here(stored.insert_run, _run("e" * 32))
+    await database.run_here(stored.mark_sent, "e" * 32, 0, 0, 0, 1.0)
+    with closing(sqlite3.connect(database.path)) as reader:  # another connection sees both: committed
+        assert reader.execute("SELECT count(*) FROM sent WHERE run_id = ?", ("e" * 32,)).fetchone()[0] == 1
+
+    def half(connection: sqlite3.Connection) -> None:
+        stored.mark_sent(connection, "e" * 32, 1, 0, 0, 1.0)
+        stored.insert_run(connection, _run("e" * 32))  # refused: the mark before it is rolled back with it
+
+    with pytest.raises(sqlite3.IntegrityError):
+        await database.run_here(half)
+    assert database.call(lambda connection: connection.execute("SELECT count(*) FROM sent").fetchone()[0]) == 1
+    await database.run_here(stored.mark_sent, "e" * 32, 2, 0, 0, 1.0)  # the connection is usable after a refusal
+    assert database.call(lambda connection: connection.execute("SELECT count(*) FROM sent").fetchone()[0]) == 2
+
+
+async def test_a_write_here_goes_to_the_stores_thread_while_another_writer_holds_the_file(tmp_path: Path) -> None:
+    database = Database.at(tmp_path)
+    database.call(stored.insert_run, _run("f" * 32))
+    other = sqlite3.connect(database.path, isolation_level=None, check_same_thread=False)  # e.g. a second app process
+    other.execute("BEGIN IMMEDIATE")
+    stored.mark_sent(other, "f" * 32, 0, 0, 0, 1.0)
+    write = asyncio.ensure_future(database.run_here(stored.mark_sent, "f" * 32, 1, 0, 0, 1.0))
+    await asyncio.sleep(0.3)  # the loop is not held: this sleep ends while the write waits
+    assert not write.done() and not database._here_connections[0].in_transaction
+    other.execute("COMMIT")
+    other.close()
+    await asyncio.wait_for(write, 30)  # the store's thread waited for the lock, then wrote
+    assert database.call(lambda connection: connection.execute("SELECT count(*) FROM sent").fetchone()[0]) == 2
+
+
+async def test_each_thread_writes_here_on_a_connection_of_its_own_closed_with_the_database(tmp_path: Path) -> None:
+    database = Database(tmp_path / FILE_NAME)
+    database.call(stored.insert_run, _run("g" * 32))
+    loops = [threading.Thread(target=lambda row=row: asyncio.run(database.run_here(stored.mark_sent, "g" * 32, row, 0, 0, 1.0)))
+             for row in range(3)]  # three threads, each with its event loop
+    for thread in loops:
+        thread.start()
+    for thread in loops:
+        thread.join(10)
+    await database.run_here(stored.mark_sent, "g" * 32, 3, 0, 0, 1.0)
+    connections = list(database._here_connections)
+    assert len(connections) == 4 and database.call(lambda connection: connection.execute("SELECT count(*) FROM sent").fetchone()[0]) == 4
+    database.close()
+    for connection in connections:
+        with pytest.raises(sqlite3.ProgrammingError):  # closed
+            connection.execute("SELECT 1")

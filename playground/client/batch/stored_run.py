@@ -3,16 +3,17 @@ leaderboard, the grid and the exports read from a run file (`store.RunFile`): th
 every cell's summary and votes in memory, a cell's request and raw events read on demand; and
 the same facts written as they happen.
 
-The runner's writes go to the store's thread in order, one hand-over and one commit per request:
-a cell's outcome (`record_cell`) is encoded at once and waits in memory, and the next `sent` mark
-(`record_sent`, awaited: a request goes out only once its mark is committed) carries every
-outcome waiting with it in the same transaction. Outcomes no mark follows are queued when
+The runner's writes are made on its event loop's thread (`Database.run_here`), in order, one
+commit per request: a cell's outcome (`record_cell`) is encoded at once and waits in memory, and
+the next `sent` mark (`record_sent`: a request goes out only once its mark is committed) carries
+every outcome waiting with it in the same transaction. Outcomes no mark follows are written when
 `WAITING_LIMIT` are waiting, when a worker runs out of cells and when the run ends or stops
-(`settled`); a sync write, a vote or a cell's detail read queues them first. After a kill -9 a
-cell is finished, known to have been sent (then shown as interrupted and not resent: it may have
-been charged), or never sent; at most the cells in flight, one per worker, lose their outcome. A
-write that failed is raised by the next write or by `settled`. The other writers (`mark_sent`,
-`add_cell`, `add_vote`) wait on the calling thread, for handlers that run off the event loop."""
+(`settled`); a vote or a cell's detail read queues them first, on the store's thread. After a
+kill -9 a cell is finished, known to have been sent (then shown as interrupted and not resent: it
+may have been charged), or never sent; at most the cells in flight, one per worker, lose their
+outcome. A write queued on the store's thread that failed is raised by the next write or by
+`settled`. The other writers (`mark_sent`, `add_cell`, `add_vote`) wait on the calling thread, for
+handlers that run off the event loop."""
 
 from __future__ import annotations
 
@@ -156,12 +157,7 @@ class StoredRun:
         the outcomes waiting in the same transaction."""
         self._raise_failure()
         self.sent.add(key)
-        waiting = self._take_waiting()
-        if waiting:
-            await self.database.run(stored.write_cells_then_mark_sent, waiting, self._sent_args(key))
-        else:
-            await self.database.run(stored.mark_sent, *self._sent_args(key))
-        self._raise_failure()
+        await self.database.run_here(stored.write_cells_then_mark_sent, self._take_waiting(), self._sent_args(key))
 
     def add_cell(self, record: CellRecord, detail: dict[str, Any]) -> None:
         """Keep `record` and write it with `detail` (request, exchange, grader exchanges)."""
@@ -179,11 +175,16 @@ class StoredRun:
             self._waiting.append(write)
             full = len(self._waiting) >= WAITING_LIMIT
         if full:
-            self._queue_waiting()
+            await self._write_waiting()
+
+    async def _write_waiting(self) -> None:
+        waiting = self._take_waiting()
+        if waiting:
+            await self.database.run_here(stored.write_cells, waiting)
 
     async def settled(self) -> None:
         """Return once every write so far is committed (raises the first that failed)."""
-        self._queue_waiting()
+        await self._write_waiting()
         if self._queued is not None:
             await asyncio.shield(asyncio.wrap_future(self._queued))
         self._raise_failure()

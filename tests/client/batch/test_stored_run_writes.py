@@ -1,11 +1,12 @@
-"""How a run in the local store is written while the runner works: one hand-over to the store's
-thread (and one commit) per request, carrying the outcomes finished before it; every outcome on
-disk before the next request goes out, when too many wait, when its detail is read, and when the
-run ends; two writes of one cell in one commit keep the last."""
+"""How a run in the local store is written while the runner works: one commit per request, made on
+the runner's own thread (never queued behind the store's thread), carrying the outcomes finished
+before it; every outcome on disk before the next request goes out, when too many wait, when its
+detail is read, and when the run ends; two writes of one cell in one commit keep the last."""
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from contextlib import closing
@@ -31,13 +32,22 @@ COLUMNS = [("chat", "gx-2.5-flash"), ("messages", "cl-sonnet-4-5-20250929")]
 
 
 class CountingDatabase(Database):
-    """The store's database, counting the pieces of work handed to its thread."""
+    """The store's database, counting the pieces of work handed to its thread and the writes made on the caller's."""
 
     handed: int = 0
+    here: int = 0
 
     def submit(self, work: Callable[..., T], *args: Any) -> Future[T]:
         self.handed += 1
         return super().submit(work, *args)
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        self.handed += 1
+        return await super().run(work, *args)
+
+    async def run_here(self, work: Callable[..., T], *args: Any) -> T:
+        self.here += 1
+        return await super().run_here(work, *args)
 
 
 def _plan(rows: int, concurrency: int) -> Plan:
@@ -50,19 +60,37 @@ def _on_disk(path: Path, query: str) -> int:
         return int(reader.execute(query).fetchone()[0])
 
 
-async def test_each_request_is_one_hand_over_carrying_the_outcomes_before_it(client: GatewayClient, conn: Connection, tmp_path: Path) -> None:
+async def test_each_request_is_one_commit_on_the_runners_thread_carrying_the_outcomes_before_it(client: GatewayClient, conn: Connection,
+                                                                                                 tmp_path: Path) -> None:
     database = CountingDatabase(tmp_path / FILE_NAME)
     plan = _plan(10, 3)
     run = StoredRun.create(database, plan.to_dict())
     database.handed = 0
     progress = await Runner(client, conn, plan, run).run()
     assert progress.done == 20 and progress.errors == 0
-    assert database.handed <= 20 + plan.concurrency  # one per request, and one per worker when it runs out (was two per cell)
+    assert database.handed == 0  # nothing waited for the store's thread
+    assert database.here <= 20 + plan.concurrency  # one per request, and one per worker when it runs out (was two per cell)
     assert _on_disk(database.path, "SELECT count(*) FROM cells") == 20
     assert _on_disk(database.path, "SELECT count(*) FROM sent") == 20
     assert _on_disk(database.path, "SELECT count(*) FROM grades WHERE passed = 1") == 20
     reread = StoredRun.open(database, run.run_id)
     assert {key: cell.answer for key, cell in reread.cells.items()} == {key: cell.answer for key, cell in run.cells.items()}
+    database.close()
+
+
+async def test_a_run_goes_on_through_the_stores_thread_while_another_writer_holds_the_file(client: GatewayClient, conn: Connection,
+                                                                                            tmp_path: Path) -> None:
+    database = CountingDatabase(tmp_path / FILE_NAME)
+    plan = _plan(3, 2)
+    run = StoredRun.create(database, plan.to_dict())
+    other = sqlite3.connect(database.path, isolation_level=None, check_same_thread=False)  # e.g. a second app process
+    other.execute("BEGIN IMMEDIATE")
+    threading.Timer(0.5, lambda: (other.execute("COMMIT"), other.close())).start()
+    database.handed = 0
+    progress = await Runner(client, conn, plan, run).run()
+    assert progress.done == 6 and _on_disk(database.path, "SELECT count(*) FROM cells") == 6
+    assert _on_disk(database.path, "SELECT count(*) FROM sent") == 6
+    assert database.handed >= 1  # the marks made while the file was held went to the store's thread
     database.close()
 
 
