@@ -41,9 +41,15 @@ def exchange_dict(exchange: Exchange | None) -> dict[str, Any] | None:
         return None
     return {"method": exchange.method, "url": exchange.url, "request_headers": exchange.request_headers,
             "request_body": exchange.request_body, "status": exchange.status, "response_body": exchange.response_body,
-            "events": [[round(event.at, 4), event.event, event.data] for event in exchange.events],
+            "events": [[round(at, 4), name, data] for at, name, data in _events(exchange)],
             "attempts": exchange.attempts, "attempt_outcomes": exchange.attempt_outcomes, "error": exchange.error,
             "notes": exchange.notes, "first_token_at": exchange.first_token_at, "finished_at": exchange.finished_at}
+
+
+def _events(exchange: Exchange) -> list[tuple[float, str | None, str]] | list[RecordedEvent]:
+    """The raw events as recorded, without making a `RecordedEvent` of each when the stream's tuples are still there."""
+    recorded = exchange.raw_record()
+    return recorded if recorded is not None else exchange.events
 
 
 def exchange_from_dict(data: Any) -> Exchange | None:
