@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import pytest
@@ -15,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from playground.client.texts import TEMPLATES
 from playground.ui.i18n import CATALOGUE
+from tests.client.batch.importers.fixtures import FIXTURES
 from tests.e2e.batch_page import batch_app, choose, open_batch
 
 __all__ = ["batch_app"]  # the module fixture the tests take
@@ -150,4 +152,40 @@ def test_a_data_set_too_large_for_a_link_is_said_beside_copy_link_and_the_rest_i
     expect(page.locator("#batch-copy-link")).to_be_in_viewport()
     expect(note).to_contain_text("The data set (30 rows) is not in this link")
     expect(note).to_contain_text("24.0 thousand a link may hold")
+    page.context.close()
+
+
+def verdicts(page: Page, total: str) -> tuple[list[list[str]], list[str]]:
+    """Run pressed and finished: the leaderboard's columns with their cells, errors and pass rates (no timing) and the
+    grid's marks in order."""
+    page.click("#batch-run")
+    bar = page.locator("#batch-progress .batch-progress")
+    expect(bar).to_have_attribute("data-status", "finished", timeout=60_000)
+    expect(bar).to_have_attribute("data-total", total)
+    board = page.locator("#batch-leaderboard")
+    expect(board).to_contain_text("pass: matches the regex '{{__regex}}'", timeout=10_000)  # the suite's per-row graders
+    expect(board).to_contain_text("pass: contains '{{__contains}}'")
+    lines = [line.split("\t") for line in board.inner_text().splitlines() if "\t" in line]
+    passes = [index for index, heading in enumerate(lines[0]) if heading.startswith("pass: ")]
+    return [[line[0], line[1], line[2], *(line[index] for index in passes)] for line in lines], re.findall("[✓✗]", page.locator("#batch-grid").inner_text())
+
+
+def test_a_link_of_an_imported_suite_carries_its_graders_and_the_new_page_grades_the_same(browser: Browser, batch_app: str) -> None:
+    """The suite's graders (per-row `contains` and `regex`, which no grader box holds) were left out of a link: it opened ungraded."""
+    page = open_batch(browser, batch_app)
+    page.locator("#batch-import input[type=file]").set_input_files(str(FIXTURES / "promptfoo" / "getting-started" / "promptfooconfig.yaml"))
+    expect(page.locator("#batch-import-status")).to_contain_text("2 grader(s)", timeout=15_000)
+    link = copied(page)
+    assert parse_qs(urlsplit(link).query)["suite"][0]
+    expect(page.locator("#batch-link")).to_contain_text(TEXTS["links.box"])
+    expect(page.locator("#batch-link-note")).to_be_hidden()
+    board, marks = verdicts(page, "4")
+    assert len(board) == 3 and len(board[0]) == 5 and len(marks) == 4, (board, marks)  # two columns, two graders; a mark per cell
+
+    other = opened(browser, link)
+    expect(other.locator("#batch-data-status")).to_contain_text("2 rows", timeout=15_000)
+    expect(other.locator("#batch-preview")).to_contain_text("Bonjour le monde")
+    expect(other.locator("#batch-link-notice")).to_be_hidden()
+    assert verdicts(other, "4") == (board, marks)
+    other.context.close()
     page.context.close()

@@ -11,7 +11,7 @@ from typing import Any
 from playground.client.batch.plan import MAX_COLUMNS
 from playground.ui.shared.links import TabLink
 from playground.ui.tabs.batch.layout import batch_stores, build_batch_tab
-from playground.ui.tabs.batch.linked import DATA, GRADERS
+from playground.ui.tabs.batch.linked import DATA, GRADERS, SUITE
 from playground.ui.tabs.chat.layout import build_chat_tab
 from playground.ui.tabs.compare.layout import build_compare_tab
 from playground.ui.tabs.context import TabContext, TabParts
@@ -57,8 +57,8 @@ BATCH_SETTINGS = (("system", "batch-system"), ("temperature", "batch-temperature
 tokens, stream and the cache for all columns, the mocked tools), and each column's format, model and own temperature, max
 output tokens, stream, whether it offers the mocked tools and its prompt library version (as typed: Run checks them, a
 version against the opener's own library)."""
-BATCH_WRITTEN = (DATA, GRADERS)
-"""A Batch link's data set and graders, packed by the tab's server (`tabs/batch/linked.py`)."""
+BATCH_WRITTEN = (DATA, GRADERS, SUITE)
+"""A Batch link's data set, graders and an imported suite's graders, packed by the tab's server (`tabs/batch/linked.py`)."""
 REPORT_SETTINGS = (("depth", "report-depth"), ("formats", "report-formats"), ("models", "report-models"), ("checks", "report-checks"))
 """A Report link: the report's profile (depth, formats, models, checks)."""
 

@@ -1,6 +1,8 @@
 """What a Batch link holds beyond its boxes (`TabLink.written`): the data set (its name and rows, whether
-pasted, the sample, an upload or an import: the rows themselves, never a path to read again) and the
-graders with their settings, each packed (`shared.link_packing`) under a stated cap.
+pasted, the sample, an upload or an import: the rows themselves, never a path to read again), the
+graders with their settings, and an imported suite's own graders (`BatchState.suite_graders`: thresholds,
+labels, prices, per-row values, which the boxes cannot hold), each packed (`shared.link_packing`) under a
+stated cap.
 
 Copy link (`BatchLink.on_copy`) writes both from the page's state and grader boxes; a data set too
 large for a link, or graders the boxes hold wrongly, are left out and said so in the link box's label
@@ -8,7 +10,8 @@ large for a link, or graders the boxes hold wrongly, are left out and said so in
 whole and bounded before anything on screen changes: the packed text's length and alphabet, its size
 unpacked (a decompression bomb stops at the cap), then the data set through the JSONL reader and its
 budget (rows against `PLAYGROUND_BATCH_MAX_ROWS`, columns, values, nesting, time) and each grader
-through the checks a grader typed into the boxes gets. A part refused changes nothing and is named in
+through the checks a grader typed into the boxes gets (a suite's graders through the checks an import's
+get, at most `MAX_GRADERS` as a run takes). A part refused changes nothing and is named in
 the tab's notice with the reason; the other part still opens."""
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import gradio as gr
 from playground.client.batch.dataset import Dataset, DatasetError, read_in_worker, read_jsonl
 from playground.client.batch.dataset_budget import Budget
 from playground.client.batch.graders import GraderError, GraderSpec, fits_the_boxes
-from playground.client.batch.plan import PlanError
+from playground.client.batch.plan import MAX_GRADERS, PlanError
 from playground.client.errors import RequestValidationError
 from playground.ui.i18n import say, visitor_locale
 from playground.ui.i18n.client_words import message_of, word, word_list
@@ -36,7 +39,7 @@ from playground.ui.tabs.batch.form import GRADER_SLOTS, dataset_status, grader_b
 from playground.ui.tabs.batch.views import preview_rows
 from playground.ui.tabs.context import TabContext
 
-DATA, GRADERS = "data", "graders"
+DATA, GRADERS, SUITE = "data", "graders", "suite"
 """The query parameters (`TabLink.written` of the Batch tab)."""
 MAX_DATA_CHARS = 24_000
 """The packed data set in a link: 24,000 characters (with the graders' 4,000 and the templates, a link
@@ -45,6 +48,7 @@ MAX_DATA_BYTES = 1_000_000
 """The data set's text unpacked: 1 MB at most."""
 MAX_GRADERS_CHARS = 4_000
 MAX_GRADERS_BYTES = 50_000
+"""The grader boxes' parameter, and an imported suite's graders' (`suite`), each: 4,000 packed characters, 50 KB unpacked."""
 MAX_NAME = 80
 """A data set's name (where it came from: pasted, CSV, an imported suite's name)."""
 MAX_HEAD = 1_000
@@ -112,24 +116,52 @@ def read_graders(text: str) -> list[Any]:
         raise PackedError("not_graders")
     if len(items) > GRADER_SLOTS:
         raise PackedError("too_many_graders", count=len(items), limit=GRADER_SLOTS)
-    specs, problems = [], []
+    specs, problems = _specs(items)
+    for number, spec in enumerate(specs, 1):
+        if spec is not None and not fits_the_boxes(spec):
+            problems.append(say("bview.grader_problem", number=number, problem=say("blink.grader_not_boxed")))
+    if problems:
+        raise PlanError(problems)
+    values = grader_boxes([spec for spec in specs if spec is not None])
+    graders_from(values)  # what the boxes will hold, checked as Run checks it
+    return values
+
+
+def suite_parameter(specs: list[GraderSpec]) -> str:
+    """The `suite` parameter for an imported suite's graders ("" for none; raises `PackedError` past the cap)."""
+    if not specs:
+        return ""
+    return pack(_compact([spec.to_dict() for spec in specs]), MAX_GRADERS_CHARS, MAX_GRADERS_BYTES)
+
+
+def read_suite(text: str) -> list[GraderSpec]:
+    """A `suite` parameter read whole: an imported suite's graders, each checked as an import's are (raises
+    `PackedError` or `PlanError` naming every grader refused)."""
+    items = unpack_json(text, MAX_GRADERS_CHARS, MAX_GRADERS_BYTES, GRADER_DEPTH)
+    if not isinstance(items, list) or not items:
+        raise PackedError("not_graders")
+    if len(items) > MAX_GRADERS:
+        raise PackedError("too_many_suite_graders", count=len(items), limit=MAX_GRADERS)
+    specs, problems = _specs(items)
+    if problems:
+        raise PlanError(problems)
+    return [spec for spec in specs if spec is not None]
+
+
+def _specs(items: list[Any]) -> tuple[list[GraderSpec | None], list[str]]:
+    """Each item read as a grader (None where refused) and the refusals, each naming its grader's number."""
+    specs: list[GraderSpec | None] = []
+    problems: list[str] = []
     for number, item in enumerate(items, 1):
+        spec = None
         try:
             spec = GraderSpec.from_dict(item)
         except RequestValidationError as error:
             problems.append(say("bview.grader_problem", number=number, problem=word_list(error.problems)))
-            continue
         except (GraderError, ValueError, TypeError) as error:
             problems.append(say("bview.grader_problem", number=number, problem=word(message_of(error))))
-            continue
-        if not fits_the_boxes(spec):
-            problems.append(say("bview.grader_problem", number=number, problem=say("blink.grader_not_boxed")))
         specs.append(spec)
-    if problems:
-        raise PlanError(problems)
-    values = grader_boxes(specs)
-    graders_from(values)  # what the boxes will hold, checked as Run checks it
-    return values
+    return specs, problems
 
 
 def _refusal(problem: Exception) -> str:
@@ -151,41 +183,57 @@ class BatchLink:
     each input and walk its whole tree for them on every later status message (issue 41)."""
 
     async def on_copy(self, batch: Any, mocks: Any, *grader_values: Any) -> tuple[Any, ...]:
-        """Copy link pressed: the `data` and `graders` parameters, the note under Copy link (what was left out of the
+        """Copy link pressed: the `data`, `graders` and `suite` parameters, the note under Copy link (what was left out of the
         link and why, then once what it holds; hidden when nothing was) and the link box's label, which says in a few
         words what was left out where the person looks. `mocks`: the mocked tools box, which the link holds as typed
         (`mocks`) up to the `MAX_TEXT` a link's opener takes; longer, it is said here and named when the link opens.
         The data set is packed on a worker thread (up to about 50 ms for the largest a link takes)."""
-        notes, short, data, graders = [], [], "", ""
+        notes, short, data, graders, suite = [], [], "", "", ""
+        data_out = False
         try:
             data = await asyncio.to_thread(data_parameter, batch.dataset)
         except PackedError as problem:
+            data_out = True
             rows = len(batch.dataset.rows)
             notes.append(say("blink.data_left_out", rows=f"{rows:,}", reason=problem.words()))
             short.append(say("blink.box_no_data"))
+        graders_out = False
         try:
             graders = graders_parameter(list(grader_values))
         except (PackedError, PlanError) as problem:
+            graders_out = True
             notes.append(say("blink.graders_left_out", reason=plain(_refusal(problem))))
             short.append(say("blink.box_no_graders_large" if isinstance(problem, PackedError) else "blink.box_no_graders"))
+        if batch.suite_graders and data_out:  # they grade the suite's data set: without it they are no use
+            graders_out = True
+            notes.append(say("blink.suite_left_out", count=len(batch.suite_graders), reason=say("blink.suite_needs_data")))
+            short.append(say("blink.box_no_suite_with_data"))
+        try:
+            suite = suite_parameter(batch.suite_graders) if data else ""
+        except PackedError as problem:
+            graders_out = True
+            notes.append(say("blink.suite_left_out", count=len(batch.suite_graders), reason=problem.words()))
+            short.append(say("blink.box_no_suite"))
         mocks_out = len(str(mocks or "")) > MAX_TEXT
         if mocks_out:
             notes.append(say("blink.mocks_left_out", chars=f"{len(str(mocks)):,}", limit=f"{MAX_TEXT:,}"))
             short.append(say("blink.box_no_mocks"))
         if notes:
-            notes.append(say(f"blink.holds_rest{'_graders' if graders else ''}{'_no_mocks' if mocks_out else ''}"))
+            linked_graders = (graders or suite) and not graders_out
+            notes.append(say(f"blink.holds_rest{'_graders' if linked_graders else ''}{'_no_mocks' if mocks_out else ''}"))
         label = say("blink.box_left_out", parts=visitor_locale().list_separator.join(short)) if short else say("links.box")
-        return data, graders, banner_update("\n\n".join(notes)), gr.update(label=label)
+        return data, graders, suite, banner_update("\n\n".join(notes)), gr.update(label=label)
 
     async def on_open(self, batch: Any) -> tuple[Any, ...]:
-        """After the page's load, a link to the tab with its own form (`linked_form`): its data set and graders,
-        each read whole first: state, data status, preview, template check, the grader boxes, the tab's notice."""
+        """After the page's load, a link to the tab with its own form (`linked_form`): its data set, graders and an
+        imported suite's graders (kept with the data set in `batch`, so opened only with it), each read whole first:
+        state, data status, preview, template check, the grader boxes, the tab's notice."""
         untouched = (batch, gr.skip(), gr.skip(), gr.skip(), *(gr.skip(),) * (GRADER_SLOTS * 5), gr.skip())
-        data_text, graders_text = link_parameter(DATA), link_parameter(GRADERS)
-        if not linked_form() or not (data_text or graders_text):
+        data_text, graders_text, suite_text = link_parameter(DATA), link_parameter(GRADERS), link_parameter(SUITE)
+        if not linked_form() or not (data_text or graders_text or suite_text):
             return untouched
         refused: list[str] = []
-        dataset, boxes = None, None
+        dataset, boxes, suite = None, None, None
         if data_text:
             try:
                 dataset = await read_in_worker(read_data, data_text, self.ctx.settings.batch_max_rows)
@@ -196,10 +244,20 @@ class BatchLink:
                 boxes = read_graders(graders_text)
             except (PackedError, PlanError) as problem:
                 refused.append(say("blink.graders_refused", reason=plain(_refusal(problem))))
+        if suite_text:
+            try:
+                suite = read_suite(suite_text)
+            except (PackedError, PlanError) as problem:
+                refused.append(say("blink.suite_refused", reason=plain(_refusal(problem))))
+            if suite is not None and dataset is None:  # they grade the link's data set, and go only with it
+                suite = None
+                refused.append(say("blink.suite_refused", reason=say("blink.suite_without_data")))
         notice = banner_update(say("blink.refused", parts=" ".join(refused)) if refused else "")
         shown: list[Any] = [gr.skip()] * 3
         if dataset is not None:
             batch.dataset, batch.suite_graders = dataset, []
             system_text, user_text = link_parameter("system") or self.first_templates[0], link_parameter("q") or self.first_templates[1]
             shown = [dataset_status(dataset), preview_rows(dataset), template_check(system_text, user_text, dataset)]
+        if suite is not None:
+            batch.suite_graders = suite
         return (batch, *shown, *(boxes if boxes is not None else [gr.skip()] * (GRADER_SLOTS * 5)), notice)

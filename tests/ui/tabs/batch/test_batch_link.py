@@ -71,7 +71,7 @@ def link(client: GatewayClient, conn: Connection, tmp_path: Path) -> BatchLink:
 
 async def copied(link: BatchLink, dataset: Dataset | None, graders: list[Any] = GRADERS, mocks: str = "") -> tuple[str, str, str]:
     """(data, graders, the note beside Copy link: "" when hidden)."""
-    data, packed_graders, note, _ = await link.on_copy(BatchState(dataset=dataset), mocks, *graders)
+    data, packed_graders, _, note, _ = await link.on_copy(BatchState(dataset=dataset), mocks, *graders)
     return data, packed_graders, note["value"] if note.get("visible") else ""
 
 
