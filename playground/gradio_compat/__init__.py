@@ -31,6 +31,7 @@ Patches, gated by the version check (T: tests/gradio_compat/):
 | `page_without_api` (`page_config.py`) | `BlocksConfig.get_config(self, renderable)` calls `self.config_for_block`, which adds `api_info`, `api_info_as_input`, `api_info_as_output`, `example_inputs`; only `Blocks.get_api_info` reads them, for events not private | a page whose events are all private is configured without them: the app's config 1.75 → 1.20 MB (components 1.34 → 0.79 MB), the page on the wire 321 → 270 KB; no schemas generated at the builds after `keep_api_private` (`bench.startup`, docs/benchmarks.md, issue 41) | not filed yet (a Blocks-wide private API that leaves the schemas out) | `test_page_config.py` |
 | `keep_thinking_open` (`thinking.py`, a page script, not in `PATCHES`) | the chatbot's thought component in the page bundle: `.thought-group > [role=button]` with class `expanded` while open; closes itself when `metadata.status` is "done" unless its title was clicked (`thinking.FRONTEND_RELIES_ON`) | presentation mode: Thinking stays open after the answer ends (the script clicks each title once or twice; off this version it does nothing) | not filed yet (a `gr.ChatMessage` option to keep a finished thought open) | `test_thinking_open.py`, `tests/e2e/test_presentation_browser.py` |
 | `keep_typed_on_reveal` (`revealed.py`, a page script, not in `PATCHES`) | the page's core bundle: `AppTree` exported, its `render_previously_invisible_children` (called through the tree on `gradio_expand`/`gradio_tab_select`) pushing every prop of each revealed node a frame after the components mount, `get_state` (`revealed.FRONTEND_RELIES_ON`) | a value typed into a box of a closed accordion or an unvisited tab before the frame after it appeared was replaced by the value it was built with (issue 40: Chat's "Max tokens" 1.5 read back 0 in a loaded run); while a reveal runs, each input reads the revealed components' live state back into their nodes, so the push carries it | not filed yet (docs/gradio-compat.md) | `test_revealed_inputs.py`, `tests/e2e/test_revealed_inputs_browser.py` |
+| `first_paint_locale` (`first_paint.py`, a script in the page's HTML, not in `PATCHES`) | `gradio.routes.templates.TemplateResponse` renders `frontend/index.html`, whose app is a deferred module script; the core bundle's `setupi18n` picks the first locale from `navigator.language` among Gradio's own `lang/*.json` only (`first_paint.FRONTEND_RELIES_ON`) | a `zh-SG`, `zh-Hans` or `zh` browser was painted in English for about a second before the page's load script applied Chinese; the page now starts in the app's choice (link, cookie, browser) when Gradio would fall back to English | not filed yet (let `setupi18n` count the app's `gr.I18n` locales, or take the locale from the server) | `test_first_paint.py`, `tests/e2e/test_first_paint_language_browser.py` |
 | `progress_targets` (`page.py`, per page) | `Blocks.fns`; `BlockFunction.show_progress_on/show_progress/queue/outputs` | the browser after 20 turns and a video job: 1.36 → 1.01 of a fresh tab (`bench.browser_trace`) | not filed yet | `test_progress_targets.py` |
 
 Used on every version (the app needs them; not patches of behaviour):
@@ -71,7 +72,7 @@ from gradio.routes import App
 from gradio.server_messages import ProcessGeneratingMessage
 from gradio.state_holder import SessionState
 
-from playground.gradio_compat import build_cost, chatbot, display_updates, forget, launch, page_config, sessions, updates
+from playground.gradio_compat import build_cost, chatbot, display_updates, first_paint, forget, launch, page_config, sessions, updates
 from playground.gradio_compat.revealed import KEEP_TYPED_JS
 from playground.gradio_compat.thinking import keep_thinking_open_js
 from playground.gradio_compat.context import I18nText, current_blocks, current_request, translation_key
@@ -81,7 +82,7 @@ from playground.gradio_compat.page import drawn_as_gradios_own, keep_api_private
 from playground.gradio_compat.page import narrow_progress_targets as _narrow_progress_targets
 
 __all__ = ["PATCHES", "SUPPORTED_VERSIONS", "I18nText", "active", "applied", "apply", "current_blocks", "current_request",
-           "drawn_as_gradios_own", "forget_closed_session", "keep_api_private", "keep_thinking_open_js", "keep_typed_on_reveal", "moved", "narrow_progress_targets", "translation_key"]
+           "drawn_as_gradios_own", "first_paint_in_language", "forget_closed_session", "keep_api_private", "keep_thinking_open_js", "keep_typed_on_reveal", "moved", "narrow_progress_targets", "translation_key"]
 
 SUPPORTED_VERSIONS = ("6.31.0",)
 """The Gradio versions the patches were written for (and their internals recorded from)."""
@@ -158,6 +159,13 @@ def keep_typed_on_reveal(blocks: gradio.Blocks) -> None:
     the patches are on: what a person types into a box that has just appeared stays typed."""
     if active():
         blocks.load(None, js=KEEP_TYPED_JS)
+
+
+def first_paint_in_language(choose_js: str) -> None:
+    """`first_paint.install`: the page served with a script that starts Gradio's page in the locale `choose_js`
+    (`() => code`) names when Gradio would paint the browser's language in English, when the patches are on."""
+    if active():
+        first_paint.install(choose_js)
 
 
 def forget_closed_session(app: Any, session: str, idle_s: float = 0.0) -> bool:

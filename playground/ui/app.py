@@ -13,7 +13,8 @@ from playground.client.egress import EgressGuard
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Transport
 from playground.settings import Settings
-from playground.ui.i18n import I18N, t
+from playground.ui.i18n import I18N, languages, t
+from playground.ui.i18n.language import chosen_js
 from playground.ui.shared.connection import ServerDefaults, badge_text
 from playground.ui.shared.connection_panel import ConnectionEvents, ConnectionPanel
 from playground.ui.shared.curl_panel import CurlImport
@@ -88,6 +89,7 @@ def configure_queue(blocks: gr.Blocks) -> gr.Blocks:
 def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClient | None = None) -> gr.Blocks:
     """The page: header, connection panel, then one loop over `TABS`."""
     gradio_compat.apply()
+    gradio_compat.first_paint_in_language(chosen_js(languages()))  # a zh-SG browser's page starts in Chinese, not English
     client = client or make_client(settings, defaults)
     with gr.Blocks(title="Gateway Playground") as blocks:
         guide = Guide()

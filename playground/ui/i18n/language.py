@@ -168,7 +168,20 @@ def remembered_js(locales: Sequence[Locale], words: dict[str, dict[str, str]] | 
     shows in English): the page's locale (`<html lang>`) is then read as one of `locales` and, when
     it is another, the browser's is applied. The tabs' names follow it (`words`, as in `switch_js`)."""
     return f"""() => {{
-  const known = {json.dumps(known_tags(locales), ensure_ascii=False)};
+{_choice_lines(locales)}
+  if (linked || saved) ({_APPLY})(linked || saved);
+  else if (browser && pick(document.documentElement.lang) !== browser) ({_APPLY})(browser);
+  const language = linked || saved || browser || "{locales[0].code}";
+  ({_KEEP})(language);
+  ({_RELABEL})(language, {json.dumps(words or {}, ensure_ascii=False)});
+  return language;
+}}"""
+
+
+def _choice_lines(locales: Sequence[Locale]) -> str:
+    """The page's reading of the language it is to show, as `remembered_js` and `chosen_js` share it: `linked`
+    (a link's `lang`), `saved` (the cookie) and `browser`, each a code of `locales` or ""."""
+    return f"""  const known = {json.dumps(known_tags(locales), ensure_ascii=False)};
   const own = (tag) => (Object.prototype.hasOwnProperty.call(known, tag) ? known[tag] : "");
   const pick = (tag) => {{
     const first = String(tag || "").split(",")[0].split(";")[0].trim().toLowerCase();
@@ -183,13 +196,16 @@ def remembered_js(locales: Sequence[Locale], words: dict[str, dict[str, str]] | 
   }}
   const asked = new URLSearchParams(window.location.search).getAll("{LANGUAGE_PARAMETER}").pop();
   const linked = asked !== undefined && asked.length <= {MAX_LINK_TAG} ? own(asked.toLowerCase()) : "";
-  const browser = pick(navigator.language);
-  if (linked || saved) ({_APPLY})(linked || saved);
-  else if (browser && pick(document.documentElement.lang) !== browser) ({_APPLY})(browser);
-  const language = linked || saved || browser || "{locales[0].code}";
-  ({_KEEP})(language);
-  ({_RELABEL})(language, {json.dumps(words or {}, ensure_ascii=False)});
-  return language;
+  const browser = pick(navigator.language);"""
+
+
+def chosen_js(locales: Sequence[Locale]) -> str:
+    """`() => code`: the language the page is to show, read as `remembered_js` reads it (a link's `lang`, else
+    the cookie, else the browser's), without applying or keeping it: run before Gradio's page starts, so its
+    first paint is in that language (`gradio_compat.first_paint_in_language`)."""
+    return f"""() => {{
+{_choice_lines(locales)}
+  return linked || saved || browser;
 }}"""
 
 
