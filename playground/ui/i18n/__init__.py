@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
@@ -181,12 +183,32 @@ def request_language(cookie_header: str | None, accept_language: str | None) -> 
     return request_locale(cookie_header, accept_language).code
 
 
+_SPOKEN: ContextVar[str | None] = ContextVar("playground_spoken_language", default=None)
+"""The language `speaking` holds for what is worded inside it (None: the event's own)."""
+
+
+@contextmanager
+def speaking(language: str | None) -> Iterator[None]:
+    """Words inside the block in `language` (a code of `languages()`; None or an unknown code: the event's
+    own), for a long-running event that writes for a visitor who may since have switched languages (the
+    Video board's watcher started before the header switch): its request still carries the old cookie."""
+    token = _SPOKEN.set(language if language is not None and CATALOGUE.locale(language) is not None else None)
+    try:
+        yield
+    finally:
+        _SPOKEN.reset(token)
+
+
 def visitor_locale() -> Locale:
-    """The language of the event being handled: the page's link's `lang` when it names a known locale
+    """The language of the event being handled: the language a `speaking` block names, else the page's
+    link's `lang` when it names a known locale
     (`language.link_locale`; every event sends the page's query, and the page's load keeps the
     link's language in the cookie, but events of the same load may leave before it does; a person's
     switch takes `lang` off the address), else `request_locale`; the source language outside an
     event (tests calling handlers directly)."""
+    spoken = _SPOKEN.get()
+    if spoken is not None:
+        return CATALOGUE.locale(spoken) or CATALOGUE.source
     request = current_request()
     if request is None:
         return CATALOGUE.source

@@ -170,6 +170,22 @@ def test_handler_texts_follow_the_switch_then_the_browser(headers: dict[str, str
         LocalContext.request.reset(token)
 
 
+def test_a_speaking_block_words_in_its_language_over_the_events_and_an_unknown_one_is_ignored() -> None:
+    """For a long-running event whose visitor switched languages after it was sent (the Video board's watcher)."""
+    token = LocalContext.request.set(FakeRequest({"cookie": "gateway-playground-language=en"}))  # type: ignore[arg-type]
+    try:
+        with i18n.speaking("zh-CN"):
+            assert i18n.visitor_language() == "zh-CN"
+            with i18n.speaking("__proto__"):
+                assert i18n.visitor_language() == "en", "an unknown code is no language: the event's own"
+            with i18n.speaking(None):
+                assert i18n.visitor_language() == "en"
+            assert i18n.visitor_language() == "zh-CN"
+        assert i18n.visitor_language() == "en"
+    finally:
+        LocalContext.request.reset(token)
+
+
 def test_outside_an_event_handler_texts_are_english() -> None:
     assert i18n.visitor_language() == "en"
     assert i18n.say("note.branch_shown", branch=2) == "Showing branch 2."

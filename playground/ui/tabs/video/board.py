@@ -1,7 +1,10 @@
 """The Video tab's task board: the jobs of one browser session and how they are shown.
 
 Plain Python (no Gradio): a `VideoBoard` lives in the session's `gr.State` and is shared by the
-handlers of that session; `board_html` draws it, with a progress bar per job.
+handlers of that session; `board_html` draws it, with a progress bar per job. A job's message is kept
+as what it says (`Words`) and worded when the board is drawn, so a board drawn after the header's
+language switch says it in the new language; the board keeps that language (`VideoBoard.language`)
+for its watcher, whose event still carries the cookie of before.
 """
 
 from __future__ import annotations
@@ -9,17 +12,22 @@ from __future__ import annotations
 import asyncio
 import html
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from playground.client.transport import Connection, Exchange
 from playground.client.video import PollUpdate
 from playground.ui.i18n import EN, say
+from playground.ui.i18n.client_words import word
 from playground.ui.web.shown_files import shown_path
 
 MAX_JOBS = 20
 ACTIVE_STATES = frozenset({"submitted", "queued", "in_progress", "resuming", "saving"})
+Words = Callable[[], str]
+"""A job's message as what it says (`partial(say, key, ...)`), worded each time it is shown."""
 CALLS = ("submit", "latest poll", "download")
 """The calls of a job the inspector can show, each kept separately (shown as `vboard.call.<call>`)."""
 
@@ -28,6 +36,10 @@ def state_label(state: str) -> str:
     """A job state in the visitor's language (an unknown state from the gateway as it came)."""
     key = f"vboard.state.{state}"
     return say(key) if key in EN else state
+
+
+def _poll_failed(polls: int, failed: int, error: str) -> str:
+    return say("vboard.poll_failed", polls=polls, failed=failed, error=word(error))
 
 
 @dataclass
@@ -39,11 +51,16 @@ class VideoJob:
     conn: Connection | None = field(default=None, repr=False)
     state: str = "submitted"
     progress: float | None = None
-    message: str = ""
+    said: Words | None = field(default=None, repr=False)
     video_path: Path | None = None
     finished_at: float | None = None
     cancel: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     calls: dict[str, Exchange] = field(default_factory=dict, repr=False)
+
+    @property
+    def message(self) -> str:
+        """The job's message in the visitor's language at this moment ("" for none)."""
+        return self.said() if self.said is not None else ""
 
     @property
     def active(self) -> bool:
@@ -54,22 +71,22 @@ class VideoJob:
 
     def apply(self, update: PollUpdate) -> None:
         if update.error is not None:
-            self.message = say("vboard.poll_failed", polls=update.polls, failed=update.failed_polls, error=update.error.message)
+            self.said = partial(_poll_failed, update.polls, update.failed_polls, update.error.message)
             return
         task = update.task
         if task is None:
             return
         self.progress = task.progress
         if task.status == "failed":
-            self.end("failed", say("vboard.failed", message=task.error_message, code=task.error_code))
+            self.end("failed", partial(say, "vboard.failed", message=task.error_message, code=task.error_code))
         elif task.status == "succeeded":
-            self.state, self.progress, self.message = "saving", 100.0, say("vboard.saving")
+            self.state, self.progress, self.said = "saving", 100.0, partial(say, "vboard.saving")
             self.finished_at = self.finished_at or time.time()
         else:
-            self.state, self.message = task.status, ""
+            self.state, self.said = task.status, None
 
-    def end(self, state: str, message: str = "") -> None:
-        self.state, self.message = state, message
+    def end(self, state: str, said: Words | None = None) -> None:
+        self.state, self.said = state, said
         self.finished_at = self.finished_at or time.time()
 
 
@@ -77,6 +94,9 @@ class VideoJob:
 class VideoBoard:
     jobs: dict[str, VideoJob] = field(default_factory=dict)
     watching: bool = False
+    language: str | None = None
+    """The language the visitor last chose with the header's switch (None: each event's own): the watcher
+    writes in it, as its event was sent before the switch."""
     inspecting: tuple[str, str] | None = None
     """(task id, call) the inspector shows; the watcher refreshes it as that call changes."""
 
@@ -143,7 +163,8 @@ def board_html(board: VideoBoard, now: float | None = None) -> str:
     for job in reversed(list(board.jobs.values())):
         label = state_label(job.state)
         percent = f" · {job.progress:.0f}%" if job.progress is not None and job.active and job.state != "saving" else ""
-        message = f'<div class="video-job-message">{html.escape(job.message)}</div>' if job.message else ""
+        said = job.message
+        message = f'<div class="video-job-message">{html.escape(said)}</div>' if said else ""
         rows.append(
             f'<div class="video-job state-{html.escape(job.state)}" data-task-id="{html.escape(job.task_id)}" data-state="{html.escape(job.state)}">'
             f'<div class="video-job-head"><span class="video-job-state">{label}{percent}</span>'

@@ -11,6 +11,7 @@ import hashlib
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +28,9 @@ from playground.client.video_catalog import video_model_ids
 from playground.client.video_requests import build_video_request
 from playground.ui.shared.connection import ServerDefaults, resolve_connection
 from playground.ui.shared.form_check import unchanged_problems
-from playground.ui.i18n import choices, say
+from playground.ui.i18n import choices, say, speaking, visitor_language
 from playground.ui.shared.links import opened_with
-from playground.ui.shared.render import error_text
+from playground.ui.shared.render import error_text, error_words
 from playground.ui.web.shown_files import shown_path
 from playground.ui.tabs.video.board import VideoBoard, VideoJob, board_html, gallery_items, job_call, job_choices
 from playground.ui.tabs.video.form import DEFAULT_MODEL, FIELD_NAMES, VideoForm, flags_preview, kept_value, mode_fields, model_fields, model_notes
@@ -107,7 +108,7 @@ def cancel_job(board: VideoBoard, task_id: str | None) -> Outcome:
     if job is None or not job.active:
         return Outcome(say("vboard.nothing_to_cancel") if board.active() else "")
     job.cancel.set()
-    job.end("cancelled", say("vboard.polling_stopped"))
+    job.end("cancelled", partial(say, "vboard.polling_stopped"))
     return Outcome()
 
 
@@ -135,9 +136,9 @@ async def follow(client: GatewayClient, board: VideoBoard, job: VideoJob, fallba
     except GatewayError as error:
         if error.exchange is not None:
             job.calls["download" if job.state == "saving" else "latest poll"] = error.exchange
-        job.end("error", error.user_message)
+        job.end("error", partial(error_words, error))
     except Exception as error:
-        job.end("error", error_text(error))
+        job.end("error", partial(error_text, error))
 
 
 async def watch(client: GatewayClient, defaults: ServerDefaults, board: VideoBoard, url: str, key: str) -> AsyncIterator[VideoBoard]:
@@ -151,7 +152,7 @@ async def watch(client: GatewayClient, defaults: ServerDefaults, board: VideoBoa
         fallback = resolve_connection(defaults, url, key)
     except GatewayError as error:
         for job in board.active():
-            job.end("error", error_text(error))
+            job.end("error", partial(error_text, error))
         yield board
         return
     board.watching = True
@@ -262,7 +263,9 @@ def first_notes(request: gr.Request) -> Any:
 
 
 def reworded(state: VideoBoard, model_id: str | None) -> tuple[str, str]:
-    """After the header's language switch: the board and the model's notes in the new language."""
+    """After the header's language switch: the board and the model's notes in the new language, which the
+    board keeps for its watcher (`VideoBoard.language`)."""
+    state.language = visitor_language()
     return board_html(state), model_notes(model_id or DEFAULT_MODEL)
 
 
@@ -311,7 +314,8 @@ class VideoHandlers:
 
     async def follow_jobs(self, state: VideoBoard, url: str, key: str) -> AsyncIterator[tuple[Any, ...]]:
         """The watcher's updates: board, gallery, player, running-job picker, inspector's job
-        picker, saved jobs, inspector; each but the board only when it changed."""
+        picker, saved jobs, inspector; each but the board only when it changed; worded in the language
+        the visitor last switched to (`VideoBoard.language`), not the one this event was sent in."""
         shown_exchange = job_call(state, state.inspecting)
         shown_active: list[str] | None = None
         shown_videos, shown_saved, shown_jobs = gallery_items(state), state.saved(), job_choices(state)
@@ -321,14 +325,16 @@ class VideoHandlers:
             shown_videos = videos
             active = [job.task_id for job in current.active()]
             exchange = job_call(current, current.inspecting)
-            saved_now, jobs_now = current.saved(), job_choices(current)
-            yield (
-                board_html(current),
-                finished_videos(videos) if new_videos else gr.skip(),
-                (videos[0][0] if videos else None) if new_videos else gr.skip(),
-                active_choices(current) if active != shown_active else gr.skip(),
-                gr.update(choices=jobs_now) if jobs_now != shown_jobs else gr.skip(),
-                {"jobs": saved_now} if saved_now != shown_saved else gr.skip(),
-                *(Inspector.values(exchange) if exchange is not shown_exchange else Inspector.values(None)),
-            )
+            with speaking(current.language):  # the visitor's language now: the switch may have come after this event left
+                saved_now, jobs_now = current.saved(), job_choices(current)
+                update = (
+                    board_html(current),
+                    finished_videos(videos) if new_videos else gr.skip(),
+                    (videos[0][0] if videos else None) if new_videos else gr.skip(),
+                    active_choices(current) if active != shown_active else gr.skip(),
+                    gr.update(choices=jobs_now) if jobs_now != shown_jobs else gr.skip(),
+                    {"jobs": saved_now} if saved_now != shown_saved else gr.skip(),
+                    *(Inspector.values(exchange) if exchange is not shown_exchange else Inspector.values(None)),
+                )
+            yield update
             shown_active, shown_exchange, shown_saved, shown_jobs = active, exchange, saved_now, jobs_now
