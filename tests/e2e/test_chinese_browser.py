@@ -206,6 +206,21 @@ def assert_built_texts_in_chinese(page: Page) -> None:
     open_accordion(page, ZH["prices.prices_per_1m_tokens"], "#batch-prices-table")
     expect(page.locator("#batch-prices-table")).to_contain_text(ZH["prices.head.cached_input"], timeout=10_000)
     expect(page.locator("#batch-prices-table")).not_to_contain_text("cached input")
+    open_tab(page, ZH["tab.compare"], "#compare-message")
+    page.click("#compare-example-1")  # an example asks its question in the page's language
+    expect(page.locator("#compare-message textarea")).to_have_value(ZH["compare.example.thinking_message"], timeout=10_000)
+    open_tab(page, ZH["tab.chat"], "#chat-input")
+    page.fill("#chat-input textarea", "你好，{{name}}")
+    assert_variables_in_chinese(page)
+
+
+def assert_variables_in_chinese(page: Page) -> None:
+    """The Variables table's headings (a table's headings are part of its value: Gradio does not translate them)."""
+    table = page.locator("#chat-variables-table")
+    expect(table).to_contain_text(ZH["batch_vars.heading_variable"], timeout=10_000)
+    expect(table).to_contain_text(ZH["batch_vars.heading_value"])
+    expect(table).not_to_contain_text(EN["batch_vars.heading_variable"])
+    expect(table).not_to_contain_text(EN["batch_vars.heading_value"])
 
 
 def test_the_texts_built_with_the_page_are_in_chinese_on_a_chinese_page(chinese_page: Page) -> None:
@@ -215,8 +230,12 @@ def test_the_texts_built_with_the_page_are_in_chinese_on_a_chinese_page(chinese_
 
 def test_the_texts_built_with_the_page_follow_the_switch_and_what_was_typed_stays(page: Page) -> None:
     page.click("#tour-close")
+    page.fill("#chat-input textarea", "Hi {{name}}")  # the Variables table on screen before the switch
+    expect(page.locator("#chat-variables-table")).to_contain_text(EN["batch_vars.heading_variable"], timeout=10_000)
     page.locator("#language-switch").get_by_label("中文").check()
     expect(page.locator("#chat-stop")).to_have_text(ZH["conversation.stop"], timeout=10_000)
+    assert_variables_in_chinese(page)  # written again by the switch, its rows kept
+    expect(page.locator("#chat-variables-table")).to_contain_text("name")
     assert_built_texts_in_chinese(page)
     open_tab(page, ZH["tab.compare"], "#compare-message")
     page.fill("#compare-message textarea", "Why is the sea salty?")  # typed: no longer a default

@@ -20,8 +20,15 @@ import gradio as gr
 Interleave = Callable[[], Awaitable[None]]
 
 
-def browser_fill(dependency: Any) -> Any:
-    """What a `js=`-only event (`examples.browser_filler`) writes to its outputs."""
+WORDED = "const byLanguage = "
+"""Where `examples.browser_filler` writes an example's values per language (values in words)."""
+
+
+def browser_fill(dependency: Any, language: str = "en") -> Any:
+    """What a `js=`-only event (`examples.browser_filler`) writes to its outputs, on a page in `language`."""
+    if WORDED in dependency.js:
+        by_language, _ = json.JSONDecoder().raw_decode(dependency.js.split(WORDED, 1)[1])
+        return by_language[language]
     return json.loads(dependency.js.rsplit("return ", 1)[1].rsplit(";", 1)[0])
 
 
@@ -45,8 +52,8 @@ class PageModel:
         return self.values[component._id]
 
     def set(self, component: Any, value: Any) -> None:
-        if isinstance(component, gr.Chatbot):  # the round trip through the page, as JSON
-            shown = component.postprocess(value)
+        if isinstance(component, gr.Chatbot) or (isinstance(component, gr.Dataframe) and component.type == "array" and isinstance(value, dict)):  # the round trip, as JSON
+            shown = component.postprocess(value)  # (a table written with its headings comes back as its rows)
             sent = shown.model_dump() if hasattr(shown, "model_dump") else list(shown)
             value = component.preprocess(component.data_model.model_validate(sent))
         self.values[component._id] = value

@@ -19,6 +19,7 @@ from playground.gradio_compat import current_request
 from playground.ui.conversation.prompt_library import (
     NoOwner, PromptLibrary, content_of_form, example_name, form_of_content, variable_rows, version_choices,
 )
+from playground.ui.conversation.template_vars import table_value
 from playground.ui.i18n import say
 from playground.ui.i18n.client_words import word_list
 from playground.ui.shared.form_check import RequestCheck, check_whole
@@ -94,7 +95,7 @@ class PromptHandlers:
             note += " " + say("plib.say.earlier_messages", count=len(content.messages) - 1)
         if content.format != self.tab:
             note += " " + say("plib.say.other_format", saved=content.format)
-        return (*(opened.get(field, gr.skip()) for field in self.names), {"text": content.user, "files": []}, rows,
+        return (*(opened.get(field, gr.skip()) for field in self.names), {"text": content.user, "files": []}, table_value(rows),
                 gr.update(visible=bool(rows)), note)
 
     async def label(self, name: str | None, choice: Any, label: str) -> tuple[Any, ...]:

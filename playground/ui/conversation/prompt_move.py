@@ -13,7 +13,7 @@ from typing import Any
 import gradio as gr
 
 from playground.client.batch.dataset import Dataset
-from playground.ui.conversation.template_vars import names_in, text_of, values_of
+from playground.ui.conversation.template_vars import names_in, table_value, text_of, values_of
 
 TAB_NAMES = {"chat": "Chat", "responses": "Responses", "messages": "Messages", "native": "Native"}
 
@@ -100,4 +100,4 @@ def open_in_chat(state: Any, system: str, user: str) -> tuple[Any, ...]:
     """"Open in Chat": (system, message box, Variables table, panel shown, Chat opened) from
     Batch's templates and its first data row."""
     system_text, draft, rows = chat_prompt(system, user, getattr(state, "dataset", None))
-    return system_text, draft, rows, gr.update(visible=bool(rows)), gr.update(selected="chat")
+    return system_text, draft, table_value(rows), gr.update(visible=bool(rows)), gr.update(selected="chat")

@@ -1,7 +1,9 @@
 """The "Variables" panel of the conversation tabs: when the message or the system prompt has
 `{{name}}` placeholders (the Batch tab's template syntax), a table of their values appears, and
 both are sent with them filled in. A placeholder without a value is named and nothing is sent,
-so a prompt tried by hand moves to Batch unchanged, and back."""
+so a prompt tried by hand moves to Batch unchanged, and back. The table's headings are part of its value
+(Gradio cannot translate a table's headings): every writer of the table writes them in the visitor's
+language (`table_value`), and the header's language switch writes them again (`VariablesPanel.reword`)."""
 
 from __future__ import annotations
 
@@ -12,12 +14,18 @@ from typing import Any
 import gradio as gr
 
 from playground.ui.conversation import draft_keys
-from playground.ui.i18n import t
+from playground.ui.i18n import english, say, t
 
 from playground.client.batch.template import TemplateError, parse
 from playground.client.errors import RequestValidationError
 
-HEADERS = ["variable", "value"]
+HEADINGS = ("batch_vars.heading_variable", "batch_vars.heading_value")
+"""The catalogue keys of the table's two headings."""
+
+
+def table_value(rows: list[list[str]]) -> dict[str, Any]:
+    """The Variables table's value: `rows` under headings in the visitor's language."""
+    return {"headers": [say(key) for key in HEADINGS], "data": rows}
 
 
 def values_of(table: Any) -> dict[str, str]:
@@ -93,7 +101,7 @@ class VariablesPanel:
     @classmethod
     def build(cls, prefix: str) -> VariablesPanel:
         with gr.Accordion(t("batch_vars.variables"), open=True, visible=False, elem_id=f"{prefix}-variables") as group:
-            table = gr.Dataframe(headers=HEADERS, column_count=2, type="array", interactive=True, static_columns=[0],
+            table = gr.Dataframe(headers=[english(key) for key in HEADINGS], column_count=2, type="array", interactive=True, static_columns=[0],
                                  elem_id=f"{prefix}-variables-table", label=t("batch_vars.name_placeholders_in_your"))
         key = draft_keys.key_box(f"{prefix}-variables-key")
         return cls(group, table, key, prefix)
@@ -109,6 +117,10 @@ class VariablesPanel:
         inputs = [self.table, session if session is not None else gr.State(None), *sources]
         self.key.change(variables_changed, inputs, [self.group, self.table], queue=False, show_progress="hidden", trigger_mode="always_last")
 
+    def reword(self, switched: Any) -> None:
+        """After the header's language switch (`TabParts.after_language`): the table's headings in the new language."""
+        switched.then(variables_reworded, self.table, self.table, queue=False, show_progress="hidden")
+
 
 def variables_changed(table: Any, state: Any, *texts: Any) -> tuple[Any, Any]:
     """(panel, table) when the message or system box changes: the panel shown with a row per
@@ -117,4 +129,11 @@ def variables_changed(table: Any, state: Any, *texts: Any) -> tuple[Any, Any]:
     joined = [text_of(text) for text in texts]
     joined[0] = joined[0] if joined[0].strip() else getattr(state, "typed", "")
     rows = rows_for(joined, table) if any("{{" in text for text in joined) else []
-    return gr.update(visible=bool(rows)), rows if rows else gr.skip()
+    return gr.update(visible=bool(rows)), table_value(rows) if rows else gr.skip()
+
+
+def variables_reworded(table: Any) -> Any:
+    """After the header's language switch: the table's headings in the new language, its rows kept (skipped
+    while it has none: the panel is hidden, and whatever shows it writes the headings)."""
+    rows = [[name, value] for name, value in values_of(table).items()]
+    return table_value(rows) if rows else gr.skip()

@@ -1,6 +1,9 @@
 """Clickable examples for people who do not write JSON: each fills a tab's form (and its input)
 and says in one line what it shows. A tab declares its examples and, once its form exists, all
-its fields by name: an example sets the ones it names and resets the others to the tab's defaults."""
+its fields by name: an example sets the ones it names and resets the others to the tab's defaults.
+A value that is words (`Said`, a catalogue key: the question an example asks) is filled in the page's
+language at the moment of the click, read by the page itself (its cookie, as the header's switch keeps
+it), so it follows the switch with no server step."""
 
 from __future__ import annotations
 
@@ -10,8 +13,16 @@ from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import t
+from playground.ui.i18n import t, words_in_every_language
 from playground.ui.shared.scrolling import scroll_statement
+from playground.ui.shared.worded_defaults import worded_fill_js
+
+
+@dataclass(frozen=True)
+class Said:
+    """An example's value in words: the catalogue's text `key`, filled in the page's language when clicked."""
+
+    key: str
 
 
 @dataclass(frozen=True)
@@ -94,6 +105,33 @@ def example_values(example: Example, defaults: dict[str, Any], names: list[str])
 
 def browser_filler(values: list[Any], shows: str) -> str:
     """A `js=` function that scrolls `shows` into view and returns `values`: the browser fills the
-    fields itself, so an Enter pressed right after the click sends the example even when the server is busy."""
-    filled = json.dumps(values if len(values) > 1 else values[0], ensure_ascii=False)
-    return f"() => {{ {scroll_statement(shows)} return {filled}; }}"
+    fields itself, so an Enter pressed right after the click sends the example even when the server is busy.
+    Values in words (`Said`) are filled in the page's language at that moment (the first locale's words for
+    a language that has none)."""
+    keys = _said_keys(values)
+    if not keys:
+        filled = json.dumps(values if len(values) > 1 else values[0], ensure_ascii=False)
+        return f"() => {{ {scroll_statement(shows)} return {filled}; }}"
+    by_language = {code: _worded(values if len(values) > 1 else values[0], words) for code, words in words_in_every_language(keys).items()}
+    return worded_fill_js(scroll_statement(shows), by_language)
+
+
+def _said_keys(value: Any) -> set[str]:
+    if isinstance(value, Said):
+        return {value.key}
+    if isinstance(value, dict):
+        return set().union(*(_said_keys(item) for item in value.values()))
+    if isinstance(value, (list, tuple)):
+        return set().union(*(_said_keys(item) for item in value))
+    return set()
+
+
+def _worded(value: Any, words: dict[str, str]) -> Any:
+    """`value` with each `Said` replaced by its words in one language."""
+    if isinstance(value, Said):
+        return words[value.key]
+    if isinstance(value, dict):
+        return {name: _worded(item, words) for name, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_worded(item, words) for item in value]
+    return value

@@ -32,3 +32,12 @@ def reworded_default(key: str, current: Any) -> Any:
     """After the language switch: `key` in the new language when `current` is its text in any language, else skip (kept as typed)."""
     untouched = {texts[key] for texts in words_in_every_language([key]).values()}
     return say(key) if current in untouched else gr.skip()
+
+
+def worded_fill_js(scroll: str, by_language: dict[str, Any]) -> str:
+    """A `js=` function for an example whose values are words (`examples.Said`): runs `scroll`, then returns
+    the values of the page's language at that moment (its cookie, as the switch keeps it; `by_language`: locale
+    code -> values), the first locale's for a language that has none."""
+    first = languages()[0].code
+    return (f"() => {{ {scroll} const byLanguage = {json.dumps(by_language, ensure_ascii=False)}; "
+            f"return byLanguage[({link_language_js(languages())})()] || byLanguage[{json.dumps(first)}]; }}")

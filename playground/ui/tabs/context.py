@@ -57,3 +57,9 @@ class TabParts:
     visitor's language (texts Gradio cannot translate in the browser: values built at run time)."""
     link: LinkWriter | None = None
     """What the tab's server writes into its Copy link (the parameters its `TabLink.written` names)."""
+
+
+def each(hooks: tuple[Callable[[Any], Any], ...], event: Any) -> None:
+    """Every one of `hooks` chained after `event` (`partial(each, hooks)` as a `TabParts` hook)."""
+    for hook in hooks:
+        hook(event)

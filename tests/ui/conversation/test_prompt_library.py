@@ -47,7 +47,11 @@ def form(handlers: PromptHandlers, **changes: Any) -> list[Any]:
 
 
 def by_name(handlers: PromptHandlers, opened: tuple[Any, ...]) -> dict[str, Any]:
-    return dict(zip([*handlers.names, "draft", "table", "group", "status"], opened))
+    named = dict(zip([*handlers.names, "draft", "table", "group", "status"], opened))
+    if isinstance(named["table"], dict) and "data" in named["table"]:  # written with its headings: the rows the page sends back
+        assert named["table"]["headers"] == ["variable", "value"]
+        named["table"] = named["table"]["data"]
+    return named
 
 
 def skipped(value: Any) -> bool:

@@ -11,6 +11,7 @@ import pytest
 from playground.settings import Settings
 from playground.ui.app import build_app
 from playground.ui.shared.connection import ServerDefaults
+from playground.ui.i18n import CATALOGUE
 from playground.ui.shared.examples import initial_value
 from tests.ui.page_model import browser_fill
 
@@ -94,3 +95,14 @@ def test_batchs_prompt_library_example_is_a_card_in_the_tabs_example_row(app: gr
     for button in ("batch-example-0", "batch-prompt-example"):
         assert _inside(ids[button], "batch-examples"), f"{button} is outside Batch's example row"
     assert _trigger(app, ids["batch-prompt-example"], "click") is not None  # still wired by the tab
+
+
+def test_compares_examples_ask_in_the_pages_language(app: gr.Blocks) -> None:
+    """Issue 40: in Chinese, Compare's examples filled English questions."""
+    zh = CATALOGUE.texts["zh-CN"]
+    for index, key in enumerate(("compare.example.riddle_message", "compare.example.thinking_message")):
+        dependency = _trigger(app, _by_id(app)[f"compare-example-{index}"], "click")
+        asked = {language: dict(zip((c.elem_id for c in dependency.outputs), browser_fill(dependency, language), strict=True))["compare-message"]
+                 for language in ("en", "zh-CN")}
+        assert asked == {"en": CATALOGUE.texts["en"][key], "zh-CN": zh[key]}
+        assert "link_language" not in dependency.js and "gateway-playground-language" in dependency.js, "the page's language, read at the click"

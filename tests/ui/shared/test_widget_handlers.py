@@ -101,13 +101,13 @@ def test_the_branch_bar_branches_and_switches_through_its_handlers(page: Any) ->
 
 def test_the_variables_panel_follows_the_placeholders_typed() -> None:
     panel, rows = variables_changed([["city", "Paris"]], None, {"text": "Weather in {{city}} on {{day}}?", "files": []}, "")
-    assert panel["visible"] is True and rows == [["city", "Paris"], ["day", ""]]
+    assert panel["visible"] is True and rows == {"headers": ["variable", "value"], "data": [["city", "Paris"], ["day", ""]]}
     panel, rows = variables_changed([], None, {"text": "No placeholders", "files": []})
     assert panel["visible"] is False and skipped(rows)
     typed = Session()
     typed.typed = "Again {{city}}"
     panel, rows = variables_changed([["city", "Rome"]], typed, {"text": "", "files": []})
-    assert panel["visible"] is True and rows == [["city", "Rome"]], "after a send the message as typed counts"
+    assert panel["visible"] is True and rows["data"] == [["city", "Rome"]], "after a send the message as typed counts"
 
 
 def test_a_prompt_moves_to_batch_and_back(page: Any) -> None:
@@ -120,5 +120,5 @@ def test_a_prompt_moves_to_batch_and_back(page: Any) -> None:
     assert (system, user, dataset.rows) == ("Be brief", "Capital of {{country}}?", [{"country": "France"}]) and opened["selected"] == "batch"
     state = type("BatchState", (), {"dataset": Dataset(["country"], [{"country": "Peru"}], "pasted")})()
     system, draft, rows, panel, opened = open_in_chat(state, "Be brief", "Capital of {{country}}?")
-    assert draft == {"text": "Capital of {{country}}?", "files": []} and rows == [["country", "Peru"]]
+    assert draft == {"text": "Capital of {{country}}?", "files": []} and rows["data"] == [["country", "Peru"]]
     assert panel["visible"] is True and opened["selected"] == "chat"

@@ -9,7 +9,7 @@ import gradio as gr
 from playground.client import catalog
 from playground.ui.tabs.chat import handlers
 from playground.ui.tabs.chat.handlers import ChatForm
-from playground.ui.tabs.context import TabContext, TabParts
+from playground.ui.tabs.context import TabContext, TabParts, each
 from playground.ui.conversation.mcp_panel import McpPanel
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.conversation.prompt_panel import PromptPanel
@@ -104,4 +104,5 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
     ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, *panel.imported], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
     example_tools.click(lambda: TOOLS_EXAMPLE, None, tools, queue=False)
-    return TabParts(models=model, after_load=editor.after, after_language=editor.after)
+    assert panel.variables is not None
+    return TabParts(models=model, after_load=editor.after, after_language=partial(each, (editor.after, panel.variables.reword)))

@@ -16,7 +16,7 @@ from playground.ui.tabs.compare import handlers, mocked
 from playground.ui.tabs.compare.handlers import PRESETS, CompareState
 from playground.ui.shared.column_picker import ColumnPicker
 from playground.ui.tabs.context import TabContext, TabParts
-from playground.ui.shared.examples import Example, ExampleRow
+from playground.ui.shared.examples import Example, ExampleRow, Said
 from playground.ui.shared.uploaded_image import uploaded_image
 from playground.ui.shared.widgets import error_banner
 from playground.ui.shared.scrolling import bring_into_view
@@ -34,10 +34,11 @@ def _with_columns(values: dict[str, Any]) -> dict[str, Any]:
 
 EXAMPLES = [
     Example(t("compare.a_riddle_through_four"), t("compare.the_same_question_in"),
-            _with_columns({"user": "What has keys but can't open locks? Answer in one sentence.", "preset": "One model family through all four formats"})),
+            _with_columns({"user": Said("compare.example.riddle_message"), "preset": "One model family through all four formats"})),
     Example(t("compare.thinking_everywhere"), t("compare.thinking_on_see_how"),
-            _with_columns({"user": "Why do we have seasons? Think it through.", "thinking": True, "preset": "One model family through all four formats"})),
+            _with_columns({"user": Said("compare.example.thinking_message"), "thinking": True, "preset": "One model family through all four formats"})),
 ]
+"""The questions are asked in the page's language when the example is clicked (`Said`)."""
 
 
 def build_compare_tab(ctx: TabContext) -> TabParts:

@@ -9,7 +9,7 @@ from typing import Any
 import gradio as gr
 
 from playground.client import catalog
-from playground.ui.tabs.context import TabContext
+from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.conversation import draft_keys
 from playground.ui.conversation.mcp_panel import McpPanel
 from playground.ui.conversation.prompt_library import PromptLibrary
@@ -72,7 +72,7 @@ def _cache_lab() -> tuple[Any, ...]:
     return cache_system, cache_last, cache_type, fill, report
 
 
-def build_messages_tab(ctx: TabContext) -> None:
+def build_messages_tab(ctx: TabContext) -> TabParts:
     with gr.Row():
         with gr.Column(scale=3):
             panel = ConversationPanel.build("messages", t("messages.placeholder"))
@@ -131,3 +131,4 @@ def build_messages_tab(ctx: TabContext) -> None:
     triggers = [draft_key.change, panel.variables.table.change, system.change, tools.change, model.change, cache_system.change, cache_last.change, web_search.change]
     gr.on(triggers, counting.count_tokens, count_inputs, token_count, trigger_mode="always_last", concurrency_limit=None, show_progress="hidden")
     fill.click(lambda: (LONG_DOCUMENT, True), None, [system, cache_system], queue=False)
+    return TabParts(after_language=panel.variables.reword)  # the Variables table's headings in the new language

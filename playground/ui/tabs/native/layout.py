@@ -9,7 +9,7 @@ from functools import partial
 import gradio as gr
 
 from playground.client import catalog
-from playground.ui.tabs.context import TabContext, TabParts
+from playground.ui.tabs.context import TabContext, TabParts, each
 from playground.ui.conversation.mcp_panel import McpPanel
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.conversation.prompt_panel import PromptPanel
@@ -127,4 +127,5 @@ def build_native_tab(ctx: TabContext) -> TabParts:
 
     ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, *panel.imported], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
-    return TabParts(after_load=editor.after, after_language=editor.after)
+    assert panel.variables is not None
+    return TabParts(after_load=editor.after, after_language=partial(each, (editor.after, panel.variables.reword)))
