@@ -116,10 +116,7 @@ def read_graders(text: str) -> list[Any]:
         raise PackedError("not_graders")
     if len(items) > GRADER_SLOTS:
         raise PackedError("too_many_graders", count=len(items), limit=GRADER_SLOTS)
-    specs, problems = _specs(items)
-    for number, spec in enumerate(specs, 1):
-        if spec is not None and not fits_the_boxes(spec):
-            problems.append(say("bview.grader_problem", number=number, problem=say("blink.grader_not_boxed")))
+    specs, problems = _specs(items, boxed=True)
     if problems:
         raise PlanError(problems)
     values = grader_boxes([spec for spec in specs if spec is not None])
@@ -148,8 +145,9 @@ def read_suite(text: str) -> list[GraderSpec]:
     return [spec for spec in specs if spec is not None]
 
 
-def _specs(items: list[Any]) -> tuple[list[GraderSpec | None], list[str]]:
-    """Each item read as a grader (None where refused) and the refusals, each naming its grader's number."""
+def _specs(items: list[Any], boxed: bool = False) -> tuple[list[GraderSpec | None], list[str]]:
+    """Each item read as a grader (None where refused) and the refusals in order, each naming its grader's
+    number; `boxed`: a grader the boxes cannot hold is refused too."""
     specs: list[GraderSpec | None] = []
     problems: list[str] = []
     for number, item in enumerate(items, 1):
@@ -160,6 +158,8 @@ def _specs(items: list[Any]) -> tuple[list[GraderSpec | None], list[str]]:
             problems.append(say("bview.grader_problem", number=number, problem=word_list(error.problems)))
         except (GraderError, ValueError, TypeError) as error:
             problems.append(say("bview.grader_problem", number=number, problem=word(message_of(error))))
+        if spec is not None and boxed and not fits_the_boxes(spec):
+            problems.append(say("bview.grader_problem", number=number, problem=say("blink.grader_not_boxed")))
         specs.append(spec)
     return specs, problems
 
