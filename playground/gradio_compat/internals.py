@@ -146,6 +146,14 @@ RELIED_ON: dict[str, tuple[Internal, ...]] = {
         Internal("gradio.blocks:Blocks.__init__", None, "self.pending_diff_streams = defaultdict(dict)"),
         Internal("gradio.routes:App.create_app", None, "app.state_holder.session_data[session_hash].is_closed = True"),
     ),
+    "first_paint_locale": (
+        Internal("gradio.routes:templates.TemplateResponse",
+                 "(request: 'Request', name: 'str', context: 'dict[str, Any] | None' = None, status_code: 'int' = 200, "
+                 "headers: 'Mapping[str, str] | None' = None, media_type: 'str | None' = None, background: 'BackgroundTask | None' = None)"
+                 " -> '_TemplateResponse'"),
+        Internal("gradio.routes:App.create_app", None, "resp = templates.TemplateResponse("),
+        Internal("gradio.routes:App.create_app", None, '"frontend/share.html" if blocks.share else "frontend/index.html"'),
+    ),
     "template_components": (
         Internal("gradio.blocks:Block.get_block_name", "(self) -> 'str'", 'hasattr(self, "is_template")'),
     ),

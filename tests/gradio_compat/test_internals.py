@@ -13,7 +13,8 @@ from gradio.state_holder import SessionState
 from playground import gradio_compat
 from playground.gradio_compat.internals import RELIED_ON, problems
 
-READS = {"private_api", "request_context", "root_block", "i18n_text", "template_components", "progress_targets", "forget_closed_sessions"}
+READS = {"private_api", "request_context", "root_block", "i18n_text", "template_components", "progress_targets", "forget_closed_sessions",
+         "first_paint_locale"}
 """What `internals.py` records besides the patches `apply()` installs."""
 
 
