@@ -206,10 +206,11 @@ class Database:
             raise
         try:
             result = work(connection, *args)
+            connection.execute("COMMIT")
         except BaseException:
-            connection.execute("ROLLBACK")
+            if connection.in_transaction:  # the work or its commit failed: nothing of it stays
+                connection.execute("ROLLBACK")
             raise
-        connection.execute("COMMIT")
         return result
 
     def close(self) -> None:
