@@ -10,7 +10,7 @@ module already imported):
   N workers, answers kept in a list; no run file, no grading;
 - store: `client.batch.runner.Runner` with a `contains` grader, every cell written to the local
   store as the tab does (a `sent` mark committed before each request, with the outcomes finished
-  before it, on the store's own thread), then the leaderboard and the results grid built once,
+  before it, on the runner's own thread: `Database.run_here`), then the leaderboard and the results grid built once,
   as the tab does at the end;
 - runfile: the same runner writing a run file instead (how runs were kept before the store);
 - with `--before REF`, also "store" from the tree of REF (extracted with `git archive`, this
