@@ -38,6 +38,18 @@ EVENTS_AT_ONCE = QUEUE_MAX_SIZE
 41st streaming reply waited for one of the first 40 to end. Replies wait on the gateway, not on a
 core, so every event the queue admits may run. Gradio's limit on threads for sync handlers becomes
 the same number; each sync handler stays bounded by `DEFAULT_CONCURRENCY` runs at once."""
+SYSTEM_FONTS = ("ui-sans-serif", "system-ui", "sans-serif")
+"""The page's text in the system's own fonts: the Soft theme's stack without its first family,
+Montserrat, so a first visit fetches no web font (Montserrat and IBM Plex Mono were 197 KB of it).
+Chinese is drawn by the system's CJK font, found by the browser's fallback as before; naming a CJK
+family here instead loses the synthetic bold of Chinese headings on Linux (WenQuanYi has no bold face)."""
+SYSTEM_MONO_FONTS = ("ui-monospace", "Consolas", "monospace")
+"""The Soft theme's monospace stack without IBM Plex Mono."""
+
+
+def page_theme() -> gr.themes.Base:
+    """The Soft theme in indigo, drawn with the system's fonts (`SYSTEM_FONTS`)."""
+    return gr.themes.Soft(primary_hue="indigo", font=SYSTEM_FONTS, font_mono=SYSTEM_MONO_FONTS)
 
 
 def launch_options(settings: Settings | None = None, rules: VisitorRules | None = None) -> dict[str, Any]:
@@ -48,7 +60,7 @@ def launch_options(settings: Settings | None = None, rules: VisitorRules | None 
     rules = rules or VisitorRules.from_settings(settings)
     ignore_server_proxy_headers()
     return {
-        "theme": gr.themes.Soft(primary_hue="indigo"),
+        "theme": page_theme(),
         "css_paths": [ASSETS / "style.css"],
         "run_history": False,
         "max_threads": EVENTS_AT_ONCE,
