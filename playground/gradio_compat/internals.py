@@ -118,6 +118,16 @@ RELIED_ON: dict[str, tuple[Internal, ...]] = {
         Internal("gradio.blocks:Blocks.get_api_info", None, 'if not fn.fn or fn.api_visibility == "private": continue'),
         Internal("probe:fn.api_visibility"), Internal("probe:blocks.fns"),
     ),
+    "lean_page_config": (
+        Internal("gradio.blocks:Blocks.get_config_file", "(self) -> 'BlocksConfigDict'", "config.update(self.default_config.get_config())"),
+        Internal("gradio.blocks:BlocksConfig.get_config", None, 'config["layout"] = layout'),
+        Internal("gradio.blocks:BlocksConfig.config_for_block", None, '"component_class_id": getattr(block, "component_class_id", None),'),
+        Internal("gradio.block_function:BlockFunction.get_config", None, '"scroll_to_output": self.scroll_to_output,'),
+        Internal("gradio.route_utils:update_root_in_config", "(config: 'BlocksConfigDict', root: 'str') -> 'BlocksConfigDict'"),
+        Internal("gradio.routes:App.create_app", None, 'filtered_config["layout"] = utils.safe_deepcopy(page_config["layout"])'),
+        Internal("gradio.routes:App.create_app", None, "config = route_utils.update_root_in_config(config, root)"),
+        Internal("gradio.blocks:Block.get_block_name", None, 'hasattr(self, "is_template")'), Internal("probe:blocks.blocks"),
+    ),
     "progress_targets": (
         Internal("probe:fn.show_progress_on"), Internal("probe:fn.show_progress"), Internal("probe:fn.queue"),
         Internal("probe:blocks.fns"),

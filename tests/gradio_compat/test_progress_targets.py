@@ -67,7 +67,7 @@ def tree_positions(config: dict) -> dict[int, int]:
         for child in node.get("children") or []:
             walk(child)
 
-    walk(config["layout"])
+    walk(config["page"][""]["layout"])  # the layout the page reads (its page entry's)
     return positions
 
 
