@@ -4,8 +4,8 @@
 The config the page inlines (and `/config` serves) is built once per launch by
 `Blocks.get_config_file` and deep-copied on every request; this patch leaves out, at that build:
 
-- `component_class_id` (a 64-character hash) of every component whose type is one of Gradio's own:
-  the frontend loads a component by `class id || type` from its bundled table, looked up by the id
+- `component_class_id` (a 64-character hash) of every component drawn by one of Gradio's own
+  (`drawn_by_gradio`): the frontend loads a component by `class id || type` from its bundled table, looked up by the id
   and then by the type (`me` in its core bundle), so the id matters only for a custom component's
   files (`/custom_component/{id}/...`), which none of Gradio's own types need; a node's id falls
   back to its type (`component_class_id: i.component_class_id || i.type`).
