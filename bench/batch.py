@@ -1,4 +1,4 @@
-"""A batch of 1,000 rows x 2 columns on the demo gateway (token delay off): the Batch tab's
+"""A batch of 1,000 rows x 2 columns on the demo gateway (token delay off, or `--token-delay`): the Batch tab's
 runner with its runs kept in the local store (SQLite) against direct client calls at the same
 concurrency, and the process's memory.
 
@@ -21,7 +21,11 @@ holds medians of wall time and of the worker process's CPU time (user + system, 
 which moves less than wall time on a shared machine. The machine's load average is printed
 before and after, beside the same-run baseline.
 
-    python -m bench.batch [--rows 1000] [--concurrency 8] [--runs 2] [--before REF] [--port N]
+With the token delay off a call takes about a millisecond of the client's CPU and nothing else, so
+the table shows the runner's own cost per cell at its largest; `--token-delay 0.002` (a fast
+gateway: 2 ms between streamed pieces) shows it beside a gateway that takes time to answer.
+
+    python -m bench.batch [--rows 1000] [--concurrency 8] [--runs 2] [--before REF] [--port N] [--token-delay S]
 """
 
 from __future__ import annotations
@@ -148,7 +152,7 @@ def _print_table(args: argparse.Namespace, approaches: list[str], results: dict[
     baseline = statistics.median(r["seconds"] for r in results["direct"])
     base_cpu = statistics.median(r["cpu"] for r in results["direct"])
     base_rss = statistics.median(r["rss_growth"] for r in results["direct"]) / 1e6
-    print(f"{args.rows:,} rows x {len(COLUMNS)} columns ({cells:,} streamed calls), {args.concurrency} at once, token delay 0, "
+    print(f"{args.rows:,} rows x {len(COLUMNS)} columns ({cells:,} streamed calls), {args.concurrency} at once, token delay {args.token_delay:g} s, "
           f"medians of {args.runs} runs, approaches alternating; baseline: direct client calls in the same run")
     print(f"load average (1, 5, 15 min) before {' '.join(f'{v:.2f}' for v in loads[0])}, "
           f"after {' '.join(f'{v:.2f}' for v in loads[1])}, on {os.cpu_count()} cores")
@@ -174,6 +178,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--before", help="also run the store approach from this commit's tree (e.g. main before a change)")
     parser.add_argument("--port", type=int, help="the demo gateway's port (a free one by default)")
+    parser.add_argument("--token-delay", type=float, default=0.0, help="seconds between the demo gateway's streamed pieces (0: none)")
     parser.add_argument("--worker", nargs=4, metavar=("APPROACH", "URL", "ROWS", "CONCURRENCY"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -185,7 +190,7 @@ def main() -> None:
 
     port = args.port or free_port()
     url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "playground.demo_gateway", "--port", str(port), "--key", KEY, "--token-delay", "0"]
+    command = [sys.executable, "-m", "playground.demo_gateway", "--port", str(port), "--key", KEY, "--token-delay", str(args.token_delay)]
     approaches = [*APPROACHES, "before"] if args.before else list(APPROACHES)
     results: dict[str, list[dict[str, float]]] = {approach: [] for approach in approaches}
     with tempfile.TemporaryDirectory(prefix="bench-batch-") as scratch:

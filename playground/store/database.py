@@ -20,7 +20,8 @@ thread, each costs the loop far more than the write: the GIL passes back and for
 call of both threads (a 1,000-row run took 1.37x direct calls that way; docs/benchmarks.md). It
 runs on a connection of the calling thread's own when no other writer holds the file (WAL: one
 writer at a time), and is handed to the thread like `run` when one does, so the loop never waits
-for a lock.
+for a lock. Nor does it copy the log into the file: that connection never checkpoints; every
+`CHECKPOINT_EVERY` of its commits the thread is asked to (a checkpoint syncs the file to disk).
 
 The schema is brought up to date by `migrations.migrate` when the file is opened."""
 
@@ -39,6 +40,8 @@ from typing import Any, TypeVar
 from playground.store.migrations import migrate
 
 FILE_NAME = "playground.sqlite3"
+CHECKPOINT_EVERY = 256
+"""Commits made on callers' threads between two checkpoints asked of the store's thread."""
 GROUP_LIMIT = 128
 """At most this many queued pieces of work share one commit."""
 T = TypeVar("T")
@@ -63,6 +66,10 @@ class _LoopWaiter:
 _Job = tuple["Future[Any] | _LoopWaiter", Callable[..., Any], tuple[Any, ...]]
 
 
+def _checkpoint(connection: sqlite3.Connection) -> None:
+    connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+
 def _answer_loop(answers: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
     """On the event loop: resolve the futures a group answered (one awaiting task cancelled meanwhile is skipped)."""
     for future, done, value in answers:
@@ -84,6 +91,7 @@ class Database:
         self._here = threading.local()
         self._here_connections: list[sqlite3.Connection] = []
         self._here_lock = threading.Lock()
+        self._here_commits = 0
         self._thread = threading.Thread(target=self._serve, name="playground-store", daemon=True)
         self._thread.start()
         try:
@@ -107,6 +115,14 @@ class Database:
         connection.execute("PRAGMA foreign_keys=ON")
         return connection
 
+    def _connect_here(self) -> sqlite3.Connection:
+        """A caller's own connection: never waits for the write lock, never checkpoints (`_write_now`)."""
+        connection = self._connect(0)
+        connection.execute("PRAGMA wal_autocheckpoint=0")
+        with self._here_lock:
+            self._here_connections.append(connection)
+        return connection
+
     def _serve(self) -> None:
         connection = self._connect(30)
         connection.execute("PRAGMA journal_mode=WAL")
@@ -125,9 +141,24 @@ class Database:
                         self._jobs.put(None)  # close after this group
                         break
                     group.append(following)
-                self._commit(connection, group)
+                checkpoints = [job for job in group if job[1] is _checkpoint]
+                if len(checkpoints) < len(group):
+                    self._commit(connection, [job for job in group if job[1] is not _checkpoint])
+                if checkpoints:
+                    self._checkpoint_now(connection, checkpoints)
         finally:
             connection.close()
+
+    @staticmethod
+    def _checkpoint_now(connection: sqlite3.Connection, asked: list[_Job]) -> None:
+        """Copy the log's committed pages into the file, outside any transaction (SQLite refuses one inside)."""
+        try:
+            _checkpoint(connection)
+        except sqlite3.Error as error:
+            log.warning("the store could not checkpoint its log: %s", error)
+        for waiter, _, _ in asked:
+            if isinstance(waiter, Future) and waiter.set_running_or_notify_cancel():
+                waiter.set_result(None)
 
     @classmethod
     def _commit(cls, connection: sqlite3.Connection, group: list[_Job]) -> None:
@@ -195,9 +226,7 @@ class Database:
     def _write_now(self, work: Callable[..., T], *args: Any) -> T:
         connection = getattr(self._here, "connection", None)
         if connection is None:
-            connection = self._here.connection = self._connect(0)
-            with self._here_lock:
-                self._here_connections.append(connection)
+            connection = self._here.connection = self._connect_here()
         try:
             connection.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
@@ -211,6 +240,9 @@ class Database:
             if connection.in_transaction:  # the work or its commit failed: nothing of it stays
                 connection.execute("ROLLBACK")
             raise
+        self._here_commits += 1
+        if self._here_commits % CHECKPOINT_EVERY == 0:
+            self.submit(_checkpoint)
         return result
 
     def close(self) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from playground.store import runs as stored
+from playground.store import database as database_module
 from playground.store.database import FILE_NAME, Database
 from playground.store.migrations import MIGRATIONS, VERSION, NewerDatabaseError, version_of
 
@@ -151,3 +152,27 @@ async def test_each_thread_writes_here_on_a_connection_of_its_own_closed_with_th
     for connection in connections:
         with pytest.raises(sqlite3.ProgrammingError):  # closed
             connection.execute("SELECT 1")
+
+
+async def test_writes_here_leave_the_checkpoint_to_the_stores_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(database_module, "CHECKPOINT_EVERY", 4)
+    database = Database(tmp_path / FILE_NAME)
+    database.call(stored.insert_run, _run("h" * 32))
+    with closing(sqlite3.connect(database.path, isolation_level=None)) as other:
+        other.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # everything so far in the file
+    size = database.path.stat().st_size
+    summary = {"row": 0, "repeat": 0, "column": 0, "answer": "", "error": "", "marks": []}
+
+    async def write(row: int) -> None:
+        await database.run_here(stored.write_cells, [stored.cell_write("h" * 32, {**summary, "row": row}, {"raw": "x" * 1_500_000}, 1.0)])
+
+    for row in range(3):
+        await write(row)
+    assert database.path.stat().st_size == size  # 4.5 MB (over 1,000 pages) in the log only: the caller never checkpoints
+    await write(3)  # the fourth: the store's thread is asked to checkpoint
+    for _ in range(200):
+        if database.path.stat().st_size > size + 5_000_000:
+            break
+        await asyncio.sleep(0.05)
+    assert database.path.stat().st_size > size + 5_000_000  # the four cells' pages copied into the file
+    database.close()
