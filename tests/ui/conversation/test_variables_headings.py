@@ -4,13 +4,10 @@ Chat") writes them in the visitor's language, and the header's language switch w
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import gradio as gr
 import pytest
-from gradio.context import LocalContext
 
 from playground.client.batch.dataset import Dataset
 from playground.settings import Settings
@@ -18,27 +15,13 @@ from playground.ui.app import build_app
 from playground.ui.conversation.prompt_move import open_in_chat
 from playground.ui.conversation.template_vars import variables_changed, variables_reworded
 from playground.ui.i18n import CATALOGUE
-from playground.ui.i18n.language import LANGUAGE_COOKIE
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.tabs.batch.handlers import BatchState
+from tests.ui.i18n.visitor import visitor
 
 ZH = ["变量", "值"]
 EN = ["variable", "value"]
 TABS = ("chat", "responses", "messages", "native")
-
-
-class _Request:
-    def __init__(self, language: str) -> None:
-        self.headers = {"cookie": f"{LANGUAGE_COOKIE}={language}", "accept-language": "en-US"}
-
-
-@contextmanager
-def event_in(language: str) -> Iterator[None]:
-    token = LocalContext.request.set(_Request(language))  # type: ignore[arg-type]  # a stand-in: the lookup reads only .headers
-    try:
-        yield
-    finally:
-        LocalContext.request.reset(token)
 
 
 def test_the_headings_are_the_catalogues() -> None:
@@ -47,23 +30,23 @@ def test_the_headings_are_the_catalogues() -> None:
 
 def test_the_panel_writes_its_rows_under_headings_in_the_visitors_language() -> None:
     for language, headings in (("zh-CN", ZH), ("en", EN)):
-        with event_in(language):
+        with visitor(language):
             shown, table = variables_changed([["name", "Ada"]], None, {"text": "Hi {{name}} from {{city}}", "files": []})
         assert shown["visible"] is True and table == {"headers": headings, "data": [["name", "Ada"], ["city", ""]]}
-    with event_in("zh-CN"):
+    with visitor("zh-CN"):
         _, table = variables_changed([], None, {"text": "no placeholders", "files": []})
     assert table == gr.skip(), "a hidden panel's table is left as it is"
 
 
 def test_the_switch_rewrites_the_headings_and_keeps_the_rows() -> None:
-    with event_in("zh-CN"):
+    with visitor("zh-CN"):
         assert variables_reworded([["name", "Ada"], ["city", "Lima"]]) == {"headers": ZH, "data": [["name", "Ada"], ["city", "Lima"]]}
         assert variables_reworded([]) == gr.skip()
 
 
 def test_open_in_chat_writes_the_headings_in_the_visitors_language() -> None:
     state = BatchState(dataset=Dataset(["name"], [{"name": "Lin"}]))
-    with event_in("zh-CN"):
+    with visitor("zh-CN"):
         _, _, table, shown, _ = open_in_chat(state, "", "Hello {{name}}")
     assert table == {"headers": ZH, "data": [["name", "Lin"]]} and shown["visible"] is True
 

@@ -8,14 +8,12 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import gradio as gr
 import pytest
-from gradio.context import LocalContext
 from gradio.i18n import I18nData
 
 from playground.client.chat import ChatRequest
@@ -27,8 +25,9 @@ from playground.settings import Settings
 from playground.ui import i18n
 from playground.ui.i18n import Catalogue
 from playground.ui.i18n.client_words import NOT_IN_SOURCE, NOT_SHOWN, word_list
-from playground.ui.i18n.language import LANGUAGE_COOKIE, Locale, remembered_js, switch_choices
+from playground.ui.i18n.language import Locale, remembered_js, switch_choices
 from tests.ui.client_texts import client_templates
+from tests.ui.i18n.visitor import visitor
 
 PSEUDO = Locale("en-XA", "Pseudo", list_separator=" ‖ ")
 WRAPPED = re.compile(r"⟦[^⟦⟧]*⟧")
@@ -62,21 +61,6 @@ def catalogue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Catalogue:
     loaded = i18n.load([*i18n.LOCALES, PSEUDO], tmp_path)
     monkeypatch.setattr(i18n, "CATALOGUE", loaded)
     return loaded
-
-
-class FakeRequest:
-    def __init__(self, headers: dict[str, str]) -> None:
-        self.headers = headers
-
-
-@contextmanager
-def visitor(language: str) -> Iterator[None]:
-    """Inside an event from a browser whose switch chose `language`."""
-    token = LocalContext.request.set(FakeRequest({"cookie": f"{LANGUAGE_COOKIE}={language}", "accept-language": "en-US"}))  # type: ignore[arg-type]  # a stand-in: the lookup reads only .headers
-    try:
-        yield
-    finally:
-        LocalContext.request.reset(token)
 
 
 def residue(text: str) -> str:

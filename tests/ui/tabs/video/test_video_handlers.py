@@ -7,14 +7,12 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import gradio as gr
 import pytest
-from gradio.context import LocalContext
 from PIL import Image
 
 from playground.client.curl_import import CurlRequest
@@ -27,7 +25,6 @@ from playground.client.video_requests import build_video_request
 from playground.demo_gateway.config import DemoConfig
 from playground.demo_gateway.server import RunningGateway, start_in_thread
 from playground.ui.i18n import CATALOGUE
-from playground.ui.i18n.language import LANGUAGE_COOKIE
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.web.shown_files import new_file
 from playground.ui.tabs.video.board import VideoBoard, VideoJob, board_html, job_call, job_choices
@@ -58,6 +55,7 @@ from playground.ui.tabs.video.handlers import (
 )
 from playground.ui.shared.widgets import Inspector
 from tests.fakes import FakeClock
+from tests.ui.i18n.visitor import visitor
 
 KEY = "sk-video-ui-key-123456"
 
@@ -338,33 +336,18 @@ def test_the_board_says_saving_until_the_file_is_there() -> None:
     assert "Done" in board_html(board)
 
 
-class _Request:
-    def __init__(self, language: str) -> None:
-        self.headers = {"cookie": f"{LANGUAGE_COOKIE}={language}", "accept-language": "en-US"}
-
-
-@contextmanager
-def event_in(language: str) -> Iterator[None]:
-    """Inside an event sent while the page's switch held `language` (its request carries that cookie)."""
-    token = LocalContext.request.set(_Request(language))  # type: ignore[arg-type]  # a stand-in: the lookup reads only .headers
-    try:
-        yield
-    finally:
-        LocalContext.request.reset(token)
-
-
 async def test_the_watcher_writes_in_the_language_the_visitor_switched_to(video_client: GatewayClient, defaults: ServerDefaults) -> None:
     """Issue 40: the watcher, started by an event sent in English, kept writing English after the header switch to Chinese."""
     handlers, board = VideoHandlers(video_client, defaults), VideoBoard()
     zh = CATALOGUE.texts["zh-CN"]
-    with event_in("en"):
+    with visitor("en"):
         await handlers.submit(board, "", "", *vars(form(prompt="a forbidden lighthouse")).values())
         watcher = handlers.follow_jobs(board, "", "")
         first = await anext(watcher)
     assert "Submitted" in first[0] or "Queued" in first[0], first[0]
-    with event_in("zh-CN"):  # the header switch, then the tab's rewording of its board
+    with visitor("zh-CN"):  # the header switch, then the tab's rewording of its board
         shown, _ = reworded(board, "vidA-2")
-    with event_in("en"):  # the watcher's event goes on as it was sent
+    with visitor("en"):  # the watcher's event goes on as it was sent
         updates = [update async for update in watcher]
     last = updates[-1][0]
     job = next(iter(board.jobs.values()))
@@ -372,5 +355,5 @@ async def test_the_watcher_writes_in_the_language_the_visitor_switched_to(video_
     assert zh["vboard.state.failed"] in last and "（代码 1301）" in last, last
     assert "Failed" not in last and "(code 1301)" not in last
     assert any(zh[f"vboard.state.{state}"] in shown for state in ("submitted", "queued", "in_progress", "failed")), shown
-    with event_in("en"):  # a job's message is what it says, worded as the board is drawn
+    with visitor("en"):  # a job's message is what it says, worded as the board is drawn
         assert "(code 1301)" in board_html(board) and "Failed" in board_html(board)
