@@ -32,7 +32,8 @@ SHORTENABLE = frozenset({"text-embedding-3-small", "text-embedding-3-large", "gx
 TASK_TYPES = frozenset({"RETRIEVAL_QUERY", "RETRIEVAL_DOCUMENT", "SEMANTIC_SIMILARITY", "CLASSIFICATION", "CLUSTERING",
                         "QUESTION_ANSWERING", "FACT_VERIFICATION", "CODE_RETRIEVAL_QUERY"})
 QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "how", "why", "when", "where", "is", "are", "was", "were", "do", "does",
-                            "did", "can", "could", "the", "a", "an", "of", "to", "in", "on", "for", "and", "or", "i", "you", "me", "my"})
+                            "did", "can", "could", "the", "a", "an", "of", "to", "in", "on", "for", "and", "or", "i", "you", "me", "my",
+                            "怎样", "怎么", "如何", "多久", "什么", "为什么", "吗", "哪", "的", "了", "我"})
 MAX_INPUTS = 2048
 LATENT_SIZE = 512
 MAX_BATCH_REQUESTS = 250
@@ -56,7 +57,7 @@ def _projection(model: str, size: int) -> np.ndarray:
 
 def _features(text: str, model: str, task_type: str | None) -> np.ndarray:
     latent = np.zeros(LATENT_SIZE, np.float32)
-    for word in _WORD.findall(text.lower()):
+    for word in (word for token in _WORD.findall(text.lower()) for word in meaning.words(token)):
         weight = meaning.weight(word)
         if word in QUESTION_WORDS:
             if task_type in ("RETRIEVAL_QUERY", "QUESTION_ANSWERING"):

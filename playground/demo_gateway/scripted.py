@@ -13,7 +13,7 @@ import re
 import unicodedata
 from typing import Any
 
-from playground.demo_gateway import schema_fill
+from playground.demo_gateway import schema_fill, scripted_zh
 from playground.demo_gateway.story import LIGHTHOUSE_STORY
 
 RIDDLE_ANSWER = "A piano. It has plenty of keys, but not one of them opens a lock."
@@ -94,6 +94,9 @@ REASONING: dict[str, tuple[str, ...]] = {
 STRUCTURED: dict[str, dict[str, Any]] = {
     "describe a cat.": {"name": "Cat", "species": "Felis catus", "legs": 4, "sound": "meow", "colour": "tabby",
                         "description": "A small, soft-furred animal with whiskers and a long tail."},
+    "describe an animal of the savanna.": {"name": "Lion", "diet": "carnivore", "legs": 4,
+                                           "habitat": {"continent": "Africa", "climate": "hot, with a dry and a rainy season"},
+                                           "facts": ["Lions live in prides.", "The males have a dark mane.", "They hunt together at dusk."]},
 }
 
 CITY_FIELDS = frozenset({"city", "location", "place", "town", "where", "city_name", "location_name"})
@@ -113,6 +116,12 @@ def key(prompt: str) -> str:
 
 SCRIPTED_PROMPT_CHARS = 400
 """Longer prompts are no example (and are not normalised whole)."""
+
+
+ANSWERS.update({key(prompt): text for prompt, text in scripted_zh.ANSWERS.items()})
+REASONING.update({key(prompt): steps for prompt, steps in scripted_zh.REASONING.items()})
+STRUCTURED.update({key(prompt): value for prompt, value in scripted_zh.STRUCTURED.items()})
+"""The Chinese wording of the examples (`scripted_zh`), looked up as the English is."""
 
 
 def answer(prompt: str) -> str | None:
@@ -191,7 +200,7 @@ def structured(schema: Any, prompt: str) -> Any:
     known = STRUCTURED.get(key(prompt))
     if not known or not isinstance(value, dict) or not isinstance(schema, dict):
         return value
-    types = {"string": str, "integer": int, "number": (int, float), "boolean": bool}
+    types = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "object": dict, "array": list}
     for name, field_schema in (schema.get("properties") or {}).items():
         wanted = types.get(field_schema.get("type") if isinstance(field_schema, dict) else None)
         if name in value and name in known and wanted and isinstance(known[name], wanted):

@@ -9,29 +9,37 @@ no echo prefix.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import httpx
 import pytest
 
-from playground.demo_gateway import scripted
+import jsonschema
+
+from playground.demo_gateway import answers, scripted
 from playground.demo_gateway.server import RunningGateway
 from playground.ui.tabs.chat import layout as chat_tab
 from playground.ui.tabs.compare import layout as compare_tab
 from playground.ui.tabs.messages import layout as messages_tab
 from playground.ui.tabs.native import layout as native_tab
 from playground.ui.tabs.responses import layout as responses_tab
+from playground.ui.i18n import CATALOGUE
+from playground.ui.shared.examples import Said
+from playground.ui.shared.schema_form import EXAMPLE_SCHEMA
 from tests.conftest import DEMO_KEY
 
 TAB_EXAMPLES = [*chat_tab.EXAMPLES, *messages_tab.EXAMPLES, *native_tab.EXAMPLES, *responses_tab.EXAMPLES, *compare_tab.EXAMPLES]
 WEATHER = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 
 
-def example_prompts() -> list[str]:
+def example_prompts(language: str = "en") -> list[str]:
+    """Every conversation example's question as a visitor of `language` sends it (an example in words, `Said`, in that language)."""
     prompts = []
     for example in TAB_EXAMPLES:
         draft = example.values.get("draft")
-        prompts.append(draft["text"] if draft else example.values["user"])
+        asked = draft["text"] if draft else example.values["user"]
+        prompts.append(CATALOGUE.texts[language][asked.key] if isinstance(asked, Said) else asked)
     return prompts
 
 
@@ -58,6 +66,48 @@ def test_every_example_prompt_has_a_written_answer_that_arrives(http: httpx.Clie
     assert written, f"no scripted answer for the example prompt {prompt!r}"
     shown = chat(http, prompt)["content"]
     assert shown.startswith(written[:60]) and prompt not in shown
+
+
+@pytest.mark.parametrize("prompt", sorted(set(example_prompts("zh-CN")) - set(example_prompts())))
+def test_every_example_asked_in_chinese_gets_a_chinese_answer_that_is_no_refusal(http: httpx.Client, prompt: str) -> None:
+    """A Chinese visitor's examples (issue 40) are answered in Chinese: written for the example, or worked out or looked up
+    by the demo, never its "I cannot answer that"."""
+    shown = chat(http, prompt)["content"]
+    written = scripted.answer(prompt)
+    assert shown.startswith(written[:60]) if written else shown
+    assert re.search(r"[\u4e00-\u9fff]", shown) and prompt not in shown and not shown.startswith(answers.FALLBACK_ZH[0][:20])
+
+
+def test_chinese_examples_still_show_their_feature(http: httpx.Client) -> None:
+    """Thinking, a tool call with the city, a JSON schema and a long answer to stop, asked in Chinese."""
+    zh = CATALOGUE.texts["zh-CN"]
+    body = {"model": "cl-sonnet-4-5-20250929", "max_tokens": 4096, "thinking": {"type": "enabled", "budget_tokens": 2048},
+            "messages": [{"role": "user", "content": zh["chat.example.riddle_message"]}]}
+    blocks = post(http, "/v1/messages", body)["content"]
+    assert "钢琴" in blocks[0]["thinking"] and blocks[-1]["text"].startswith("钢琴。")
+    tool = {"type": "function", "function": {"name": "get_weather", "description": "Current weather for a city", "parameters": WEATHER}}
+    for key in ("chat.example.weather_message", "responses.example.weather_message"):
+        call = chat(http, zh[key], tools=[tool], tool_choice="auto")["tool_calls"][0]
+        assert json.loads(call["function"]["arguments"]) == {"city": "Paris"}
+    body = {"model": "cl-sonnet-4-5-20250929", "max_tokens": 1024, "tools": json.loads(messages_tab.TOOLS_EXAMPLE),
+            "messages": [{"role": "user", "content": zh["chat.example.weather_message"]}]}
+    assert post(http, "/v1/messages", body)["content"][-1]["input"] == {"city": "Paris"}
+    schema = json.loads(chat_tab.SCHEMA_EXAMPLE)
+    cat = chat(http, zh["chat.example.json_message"], response_format={"type": "json_schema", "json_schema": {"name": "cat", "schema": schema}})
+    assert json.loads(cat["content"]) == {"name": "猫", "legs": 4, "sound": "喵"}
+    story = chat(http, zh["chat.example.stop_message"])["content"]
+    assert story.startswith("海鸥角的守灯人") and len(story) > 800
+    purr = native(http, zh["native.example.think_message"], generationConfig={"thinkingConfig": {"thinkingBudget": 1024, "includeThoughts": True}})
+    assert purr[0].get("thought") and "喉部" in purr[0]["text"] and "呼噜" in purr[-1]["text"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_the_schema_example_is_answered_with_an_animal_not_the_question(http: httpx.Client, language: str) -> None:
+    asked = CATALOGUE.texts[language]["chat.example.schema_message"]
+    shown = chat(http, asked, response_format={"type": "json_schema", "json_schema": {"name": "animal", "strict": True, "schema": EXAMPLE_SCHEMA}})
+    animal = json.loads(shown["content"])
+    jsonschema.validate(animal, EXAMPLE_SCHEMA)
+    assert animal["name"] in ("Lion", "狮子") and asked not in json.dumps(animal, ensure_ascii=False)
 
 
 def test_chat_examples(http: httpx.Client) -> None:

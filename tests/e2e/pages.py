@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from playwright.sync_api import Locator, Page, Request, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playground.ui.tabs.registry import TABS
+from playground.ui.i18n import CATALOGUE
+from playground.ui.shared.examples import Said
 
 
 def open_tab(page: Page, name: str, ready_selector: str) -> None:
@@ -172,13 +174,14 @@ def import_curl(page: Page, command: str, keep_base_url: bool = False) -> None:
 EXAMPLE_PROMPT_BOX = {tab.id: f"#{tab.example_box} textarea" for tab in TABS if tab.example_box is not None}
 
 
-def example_prompt(example: object) -> str:
-    """The text an example puts in its tab's prompt box."""
+def example_prompt(example: object, language: str = "en") -> str:
+    """The text an example puts in its tab's prompt box, on a page in `language` (words, `Said`, in that language)."""
     values = example.values  # type: ignore[attr-defined]
     for name in ("draft", "user", "texts", "prompt"):
         if name in values:
             value = values[name]
-            return value["text"] if isinstance(value, dict) else value
+            value = value["text"] if isinstance(value, dict) else value
+            return CATALOGUE.texts[language][value.key] if isinstance(value, Said) else value
     raise ValueError(f"example {example!r} fills no prompt box")
 
 

@@ -106,3 +106,37 @@ def test_compares_examples_ask_in_the_pages_language(app: gr.Blocks) -> None:
                  for language in ("en", "zh-CN")}
         assert asked == {"en": CATALOGUE.texts["en"][key], "zh-CN": zh[key]}
         assert "link_language" not in dependency.js and "gateway-playground-language" in dependency.js, "the page's language, read at the click"
+
+
+WORD_BOXES = {
+    "chat": ("chat-input",), "responses": ("responses-input",), "messages": ("messages-input",), "native": ("native-input",),
+    "compare": ("compare-message",), "images": ("images-prompt", "images-refine-instruction"), "video": ("video-prompt",),
+    "embeddings": ("embeddings-texts", "embeddings-query"),
+}
+"""Each tab's boxes an example fills with words a person reads (a question, a prompt, texts to embed)."""
+
+
+def _words(value: Any) -> str:
+    return value["text"] if isinstance(value, dict) else value
+
+
+@pytest.mark.parametrize("tab", sorted(WORD_BOXES))
+def test_every_examples_words_are_asked_in_the_pages_language(app: gr.Blocks, tab: str) -> None:
+    """Issue 40: the examples of every tab filled English questions and prompts on a Chinese page. Each box of words an
+    example fills holds the catalogue's words of the page's language: English on an English page, Chinese on a Chinese one."""
+    texts = {language: set(CATALOGUE.texts[language].values()) for language in ("en", "zh-CN")}
+    index, filled_any = 0, False
+    while f"{tab}-example-{index}" in _by_id(app):
+        dependency = _trigger(app, _by_id(app)[f"{tab}-example-{index}"], "click")
+        ids = [c.elem_id for c in dependency.outputs]
+        by_language = {language: dict(zip(ids, browser_fill(dependency, language) if len(ids) > 1 else [browser_fill(dependency, language)],
+                                          strict=True)) for language in ("en", "zh-CN")}
+        for box in WORD_BOXES[tab]:
+            english, chinese = (_words(by_language[language].get(box, "")) for language in ("en", "zh-CN"))
+            if not english:
+                continue  # the example leaves this box empty
+            filled_any = True
+            assert english in texts["en"], f"{tab} example {index} fills {box} with words outside the catalogue: {english!r}"
+            assert chinese in texts["zh-CN"] and chinese != english, f"{tab} example {index} fills {box} with English on a Chinese page"
+        index += 1
+    assert index and filled_any

@@ -19,7 +19,7 @@ from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
 from playground.ui.shared.developer import developer_section
 from playground.ui.shared.form_check import turn_check
-from playground.ui.shared.examples import Example, ExampleRow
+from playground.ui.shared.examples import Example, ExampleRow, Said
 from playground.ui.shared.forms import named_fields
 from playground.ui.i18n import t
 from playground.ui.shared.presets import PresetBar
@@ -39,15 +39,15 @@ SCHEMA_EXAMPLE = """{"type": "object",
  "required": ["name", "legs", "sound"]}"""
 EXAMPLES = [
     Example(t("chat.example.riddle"), t("chat.example.riddle_explains"),
-            {"model": "gx-2.5-flash-thinking", "draft": {"text": "What has keys but can't open locks? Think it through.", "files": []}}),
+            {"model": "gx-2.5-flash-thinking", "draft": {"text": Said("chat.example.riddle_message"), "files": []}}),
     Example(t("chat.example.weather"), t("chat.example.weather_explains"),
-            {"tools_json": TOOLS_EXAMPLE, "tool_choice": "auto", "draft": {"text": "What's the weather in Paris right now?", "files": []}}),
+            {"tools_json": TOOLS_EXAMPLE, "tool_choice": "auto", "draft": {"text": Said("chat.example.weather_message"), "files": []}}),
     Example(t("chat.example.json"), t("chat.example.json_explains"),
-            {"schema_json": SCHEMA_EXAMPLE, "draft": {"text": "Describe a cat.", "files": []}}),
+            {"schema_json": SCHEMA_EXAMPLE, "draft": {"text": Said("chat.example.json_message"), "files": []}}),
     Example(t("chat.example.schema"), t("chat.example.schema_explains"),
-            {"schema_json": example_json("chat"), "draft": {"text": "Describe an animal of the savanna.", "files": []}}),
+            {"schema_json": example_json("chat"), "draft": {"text": Said("chat.example.schema_message"), "files": []}}),
     Example(t("chat.example.stop"), t("chat.example.stop_explains"),
-            {"draft": {"text": "Write a long story about a lighthouse.", "files": []}}),
+            {"draft": {"text": Said("chat.example.stop_message"), "files": []}}),
 ]
 
 

@@ -26,7 +26,7 @@ from playground.ui.tabs.embeddings.handlers import (
     default_sizes_note,
 )
 from playground.ui.shared.developer import developer_section
-from playground.ui.shared.examples import Example, ExampleRow
+from playground.ui.shared.examples import Example, ExampleRow, Said
 from playground.ui.shared.forms import named_fields
 from playground.ui.tabs.native.handlers import AUTH_CHOICES
 from playground.ui.shared.presets import PresetBar
@@ -35,20 +35,20 @@ from playground.ui.shared.stopping import StopSwitch
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
 from playground.ui.shared.scrolling import bring_into_view
 
-PARAPHRASES = "The cat sat on the mat.\nA cat was sitting on a mat.\nQuarterly revenue grew by ten percent.\nSales rose 10% this quarter.\nHow do I bake sourdough bread?"
-DOCUMENTS = ("Sourdough bread needs flour, water, salt and a starter.\nThe train to Berlin leaves at nine.\n"
-             "Bake bread in a hot oven for forty minutes.\nOur quarterly revenue grew by ten percent.\nCats sleep up to sixteen hours a day.")
+PARAPHRASES = Said("embeddings.example.paraphrases")
+DOCUMENTS = Said("embeddings.example.documents")
+"""The examples' texts (and questions) are words: filled in the page's language when clicked."""
 EXAMPLES = [
     Example(t("embeddings.which_sentences_mean_the"), t("embeddings.five_sentences_paraphrases_score"),
             {"texts": PARAPHRASES, "query": "", "formats": [LIST_FORMAT], "lesson": "None"}),
     Example(t("embeddings.search_a_few_documents"), t("embeddings.a_question_and_five"),
-            {"texts": DOCUMENTS, "query": "How do I bake bread?", "formats": [LIST_FORMAT], "lesson": "None"}),
+            {"texts": DOCUMENTS, "query": Said("embeddings.example.bake_query"), "formats": [LIST_FORMAT], "lesson": "None"}),
     Example(t("embeddings.question_vs_document_embeddings"), t("embeddings.the_native_format_s"),
-            {"texts": DOCUMENTS, "query": "How long do I bake bread?", "formats": [NATIVE_FORMAT], "lesson": "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT"}),
+            {"texts": DOCUMENTS, "query": Said("embeddings.example.how_long_query"), "formats": [NATIVE_FORMAT], "lesson": "RETRIEVAL_QUERY vs RETRIEVAL_DOCUMENT"}),
     Example(t("embeddings.numbers_or_bytes"), t("embeddings.the_same_vectors_as"),
             {"texts": PARAPHRASES, "query": "", "formats": [LIST_FORMAT], "lesson": "float vs base64"}),
     Example(t("embeddings.shorter_vectors"), t("embeddings.the_same_search_with"),
-            {"texts": DOCUMENTS, "query": "How do I bake bread?", "formats": [NATIVE_FORMAT], "dimensions": 64, "lesson": "Full vs reduced dimensions"}),
+            {"texts": DOCUMENTS, "query": Said("embeddings.example.bake_query"), "formats": [NATIVE_FORMAT], "dimensions": 64, "lesson": "Full vs reduced dimensions"}),
 ]
 CHOICE_KEYS = {LIST_FORMAT: "embeddings.choice.list", NATIVE_FORMAT: "embeddings.choice.native", NO_TASK: "embeddings.choice.no_task",
                **dict(zip(NATIVE_CALLS, ("embeddings.choice.batch", "embeddings.choice.single"), strict=True)),

@@ -18,7 +18,7 @@ from playground.client.images import MAX_IMAGES_PER_CALL
 from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.shared.developer import developer_section
-from playground.ui.shared.examples import Example, ExampleRow
+from playground.ui.shared.examples import Example, ExampleRow, Said
 from playground.ui.tabs.images import handlers
 from playground.ui.tabs.images.handlers import FORM_FIELDS
 from playground.ui.tabs.images.views import RATIOS, ratio_preview_html
@@ -30,13 +30,13 @@ from playground.ui.shared.scrolling import bring_into_view
 GENERATE_CONCURRENCY = 16
 EXAMPLES = [
     Example(t("images.make_a_16_9"), t("images.a_wide_picture_the"),
-            {"prompt": "A lighthouse on a cliff at dusk, wide cinematic shot", "ratio": "16:9", "n": 1, "tier": "1K"}),
+            {"prompt": Said("images.example.wide_prompt"), "ratio": "16:9", "n": 1, "tier": "1K"}),
     Example(t("images.four_variations"), t("images.four_pictures_from_one"),
-            {"prompt": "A cosy reading corner with a cat", "ratio": "1:1", "n": 4, "tier": "1K"}),
+            {"prompt": Said("images.example.variations_prompt"), "ratio": "1:1", "n": 4, "tier": "1K"}),
     Example(t("images.turn_a_photo_into"), t("images.generate_click_the_picture"),
-            {"prompt": "A photo of a harbour town at sunrise", "ratio": "3:2", "n": 1, "instruction": "Turn it into a watercolour"}),
+            {"prompt": Said("images.example.photo_prompt"), "ratio": "3:2", "n": 1, "instruction": Said("images.example.watercolour_instruction")}),
     Example(t("images.see_a_refused_prompt"), t("images.the_demo_refuses_prompts"),
-            {"prompt": "A forbidden temple in the jungle", "ratio": "1:1", "n": 1}),
+            {"prompt": Said("images.example.refused_prompt"), "ratio": "1:1", "n": 1}),
 ]
 
 

@@ -19,7 +19,7 @@ from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
 from playground.ui.shared.developer import developer_section
-from playground.ui.shared.examples import Example, ExampleRow
+from playground.ui.shared.examples import Example, ExampleRow, Said
 from playground.ui.shared.form_check import turn_check
 from playground.ui.shared.forms import named_fields
 from playground.ui.i18n import t
@@ -34,13 +34,13 @@ TOOLS_EXAMPLE = """[{"name": "get_weather", "description": "Current weather for 
   "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]"""
 EXAMPLES = [
     Example(t("messages.example.think"), t("messages.example.think_explains"),
-            {"thinking": True, "budget_tokens": 2048, "draft": {"text": "What has keys but can't open locks? Think it through.", "files": []}}),
+            {"thinking": True, "budget_tokens": 2048, "draft": {"text": Said("chat.example.riddle_message"), "files": []}}),
     Example(t("messages.example.cache"), t("messages.example.cache_explains"),
-            {"system": LONG_DOCUMENT, "cache_system": True, "draft": {"text": "Summarise the document in one sentence.", "files": []}}),
+            {"system": LONG_DOCUMENT, "cache_system": True, "draft": {"text": Said("messages.example.cache_message"), "files": []}}),
     Example(t("chat.example.weather"), t("messages.example.weather_explains"),
-            {"tools_json": TOOLS_EXAMPLE, "draft": {"text": "What's the weather in Paris right now?", "files": []}}),
+            {"tools_json": TOOLS_EXAMPLE, "draft": {"text": Said("chat.example.weather_message"), "files": []}}),
     Example(t("responses.example.search"), t("messages.example.search_explains"),
-            {"web_search": True, "draft": {"text": "What happened in AI this week?", "files": []}}),
+            {"web_search": True, "draft": {"text": Said("messages.example.search_message"), "files": []}}),
 ]
 THINKING_ADVICE = t("messages.thinking_advice")
 

@@ -18,7 +18,7 @@ from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
 from playground.ui.shared.developer import developer_section
-from playground.ui.shared.examples import Example, ExampleRow
+from playground.ui.shared.examples import Example, ExampleRow, Said
 from playground.ui.shared.form_check import turn_check
 from playground.ui.shared.forms import named_fields
 from playground.ui.i18n import choices, t
@@ -41,19 +41,19 @@ FUNCTIONS_EXAMPLE = """[{"name": "get_weather", "description": "Current weather 
 EXAMPLES = [
     Example(t("native.example.think"), t("native.example.think_explains"),
             {"thinking": "budget", "output_images": False, "functions_json": "", "grounding": False,
-             "draft": {"text": "Why do cats purr? Think first.", "files": []}}),
+             "draft": {"text": Said("native.example.think_message"), "files": []}}),
     Example(t("native.example.draw"), t("native.example.draw_explains"),
             {"thinking": "model default", "output_images": True, "functions_json": "", "grounding": False,
-             "draft": {"text": "A lighthouse at dusk", "files": []}}),
+             "draft": {"text": Said("native.example.draw_message"), "files": []}}),
     Example(t("native.example.ground"), t("native.example.ground_explains"),
             {"thinking": "model default", "output_images": False, "functions_json": "", "grounding": True,
-             "draft": {"text": "What is the gateway?", "files": []}}),
+             "draft": {"text": Said("native.example.ground_message"), "files": []}}),
     Example(t("native.example.weather"), t("native.example.weather_explains"),
             {"thinking": "model default", "output_images": False, "functions_json": FUNCTIONS_EXAMPLE, "grounding": False,
-             "draft": {"text": "What's the weather in Paris?", "files": []}}),
+             "draft": {"text": Said("responses.example.weather_message"), "files": []}}),
     Example(t("native.example.schema"), t("native.example.schema_explains"),
             {"thinking": "model default", "output_images": False, "functions_json": "", "grounding": False, "schema_json": example_json("native"),
-             "draft": {"text": "Describe an animal of the savanna.", "files": []}}),
+             "draft": {"text": Said("chat.example.schema_message"), "files": []}}),
 ]
 
 

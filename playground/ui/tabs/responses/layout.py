@@ -17,7 +17,7 @@ from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.conversation.imported import sent_before
 from playground.ui.shared.developer import developer_section
-from playground.ui.shared.examples import Example, ExampleRow
+from playground.ui.shared.examples import Example, ExampleRow, Said
 from playground.ui.shared.form_check import turn_check
 from playground.ui.shared.forms import named_fields
 from playground.ui.i18n import choices, t
@@ -37,16 +37,16 @@ TOOLS_EXAMPLE = """[
 ]"""
 EXAMPLES = [
     Example(t("responses.example.summary"), t("responses.example.summary_explains"),
-            {"model": "o4-mini", "summary": "auto", "draft": {"text": "Why is the sky blue? Reason it out.", "files": []}}),
+            {"model": "o4-mini", "summary": "auto", "draft": {"text": Said("responses.example.summary_message"), "files": []}}),
     Example(t("responses.example.chain"), t("responses.example.chain_explains"),
-            {"model": "gpt-4.1", "summary": "", "chain": True, "draft": {"text": "Give me a word for happy.", "files": []}}),
+            {"model": "gpt-4.1", "summary": "", "chain": True, "draft": {"text": Said("responses.example.chain_message"), "files": []}}),
     Example(t("responses.example.search"), t("responses.example.search_explains"),
-            {"model": "gpt-4.1", "summary": "", "web_search": True, "draft": {"text": "What is new in the gateway?", "files": []}}),
+            {"model": "gpt-4.1", "summary": "", "web_search": True, "draft": {"text": Said("responses.example.search_message"), "files": []}}),
     Example(t("responses.example.weather"), t("responses.example.weather_explains"),
-            {"model": "gpt-4.1", "summary": "", "tools_json": TOOLS_EXAMPLE, "draft": {"text": "What's the weather in Paris?", "files": []}}),
+            {"model": "gpt-4.1", "summary": "", "tools_json": TOOLS_EXAMPLE, "draft": {"text": Said("responses.example.weather_message"), "files": []}}),
     Example(t("responses.example.schema"), t("responses.example.schema_explains"),
             {"model": "gpt-4.1", "summary": "", "schema_json": example_json("responses"),
-             "draft": {"text": "Describe an animal of the savanna.", "files": []}}),
+             "draft": {"text": Said("chat.example.schema_message"), "files": []}}),
 ]
 
 

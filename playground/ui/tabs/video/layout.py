@@ -14,7 +14,7 @@ from playground.client.video_catalog import video_model_ids
 from playground.ui.tabs.context import TabContext, TabParts
 from playground.ui.shared.curl_panel import FormImport
 from playground.ui.shared.developer import VIDEO_MARKERS, developer_section
-from playground.ui.shared.examples import Example, ExampleRow
+from playground.ui.shared.examples import Example, ExampleRow, Said
 from playground.ui.i18n import choices, t
 from playground.ui.shared.presets import PresetBar
 from playground.ui.session_files.panel import Arrival, SessionFileBar
@@ -42,9 +42,9 @@ from playground.ui.shared.scrolling import bring_into_view
 
 EXAMPLES = [
     Example(t("video.a_4_second_video"), t("video.a_short_text_to"),
-            {"prompt": "A paper boat drifting down a rainy street, close-up", "duration": 4}),
+            {"prompt": Said("video.example.boat_prompt"), "duration": 4}),
     Example(t("video.see_a_job_fail"), t("video.the_demo_refuses_prompts"),
-            {"prompt": "A forbidden scene", "duration": 4}),
+            {"prompt": Said("video.example.refused_prompt"), "duration": 4}),
 ]
 JOBS_STORAGE_KEY = "gateway-playground-video-jobs"
 SUBMIT_CONCURRENCY = 16
