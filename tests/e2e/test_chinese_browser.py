@@ -57,7 +57,7 @@ def test_a_chinese_browser_gets_the_chat_tab_in_chinese(chinese_page: Page) -> N
     expect(page.locator("#chat-notice")).to_have_text(ZH["note.nothing_to_retry"], timeout=10_000)
     page.click("#chat-example-0")
     page.locator("#chat-input textarea").press("Enter")
-    expect(page.locator(BOT).last).to_contain_text("A piano.", timeout=20_000)  # the gateway's answer, as it arrived
+    expect(page.locator(BOT).last).to_contain_text("钢琴。", timeout=20_000)  # the example asked in Chinese, the gateway's answer as it arrived
     expect(page.locator("#chat-metrics")).to_contain_text("首个 token", timeout=20_000)  # the metrics line
     expect(page.locator("#chat-metrics")).not_to_contain_text("first token")
 
@@ -123,6 +123,30 @@ def test_every_tab_shows_its_labels_in_chinese(chinese_page: Page) -> None:
     expect(page.locator("#report-formats")).not_to_contain_text("embeddings (list)")
     expect(page.locator("#report-models")).to_contain_text(CATALOGUE.client["zh-CN"]["report.format.chat"] + " · gx-2.5-flash")  # the picker's format names
     expect(page.locator("#report-models")).not_to_contain_text("chat completions")
+
+
+EXAMPLE_WORDS = [
+    # (tab name key, an example's button, the box it fills, the catalogue key of the words it fills in)
+    ("tab.chat", "#chat-example-1", "#chat-input textarea", "chat.example.weather_message"),
+    ("tab.responses", "#responses-example-0", "#responses-input textarea", "responses.example.summary_message"),
+    ("tab.messages", "#messages-example-1", "#messages-input textarea", "messages.example.cache_message"),
+    ("tab.native", "#native-example-1", "#native-input textarea", "native.example.draw_message"),
+    ("tab.embeddings", "#embeddings-example-1", "#embeddings-query textarea", "embeddings.example.bake_query"),
+    ("tab.images", "#images-example-2", "#images-refine-instruction textarea", "images.example.watercolour_instruction"),
+    ("tab.video", "#video-example-0", "#video-prompt textarea", "video.example.boat_prompt"),
+]
+
+
+def test_every_tabs_examples_ask_in_chinese_on_a_chinese_page(chinese_page: Page) -> None:
+    """Issue 40: the examples filled English questions and prompts for a Chinese visitor."""
+    page = chinese_page
+    page.click("#tour-close")
+    for tab, button, box, key in EXAMPLE_WORDS:
+        open_tab(page, ZH[tab], button)
+        page.click(button)
+        expect(page.locator(box)).to_have_value(ZH[key], timeout=10_000)
+    expect(page.locator("#embeddings-texts textarea")).to_have_value(ZH["embeddings.example.documents"])
+    expect(page.locator("#images-prompt textarea")).to_have_value(ZH["images.example.photo_prompt"])
 
 
 def test_embeddings_notes_and_summary_are_in_chinese(chinese_page: Page) -> None:
