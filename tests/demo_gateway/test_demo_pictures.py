@@ -15,6 +15,7 @@ from PIL import Image
 from playground.demo_gateway import scenes
 from playground.demo_gateway.server import RunningGateway
 from playground.demo_gateway.video_clip import render_clip
+from playground.ui.i18n import CATALOGUE
 from tests.conftest import DEMO_KEY
 
 
@@ -54,6 +55,25 @@ def test_colour_words_and_chinese_prompts_change_the_subject(http: httpx.Client)
     assert shares(green)["green"] > 0.15 and shares(green)["red"] < 0.02
     chinese, said = generate(http, "一个红色的苹果")
     assert shares(chinese)["red"] > 0.15 and "苹果" in said and "离线演示网关绘制" in said
+
+
+DRAWN_EXAMPLES = ("images.example.wide_prompt", "images.example.variations_prompt", "images.example.photo_prompt",
+                  "video.example.boat_prompt", "native.example.draw_message")
+
+
+@pytest.mark.parametrize("key", DRAWN_EXAMPLES)
+def test_an_examples_chinese_prompt_draws_the_scene_its_english_one_does(key: str) -> None:
+    """Issue 40: the Images, Video and Native examples ask in the visitor's language; the demo draws the same scene."""
+    english, chinese = (scenes.read(CATALOGUE.texts[language][key]) for language in ("en", "zh-CN"))
+    assert chinese.known and [name for name, _ in chinese.subjects] == [name for name, _ in english.subjects]
+    assert (chinese.sea, chinese.indoors, chinese.time, chinese.rain) == (english.sea, english.indoors, english.time, english.rain)
+
+
+def test_the_refused_examples_are_refused_in_chinese_too(http: httpx.Client) -> None:
+    zh = CATALOGUE.texts["zh-CN"]
+    refused = http.post("/v1/images/generations", json={"model": "gx-2.5-flash-image", "prompt": zh["images.example.refused_prompt"]})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "content_policy_violation"
+    assert "forbidden" in zh["video.example.refused_prompt"].lower()  # the demo fails a video job whose prompt holds the word
 
 
 def test_four_variations_differ_and_an_unknown_subject_is_said_so(http: httpx.Client) -> None:
