@@ -14,7 +14,9 @@ from starlette.responses import JSONResponse, StreamingResponse
 from playground.demo_gateway.pacing import paced
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
-_PIECE = re.compile(r"\s*\S{1,16}")
+_PIECE = re.compile(r"\s*(?:[\u3400-\u9fff][\u3400-\u9fff\u3000-\u303f\uff00-\uffef]?|[^\s\u3400-\u9fff]{1,16})")
+"""A streamed piece: a word with its leading space (long words in chunks), or one or two Chinese characters (Chinese
+has no spaces; a real tokenizer gives about a token per character or two), so a Chinese answer streams as long as an English one."""
 """A word, or a chunk of at most 16 characters of a long one (tokenizers split long words too)."""
 
 
@@ -37,7 +39,7 @@ def count_tokens(text: str) -> int:
 
 
 def split_pieces(text: str) -> list[str]:
-    """Split text into streamable pieces (one word with its leading space each; long words in chunks)."""
+    """Split text into streamable pieces (one word with its leading space each, long words in chunks; Chinese a character or two)."""
     return _PIECE.findall(text)
 
 

@@ -8,6 +8,7 @@ import openai
 import pytest
 
 from playground.demo_gateway.server import RunningGateway
+from playground.ui.i18n import CATALOGUE
 from tests.conftest import DEMO_KEY
 
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
@@ -57,3 +58,16 @@ def test_sdk_errors(sdk: openai.OpenAI, gateway: RunningGateway) -> None:
         openai.OpenAI(base_url=gateway.url + "/v1", api_key="wrong", max_retries=0).chat.completions.create(model="gx-2.5-flash", messages=[{"role": "user", "content": "x"}])
     with pytest.raises(openai.BadRequestError):
         sdk.chat.completions.create(model="gx-2.5-flash", messages=[{"role": "user", "content": "x"}], temperature=3)
+
+
+def test_a_long_chinese_answer_streams_as_long_as_an_english_one(sdk: openai.OpenAI) -> None:
+    """Chat's "Stop a long answer" example asked in Chinese (issue 40): Chinese has no spaces, so it streams a character or
+    two a piece, and the story arrives in as many pieces as the English one's words, long enough to press Stop halfway."""
+    counts = {}
+    for language in ("en", "zh-CN"):
+        stream = sdk.chat.completions.create(model="gx-2.5-flash", stream=True,
+                                             messages=[{"role": "user", "content": CATALOGUE.texts[language]["chat.example.stop_message"]}])
+        pieces = [chunk.choices[0].delta.content for chunk in stream if chunk.choices and chunk.choices[0].delta.content]
+        counts[language] = len(pieces)
+        assert all(len(piece.strip()) <= 16 for piece in pieces)
+    assert counts["zh-CN"] > 0.6 * counts["en"] > 300, counts
