@@ -35,7 +35,11 @@ _INTRO = {
 _GATEWAY = {
     "en": ("The gateway is one API in front of many model families, with one base URL and one key ({title}).",
            "Each request goes to the model family named by its model id ({title})."),
+    "zh": ("网关是位于多个模型家族之前的统一 API，只需一个基础地址和一个密钥（{title}）。",
+           "每个请求都会转给其模型 ID 所指的模型家族（{title}）。"),
 }
+_ASKED = {"en": ("what is the gateway?", "what is new in the gateway?"), "zh": ("什么是网关?", "网关有什么新功能?")}
+"""The examples' questions about the gateway (scripted keys): "what is" gets the gateway's own sentences, "what is new" the sources'."""
 
 
 def language_of(text: str) -> str:
@@ -54,11 +58,11 @@ def cited_sentences(prompt: str, titles: list[str]) -> tuple[str, list[tuple[str
     """An introduction and (sentence, index of the source it cites) pairs, in the prompt's language:
     one sentence for each of the first two sources (`titles`)."""
     language = language_of(prompt)
-    if language == "en" and scripted.key(prompt) in ("what is the gateway?", "what is new in the gateway?"):
-        intro = scripted.answer(prompt) or ""
-        templates = _GATEWAY["en"] if scripted.key(prompt) == "what is the gateway?" else _SENTENCES["en"]
-        if scripted.key(prompt) == "what is the gateway?":
-            intro = "In short:"
+    asked = scripted.key(prompt)
+    if asked in _ASKED.get(language, ()):
+        what_is = asked == _ASKED[language][0]
+        intro = ("In short:" if language == "en" else "简单地说：") if what_is else scripted.answer(prompt) or _INTRO[language]
+        templates = _GATEWAY[language] if what_is else _SENTENCES[language]
     else:
         intro = _INTRO[language]
         templates = _SENTENCES[language]

@@ -155,6 +155,7 @@ def test_native_examples(http: httpx.Client) -> None:
     ("What is the gateway?", "one base URL and one key", "Überblick"),
     ("Was ist neu im Gateway?", "gibt einen Überblick dazu", "overview"),
     ("网关有什么新功能？", "对此有概述", "overview"),
+    ("什么是网关？", "统一 API", "来源是这样说的"),  # Native's grounding example asked in Chinese: what the gateway is, with its sources
 ])
 def test_grounded_answers_follow_the_question_language(http: httpx.Client, question: str, expected: str, absent: str) -> None:
     text = " ".join(part["text"] for part in native(http, question, tools=[{"svcSearch": {}}]))
