@@ -17,7 +17,6 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 _PIECE = re.compile(r"\s*(?:[\u3400-\u9fff][\u3400-\u9fff\u3000-\u303f\uff00-\uffef]?|[^\s\u3400-\u9fff]{1,16})")
 """A streamed piece: a word with its leading space (long words in chunks), or one or two Chinese characters (Chinese
 has no spaces; a real tokenizer gives about a token per character or two), so a Chinese answer streams as long as an English one."""
-"""A word, or a chunk of at most 16 characters of a long one (tokenizers split long words too)."""
 
 
 class HTTPProblem(Exception):
