@@ -25,7 +25,7 @@ from playground.ui.tabs.messages import layout as messages_tab
 from playground.ui.tabs.native import layout as native_tab
 from playground.ui.tabs.responses import layout as responses_tab
 from playground.ui.i18n import CATALOGUE
-from playground.ui.shared.examples import Said
+from playground.ui.shared.examples import in_language
 from playground.ui.shared.schema_form import EXAMPLE_SCHEMA
 from tests.conftest import DEMO_KEY
 
@@ -39,7 +39,7 @@ def example_prompts(language: str = "en") -> list[str]:
     for example in TAB_EXAMPLES:
         draft = example.values.get("draft")
         asked = draft["text"] if draft else example.values["user"]
-        prompts.append(CATALOGUE.texts[language][asked.key] if isinstance(asked, Said) else asked)
+        prompts.append(in_language(asked, language))
     return prompts
 
 

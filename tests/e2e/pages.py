@@ -10,8 +10,7 @@ from contextlib import contextmanager
 from playwright.sync_api import Locator, Page, Request, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playground.ui.tabs.registry import TABS
-from playground.ui.i18n import CATALOGUE
-from playground.ui.shared.examples import Said
+from playground.ui.shared.examples import in_language
 
 
 def open_tab(page: Page, name: str, ready_selector: str) -> None:
@@ -181,7 +180,7 @@ def example_prompt(example: object, language: str = "en") -> str:
         if name in values:
             value = values[name]
             value = value["text"] if isinstance(value, dict) else value
-            return CATALOGUE.texts[language][value.key] if isinstance(value, Said) else value
+            return str(in_language(value, language))
     raise ValueError(f"example {example!r} fills no prompt box")
 
 

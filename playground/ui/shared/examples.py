@@ -116,6 +116,11 @@ def browser_filler(values: list[Any], shows: str) -> str:
     return worded_fill_js(scroll_statement(shows), by_language)
 
 
+def in_language(value: Any, language: str) -> Any:
+    """`value` as a page in `language` fills it: each `Said` in that language's words."""
+    return _worded(value, words_in_every_language(_said_keys(value))[language])
+
+
 def _said_keys(value: Any) -> set[str]:
     if isinstance(value, Said):
         return {value.key}
