@@ -118,10 +118,10 @@ SCRIPTED_PROMPT_CHARS = 400
 """Longer prompts are no example (and are not normalised whole)."""
 
 
+# The Chinese wording of the examples (`scripted_zh`), looked up as the English is.
 ANSWERS.update({key(prompt): text for prompt, text in scripted_zh.ANSWERS.items()})
 REASONING.update({key(prompt): steps for prompt, steps in scripted_zh.REASONING.items()})
 STRUCTURED.update({key(prompt): value for prompt, value in scripted_zh.STRUCTURED.items()})
-"""The Chinese wording of the examples (`scripted_zh`), looked up as the English is."""
 
 
 def answer(prompt: str) -> str | None:
