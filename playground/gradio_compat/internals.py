@@ -164,6 +164,11 @@ RELIED_ON: dict[str, tuple[Internal, ...]] = {
         Internal("gradio.routes:App.create_app", None, "resp = templates.TemplateResponse("),
         Internal("gradio.routes:App.create_app", None, '"frontend/share.html" if blocks.share else "frontend/index.html"'),
     ),
+    "indexed_page_tree": (
+        Internal("gradio.routes:file_response", "(developer_path: 'DeveloperPath', user_path: 'UserProvidedPath')"),
+        Internal("gradio.routes:App.create_app", None, "return file_response(BUILD_PATH_LIB, UserProvidedPath(path))"),
+        Internal("gradio.routes:BUILD_PATH_LIB"),
+    ),
     "template_components": (
         Internal("gradio.blocks:Block.get_block_name", "(self) -> 'str'", 'hasattr(self, "is_template")'),
     ),
