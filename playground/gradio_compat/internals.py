@@ -169,6 +169,13 @@ RELIED_ON: dict[str, tuple[Internal, ...]] = {
         Internal("gradio.routes:App.create_app", None, "return file_response(BUILD_PATH_LIB, UserProvidedPath(path))"),
         Internal("gradio.routes:BUILD_PATH_LIB"),
     ),
+    "tracked_states": (
+        Internal("gradio.blocks:Blocks.get_state_ids_to_track",
+                 "(self, block_fn: 'BlockFunction', state: 'SessionState | None') -> 'tuple[list[int], list]'",
+                 '(block._id, "change") in fn.targets for fn in state.blocks_config.fns.values()'),
+        Internal("gradio.blocks:Blocks.process_api", None, "self.get_state_ids_to_track(block_fn, state)"),
+        Internal("gradio.utils:deep_hash"), Internal("probe:session.blocks_config.fns"),
+    ),
     "template_components": (
         Internal("gradio.blocks:Block.get_block_name", "(self) -> 'str'", 'hasattr(self, "is_template")'),
     ),
