@@ -21,7 +21,9 @@ end a send with an update of skips, `conversation_panel`, which is what exposed 
 from __future__ import annotations
 
 import copy
+import functools
 import importlib.util
+import inspect
 import sys
 import types
 from collections.abc import Callable
@@ -88,19 +90,39 @@ def skipped_outputs_cost_nothing() -> None:
 
 
 DATA_ONLY_COMPONENTS = (gr.Textbox, gr.Number, gr.Slider, gr.Checkbox, gr.CheckboxGroup, gr.Dropdown, gr.Radio, gr.Markdown,
-                        gr.HTML, gr.Code, gr.JSON, gr.Chatbot, gr.MultimodalTextbox, gr.Button, gr.Label)
+                        gr.HTML, gr.Code, gr.JSON, gr.Chatbot, gr.MultimodalTextbox, gr.Button, gr.Label, gr.BrowserState)
 """Components whose `preprocess`/`postprocess` reshape values in pure Python: no file, image or
 table work that would be worth a thread (Image, Gallery, File, Video, Audio, Dataframe keep it)."""
+SMALL_TABLE_ROWS = 50
+"""A table read from the page with at most this many rows is turned into a DataFrame inline: each send
+of a text tab reads its variables table (a row per `{{placeholder}}`), and the thread round trip cost
+more than the table; a data set's table keeps its thread."""
 
 
-def runs_inline(func: Callable[..., Any]) -> bool:
-    return getattr(func, "__name__", "") in ("preprocess", "postprocess") and isinstance(getattr(func, "__self__", None),
-                                                                                         DATA_ONLY_COMPONENTS)
+def only_starts_a_generator(func: Callable[..., Any]) -> bool:
+    """Whether calling `func` (an event's handler, perhaps with keywords bound) runs none of its body:
+    an async generator function's call only makes the generator, which the loop then iterates."""
+    while isinstance(func, functools.partial):
+        func = func.func
+    return inspect.isasyncgenfunction(func)
+
+
+def runs_inline(func: Callable[..., Any], *args: Any) -> bool:
+    if only_starts_a_generator(func):
+        return True
+    if getattr(func, "__name__", "") not in ("preprocess", "postprocess"):
+        return False
+    component = getattr(func, "__self__", None)
+    if isinstance(component, DATA_ONLY_COMPONENTS):
+        return True
+    return (isinstance(component, gr.Dataframe) and func.__name__ == "preprocess" and bool(args)
+            and len(getattr(args[0], "data", None) or ()) <= SMALL_TABLE_ROWS)
 
 
 async def run_sync(func: Callable[..., Any], *args: Any, **options: Any) -> Any:
-    """`anyio.to_thread.run_sync` as `gradio.blocks` calls it, inline for a data-only component's processing."""
-    if runs_inline(func):
+    """`anyio.to_thread.run_sync` as `gradio.blocks` calls it, inline for a data-only component's processing
+    and for the call that only makes a streaming handler's generator."""
+    if runs_inline(func, *args):
         return func(*args)
     return await anyio.to_thread.run_sync(func, *args, **options)
 
@@ -112,7 +134,9 @@ def process_data_inline() -> None:
     Gradio 6.31 hands each input's `preprocess` and each output's `postprocess` to a worker thread,
     per event and per streamed update: a send's thirteen form inputs made thirteen thread round
     trips (queue, wake-up, GIL hand-over, loop wake-up), each costing more than the work it carried,
-    which holds the GIL either way. The user's own sync handlers still run in threads. Gradio has no
+    which holds the GIL either way. Gradio also calls a streaming (async generator) handler in a
+    thread, although the call only makes the generator: each chat send made that round trip too. The
+    user's own sync handlers still run in threads. Gradio has no
     setting for this: `gradio.blocks` is given a view of `anyio` whose `to_thread.run_sync` is
     `run_sync` above."""
     if patch_of(gradio_blocks.anyio) is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import json
+from typing import Any
 
 import anyio
 import gradio as gr
@@ -15,7 +16,7 @@ import pytest
 from gradio.state_holder import SessionState
 
 from playground.gradio_compat.chatbot import Chatbot
-from playground.gradio_compat.updates import output_messages_without_copies, process_data_inline, updates_sent_whole
+from playground.gradio_compat.updates import SMALL_TABLE_ROWS, output_messages_without_copies, process_data_inline, updates_sent_whole
 from tests.gradio_compat.page_diffs import apply_in_place
 
 
@@ -36,27 +37,54 @@ def thread_hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 async def test_data_only_components_are_processed_without_a_thread(thread_hops: list[str]) -> None:
     process_data_inline()
     with gr.Blocks() as blocks:
-        inputs = [gr.Textbox(), gr.Slider(0, 2), gr.Checkbox(), gr.Dropdown(["a", "b"]), gr.MultimodalTextbox(), Chatbot()]
-        outputs = [Chatbot(), gr.Markdown(), gr.Textbox()]
+        inputs = [gr.Textbox(), gr.Slider(0, 2), gr.Checkbox(), gr.Dropdown(["a", "b"]), gr.MultimodalTextbox(), Chatbot(),
+                  gr.BrowserState(["stored"]), gr.Dataframe(headers=["name", "value"])]
+        outputs = [Chatbot(), gr.Markdown(), gr.Textbox(), gr.State()]
         gr.Button().click(lambda *values: None, inputs, outputs)
     event = next(iter(blocks.fns.values()))
     session = SessionState(blocks)
     history = [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]
-    values = await blocks.preprocess_data(event, ["typed", 0.7, True, "b", {"text": "draft", "files": []}, history], session)
+    table = {"headers": ["name", "value"], "data": [["city", "Paris"]] * SMALL_TABLE_ROWS}
+    values = await blocks.preprocess_data(event, ["typed", 0.7, True, "b", {"text": "draft", "files": []}, history, None, table], session)
     assert values[:5] == ["typed", 0.7, True, "b", {"text": "draft", "files": []}]
     assert values[5][0]["content"] == [{"text": "hi", "type": "text"}]
-    shown = await blocks.postprocess_data(event, [[{"role": "assistant", "content": "hello"}], "**note**", "done"], session)
-    assert shown[0][0]["content"] == [{"type": "text", "text": "hello"}] and shown[1:] == ["**note**", "done"]
+    assert values[6] == ["stored"], "a browser state reads its default when the page sends none"
+    assert values[7].shape == (SMALL_TABLE_ROWS, 2) and list(values[7].columns) == ["name", "value"]
+    shown = await blocks.postprocess_data(event, [[{"role": "assistant", "content": "hello"}], "**note**", "done", {"new": 2}], session)
+    assert shown[0][0]["content"] == [{"type": "text", "text": "hello"}] and shown[1:3] == ["**note**", "done"]
     assert thread_hops == []
 
 
-async def test_an_image_is_still_processed_in_a_thread(thread_hops: list[str]) -> None:
+async def test_a_streaming_handler_is_started_without_a_thread_and_a_plain_one_still_takes_one(thread_hops: list[str]) -> None:
+    process_data_inline()
+
+    async def stream(text: str) -> Any:
+        yield text + "!"
+
+    def plain(text: str) -> str:
+        return text.upper()
+
+    with gr.Blocks() as blocks:
+        box = gr.Textbox()
+        box.submit(stream, box, box)
+        box.change(plain, box, box)
+    streaming, sync = blocks.fns.values()
+    assert (await blocks.call_function(streaming, ["hi"], state=SessionState(blocks)))["prediction"] == "hi!"
+    assert (await blocks.call_function(sync, ["hi"], state=SessionState(blocks)))["prediction"] == "HI"
+    assert [hop.rpartition(".")[2] for hop in thread_hops] == ["plain"]
+
+
+async def test_an_image_and_a_large_table_are_still_processed_in_a_thread(thread_hops: list[str]) -> None:
     process_data_inline()
     with gr.Blocks() as blocks:
         gr.Button().click(lambda: None, None, gr.Image())
-    shown = await blocks.postprocess_data(next(iter(blocks.fns.values())), np.zeros((4, 4, 3), dtype=np.uint8), SessionState(blocks))
+        gr.Button().click(lambda table: None, gr.Dataframe(headers=["n"]), None)
+    image, table = blocks.fns.values()
+    shown = await blocks.postprocess_data(image, np.zeros((4, 4, 3), dtype=np.uint8), SessionState(blocks))
     assert shown[0]["path"]
-    assert thread_hops == ["Image.postprocess"]
+    [read] = await blocks.preprocess_data(table, [{"headers": ["n"], "data": [[row] for row in range(SMALL_TABLE_ROWS + 1)]}], SessionState(blocks))
+    assert len(read) == SMALL_TABLE_ROWS + 1
+    assert thread_hops == ["Image.postprocess", "Dataframe.preprocess"]
 
 
 def test_an_output_message_is_written_as_before_without_copying_its_values() -> None:
