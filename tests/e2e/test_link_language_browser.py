@@ -22,7 +22,7 @@ def english_browser(browser: Browser, link: str) -> Page:
     """`link` opened in a browser of its own whose language is English."""
     page = browser.new_context(locale="en-US", viewport={"width": 1400, "height": 1000}).new_page()
     page.goto(link)
-    page.wait_for_selector("#chat-input textarea")
+    page.wait_for_selector("#chat-input textarea", state="attached")  # built: the link's tab may be shown before the chat's box ever is
     return page
 
 

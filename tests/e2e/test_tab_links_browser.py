@@ -19,7 +19,7 @@ def copied(page: Page, tab: str) -> str:
 def fresh(browser: Browser, link: str) -> Page:
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     page.goto(link)
-    page.wait_for_selector("#chat-input textarea")
+    page.wait_for_selector("#chat-input textarea", state="attached")  # built: the link's tab may be shown before the chat's box ever is
     return page
 
 
