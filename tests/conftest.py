@@ -18,28 +18,36 @@ from tests.browser import browser  # noqa: F401 - the browser tests' fixture, fo
 
 DEMO_KEY = "sk-demo-secret-1234567890"
 BUSY_LOOP = "import time\nend = time.monotonic() + 3 * 3600\nwhile time.monotonic() < end: pass"
+OWN_DATA_DIR = "PLAYGROUND_TESTS_OWN_DATA_DIR"
+"""Set to the folder the run made for its stores, so a parallel worker (pytest-xdist) knows to make its own."""
+BUSY = pytest.StashKey[list[subprocess.Popen[bytes]]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Every app a test builds keeps its store in this run's own folder (`Settings.data_dir`), never
-    in the user's: a store written by another checkout's newer code would be refused."""
-    if "PLAYGROUND_DATA_DIR" not in os.environ:
-        os.environ["PLAYGROUND_DATA_DIR"] = tempfile.mkdtemp(prefix="playground-tests-")
+    in the user's: a store written by another checkout's newer code would be refused. Run in
+    parallel, each worker has a folder of its own, so no test counts another worker's runs. With
+    --busy N, the run (not each worker) starts N busy loops."""
+    worker = getattr(config, "workerinput", None)
+    ours = os.environ.get("PLAYGROUND_DATA_DIR")
+    if ours is None or (worker is not None and os.environ.get(OWN_DATA_DIR) == ours):
+        os.environ["PLAYGROUND_DATA_DIR"] = os.environ[OWN_DATA_DIR] = tempfile.mkdtemp(prefix="playground-tests-")
+    if worker is None:
+        config.stash[BUSY] = [subprocess.Popen([sys.executable, "-c", BUSY_LOOP]) for _ in range(config.getoption("--busy"))]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for hog in config.stash.get(BUSY, []):
+        hog.kill()
+        hog.wait()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--busy", type=int, default=0, metavar="N",
-                     help="run the tests beside N busy-loop processes (CPU contention as on a loaded machine or a busy Space)")
+                     help="run the tests beside N busy-loop processes (CPU contention as on a loaded machine or a busy Space; "
+                          "each stops by itself after 3 h at most)")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def busy_machine(request: pytest.FixtureRequest) -> Iterator[None]:
-    """With --busy N, N processes spin for the whole run (each stops by itself after 3 h at most)."""
-    hogs = [subprocess.Popen([sys.executable, "-c", BUSY_LOOP]) for _ in range(request.config.getoption("--busy"))]
-    yield
-    for hog in hogs:
-        hog.kill()
-        hog.wait()
 STALL_SECONDS = 3.0
 READ_TIMEOUT = 1.0
 
