@@ -41,7 +41,9 @@ class McpPanel:
         state = gr.State(McpState())
         with gr.Accordion(t("mcp.panel"), open=False, elem_id=f"{prefix}-mcp"):
             gr.Markdown(t("mcp.explains_demo") if defaults.mcp_demo else t("mcp.explains"))
-            url = gr.Textbox(defaults.mcp_url, label=t("mcp.address"), elem_id=f"{prefix}-mcp-url")
+            built_in = defaults.hosted and defaults.mcp_demo  # its address is the server's own: nothing a visitor can use
+            url = gr.Textbox("" if built_in else defaults.mcp_url, label=t("mcp.address"), elem_id=f"{prefix}-mcp-url",
+                             placeholder=t("mcp.built_in_address") if built_in else None)
             with gr.Row():
                 token = gr.Textbox("", label=t("mcp.token"), type="password", elem_id=f"{prefix}-mcp-token")
                 header = gr.Textbox("", label=t("mcp.header"), elem_id=f"{prefix}-mcp-header")

@@ -25,6 +25,7 @@ from playground.client.validation import BROKEN_TEXT, is_utf8
 from playground.ui.shared.connection import ServerDefaults, resolve_connection
 from playground.ui.shared.forms import Pacing, Throttle
 from playground.ui.i18n import say
+from playground.ui.i18n.client_words import word
 from playground.ui.shared.render import error_text, pretty_arguments, result_messages
 from playground.ui.shared.metrics import metrics_text
 from playground.ui.web.shown_files import adopt_upload
@@ -150,7 +151,7 @@ async def run_turn(
     try:
         conn = resolve_connection(defaults, url, key)
         request = request if request is not None else adapter.build_request(session.messages)
-        notice = " ".join(request.advisories())
+        notice = " ".join(word(advice) for advice in request.advisories())
         if not request.stream:
             yield View(history, session, notice=notice, metrics=say("metrics.waiting"))
             result, exchange = await adapter.create(conn, request)

@@ -74,6 +74,8 @@ async def test_a_chinese_visitor_reads_a_checks_explanation_in_chinese_and_so_do
     unsupported = ("messages", "cl-sonnet-4-5-20250929", "json_schema")
     assert_language(both(lambda: _verdict(live, unsupported)), ["the messages format has no JSON-schema output in the spec"], ["规范中Messages 接口没有“按 JSON schema 输出”这一项"])
 
+    assert_language(both(lambda: views.matrix_html(report)), ["format · model"], ["格式 · 模型"])
+
     saved = tmp_path / "report.json"
     saved.write_text(document.dumps(report), encoding="utf-8")
     reopened = ReportSession()

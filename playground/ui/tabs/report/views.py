@@ -118,7 +118,7 @@ def _table(results: list[CheckResult], clickable: bool) -> str:
     for result in results:
         rows.setdefault((result.format, result.model), {})[result.check] = result
     head = "".join(f'<th class="col" title="{html.escape(word(c.meaning), quote=True)}">{html.escape(check_label(c.id))}</th>' for c in columns)
-    lines = [f'<table class="report-matrix"><tr><th class="row">format · model</th>{head}</tr>']
+    lines = [f'<table class="report-matrix"><tr><th class="row">{html.escape(say("rep.matrix_rows"))}</th>{head}</tr>']
     for (fmt, model), cells in rows.items():
         tds = []
         for check in columns:
