@@ -48,7 +48,7 @@ _EDGE, _END = r"(?<![a-z])", r"(?![a-z])"
 _NUM = r"(-?\d+(?:\.\d+)?)"
 _FORWARD = re.compile(rf"{_NUM}\s*(?:degrees?\s+)?{_EDGE}{_UNIT}{_END}\s*(?:in|to|into|as|in terms of)\s+(?:degrees?\s+)?{_EDGE}{_UNIT}{_END}")
 _HOW_MANY = re.compile(rf"how many\s+{_EDGE}{_UNIT}{_END}\s+(?:are\s+|is\s+)?(?:there\s+)?(?:in|make)\s+(?:a|an|one|{_NUM})\s*{_EDGE}{_UNIT}{_END}")
-_ZH = re.compile(rf"{_NUM}\s*{_UNIT}\s*(?:等于|是|合|换算成|换算为|折合|转换成|转换为|为|相当于)?\s*多少\s*{_UNIT}")
+_ZH = re.compile(rf"{_NUM}\s*{_UNIT}\s*(?:等于|是|合|换算成|换算为|折合|转换成|转换为|为|相当于|(?:里|内|中|一共|共)?(?:有|包含))?\s*多少\s*{_UNIT}")
 _ZH_ONE = re.compile(rf"一\s*{_UNIT}\s*(?:等于|是|合|有|相当于)\s*多少\s*{_UNIT}")
 
 
