@@ -20,11 +20,13 @@ _POEM_CUE = Keys("poem|poetry|haiku|verse|rhyme|sonnet|limerick", False)
 _POEM_CUE_ZH = Keys("诗|诗歌|写一首", True)
 _SUMMARY_CUE = re.compile(r"summari[sz]e|summary|tl;?dr|sum up|in a nutshell|key points|gist", re.IGNORECASE)
 _SUMMARY_CUE_ZH = re.compile(r"总结|概括|摘要|归纳|概述|要点")
-_TRANSLATE_CUE = re.compile(r"translat|how (?:do|would|can) (?:you|i|we) say|what is .{1,40} in \w+|say .{1,40} in \w+", re.IGNORECASE)
+_TRANSLATE_CUE = re.compile(r"translat|how (?:do|would|can) (?:you|i|we) say|what(?: is|'s) .{1,40} in \w+|say .{1,40} in \w+", re.IGNORECASE)
 _TRANSLATE_CUE_ZH = re.compile(r"翻译|怎么说|如何说|怎样说|译成|译为|用\S{1,4}[语文]")
 _ASKS_TRANSLATION = re.compile(r"translat|how (?:do|would|can) (?:you|i|we) say")
 _ASKS_TRANSLATION_ZH = re.compile(r"翻译|译成|译为")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+_QUOTED = re.compile(r"[\"“'‘「『]([^\"”'’」』]{1,200})[\"”'’」』]")
+_NOT_WORDS = re.compile(r"[\W_]+")
 _STOP = frozenset(("the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "with", "and", "or", "is", "are", "was", "were", "be",
                    "been", "it", "its", "this", "that", "these", "those", "as", "from", "has", "have", "had", "will", "would", "can",
                    "could", "not", "but", "they", "he", "she", "we", "you", "i", "our", "their", "his", "her", "which", "who", "what", "when"))
@@ -112,7 +114,23 @@ def translate(prompt: str, zh: bool) -> Found | None:
     rendered = rendered[0].upper() + rendered[1:] if target == "en" else rendered
     said = row[source] if source == "zh" else row["en"].capitalize()
     name, name_zh = languages[target][2], languages[target][3]
+    whole = _longer_quote(text, row[source])
+    if whole:
+        return Found("translation", rendered, say(
+            zh, f"The offline demo translates only common phrases, not all of “{whole}”: of it, it knows that in {name} “{said}” is "
+                f"“{rendered}”. Connect a real gateway to translate the whole text.",
+            f"离线演示只会翻译常用短语，无法翻译整句“{whole}”：其中“{said}”用{name_zh}说是“{rendered}”。连接真实网关即可翻译整段内容。"), "", zh)
     return Found("translation", rendered, say(zh, f"In {name}, “{said}” is “{rendered}”.", f"“{said}”用{name_zh}说是“{rendered}”。"), "", zh)
+
+
+def _longer_quote(text: str, phrase: str) -> str:
+    """The quoted text the phrase was found in when it holds more words than the phrase ("" when it holds no more)."""
+    known = _NOT_WORDS.sub(" ", phrase.lower()).strip()
+    for quoted in _QUOTED.findall(text.replace("’", "'")):
+        words = _NOT_WORDS.sub(" ", quoted.lower()).strip()
+        if known in words and words != known:
+            return quoted.strip()
+    return ""
 
 
 def _pasted(prompt: str) -> str:

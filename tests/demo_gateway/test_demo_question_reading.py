@@ -78,6 +78,15 @@ def test_a_thorough_model_names_the_table_of_facts_only_for_a_fact(http: httpx.C
     assert ask(http, "把“谢谢”翻译成法语", thorough) == "“谢谢”用法语说是“Merci”。"
 
 
+def test_a_quoted_text_longer_than_a_known_phrase_is_said_to_be_only_partly_translated(http: httpx.Client) -> None:
+    partly = ask(http, "Translate 'good morning, my friend' into French.")
+    assert "not all of “good morning, my friend”" in partly and "“Good morning” is “Bonjour”" in partly and "real gateway" in partly
+    partly_zh = ask(http, "把“早上好，我的朋友”翻译成英语。")
+    assert "无法翻译整句“早上好，我的朋友”" in partly_zh and "“早上好”用英语说是“Good morning”" in partly_zh
+    assert ask(http, "Translate 'good morning' into French.") == "In French, “Good morning” is “Bonjour”."
+    assert ask(http, "What's 'thank you' in German?") == "In German, “Thank you” is “Danke”."
+
+
 def test_the_weaker_model_slips_only_where_a_step_was_worked_out(http: httpx.Client) -> None:
     assert ask(http, SHOP, "gpt-4o-mini") == "21"  # one addition: nothing to stop short of
     two_steps = "Anna has 5 apples and buys 3 bags of 4 apples each, then eats 2. How many apples does she have?"
