@@ -18,6 +18,7 @@ from playground.ui.i18n.language import chosen_js
 from playground.ui.shared.connection import ServerDefaults, badge_text
 from playground.ui.shared.connection_panel import ConnectionEvents, ConnectionPanel
 from playground.ui.shared.curl_panel import CurlImport
+from playground.ui.shared import own_addresses
 from playground.ui.shared.guide import Guide
 from playground.ui.shared.links import CopyLink, LinkOpener
 from playground.ui.shared.presentation import Presentation
@@ -103,6 +104,10 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
     gradio_compat.apply()
     gradio_compat.first_paint_in_language(chosen_js(languages()))  # a zh-SG browser's page starts in Chinese, not English
     client = client or make_client(settings, defaults)
+    if defaults.hosted and defaults.demo:
+        own_addresses.keep_private(defaults.base_url, "connection.the_demo_gateway")
+    if defaults.hosted and defaults.mcp_demo and defaults.mcp_url:
+        own_addresses.keep_private(defaults.mcp_url, "mcp.the_demo_server")
     with gr.Blocks(title="Gateway Playground") as blocks:
         guide = Guide()
         with gr.Row(elem_id="header"):

@@ -30,6 +30,7 @@ from playground.ui.conversation.turns import Session
 from playground.ui.i18n import say
 from playground.ui.shared.connection import ServerDefaults, checked_base_url
 from playground.ui.shared.codegen import indented_json
+from playground.ui.shared.own_addresses import shown_to_reader
 from playground.ui.shared.render import error_text, inspector_request, inspector_response
 
 MAX_ARGUMENTS_CHARS = 100_000
@@ -71,7 +72,7 @@ def address_of(defaults: ServerDefaults, url: str, token: str, header: str) -> M
 def exchanges_text(exchanges: list[Exchange]) -> str:
     """The MCP exchanges of one operation for the panel's inspector box: first one line per
     exchange (its JSON-RPC method and status), then each request and its answer in full."""
-    summary = indented_json([_summary(exchange) for exchange in exchanges])
+    summary = shown_to_reader(indented_json([_summary(exchange) for exchange in exchanges]))
     return "\n\n".join([summary, *(f"{inspector_request(exchange)}\n{inspector_response(exchange)}" for exchange in exchanges)])
 
 

@@ -248,14 +248,18 @@ def without_settings(text: str) -> str:
     return SETTING_NOTE.sub("", text)
 
 
-def for_audience(text: str) -> str:
-    """`text` as the event's reader gets it: a visitor of a hosted page without setting names."""
+def read_by_visitor() -> bool:
+    """Whether the event's reader is a visitor of a hosted page (`AUDIENCE_HEADER`)."""
     request = current_request()
     try:
-        visitor = request is not None and request.headers.get(AUDIENCE_HEADER) == "visitor"
+        return request is not None and request.headers.get(AUDIENCE_HEADER) == "visitor"
     except (AttributeError, KeyError):
-        visitor = False
-    return without_settings(text) if visitor else text
+        return False
+
+
+def for_audience(text: str) -> str:
+    """`text` as the event's reader gets it: a visitor of a hosted page without setting names."""
+    return without_settings(text) if read_by_visitor() else text
 
 
 def say_in(language: str, key: str, **values: Any) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 
 from playground.client.transport import Exchange
+from playground.ui.shared.own_addresses import shown_to_reader
 
 KEY_VARIABLE = "GATEWAY_API_KEY"
 _SKIPPED_HEADERS = frozenset({"host", "content-length", "accept-encoding", "connection", "user-agent", "authorization", "x-svc-api-key",
@@ -106,7 +107,7 @@ def curl_snippet(exchange: Exchange) -> str:
             lines.insert(0, f"# {note}")
     else:
         lines[-1] = lines[-1].removesuffix(" \\")
-    return "\n".join(lines)
+    return shown_to_reader("\n".join(lines))
 
 
 def python_snippet(exchange: Exchange) -> str:
@@ -151,4 +152,4 @@ def python_snippet(exchange: Exchange) -> str:
             "response.raise_for_status()",
             "print(json.dumps(response.json(), indent=2, ensure_ascii=False))",
         ]
-    return "\n".join(head)
+    return shown_to_reader("\n".join(head))

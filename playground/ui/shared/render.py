@@ -10,6 +10,7 @@ from playground.client.errors import GatewayError
 from playground.client.results import TextResult
 from playground.client.transport import Exchange
 from playground.ui.shared.codegen import indented_json, shorten_long_strings
+from playground.ui.shared.own_addresses import shown_to_reader
 from playground.ui.i18n.client_words import word
 from playground.ui.i18n import EN, say, visitor_locale
 from playground.ui.web.shown_files import shown_paths
@@ -123,7 +124,7 @@ def inspector_request(exchange: Exchange | None) -> str:
         "headers": exchange.request_headers,
         "body": shorten_long_strings(exchange.request_body),
     }
-    return indented_json(shown)
+    return shown_to_reader(indented_json(shown))
 
 
 def inspector_response(exchange: Exchange | None) -> str:
@@ -141,4 +142,4 @@ def inspector_response(exchange: Exchange | None) -> str:
         lines.append(f"+{event.at:8.3f}s  {name}data: {event.data}")
     if not exchange.events and exchange.response_body is not None:
         lines.append(json.dumps(shorten_long_strings(exchange.response_body), indent=2, ensure_ascii=False))
-    return "\n".join(lines)
+    return shown_to_reader("\n".join(lines))
