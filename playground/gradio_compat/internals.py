@@ -56,7 +56,7 @@ RELIED_ON: dict[str, tuple[Internal, ...]] = {
         Internal("gradio.blocks:anyio"),
         Internal("gradio.blocks:Blocks.preprocess_data", None, "await anyio.to_thread.run_sync(\n                            block.preprocess"),
         Internal("gradio.blocks:Blocks.postprocess_data", None, "await anyio.to_thread.run_sync(\n                            block.postprocess"),
-        Internal("gradio.blocks:Blocks.call_function", None, "prediction = await anyio.to_thread.run_sync(  # type: ignore\n                    fn, *processed_input"),
+        Internal("gradio.blocks:Blocks.call_function", None, "fn, *processed_input, limiter=self.limiter"),
     ),
     "output_messages": (
         Internal("gradio.server_messages:ProcessGeneratingMessage.model_fields"),
