@@ -89,16 +89,22 @@ def refused(error: GatewayError, state: Session) -> Begun:
 async def stop_reply(state: Session, prices: dict[str, Price] | None = None) -> Update:
     """Stop: the reply on its way ends where it is and is shown exactly as it is kept to be sent
     (its metrics costed from `prices`, the session's price table)."""
-    if not (state.ready or state.replying):  # nothing is running: Stop changes nothing
+    already_stopped = state.replying and state.stop is not None and state.stop.is_set()  # the first Stop drew it
+    if not (state.ready or state.replying) or already_stopped:  # nothing is running: Stop changes nothing
         return (gr.skip(),) * (len(STOP_OUTPUTS) + INSPECTOR_SIZE)
     was_replying = state.replying
     state.ready = False
     if state.stop is not None:
         state.stop.set()
-    await after_stop(state)  # the stopped reply is recorded: show it exactly as it is kept to be sent
+    await after_stop(state)  # the stopped reply records itself as it ends
+    live = state.live
+    if was_replying and live is not None:
+        live.record()  # a turn slow to end (a busy machine) is kept as far as it arrived, as it is shown now
     shown = state.shown = conversation.stopped(state.shown, state) if was_replying else settle_pending(state.shown)
-    result, exchange = state.live or (None, None)
-    metrics = metrics_text(result, exchange, prices) + " · " + say("metrics.stopped") if result is not None else say("metrics.stopped")
+    exchange = live.exchange if live is not None else None
+    metrics = say("metrics.stopped")
+    if live is not None and exchange is not None:
+        metrics = metrics_text(live.result, exchange, prices) + " · " + metrics
     hidden = banner_update("")  # a note about the running reply (or an older error) is over now
     return (shown, gr.update(placeholder=IDLE_PLACEHOLDER), hidden, hidden, metrics, *Inspector.values(exchange))
 
@@ -233,8 +239,8 @@ class ConversationHandlers:
         adapter, url, key = target
         stop = asyncio.Event()
         state.ready, state.replying, state.stop = False, True, stop
-        state.live = None  # nothing of this reply has arrived: a Stop now must not show the last reply again
-        turn = conversation.run_turn(adapter, self.defaults, url, key, list(state.shown), state, view.request, self._prices())
+        state.live = conversation.LiveReply(adapter, state)  # nothing of it yet: a Stop now keeps nothing of it
+        turn = conversation.run_turn(state.live, self.defaults, url, key, list(state.shown), view.request, self._prices())
         streaming = (gr.skip(),) * self.width
         outcome = None
         try:

@@ -51,7 +51,7 @@ class Session:
     messages: list[dict[str, Any]] = field(default_factory=list)
     pending: list[ToolCall] = field(default_factory=list)
     usage_log: list[Usage] = field(default_factory=list)
-    live: tuple[TextResult, Exchange | None] | None = field(default=None, repr=False)
+    live: LiveReply | None = field(default=None, repr=False)
     ready: bool = False
     replying: bool = False
     stop: asyncio.Event | None = field(default=None, repr=False)
@@ -89,6 +89,30 @@ class View:
     @property
     def pending_tool(self) -> ToolCall | None:
         return self.session.pending[0] if self.session.pending else None
+
+
+@dataclass(eq=False)
+class LiveReply:
+    """The reply being received: its result as it grows and its call (`exchange`, once the stream
+    is open). It is kept in the conversation once: by the turn when it ends, or by Stop when the
+    turn is slow to end; what Stop shows is then read from the result at the same moment."""
+
+    adapter: TurnAdapter
+    session: Session
+    result: TextResult = field(default_factory=TextResult)
+    exchange: Exchange | None = None
+    recorded: bool = False
+
+    def record(self) -> None:
+        if self.recorded:
+            return
+        self.recorded = True
+        result, session = self.result, self.session
+        if result.text or result.tool_calls:
+            session.messages.append(self.adapter.assistant_message(result))
+            session.pending = [call for call in result.tool_calls if call.id]
+        if result.usage is not None:
+            session.usage_log.append(result.usage)
 
 
 class TurnAdapter(Protocol):
@@ -129,62 +153,51 @@ def _problem(history: list[dict[str, Any]], session: Session, message: str) -> V
 
 
 async def run_turn(
-    adapter: TurnAdapter, defaults: ServerDefaults, url: str, key: str, history: list[dict[str, Any]], session: Session,
-    request: Any = None, prices: dict[str, Price] | None = None,
+    live: LiveReply, defaults: ServerDefaults, url: str, key: str, history: list[dict[str, Any]], request: Any = None,
+    prices: dict[str, Price] | None = None,
 ) -> AsyncIterator[View]:
-    """Send `session.messages` (as `request` when the begin step built it) and show the reply as
-    it arrives. Never loses what is on screen."""
-    result = TextResult()
-    exchange: Exchange | None = None
-    recorded = False
-
-    def record() -> None:
-        nonlocal recorded
-        if not recorded and (result.text or result.tool_calls):
-            session.messages.append(adapter.assistant_message(result))
-            session.pending = [call for call in result.tool_calls if call.id]
-        if not recorded and result.usage is not None:
-            session.usage_log.append(result.usage)
-        recorded = True
-
-    session.live = None
+    """Send `live.session.messages` (as `request` when the begin step built it) and show the reply as
+    it arrives (into `live`, the session's `live` from before the turn began, so a Stop that comes
+    first finds it). Never loses what is on screen."""
+    adapter, session = live.adapter, live.session
     try:
         conn = resolve_connection(defaults, url, key)
         request = request if request is not None else adapter.build_request(session.messages)
         notice = " ".join(word(advice) for advice in request.advisories())
         if not request.stream:
             yield View(history, session, notice=notice, metrics=say("metrics.waiting"))
-            result, exchange = await adapter.create(conn, request)
+            live.result, live.exchange = await adapter.create(conn, request)
         else:
             throttle, shown = Throttle(lambda: PACING.interval(STREAM_UPDATE_INTERVAL)), False
             with PACING.streaming():
                 async with adapter.stream(conn, request) as stream:
-                    exchange, result = stream.exchange, stream.result
-                    session.live = (result, exchange)
+                    live.exchange, live.result = stream.exchange, stream.result
+                    result = live.result
                     async for _event in stream:
                         first_words = not shown and bool(result.text or result.reasoning or result.tool_calls)
                         if first_words or throttle.due():  # the first words go out at once
                             shown = shown or first_words
                             yield View(history + result_messages(result, done=False), session, notice=notice)
-        record()
+        live.record()
+        result, exchange = live.result, live.exchange
         yield View(history + result_messages(result, True), session, notice=notice, metrics=metrics_text(result, exchange, prices),
                    exchange=exchange, done=True, result=result)
     except GatewayError as error:
         partial = getattr(error, "partial", None)
         if isinstance(partial, TextResult):
-            result = partial
-        exchange = error.exchange or exchange
-        record()
+            live.result = partial
+        result, exchange = live.result, error.exchange or live.exchange
+        live.record()
         shown = history + (result_messages(result, True) if (result.text or result.reasoning or result.tool_calls) else [])
         yield View(shown, session, error=error_text(error), metrics=metrics_text(result, exchange, prices) if exchange else "",
                    exchange=exchange, done=True, result=result)
     except (asyncio.CancelledError, GeneratorExit):
-        record()
+        live.record()
         raise
     except Exception as error:  # a bug must not cost the user the conversation
         logger.exception("conversation turn failed")
-        record()
-        yield View(history + result_messages(result, True), session, error=error_text(error), exchange=exchange, done=True)
+        live.record()
+        yield View(history + result_messages(live.result, True), session, error=error_text(error), exchange=live.exchange, done=True)
 
 
 def begin_send(adapter: TurnAdapter, draft: dict[str, Any] | str | None, history: list[dict[str, Any]] | None,
@@ -270,13 +283,15 @@ async def until_stopped(views: AsyncIterator[View], stop: asyncio.Event) -> Asyn
     while True:
         step = asyncio.ensure_future(iterator.__anext__())
         halt = asyncio.ensure_future(stop.wait())
-        done, _ = await asyncio.wait({step, halt}, return_when=asyncio.FIRST_COMPLETED)
-        if step not in done:
+        await asyncio.wait({step, halt}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set():  # a view that arrived with Stop is not shown: Stop draws the reply as it kept it
             step.cancel()
             try:
                 await step
             except (asyncio.CancelledError, StopAsyncIteration):
                 pass
+            if hasattr(iterator, "aclose"):  # a turn cancelled before it ran its step is still open: it records now
+                await iterator.aclose()
             return
         halt.cancel()
         try:
@@ -289,7 +304,7 @@ async def until_stopped(views: AsyncIterator[View], stop: asyncio.Event) -> Asyn
 def stopped(history: list[dict[str, Any]], session: Session) -> list[dict[str, Any]]:
     """The screen after Stop: the reply as far as it arrived, exactly as it was recorded to be
     sent (the last streamed update may be up to one update interval behind it)."""
-    result = session.live[0] if session.live else None
+    result = session.live.result if session.live else None
     return history + (result_messages(result, True) if result and (result.text or result.reasoning or result.tool_calls) else [])
 
 

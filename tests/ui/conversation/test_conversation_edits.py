@@ -123,7 +123,8 @@ async def test_a_stopped_reply_keeps_its_live_result(client: GatewayClient, defa
         assert len(seen) == count, "nothing is yielded after Stop"
     finally:
         gateway.config.token_delay = 0.0
-    result, exchange = session.live  # type: ignore[misc]
+    assert session.live is not None
+    result, exchange = session.live.result, session.live.exchange
     assert result.text and exchange is not None and exchange.events and not result.complete
     assert session.messages[-1] == {"role": "assistant", "content": result.text}
     assert flatten_text(stopped["chatbot"][-1]["content"]) == result.text and stopped["inspector"][1]
