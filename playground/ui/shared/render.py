@@ -101,8 +101,9 @@ def error_text(error: BaseException) -> str:
 
 
 def error_words(error: GatewayError) -> str:
-    """The error's message and what to do, in the visitor's language (`client_words.word`)."""
-    return visitor_locale().sentence_gap.join(part for part in (word(error.message), word(error.hint)) if part)
+    """The error's message and what to do, in the visitor's language (`client_words.word`), the
+    server's private addresses in words for a hosted page's visitor (`own_addresses`)."""
+    return shown_to_reader(visitor_locale().sentence_gap.join(part for part in (word(error.message), word(error.hint)) if part))
 
 
 def error_heading(error: GatewayError) -> str:

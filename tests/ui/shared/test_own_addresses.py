@@ -1,5 +1,6 @@
 """A hosted page's visitor reads the built-in demo gateway's and demo MCP server's private addresses in
-words wherever a call is shown (the inspector, the generated code, the MCP panel's exchanges); locally
+words wherever a call is shown (the inspector, the generated code, the MCP panel's exchanges, an
+error's banner and a video's failed polls); locally
 every address, and for a visitor every other address, is shown as it is."""
 
 from __future__ import annotations
@@ -8,7 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from playground.client.errors import APITimeoutError
 from playground.client.exchange import Exchange
+from playground.client.texts import Text
 from playground.settings import Settings
 from playground.ui import i18n
 from playground.ui.app import build_app
@@ -17,7 +20,8 @@ from playground.ui.i18n import AUDIENCE_HEADER
 from playground.ui.shared import own_addresses
 from playground.ui.shared.codegen import curl_snippet, python_snippet
 from playground.ui.shared.connection import ServerDefaults
-from playground.ui.shared.render import inspector_request, inspector_response
+from playground.ui.shared.render import error_text, inspector_request, inspector_response
+from playground.ui.tabs.video.board import _poll_failed
 
 GATEWAY, MCP = "http://127.0.0.1:47161", "http://127.0.0.1:47169"
 
@@ -44,7 +48,8 @@ def call(url: str) -> Exchange:
 
 def shown(exchange: Exchange) -> str:
     return "\n".join((inspector_request(exchange), inspector_response(exchange), curl_snippet(exchange), python_snippet(exchange),
-                      exchanges_text([exchange])))
+                      exchanges_text([exchange]), error_text(APITimeoutError(Text("transport.could_not_connect_time", where=exchange.url))),
+                      _poll_failed(3, 1, f"could not reach {exchange.url}")))
 
 
 def test_a_visitor_reads_the_demo_gateways_and_mcp_servers_addresses_in_words(monkeypatch: pytest.MonkeyPatch) -> None:

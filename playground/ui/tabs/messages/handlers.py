@@ -27,7 +27,7 @@ from playground.ui.conversation.turns import Session, TurnAdapter, View
 from playground.ui.shared.forms import optional_positive, whole, parse_extensions, parse_json_field
 from playground.ui.i18n import say
 from playground.ui.i18n.client_words import word
-from playground.ui.shared.render import plain
+from playground.ui.shared.render import error_words, plain
 
 COUNT_DEBOUNCE_S = 0.4
 TOOL_CHOICE_TYPES = ("auto", "any", "none")
@@ -236,7 +236,7 @@ async def count_draft_tokens(
         request = form.request(session.messages + pending)
         tokens, _ = await client.messages.count_tokens(resolve_connection(defaults, url, key), request)
     except GatewayError as error:
-        return say("messages.say.token_count_unavailable", message=plain(error.message))
+        return say("messages.say.token_count_unavailable", message=plain(error_words(error)))
     return say("messages.say.input_tokens_request_send_would", tokens=tokens)
 
 

@@ -22,6 +22,7 @@ from playground.client.transport import Connection, Exchange
 from playground.client.video import PollUpdate
 from playground.ui.i18n import EN, say
 from playground.ui.i18n.client_words import word
+from playground.ui.shared.own_addresses import shown_to_reader
 from playground.ui.web.shown_files import shown_path
 
 MAX_JOBS = 20
@@ -39,7 +40,7 @@ def state_label(state: str) -> str:
 
 
 def _poll_failed(polls: int, failed: int, error: str) -> str:
-    return say("vboard.poll_failed", polls=polls, failed=failed, error=word(error))
+    return say("vboard.poll_failed", polls=polls, failed=failed, error=shown_to_reader(word(error)))
 
 
 @dataclass
