@@ -196,8 +196,10 @@ def wire_form(page: VideoPage, ctx: TabContext) -> None:
         page.presets.wire(ctx.presets, page.kept_fields)
     fields["model"].change(model_changed, [fields["model"], page.arrived, *driven], [*driven, page.flags, page.notes, page.arrived], queue=False)
     fields["mode"].change(mode_changed, fields["mode"], [fields[name] for name in mode_fields(None)], queue=False)
+    # the form as the page holds it, unchecked: during a model change a field can still hold the old
+    # model's mode, which Gradio would refuse as not among the choices; the change that follows corrects it
     gr.on([component.change for component in page.kept_fields.values()], flags_of, list(fields.values()), page.flags, queue=False,
-          show_progress="hidden", trigger_mode="always_last")
+          show_progress="hidden", trigger_mode="always_last", preprocess=False)
 
 
 def wire_jobs(page: VideoPage, handlers: VideoHandlers, watch: JobWatch) -> None:
