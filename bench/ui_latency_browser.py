@@ -48,6 +48,8 @@ from playground.demo_gateway.server import free_port, start_in_thread
 KEY = "bench-key"
 MODEL = "gx-2.5-flash"
 QUESTION = "What is the capital of France?"
+PAGE_WAIT_MS = 120_000
+"""How long a page may take to load or answer: the suite runs this at its smallest setting on a busy machine."""
 ARM = """([input, chatbot, first]) => {
   const root = document.querySelector(chatbot);
   const before = root.querySelectorAll(".message.bot").length;
@@ -246,6 +248,7 @@ def main() -> None:
             for name, url in urls.items():
                 selectors[name] = ("#mini-input", "#mini-chatbot") if name == "minimal" else ("#chat-input", "#chat-chatbot")
                 page = browser.new_context(viewport={"width": 1366, "height": 850}).new_page()
+                page.set_default_timeout(PAGE_WAIT_MS)
                 page.goto(url)
                 page.wait_for_selector(f"{selectors[name][0]} textarea")
                 pages[name] = page

@@ -147,7 +147,15 @@ def test_paraphrases_score_higher_than_unrelated_sentences() -> None:
         assert similarity[0, 1] > 0.5 > similarity[0, 2] + 0.3, (model, size, similarity)
 
 
-async def test_large_inputs_go_in_batches_in_order(client: GatewayClient, conn: Connection) -> None:
+async def test_large_inputs_go_in_batches_in_order(conn: Connection) -> None:
+    client = GatewayClient(Transport(connect_timeout=2.0, read_timeout=60.0))  # a full batch is seconds of work on a busy machine
+    try:
+        await _batches_in_order(client, conn)
+    finally:
+        await client.aclose()
+
+
+async def _batches_in_order(client: GatewayClient, conn: Connection) -> None:
     texts = [f"note {i} on topic {i % 7}" for i in range(LIST_BATCH_SIZE + 3)]
     seen: list[tuple[int, int]] = []
     result = await client.embeddings.embed_list(conn, texts, "text-embedding-3-small", "base64", dimensions=32, progress=lambda done, total: seen.append((done, total)))

@@ -43,6 +43,15 @@ def open_accordion(page: Page, label: str, inside: str, timeout_ms: int = 60_000
                 raise
 
 
+def click_during_stream(page: Page, selector: str) -> None:
+    """Click a button while the page draws a streamed reply. The click is the DOM event a mouse
+    click ends in: a mouse click first waits for animation frames (to scroll and hit-test), and a
+    page drawing a long reply on a loaded machine can go tens of seconds without one."""
+    button = page.locator(selector)
+    expect(button).to_be_visible()
+    button.dispatch_event("click")
+
+
 def settle(page: Page, action: Callable[[], object], timeout_ms: int = 20_000) -> None:
     """Do `action`, then wait until every direct (unqueued) event it started has come back from the
     server: at least one, none in flight, and none new over two polls in a row."""
@@ -164,7 +173,7 @@ def import_curl(page: Page, command: str, keep_base_url: bool = False) -> None:
     """Paste a curl command into the import panel and open it in its tab (with "keep my base URL"
     when `keep_base_url`)."""
     if not page.locator("#curl-command textarea").is_visible():
-        page.click("#curl-import")
+        open_accordion(page, "Import a curl command", "#curl-command textarea", within="#curl-import")
     page.fill("#curl-command textarea", command)
     page.click("#curl-import-keep" if keep_base_url else "#curl-import-button")
     expect(page.locator("#curl-status")).to_have_text(re.compile(r"\S"), timeout=10_000)

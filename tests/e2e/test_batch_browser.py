@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.e2e.batch_page import batch_app, choose, open_batch
 
 __all__ = ["batch_app"]  # the module fixture the tests take
-from tests.e2e.pages import open_accordion, open_tab
+from tests.e2e.pages import click_during_stream, open_accordion, open_tab
 
 pytestmark = pytest.mark.browser
 
@@ -48,7 +48,7 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
     expect(bar).to_have_attribute("data-total", "40")
     expect(bar).to_have_attribute("data-done", "2", timeout=45_000)  # row 1 then runs for seconds: the bar moved and waits there
     expect(bar).to_have_attribute("data-status", "running")
-    page.click("#batch-stop", no_wait_after=True)  # the page streams the bar: do not wait for it to settle
+    click_during_stream(page, "#batch-stop")
     expect(bar).to_have_attribute("data-status", "stopped", timeout=20_000)
     stopped_at = _done(page)
     assert 2 <= stopped_at < 40

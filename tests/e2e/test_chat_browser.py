@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import urllib.request
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from playground.ui.shared.connection_panel import BROWSER_STORAGE_KEY
 from tests.e2e.conftest import SERVER_KEY, RunningApp
-from tests.e2e.pages import settle
+from tests.e2e.pages import click_during_stream, settle
 
 pytestmark = pytest.mark.browser
 BOT = "#chat-chatbot .message.bot"
@@ -41,7 +43,7 @@ def test_typed_message_streams_into_the_chat(page: Page) -> None:
 def test_stop_halts_a_long_reply_and_keeps_the_partial_text(page: Page) -> None:
     send(page, "tell me a long story")
     expect(page.locator(BOT).last).to_contain_text("demo gateway streams", timeout=10_000)
-    page.click("#chat-stop")
+    click_during_stream(page, "#chat-stop")
     page.wait_for_timeout(800)
     stopped = last_bot_text(page)
     page.wait_for_timeout(1200)
@@ -71,7 +73,7 @@ def test_server_key_is_never_sent_to_the_browser(page: Page, app_server: Running
     set_key(page, typed, remember=True)
     assert reloaded_key(page) == typed, "opting in keeps the key across reloads"
     open_connection(page)
-    settle(page, lambda: page.locator("#connection-remember input").uncheck())
+    stored(page, lambda: page.locator("#connection-remember input").uncheck())
     assert reloaded_key(page) == ""
 
 
@@ -87,7 +89,16 @@ def set_key(page: Page, key: str, remember: bool) -> None:
         page.fill("#connection-key input", key)
         page.locator("#connection-remember input").set_checked(remember)
 
-    settle(page, type_key)  # what is kept in the browser is written when these changes come back
+    stored(page, type_key)
+
+
+def stored(page: Page, action: Callable[[], object]) -> None:
+    """Do `action` and wait until the browser has rewritten the kept connection: the page writes
+    it once the change's answer is applied, which under load can be after the request finished
+    (each write is encrypted afresh, so a write always changes the stored text)."""
+    before = page.evaluate("key => localStorage.getItem(key)", BROWSER_STORAGE_KEY)
+    settle(page, action)
+    page.wait_for_function("([key, before]) => localStorage.getItem(key) !== before", arg=[BROWSER_STORAGE_KEY, before])
 
 
 def reloaded_key(page: Page) -> str:

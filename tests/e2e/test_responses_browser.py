@@ -26,6 +26,7 @@ def test_reasoning_summary_then_a_chained_follow_up(page: Page) -> None:
     page.locator("#responses-input textarea").press("Enter")
     expect(page.locator("#responses-metrics")).to_contain_text("finish: completed", timeout=15_000)
     page.click("#responses-inspector")
-    expect(page.locator("#responses-inspector-request")).to_contain_text(f'"previous_response_id": "{first_id}"')
+    # the metrics line may still be the first reply's: the second's request shows once it has ended
+    expect(page.locator("#responses-inspector-request")).to_contain_text(f'"previous_response_id": "{first_id}"', timeout=30_000)
     expect(status).not_to_contain_text(first_id)
     expect(status).to_contain_text("continues from response resp_")

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import open_tab
+from tests.e2e.pages import click_during_stream, open_tab
 
 pytestmark = pytest.mark.browser
 CHAT = "#chat-chatbot"
@@ -98,7 +98,7 @@ def test_retry_with_nothing_to_retry_or_during_a_reply_is_a_calm_note(page: Page
     expect(page.locator("#chat-notice")).to_contain_text("still on its way")
     expect(page.locator("#chat-error")).to_be_hidden()
     expect(page.locator(BOT).last).to_contain_text(first_words)
-    page.click("#chat-stop")
+    click_during_stream(page, "#chat-stop")
     expect(page.locator("#chat-metrics")).to_contain_text("stopped")
     expect(page.locator("#chat-notice")).to_be_hidden()
     expect(page.locator("#chat-error")).to_be_hidden()
