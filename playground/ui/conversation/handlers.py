@@ -99,7 +99,7 @@ async def stop_reply(state: Session, prices: dict[str, Price] | None = None) -> 
     await after_stop(state)  # the stopped reply records itself as it ends
     live = state.live
     if was_replying and live is not None:
-        live.record()  # a turn slow to end (a busy machine) is kept as far as it arrived, as it is shown now
+        live.record(state)  # a turn slow to end (a busy machine) is kept as far as it arrived, as it is shown now
     shown = state.shown = conversation.stopped(state.shown, state) if was_replying else settle_pending(state.shown)
     exchange = live.exchange if live is not None else None
     metrics = say("metrics.stopped")
@@ -239,8 +239,8 @@ class ConversationHandlers:
         adapter, url, key = target
         stop = asyncio.Event()
         state.ready, state.replying, state.stop = False, True, stop
-        state.live = conversation.LiveReply(adapter, state)  # nothing of it yet: a Stop now keeps nothing of it
-        turn = conversation.run_turn(state.live, self.defaults, url, key, list(state.shown), view.request, self._prices())
+        state.live = conversation.LiveReply(adapter)  # nothing of it yet: a Stop now keeps nothing of it
+        turn = conversation.run_turn(state, self.defaults, url, key, list(state.shown), view.request, self._prices())
         streaming = (gr.skip(),) * self.width
         outcome = None
         try:

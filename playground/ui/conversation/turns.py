@@ -98,16 +98,15 @@ class LiveReply:
     turn is slow to end; what Stop shows is then read from the result at the same moment."""
 
     adapter: TurnAdapter
-    session: Session
     result: TextResult = field(default_factory=TextResult)
     exchange: Exchange | None = None
     recorded: bool = False
 
-    def record(self) -> None:
+    def record(self, session: Session) -> None:
         if self.recorded:
             return
         self.recorded = True
-        result, session = self.result, self.session
+        result = self.result
         if result.text or result.tool_calls:
             session.messages.append(self.adapter.assistant_message(result))
             session.pending = [call for call in result.tool_calls if call.id]
@@ -153,13 +152,15 @@ def _problem(history: list[dict[str, Any]], session: Session, message: str) -> V
 
 
 async def run_turn(
-    live: LiveReply, defaults: ServerDefaults, url: str, key: str, history: list[dict[str, Any]], request: Any = None,
+    session: Session, defaults: ServerDefaults, url: str, key: str, history: list[dict[str, Any]], request: Any = None,
     prices: dict[str, Price] | None = None,
 ) -> AsyncIterator[View]:
-    """Send `live.session.messages` (as `request` when the begin step built it) and show the reply as
-    it arrives (into `live`, the session's `live` from before the turn began, so a Stop that comes
-    first finds it). Never loses what is on screen."""
-    adapter, session = live.adapter, live.session
+    """Send `session.messages` (as `request` when the begin step built it) and show the reply as
+    it arrives, into `session.live` (set before the turn began, so a Stop that comes first finds
+    it). Never loses what is on screen."""
+    live = session.live
+    assert live is not None
+    adapter = live.adapter
     try:
         conn = resolve_connection(defaults, url, key)
         request = request if request is not None else adapter.build_request(session.messages)
@@ -178,7 +179,7 @@ async def run_turn(
                         if first_words or throttle.due():  # the first words go out at once
                             shown = shown or first_words
                             yield View(history + result_messages(result, done=False), session, notice=notice)
-        live.record()
+        live.record(session)
         result, exchange = live.result, live.exchange
         yield View(history + result_messages(result, True), session, notice=notice, metrics=metrics_text(result, exchange, prices),
                    exchange=exchange, done=True, result=result)
@@ -187,16 +188,16 @@ async def run_turn(
         if isinstance(partial, TextResult):
             live.result = partial
         result, exchange = live.result, error.exchange or live.exchange
-        live.record()
+        live.record(session)
         shown = history + (result_messages(result, True) if (result.text or result.reasoning or result.tool_calls) else [])
         yield View(shown, session, error=error_text(error), metrics=metrics_text(result, exchange, prices) if exchange else "",
                    exchange=exchange, done=True, result=result)
     except (asyncio.CancelledError, GeneratorExit):
-        live.record()
+        live.record(session)
         raise
     except Exception as error:  # a bug must not cost the user the conversation
         logger.exception("conversation turn failed")
-        live.record()
+        live.record(session)
         yield View(history + result_messages(live.result, True), session, error=error_text(error), exchange=live.exchange, done=True)
 
 
