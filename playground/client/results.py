@@ -119,6 +119,8 @@ class TextResult:
     streamed: bool = True
     """False for a whole (non-streaming) answer: it has no token timing."""
     first_token_at: float | None = None
+    last_token_at: float | None = None
+    """When the last piece of the answer's text arrived (a rate needs two pieces apart in time)."""
     finished_at: float | None = None
     sources: list[dict[str, str]] = field(default_factory=list)
     """Citations the gateway attached ({title, url}), shown as links under the answer."""
@@ -137,6 +139,7 @@ class TextResult:
         if event.__class__ is TextDelta and event.text.__class__ is str:  # the usual event, in one step
             if self.first_token_at is None:
                 self.first_token_at = at
+            self.last_token_at = at
             pieces = self.__dict__.get("_text_joined")
             if pieces is None:
                 pieces = self.__dict__["_text_joined"] = [0]
@@ -146,6 +149,7 @@ class TextResult:
         if isinstance(event, (TextDelta, ReasoningDelta, ToolCallDelta)) and self.first_token_at is None:
             self.first_token_at = at
         if isinstance(event, TextDelta):
+            self.last_token_at = at
             Joined.append(self, "text", event.text)
         elif isinstance(event, ReasoningDelta):
             Joined.append(self, "reasoning", event.text)
@@ -166,8 +170,12 @@ class TextResult:
             self.usage = event.usage
 
     def tokens_per_second(self) -> float | None:
-        """Output tokens over the time from first token to the end (None if unknown or not streamed)."""
+        """Output tokens over the time from first token to the end (None if unknown, not streamed, or
+        when the text came in one piece: a short answer sent whole has no rate, and its microseconds
+        to the end would read as thousands of tokens a second)."""
         if not self.streamed or not self.usage or not self.usage.output_tokens or self.first_token_at is None or self.finished_at is None:
+            return None
+        if self.last_token_at == self.first_token_at:
             return None
         span = self.finished_at - self.first_token_at
         return self.usage.output_tokens / span if span > 0 else None
