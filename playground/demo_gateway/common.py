@@ -13,7 +13,9 @@ from starlette.responses import JSONResponse, StreamingResponse
 
 from playground.demo_gateway.pacing import paced
 
-_TOKEN = re.compile(r"\w+|[^\w\s]")
+_TOKEN = re.compile(r"[\u3400-\u9fff]|[^\W\u3400-\u9fff]+|[^\w\s]")
+"""A token of the demo: a Chinese character (as a real tokenizer gives about one a character), a
+run of other word characters, or a punctuation mark."""
 _PIECE = re.compile(r"\s*(?:[\u3400-\u9fff][\u3400-\u9fff\u3000-\u303f\uff00-\uffef]?|[^\s\u3400-\u9fff]{1,16})")
 """A streamed piece: a word with its leading space (long words in chunks), or one or two Chinese characters (Chinese
 has no spaces; a real tokenizer gives about a token per character or two), so a Chinese answer streams as long as an English one."""
@@ -33,7 +35,7 @@ class HTTPProblem(Exception):
 
 
 def count_tokens(text: str) -> int:
-    """The demo's tokenizer: words and punctuation marks count one each."""
+    """The demo's tokenizer: words, Chinese characters and punctuation marks count one each."""
     return len(_TOKEN.findall(text))
 
 

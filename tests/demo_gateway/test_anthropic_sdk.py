@@ -48,3 +48,11 @@ def test_sdk_errors(sdk: anthropic.Anthropic, gateway: RunningGateway) -> None:
         anthropic.Anthropic(base_url=gateway.url, api_key="wrong", max_retries=0).messages.create(model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "x"}])
     with pytest.raises(anthropic.RateLimitError):
         sdk.messages.create(model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "x [[fault:rate_limit:9]]"}])
+
+
+def test_sdk_counts_a_chinese_sentence_about_a_token_a_character(sdk: anthropic.Anthropic) -> None:
+    """Chinese has no spaces: counted by words, a sentence was one or two tokens."""
+    sentence = "今天天气很好，我们去公园散步吧。"
+    chinese = sdk.messages.count_tokens(model=MODEL, messages=[{"role": "user", "content": sentence}]).input_tokens
+    empty = sdk.messages.count_tokens(model=MODEL, messages=[{"role": "user", "content": "."}]).input_tokens
+    assert chinese - empty >= len(sentence) - 3
