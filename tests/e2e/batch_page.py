@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from playground.demo_gateway.config import DemoConfig
-from playground.demo_gateway.server import free_port, start_in_thread
+from playground.demo_gateway.server import RunningGateway, free_port, start_in_thread
 from playground.settings import Settings
 from playground.ui.app import build_app, configure_queue, launch_options
 from playground.ui.shared.connection import ServerDefaults
@@ -25,7 +25,11 @@ class BatchApp:
     """What a module's Batch app runs on: its data folder (its store) and its demo gateway."""
 
     data_dir: Path
-    gateway_url: str
+    gateway: RunningGateway
+
+    @property
+    def gateway_url(self) -> str:
+        return self.gateway.url
 
 
 APPS: dict[str, BatchApp] = {}
@@ -40,7 +44,7 @@ def batch_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options(settings))
     url = f"http://127.0.0.1:{port}"
-    APPS[url] = BatchApp(settings.data_dir, gateway.url)
+    APPS[url] = BatchApp(settings.data_dir, gateway)
     yield url
     APPS.pop(url, None)
     blocks.close()

@@ -86,7 +86,7 @@ def test_the_sample_runs_to_a_leaderboard_with_differences_and_a_reload_keeps_it
     expect(page.locator("#batch-user textarea")).to_have_value(words["prompt"])
     expect(page.locator("#batch-data-status")).to_contain_text(words["rows"])
     expect(page.locator("#batch-preview")).to_contain_text(words["question"])
-    expect(page.locator("#batch-format-2")).to_be_visible()
+    expect(page.locator("#batch-format-2")).to_be_visible(timeout=15_000)  # the columns come back in a later step than the board
     expect(page.locator("#batch-grader-kind-1")).to_be_visible()
     assert _columns(page) == [True] * 3 + [False] * 5 and _graders(page) == [True] * 2 + [False] * 4
     page.context.close()
