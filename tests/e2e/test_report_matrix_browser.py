@@ -1,5 +1,5 @@
 """The Report's matrix at a projector's 1280x720: a wide matrix scrolls sideways inside its own box
-(the page itself never overflows), every mark has a legend entry, and a skipped cell and a cell of
+(the page itself never overflows), every heading fits its column, every mark has a legend entry, and a skipped cell and a cell of
 a check made for other formats say why when clicked."""
 
 from __future__ import annotations
@@ -55,6 +55,9 @@ def test_a_wide_matrix_scrolls_in_its_box_and_every_cell_says_why(small_page: Pa
     assert sizes["scroll"] > sizes["client"], "the matrix is wider than its box"
     assert sizes["page"] <= sizes["window"] and sizes["right"] <= sizes["window"], "the page itself does not overflow"
     assert sizes["height"] <= sizes["windowHeight"], "the box fits the window, so its scroll bar can be reached"
+    clipped = box.evaluate("""(box) => [...box.querySelectorAll('th.col')].filter(th => th.scrollWidth > th.clientWidth + 1)
+        .map(th => th.textContent)""")
+    assert clipped == [], "every check's heading fits its column (a long word is broken, not cut)"
     moved = box.evaluate("(box) => { box.scrollLeft = 300; return box.scrollLeft; }")
     assert moved == 300
     label = box.locator("th.row", has_text="chat completions · gx-2.5-flash").first

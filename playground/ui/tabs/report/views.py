@@ -30,7 +30,8 @@ STYLE = """
 .report-matrix th.row{position:sticky;left:0;z-index:2;background:var(--background-fill-primary,#fff)}
 .report-matrix tr:first-child th.row{z-index:3}
 .report-matrix{border-collapse:collapse;font:12px system-ui,sans-serif;margin-bottom:10px}
-.report-matrix th.col{font-weight:600;min-width:40px;max-width:66px;line-height:1.15;font-size:11px}
+.report-matrix th.col{font-weight:600;width:84px;min-width:84px;max-width:84px;line-height:1.15;font-size:11px;overflow-wrap:break-word}
+.gradio-container .report-matrix th.col{overflow-wrap:break-word !important;padding:3px 4px !important}
 .report-matrix th.row{min-width:max-content}
 .report-matrix th,.report-matrix td{border:1px solid #d0d4dc;padding:3px 4px;text-align:center}
 .report-matrix th.row{text-align:left;white-space:nowrap}
