@@ -47,7 +47,7 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
     try:
         page.click("#batch-run")
         bar = page.locator("#batch-progress .batch-progress")
-        expect(bar).to_have_attribute("data-status", "running", timeout=10_000)
+        expect(bar).to_have_attribute("data-status", "running", timeout=30_000)
         expect(bar).to_have_attribute("data-total", "40")
         expect(bar).to_have_attribute("data-done", "2", timeout=90_000)  # the bar moved and waits there
         expect(bar).to_have_attribute("data-status", "running")

@@ -42,7 +42,7 @@ def test_typed_message_streams_into_the_chat(page: Page) -> None:
 
 def test_stop_halts_a_long_reply_and_keeps_the_partial_text(page: Page) -> None:
     send(page, "tell me a long story")
-    expect(page.locator(BOT).last).to_contain_text("demo gateway streams", timeout=10_000)
+    expect(page.locator(BOT).last).to_contain_text("demo gateway streams", timeout=30_000)
     click_during_stream(page, "#chat-stop")
     page.wait_for_timeout(800)
     stopped = last_bot_text(page)
