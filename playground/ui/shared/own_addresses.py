@@ -30,6 +30,6 @@ def shown_to_reader(text: str) -> str:
     if not _OWN or not read_by_visitor():
         return text
     for origin, name_key in _OWN.items():
-        words = f"({say(name_key)})".replace("\\", "\\\\")  # a replacement's backslashes are taken as written
-        text = re.sub(re.escape(origin) + r"(?![\w.:-])", words, text)
+        words = f"({say(name_key)})"
+        text = re.sub(re.escape(origin) + r"(?![\w.:-])", lambda _, words=words: words, text)  # put in as written, never read as a pattern
     return text
