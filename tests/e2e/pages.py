@@ -36,7 +36,7 @@ def open_accordion(page: Page, label: str, inside: str, timeout_ms: int = 60_000
     while True:
         scope.get_by_text(label, exact=True).first.click()
         try:
-            page.locator(inside).wait_for(state="visible", timeout=10_000)
+            page.locator(inside).wait_for(state="visible", timeout=30_000)
             return
         except PlaywrightTimeoutError:
             if time.monotonic() > deadline:
@@ -166,7 +166,7 @@ def choose_session_file(page: Page, tab: str, path: str) -> None:
 def load_session_file(page: Page, tab: str, path: str) -> None:
     """Load a saved session file into the tab and wait until it says so."""
     choose_session_file(page, tab, path)
-    expect(page.locator(f"#{tab}-session-status")).to_contain_text("Loaded", timeout=10_000)
+    expect(page.locator(f"#{tab}-session-status")).to_contain_text("Loaded", timeout=30_000)
 
 
 def import_curl(page: Page, command: str, keep_base_url: bool = False) -> None:
@@ -176,7 +176,7 @@ def import_curl(page: Page, command: str, keep_base_url: bool = False) -> None:
         open_accordion(page, "Import a curl command", "#curl-command textarea", within="#curl-import")
     page.fill("#curl-command textarea", command)
     page.click("#curl-import-keep" if keep_base_url else "#curl-import-button")
-    expect(page.locator("#curl-status")).to_have_text(re.compile(r"\S"), timeout=10_000)
+    expect(page.locator("#curl-status")).to_have_text(re.compile(r"\S"), timeout=30_000)
 
 
 EXAMPLE_PROMPT_BOX = {tab.id: f"#{tab.example_box} textarea" for tab in TABS if tab.example_box is not None}
@@ -204,12 +204,12 @@ def compare_kept_reports(page: Page, before: str, after: str) -> Locator:
     `after` picked and compared; the comparison's box, once it shows something."""
     page.click("#report-history-panel")
     page.click("#report-history-refresh")
-    expect(page.locator("#report-history-note")).to_contain_text("2 reports kept", timeout=15_000)
+    expect(page.locator("#report-history-note")).to_contain_text("2 reports kept", timeout=30_000)
     for box, gateway in (("#report-history-before", before), ("#report-history-after", after)):
         page.click(f"{box} input")
         page.locator(box).get_by_role("option").filter(has_text=gateway).click()
         expect(page.locator(f"{box} input")).to_have_value(re.compile(re.escape(gateway)))
     page.click("#report-history-compare")
     diff = page.locator("#report-history-diff")
-    expect(diff).not_to_be_empty(timeout=15_000)
+    expect(diff).not_to_be_empty(timeout=30_000)
     return diff

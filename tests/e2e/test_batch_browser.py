@@ -30,7 +30,7 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
     page = open_batch(browser, batch_app)
     page.fill("#batch-user textarea", "Answer in one sentence: {{question}}")
     page.locator("#batch-upload input[type=file]").set_input_files(str(data))
-    expect(page.locator("#batch-data-status")).to_contain_text("20 rows", timeout=10_000)
+    expect(page.locator("#batch-data-status")).to_contain_text("20 rows", timeout=30_000)
     expect(page.locator("#batch-preview")).to_contain_text("What is 3 plus 3?")
     expect(page.locator("#batch-check")).to_contain_text("{{question}}")
     choose(page, "#batch-grader-kind-0", "contains")
@@ -52,7 +52,7 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
         expect(bar).to_have_attribute("data-done", "2", timeout=90_000)  # the bar moved and waits there
         expect(bar).to_have_attribute("data-status", "running")
         click_during_stream(page, "#batch-stop")
-        expect(bar).to_have_attribute("data-status", "stopped", timeout=20_000)
+        expect(bar).to_have_attribute("data-status", "stopped", timeout=30_000)
     finally:
         gateway.token_delay = usual
     stopped_at = _done(page)
@@ -62,7 +62,7 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
     page.reload()  # the browser remembers the run
     open_tab(page, "Batch", "#batch-user textarea")
     bar = page.locator("#batch-progress .batch-progress")
-    expect(bar).to_have_attribute("data-status", "stopped", timeout=10_000)
+    expect(bar).to_have_attribute("data-status", "stopped", timeout=30_000)
     assert _done(page) == stopped_at
     page.click("#batch-resume")
     page.wait_for_function(f"() => {{ const bar = document.querySelector('#batch-progress .batch-progress'); "
@@ -76,19 +76,19 @@ def test_a_csv_through_two_columns_with_two_graders_stop_reload_resume_and_vote(
     expect(page.locator("#batch-grid")).to_contain_text("What is 7 plus 7?")
 
     page.locator("#batch-grid").get_by_text("7 + 7 = 14").filter(visible=True).first.click()
-    expect(page.locator("#batch-cell")).to_contain_text("Row", timeout=10_000)
+    expect(page.locator("#batch-cell")).to_contain_text("Row", timeout=30_000)
     page.click("#batch-inspector")
     page.get_by_role("tab", name="curl").click()
     expect(page.locator("#batch-code-curl")).to_contain_text("/v1/chat/completions")
 
     page.click("#batch-ab")
     page.click("#batch-ab-next")
-    expect(page.locator("#batch-ab-prompt")).to_contain_text("Row", timeout=10_000)
+    expect(page.locator("#batch-ab-prompt")).to_contain_text("Row", timeout=30_000)
     answer_a = page.locator("#batch-ab-a textarea").input_value()
     assert " = " in answer_a and "gx-2.5-flash" not in page.locator("#batch-ab-prompt").inner_text()
     assert not any(model in answer_a + page.locator("#batch-ab-b textarea").input_value() for model in ("gx-2.5-flash", "gpt-4.1"))
     page.click("#batch-vote-a")
-    expect(page.locator("#batch-ab-status")).to_contain_text("Vote recorded (1 so far)", timeout=10_000)
+    expect(page.locator("#batch-ab-status")).to_contain_text("Vote recorded (1 so far)", timeout=30_000)
     expect(board.locator("th", has_text="Elo")).not_to_have_count(0)  # a vote counted: the Elo column
     page.context.close()
 
@@ -99,29 +99,29 @@ def test_the_chat_tab_offers_the_same_template_variables_and_moves_the_prompt_to
     page.wait_for_selector("#chat-input textarea")
     expect(page.locator("#chat-variables")).to_be_hidden()
     page.fill("#chat-input textarea", "Say hello to {{name}}")
-    expect(page.locator("#chat-variables")).to_be_visible(timeout=10_000)
+    expect(page.locator("#chat-variables")).to_be_visible(timeout=30_000)
     expect(page.locator("#chat-variables-table")).to_contain_text("name")
     page.press("#chat-input textarea", "Enter")
-    expect(page.locator("#chat-error")).to_contain_text("no value for {{name}}", timeout=10_000)
+    expect(page.locator("#chat-error")).to_contain_text("no value for {{name}}", timeout=30_000)
     cell = page.locator("#chat-variables-table [data-testid=cell-0-1]")
     cell.dblclick()
     page.keyboard.type("Ada")
     page.keyboard.press("Enter")
     page.wait_for_timeout(500)
     page.press("#chat-input textarea", "Enter")
-    expect(page.locator("#chat-chatbot .message.bot").last).to_contain_text("offline demo gateway", timeout=20_000)
+    expect(page.locator("#chat-chatbot .message.bot").last).to_contain_text("offline demo gateway", timeout=30_000)
     expect(page.locator("#chat-chatbot .message.user").last).to_contain_text("Say hello to Ada")  # the filled text was sent
     # the system prompt's placeholders join the table; the prompt moves to Batch unchanged, and back
     page.fill("#chat-system textarea", "Be {{mood}}.")
-    expect(page.locator("#chat-variables-table")).to_contain_text("mood", timeout=10_000)
+    expect(page.locator("#chat-variables-table")).to_contain_text("mood", timeout=30_000)
     page.click("#chat-to-batch")
-    expect(page.locator("#batch-user textarea")).to_have_value("Say hello to {{name}}", timeout=10_000)  # the Batch tab is open
+    expect(page.locator("#batch-user textarea")).to_have_value("Say hello to {{name}}", timeout=30_000)  # the Batch tab is open
     expect(page.locator("#batch-system textarea")).to_have_value("Be {{mood}}.")
     expect(page.locator("#batch-data-status")).to_contain_text("1 row")
     expect(page.locator("#batch-data-status")).to_contain_text("the Chat tab")
     page.fill("#batch-user textarea", "Say goodbye to {{name}}")
     page.click("#batch-to-chat")
-    expect(page.locator("#chat-input textarea")).to_have_value("Say goodbye to {{name}}", timeout=10_000)
+    expect(page.locator("#chat-input textarea")).to_have_value("Say goodbye to {{name}}", timeout=30_000)
     expect(page.locator("#chat-variables-table")).to_contain_text("Ada")
     page.context.close()
 
@@ -131,7 +131,7 @@ def test_each_column_sends_its_own_settings_and_the_page_says_which(browser: Bro
     page.fill("#batch-user textarea", "Say hello to {{name}}")
     page.fill("#batch-paste textarea", "Ada\nLin")
     page.click("#batch-paste-use")
-    expect(page.locator("#batch-data-status")).to_contain_text("2 rows", timeout=10_000)
+    expect(page.locator("#batch-data-status")).to_contain_text("2 rows", timeout=30_000)
     page.fill("#batch-temperature textarea, #batch-temperature input", "0.7")
     page.fill("#batch-col-temperature-1 textarea, #batch-col-temperature-1 input", "0.2")
     page.fill("#batch-col-max-tokens-1 textarea, #batch-col-max-tokens-1 input", "8")
@@ -140,10 +140,10 @@ def test_each_column_sends_its_own_settings_and_the_page_says_which(browser: Bro
     page.locator("#batch-col-max-tokens-0 textarea, #batch-col-max-tokens-0 input").press("Tab")
     used = page.locator("#batch-columns-used")
     expect(used).to_contain_text("Column 2 (gpt-4.1): temperature 0.2 (its own) · max output tokens 8 (its own) · stream off (its own)",
-                                 timeout=10_000)
+                                 timeout=30_000)
     expect(used).to_contain_text("temperature 0.7 (all columns)")
     page.click("#batch-run")
-    expect(page.locator("#batch-error")).to_contain_text("column 1 max output tokens: must be a whole number (got 1.5)", timeout=10_000)
+    expect(page.locator("#batch-error")).to_contain_text("column 1 max output tokens: must be a whole number (got 1.5)", timeout=30_000)
     expect(page.locator("#batch-progress")).to_contain_text("No run yet")  # nothing started
     page.fill("#batch-col-max-tokens-0 textarea, #batch-col-max-tokens-0 input", "")
     page.click("#batch-run")
@@ -154,7 +154,7 @@ def test_each_column_sends_its_own_settings_and_the_page_says_which(browser: Bro
     grid = page.locator("#batch-grid")
     expect(grid).to_contain_text("offline demo gateway")  # column 1's whole answer
     page.locator("#batch-grid").get_by_text("The offline demo cannot answer", exact=False).filter(visible=True).first.click()
-    expect(page.locator("#batch-cell")).to_contain_text("Row", timeout=10_000)
+    expect(page.locator("#batch-cell")).to_contain_text("Row", timeout=30_000)
     page.click("#batch-inspector")
     page.get_by_role("tab", name="curl").click()
     curl = page.locator("#batch-code-curl")
@@ -168,7 +168,7 @@ def test_a_run_with_repeats_shows_pass_k_and_is_found_and_opened_from_the_kept_r
     page.fill("#batch-user textarea", "Say hello to {{name}}")
     page.fill("#batch-paste textarea", "Ada\nLin")
     page.click("#batch-paste-use")
-    expect(page.locator("#batch-data-status")).to_contain_text("2 rows", timeout=10_000)
+    expect(page.locator("#batch-data-status")).to_contain_text("2 rows", timeout=30_000)
     repeats = page.locator("#batch-repeats input")
     repeats.fill("2")
     repeats.press("Tab")
@@ -189,10 +189,10 @@ def test_a_run_with_repeats_shows_pass_k_and_is_found_and_opened_from_the_kept_r
     other.fill("#batch-runs-model textarea, #batch-runs-model input", "gpt-4.1")
     other.click("#batch-runs-find")
     listed = other.locator("#batch-runs-list")
-    expect(listed).to_contain_text("2 × 2", timeout=10_000)
+    expect(listed).to_contain_text("2 × 2", timeout=30_000)
     expect(other.locator("#batch-runs-note")).to_contain_text("click one to open it")
     listed.get_by_text("2 × 2").filter(visible=True).first.click()
-    expect(other.locator("#batch-leaderboard")).to_contain_text("pass^2", timeout=10_000)
+    expect(other.locator("#batch-leaderboard")).to_contain_text("pass^2", timeout=30_000)
     expect(other.locator("#batch-grid")).to_contain_text("Lin")
     expect(other.locator("#batch-progress .batch-progress")).to_have_attribute("data-done", "8")
     other.context.close()

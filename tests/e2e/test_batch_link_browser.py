@@ -32,7 +32,7 @@ PROMPT = "What is the capital of {{country}}? One word."
 def copied(page: Page) -> str:
     page.click("#batch-copy-link")
     box = page.locator("#batch-link textarea")
-    expect(box).not_to_have_value("", timeout=10_000)
+    expect(box).not_to_have_value("", timeout=30_000)
     return box.input_value()
 
 
@@ -49,7 +49,7 @@ def filled(browser: Browser, batch_app: str) -> Page:
     page.fill("#batch-user textarea", PROMPT)
     page.fill("#batch-paste textarea", ROWS)
     page.click("#batch-paste-use")
-    expect(page.locator("#batch-data-status")).to_contain_text("3 rows", timeout=10_000)
+    expect(page.locator("#batch-data-status")).to_contain_text("3 rows", timeout=30_000)
     choose(page, "#batch-grader-kind-0", TEMPLATES["graders.kind.contains"])
     page.fill("#batch-grader-value-0 textarea", "{{expected}}")
     return page
@@ -67,7 +67,7 @@ def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_th
     page.check("#batch-cache input")
     page.click("#batch-mock")  # the mocked tools: the example, offered by the second column
     page.click("#batch-mock-example")
-    expect(page.locator("#batch-mock-tools")).to_contain_text("get_weather", timeout=10_000)
+    expect(page.locator("#batch-mock-tools")).to_contain_text("get_weather", timeout=30_000)
     page.check("#batch-col-tools-1 input")
     link = copied(page)
     query = parse_qs(urlsplit(link).query)
@@ -79,7 +79,7 @@ def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_th
     expect(page.locator("#batch-link")).to_contain_text(TEXTS["links.box"])
 
     other = opened(browser, link)
-    expect(other.locator("#batch-data-status")).to_contain_text("3 rows", timeout=15_000)
+    expect(other.locator("#batch-data-status")).to_contain_text("3 rows", timeout=30_000)
     expect(other.locator("#batch-data-status")).to_contain_text("from JSONL")
     expect(other.locator("#batch-preview")).to_contain_text("Japan")
     expect(other.locator("#batch-preview")).to_contain_text("Tokyo")
@@ -105,7 +105,7 @@ def test_a_link_opens_the_pasted_data_set_and_grader_in_a_new_page_which_runs_th
     bar = other.locator("#batch-progress .batch-progress")
     expect(bar).to_have_attribute("data-status", "finished", timeout=60_000)
     expect(bar).to_have_attribute("data-done", "18")  # three rows, two columns, three repeats
-    expect(other.locator("#batch-leaderboard")).to_contain_text(f"pass: {contains}", timeout=10_000)
+    expect(other.locator("#batch-leaderboard")).to_contain_text(f"pass: {contains}", timeout=30_000)
     other.context.close()
     page.context.close()
 
@@ -120,7 +120,7 @@ def test_a_tampered_data_set_is_refused_by_name_and_the_rest_of_the_link_opens(b
 
     other = opened(browser, urlunsplit(parts._replace(query=urlencode(query))), 1280, 720)
     notice = other.locator("#batch-link-notice")
-    expect(notice).to_contain_text("The data set: its compressed text is damaged or cut short", timeout=15_000)
+    expect(notice).to_contain_text("The data set: its compressed text is damaged or cut short", timeout=30_000)
     expect(notice).to_be_in_viewport()  # at the top of the tab, not under Run ~2,000 px down (issue 40)
     expect(other.locator("#batch-notice")).to_be_hidden()
     expect(other.locator("#link-notice")).to_contain_text("repeats (not a value this tab offers there)")
@@ -140,7 +140,7 @@ def test_a_data_set_too_large_for_a_link_is_said_beside_copy_link_and_the_rest_i
     page.fill("#batch-user textarea", PROMPT)
     page.fill("#batch-paste textarea", rows)
     page.click("#batch-paste-use")
-    expect(page.locator("#batch-data-status")).to_contain_text("30 rows", timeout=10_000)
+    expect(page.locator("#batch-data-status")).to_contain_text("30 rows", timeout=30_000)
     page.set_viewport_size({"width": 1280, "height": 720})  # a projector: the note under the link box was below the window
     query = parse_qs(urlsplit(copied(page)).query)
     assert "data" not in query and query["q"] == [PROMPT]
@@ -163,7 +163,7 @@ def verdicts(page: Page, total: str) -> tuple[list[list[str]], list[str]]:
     expect(bar).to_have_attribute("data-status", "finished", timeout=60_000)
     expect(bar).to_have_attribute("data-total", total)
     board = page.locator("#batch-leaderboard")
-    expect(board).to_contain_text("pass: matches the regex '{{__regex}}'", timeout=10_000)  # the suite's per-row graders
+    expect(board).to_contain_text("pass: matches the regex '{{__regex}}'", timeout=30_000)  # the suite's per-row graders
     expect(board).to_contain_text("pass: contains '{{__contains}}'")
     lines = [line.split("\t") for line in board.inner_text().splitlines() if "\t" in line]
     passes = [index for index, heading in enumerate(lines[0]) if heading.startswith("pass: ")]
@@ -174,7 +174,7 @@ def test_a_link_of_an_imported_suite_carries_its_graders_and_the_new_page_grades
     """The suite's graders (per-row `contains` and `regex`, which no grader box holds) were left out of a link: it opened ungraded."""
     page = open_batch(browser, batch_app)
     page.locator("#batch-import input[type=file]").set_input_files(str(FIXTURES / "promptfoo" / "getting-started" / "promptfooconfig.yaml"))
-    expect(page.locator("#batch-import-status")).to_contain_text("2 grader(s)", timeout=15_000)
+    expect(page.locator("#batch-import-status")).to_contain_text("2 grader(s)", timeout=30_000)
     link = copied(page)
     assert parse_qs(urlsplit(link).query)["suite"][0]
     expect(page.locator("#batch-link")).to_contain_text(TEXTS["links.box"])
@@ -183,7 +183,7 @@ def test_a_link_of_an_imported_suite_carries_its_graders_and_the_new_page_grades
     assert len(board) == 3 and len(board[0]) == 5 and len(marks) == 4, (board, marks)  # two columns, two graders; a mark per cell
 
     other = opened(browser, link)
-    expect(other.locator("#batch-data-status")).to_contain_text("2 rows", timeout=15_000)
+    expect(other.locator("#batch-data-status")).to_contain_text("2 rows", timeout=30_000)
     expect(other.locator("#batch-preview")).to_contain_text("Bonjour le monde")
     expect(other.locator("#batch-link-notice")).to_be_hidden()
     assert verdicts(other, "4") == (board, marks)

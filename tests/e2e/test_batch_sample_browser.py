@@ -54,7 +54,7 @@ def test_the_sample_runs_to_a_leaderboard_with_differences_and_a_reload_keeps_it
     expect(page.locator("#batch-grader-exchange")).to_be_hidden()
 
     page.click("#batch-example-0")
-    expect(page.locator("#batch-data-status")).to_contain_text(words["rows"], timeout=10_000)
+    expect(page.locator("#batch-data-status")).to_contain_text(words["rows"], timeout=30_000)
     expect(page.locator("#batch-user textarea")).to_have_value(words["prompt"])
     expect(page.locator("#batch-preview")).to_contain_text(words["question"])
     expect(page.locator("#batch-format-2")).to_be_visible()
@@ -68,12 +68,12 @@ def test_the_sample_runs_to_a_leaderboard_with_differences_and_a_reload_keeps_it
     expect(bar).to_have_attribute("data-status", "finished", timeout=60_000)
     expect(bar).to_have_attribute("data-done", "24")
     board = page.locator("#batch-leaderboard")
-    expect(board).to_contain_text(words["board"], timeout=10_000)
+    expect(board).to_contain_text(words["board"], timeout=30_000)
     expect(board).to_contain_text(words["passed"])
     assert _pass_rates(page) == [["100%", "100%"], ["62%", "100%"], ["100%", "0%" if language == "en" else "62%"]], "models that differ"
 
     page.locator("#batch-grid").get_by_text(words["answer"]).filter(visible=True).first.click()
-    expect(page.locator("#batch-cell")).to_contain_text(words["answer"], timeout=10_000)
+    expect(page.locator("#batch-cell")).to_contain_text(words["answer"], timeout=30_000)
     expect(page.locator("#batch-grader-exchange")).to_be_hidden()  # no model grader: no model grader's box
 
     page.click("#batch-add-column")
@@ -82,11 +82,11 @@ def test_the_sample_runs_to_a_leaderboard_with_differences_and_a_reload_keeps_it
 
     page.reload()  # the last run comes back with the prompt and data set it ran, and only its columns and graders
     open_tab(page, words["tab"], "#batch-user textarea")
-    expect(page.locator("#batch-leaderboard")).to_contain_text(words["passed"], timeout=15_000)
+    expect(page.locator("#batch-leaderboard")).to_contain_text(words["passed"], timeout=30_000)
     expect(page.locator("#batch-user textarea")).to_have_value(words["prompt"])
     expect(page.locator("#batch-data-status")).to_contain_text(words["rows"])
     expect(page.locator("#batch-preview")).to_contain_text(words["question"])
-    expect(page.locator("#batch-format-2")).to_be_visible(timeout=15_000)  # the columns come back in a later step than the board
+    expect(page.locator("#batch-format-2")).to_be_visible(timeout=30_000)  # the columns come back in a later step than the board
     expect(page.locator("#batch-grader-kind-1")).to_be_visible()
     assert _columns(page) == [True] * 3 + [False] * 5 and _graders(page) == [True] * 2 + [False] * 4
     page.context.close()

@@ -35,14 +35,14 @@ def _run(page: Page) -> None:
     page.evaluate("() => document.querySelector('#batch-progress .batch-progress')?.remove()")  # the last run's bar: gone
     page.click("#batch-run")
     bar = page.locator("#batch-progress .batch-progress")
-    expect(bar).to_have_attribute("data-total", str(CELLS), timeout=10_000)
+    expect(bar).to_have_attribute("data-total", str(CELLS), timeout=30_000)
     expect(bar).to_have_attribute("data-status", "finished", timeout=60_000)
 
 
 def _pass_columns(page: Page) -> list[str]:
     """The leaderboard's lines, from its first pass column on (the timing columns left out)."""
     board = page.locator("#batch-leaderboard")
-    expect(board).to_contain_text("pass: matches the regex", timeout=15_000)
+    expect(board).to_contain_text("pass: matches the regex", timeout=30_000)
     heads = [text.strip() for text in board.locator("thead th").all_inner_texts()]
     first, last = heads.index(next(h for h in heads if h.startswith("pass:"))), max(i for i, h in enumerate(heads) if h.startswith("pass"))
     lines = board.locator("tbody tr")
@@ -63,7 +63,7 @@ def _command_line(out: Path) -> subprocess.CompletedProcess[str]:
 def _exported_cells(page: Page, folder: Path) -> list[dict[str, Any]]:
     open_accordion(page, "Export and session file", "#batch-export")
     page.click("#batch-export")
-    expect(page.locator("#batch-session-status")).to_contain_text(f"Exported {CELLS} cells.", timeout=15_000)
+    expect(page.locator("#batch-session-status")).to_contain_text(f"Exported {CELLS} cells.", timeout=30_000)
     link = page.locator('#batch-export-files a[href$="batch-cells.jsonl"]').first
     with page.expect_download() as download:
         link.click()
@@ -77,7 +77,7 @@ def test_import_run_twice_with_repeats_see_what_changed_export_and_the_same_run_
     page = open_batch(browser, batch_app)
     page.locator("#batch-import input[type=file]").set_input_files(str(SUITE))
     expect(page.locator("#batch-import-status")).to_contain_text("Imported promptfoo config Getting started: 2 rows, 2 column(s), 2 grader(s).",
-                                                              timeout=15_000)
+                                                              timeout=30_000)
     repeats = page.locator("#batch-repeats input")
     repeats.fill(str(REPEATS))
     repeats.press("Tab")
@@ -88,10 +88,10 @@ def test_import_run_twice_with_repeats_see_what_changed_export_and_the_same_run_
     expect(page.locator("#batch-leaderboard")).to_contain_text(f"pass^{REPEATS}")  # repeats: pass^k beside the pass rates
 
     page.click("#batch-changes-panel")
-    expect(page.locator("#batch-baseline input")).not_to_have_value("", timeout=10_000)  # the first run, the newest other
+    expect(page.locator("#batch-baseline input")).not_to_have_value("", timeout=30_000)  # the first run, the newest other
     page.click("#batch-compare-baseline")
     changes = page.locator("#batch-changes")
-    expect(changes).to_contain_text("What changed", timeout=10_000)
+    expect(changes).to_contain_text("What changed", timeout=30_000)
     for model in ("gpt-4.1", "o4-mini"):
         expect(changes.locator("tr", has_text=f"chat completions · {model}").first).to_be_visible()
     expect(changes).to_contain_text("No row got better or worse.")

@@ -20,7 +20,7 @@ LEFT_IN_ENGLISH = ("Chatbot", "Thinking", "Response / events", "Timeline", "(no 
 def to_chinese(page: Page) -> None:
     page.evaluate("window.stillThisPage = true")
     page.locator("#language-switch label", has_text="中文").click()
-    expect(page.locator("#tab-chat-button")).to_have_text(ZH["tab.chat"], timeout=10_000)
+    expect(page.locator("#tab-chat-button")).to_have_text(ZH["tab.chat"], timeout=30_000)
 
 
 def visible_text(page: Page, tab: str) -> str:
@@ -37,12 +37,12 @@ def assert_chinese(page: Page, tab: str) -> None:
 
 def test_the_switch_renames_every_tab_the_badge_and_the_tour_at_once(page: Page) -> None:
     for tab in TABS:
-        expect(page.locator(f"#tab-{tab.id}-button")).to_have_text(EN[tab.label_key], timeout=10_000)
+        expect(page.locator(f"#tab-{tab.id}-button")).to_have_text(EN[tab.label_key], timeout=30_000)
     expect(page.locator("#gateway-badge")).to_contain_text("Local mode")
     to_chinese(page)
     for tab in TABS:  # none of them visited
         expect(page.locator(f"#tab-{tab.id}-button")).to_have_text(ZH[tab.label_key])
-    expect(page.locator("#gateway-badge")).to_contain_text("本地模式", timeout=10_000)
+    expect(page.locator("#gateway-badge")).to_contain_text("本地模式", timeout=30_000)
     expect(page.locator("#gateway-badge")).not_to_contain_text("Local mode")
     tour = page.locator("#tour-steps")
     expect(tour).to_contain_text("两分钟导览")
@@ -53,7 +53,7 @@ def test_the_switch_renames_every_tab_the_badge_and_the_tour_at_once(page: Page)
     page.click("#tab-batch-button")  # a tab first opened after the switch: its inspector's tabs too
     page.locator("#batch-inspector").get_by_text(ZH["inspector.panel"]).click()
     inner = page.locator("#batch-inspector .tab-wrapper [role=tab]")
-    expect(inner.nth(1)).to_have_text(ZH["inspector.response_tab"], timeout=10_000)
+    expect(inner.nth(1)).to_have_text(ZH["inspector.response_tab"], timeout=30_000)
     expect(inner.nth(2)).to_have_text(ZH["inspector.timeline_tab"])
     page.locator("#language-switch label", has_text="English").click()
     for tab in TABS:
@@ -68,7 +68,7 @@ def test_no_english_the_issue_found_is_left_on_the_chinese_page(page: Page) -> N
     expect(page.locator("#chat-metrics")).to_contain_text(ZH["finish.complete"], timeout=30_000)
     expect(page.locator("#chat-chatbot")).to_contain_text(ZH["answer.thinking"])
     page.locator("#chat-inspector").get_by_text(ZH["inspector.panel"]).click()
-    expect(page.locator("#chat-inspector .tab-wrapper [role=tab]").nth(1)).to_have_text(ZH["inspector.response_tab"], timeout=10_000)
+    expect(page.locator("#chat-inspector .tab-wrapper [role=tab]").nth(1)).to_have_text(ZH["inspector.response_tab"], timeout=30_000)
     assert_chinese(page, "chat")
 
     page.click("#tab-images-button")
@@ -79,11 +79,11 @@ def test_no_english_the_issue_found_is_left_on_the_chinese_page(page: Page) -> N
     assert_chinese(page, "images")
 
     page.click("#tab-batch-button")
-    expect(page.locator("#batch-columns-used")).to_contain_text("第 1 列", timeout=10_000)
+    expect(page.locator("#batch-columns-used")).to_contain_text("第 1 列", timeout=30_000)
     assert_chinese(page, "batch")
     page.fill("#batch-paste textarea", "France\nPeru")
     page.click("#batch-paste-use")
-    expect(page.locator("#batch-preview")).to_contain_text("Peru", timeout=10_000)
+    expect(page.locator("#batch-preview")).to_contain_text("Peru", timeout=30_000)
     page.click("#batch-run")
     expect(page.locator("#batch-leaderboard")).to_contain_text(ZH["bview.head.errors"], timeout=60_000)
     assert_chinese(page, "batch")

@@ -15,9 +15,9 @@ def test_four_formats_stream_side_by_side_then_the_metrics_table(page: Page) -> 
     page.fill("#compare-message textarea", "What is the capital of Spain?")
     page.click("#compare-send")
     for index in range(4):
-        expect(page.locator(f"#compare-chat-{index} .message.bot").last).to_contain_text("Madrid", timeout=15_000)
+        expect(page.locator(f"#compare-chat-{index} .message.bot").last).to_contain_text("Madrid", timeout=30_000)
     table = page.locator("#compare-table")
-    expect(table).to_contain_text("time to first token", timeout=15_000)
+    expect(table).to_contain_text("time to first token", timeout=30_000)
     expect(table).to_contain_text("★")
     for label in ("chat completions", "responses", "messages", "native"):
         expect(table).to_contain_text(label)

@@ -18,7 +18,7 @@ def test_five_texts_give_a_heatmap_and_a_labelled_map(page: Page) -> None:
     page.fill("#embeddings-texts textarea", "\n".join(FIVE))
     page.click("#embeddings-run")
     heatmap = page.locator("#embeddings-heatmap table")
-    expect(heatmap).to_be_visible(timeout=15_000)
+    expect(heatmap).to_be_visible(timeout=30_000)
     expect(heatmap.locator("td")).to_have_count(25)
     expect(heatmap.locator("tbody th").first).to_have_text("1. The cat sat on the mat.")
     cell = heatmap.locator("tbody tr").nth(0).locator("td").nth(1)
@@ -37,7 +37,7 @@ def test_search_example_ranks_the_documents(page: Page) -> None:
     page.click("#embeddings-example-1")
     expect(page.locator("#embeddings-query textarea")).to_have_value("How do I bake bread?")
     page.click("#embeddings-run")
-    expect(page.locator("#embeddings-summary")).to_contain_text("6 vectors", timeout=15_000)
+    expect(page.locator("#embeddings-summary")).to_contain_text("6 vectors", timeout=30_000)
     page.get_by_role("tab", name="Search").click()
     first = page.locator("#embeddings-search li").first
     expect(first).to_contain_text("Bake bread in a hot oven")
@@ -45,7 +45,7 @@ def test_search_example_ranks_the_documents(page: Page) -> None:
 
 def test_a_curl_command_opens_the_embeddings_tab(page: Page) -> None:
     import_curl(page, """curl https://gw.example/v1/embeddings -H "Authorization: Bearer sk-pasted-9999" -d '{"model": "text-embedding-3-large", "input": ["alpha", "beta"], "dimensions": 128}'""")
-    expect(page.locator("#embeddings-texts textarea")).to_have_value("alpha\nbeta", timeout=10_000)
+    expect(page.locator("#embeddings-texts textarea")).to_have_value("alpha\nbeta", timeout=30_000)
     expect(page.locator("#embeddings-list-model input")).to_have_value("text-embedding-3-large")
     page.click("#embeddings-settings")
     expect(page.locator("#embeddings-dimensions input")).to_have_value("128")
@@ -56,7 +56,7 @@ def test_stop_gives_up_and_keeps_what_was_shown(page: Page) -> None:
     open_tab(page, "Embeddings", "#embeddings-texts textarea")
     page.fill("#embeddings-texts textarea", "one\ntwo")
     page.click("#embeddings-run")
-    expect(page.locator("#embeddings-heatmap table td")).to_have_count(4, timeout=15_000)
+    expect(page.locator("#embeddings-heatmap table td")).to_have_count(4, timeout=30_000)
     page.fill("#embeddings-texts textarea", "[[fault:stall]] slow")
     page.click("#embeddings-run")
     page.wait_for_timeout(500)
@@ -66,4 +66,4 @@ def test_stop_gives_up_and_keeps_what_was_shown(page: Page) -> None:
     expect(page.locator(".error")).to_have_count(0)
     page.fill("#embeddings-texts textarea", "three\nfour\nfive")
     page.click("#embeddings-run")
-    expect(page.locator("#embeddings-heatmap table td")).to_have_count(9, timeout=15_000)
+    expect(page.locator("#embeddings-heatmap table td")).to_have_count(9, timeout=30_000)

@@ -52,8 +52,8 @@ def test_enter_right_after_an_example_click_sends_the_example(page: Page) -> Non
     open_tab(page, "Native", "#native-input textarea")
     page.click("#native-example-0")
     page.locator("#native-input textarea").press("Enter")
-    expect(page.locator("#native-chatbot .message.user")).to_contain_text(example_prompt(native_tab.EXAMPLES[0]), timeout=10_000)
-    expect(page.locator("#native-chatbot")).to_contain_text("Thinking", timeout=10_000)
+    expect(page.locator("#native-chatbot .message.user")).to_contain_text(example_prompt(native_tab.EXAMPLES[0]), timeout=30_000)
+    expect(page.locator("#native-chatbot")).to_contain_text("Thinking", timeout=30_000)
 
 
 def test_compare_example_sets_the_columns_it_runs(page: Page) -> None:

@@ -66,7 +66,7 @@ def test_ctrl_enter_sends_from_another_box_and_ctrl_shift_enter_retries(page: Pa
     page.fill("#chat-system textarea", "Be brief.")
     events = sent_events(page)
     page.press("#chat-system textarea", "Control+Enter")
-    expect(page.locator(BOT).last).to_contain_text("9 × 9 = 81", timeout=15_000)
+    expect(page.locator(BOT).last).to_contain_text("9 × 9 = 81", timeout=30_000)
     expect(page.locator("#chat-metrics")).to_contain_text("tokens/s", timeout=30_000)
     before = len(events)
     page.locator("#chat-input textarea").press("Control+Shift+Enter")  # from the message box, which would take Shift+Enter as a new line

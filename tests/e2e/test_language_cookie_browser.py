@@ -21,10 +21,10 @@ def test_an_unknown_language_cookie_is_ignored(browser: Browser, app_server: Run
     page = context.new_page()
     try:
         page.goto(app_server.url)
-        expect(page.locator("#tour-steps")).to_contain_text("两分钟导览", timeout=20_000)
+        expect(page.locator("#tour-steps")).to_contain_text("两分钟导览", timeout=30_000)
         page.click("#tour-close")
         page.click("#chat-retry")  # a note built by the handler, in the browser's language
-        expect(page.locator("#chat-notice")).to_have_text(ZH["note.nothing_to_retry"], timeout=10_000)
+        expect(page.locator("#chat-notice")).to_have_text(ZH["note.nothing_to_retry"], timeout=30_000)
         cookie = next(c for c in context.cookies() if c["name"] == LANGUAGE_COOKIE)
         assert cookie["value"] == "zh-CN", "the unknown value is replaced by the language in use"
     finally:

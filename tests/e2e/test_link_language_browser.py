@@ -30,13 +30,13 @@ def chinese_link(page: Page) -> str:
     """Switch the page to Chinese with the header's switch, set Chat up and copy its link."""
     page.click("#tour-close")
     page.locator("#language-switch label", has_text="中文").click()
-    expect(page.locator("#tab-chat-button")).to_have_text(ZH["tab.chat"], timeout=10_000)
+    expect(page.locator("#tab-chat-button")).to_have_text(ZH["tab.chat"], timeout=30_000)
     page.locator("#chat-model input").fill("gx-2.5-pro")
     page.keyboard.press("Enter")
     page.fill("#chat-input textarea", ASKED)
     page.click("#chat-copy-link")
     box = page.locator("#chat-link textarea")
-    expect(box).not_to_have_value("", timeout=10_000)
+    expect(box).not_to_have_value("", timeout=30_000)
     return box.input_value()
 
 
@@ -47,22 +47,22 @@ def test_a_link_from_the_chinese_page_opens_chinese_in_an_english_browser(page: 
     other = english_browser(browser, link)
     try:
         for tab in TABS:  # none of them visited
-            expect(other.locator(f"#tab-{tab.id}-button")).to_have_text(ZH[tab.label_key], timeout=10_000)
-        expect(other.locator("#gateway-badge")).to_contain_text("本地模式", timeout=10_000)
+            expect(other.locator(f"#tab-{tab.id}-button")).to_have_text(ZH[tab.label_key], timeout=30_000)
+        expect(other.locator("#gateway-badge")).to_contain_text("本地模式", timeout=30_000)
         expect(other.locator("#tour-steps")).to_contain_text("两分钟导览")
         expect(other.locator("#chat-input textarea")).to_have_value(ASKED)
         expect(other.locator("#chat-model input")).to_have_value("gx-2.5-pro")
         expect(other.locator("#link-notice")).not_to_be_visible()
         other.click("#tour-close")
         other.click("#chat-retry")  # a note the handler builds, in the link's language
-        expect(other.locator("#chat-notice")).to_have_text(ZH["note.nothing_to_retry"], timeout=10_000)
+        expect(other.locator("#chat-notice")).to_have_text(ZH["note.nothing_to_retry"], timeout=30_000)
         cookie = next(c for c in other.context.cookies() if c["name"] == LANGUAGE_COOKIE)
         assert cookie["value"] == "zh-CN", "kept like a header choice"
         other.locator("#language-switch label", has_text="English").click()  # the person's own choice then rules
-        expect(other.locator("#tab-chat-button")).to_have_text(EN["tab.chat"], timeout=10_000)
+        expect(other.locator("#tab-chat-button")).to_have_text(EN["tab.chat"], timeout=30_000)
         assert "lang=" not in other.url
         other.click("#chat-retry")
-        expect(other.locator("#chat-notice")).to_have_text(EN["note.nothing_to_retry"], timeout=10_000)
+        expect(other.locator("#chat-notice")).to_have_text(EN["note.nothing_to_retry"], timeout=30_000)
     finally:
         other.context.close()
 
@@ -73,14 +73,14 @@ def test_an_unknown_lang_opens_the_browsers_language_without_a_word(page: Page, 
     query = dict(parse_qs(address.query), lang=["xx-unknown"])
     other = english_browser(browser, address._replace(query=urlencode(query, doseq=True)).geturl())
     try:
-        expect(other.locator("#chat-input textarea")).to_have_value(ASKED, timeout=10_000)
+        expect(other.locator("#chat-input textarea")).to_have_value(ASKED, timeout=30_000)
         expect(other.locator("#chat-model input")).to_have_value("gx-2.5-pro")
         for tab in TABS:
             expect(other.locator(f"#tab-{tab.id}-button")).to_have_text(EN[tab.label_key])
-        expect(other.locator("#gateway-badge")).to_contain_text("Local mode", timeout=10_000)
+        expect(other.locator("#gateway-badge")).to_contain_text("Local mode", timeout=30_000)
         expect(other.locator("#link-notice")).not_to_be_visible()
         other.click("#tour-close")
         other.click("#chat-retry")
-        expect(other.locator("#chat-notice")).to_have_text(EN["note.nothing_to_retry"], timeout=10_000)
+        expect(other.locator("#chat-notice")).to_have_text(EN["note.nothing_to_retry"], timeout=30_000)
     finally:
         other.context.close()

@@ -35,7 +35,7 @@ def test_link_opens_the_tab_with_fields_set_and_nothing_sent(page: Page, app_ser
                                                              model_box: str, sent: str) -> None:
     open_link(page, app_server, f"?tab={tab}&model={quote(model)}&q={quote(TEXT)}")
     expect(page.get_by_role("tab", name=tab.capitalize(), exact=True).first).to_have_attribute("aria-selected", "true")
-    expect(page.locator(text_box)).to_have_value(TEXT, timeout=10_000)
+    expect(page.locator(text_box)).to_have_value(TEXT, timeout=30_000)
     expect(page.locator(model_box)).to_have_value(model)
     expect(page.locator("#link-notice")).not_to_be_visible()
     page.wait_for_timeout(1000)
@@ -45,7 +45,7 @@ def test_link_opens_the_tab_with_fields_set_and_nothing_sent(page: Page, app_ser
 def test_compare_link_sets_the_preset_and_message(page: Page, app_server: RunningApp) -> None:
     preset = "Three models through chat completions"
     open_link(page, app_server, f"?tab=compare&preset={quote(preset)}&q={quote(TEXT)}")
-    expect(page.locator("#compare-message textarea")).to_have_value(TEXT, timeout=10_000)
+    expect(page.locator("#compare-message textarea")).to_have_value(TEXT, timeout=30_000)
     expect(page.locator("#compare-preset").get_by_label(preset)).to_be_checked()
     assert page.locator("#compare-chat-0 .message").count() == 0
 
@@ -53,12 +53,12 @@ def test_compare_link_sets_the_preset_and_message(page: Page, app_server: Runnin
 def test_unknown_values_are_named_and_ignored(page: Page, app_server: RunningApp) -> None:
     open_link(page, app_server, "?tab=chat&model=no-such-model&colour=blue&q=kept")
     notice = page.locator("#link-notice")
-    expect(notice).to_contain_text("no-such-model", timeout=10_000)
+    expect(notice).to_contain_text("no-such-model", timeout=30_000)
     expect(notice).to_contain_text("colour")
     expect(page.locator("#chat-model input")).to_have_value("gx-2.5-flash")
     expect(page.locator("#chat-input textarea")).to_have_value("kept")
     open_link(page, app_server, "?tab=nowhere&q=x")
-    expect(page.locator("#link-notice")).to_contain_text("nowhere", timeout=10_000)
+    expect(page.locator("#link-notice")).to_contain_text("nowhere", timeout=30_000)
     expect(page.get_by_role("tab", name="Chat", exact=True).first).to_have_attribute("aria-selected", "true")
 
 
@@ -73,11 +73,11 @@ def test_copy_link_round_trips_and_never_holds_the_key(page: Page, app_server: R
     page.fill("#chat-input textarea", "What has keys?")
     page.click("#chat-copy-link")
     box = page.locator("#chat-link textarea")
-    expect(box).not_to_have_value("", timeout=10_000)
+    expect(box).not_to_have_value("", timeout=30_000)
     link = box.input_value()
     assert secret not in link and "pa55" not in link and "gw.example.com" not in link
     assert parse_qs(urlsplit(link).query) == {"tab": ["chat"], "model": ["gx-2.5-flash-thinking"], "q": ["What has keys?"]}
     page.goto(link)
     page.wait_for_selector("#chat-input textarea")
-    expect(page.locator("#chat-input textarea")).to_have_value("What has keys?", timeout=10_000)
+    expect(page.locator("#chat-input textarea")).to_have_value("What has keys?", timeout=30_000)
     expect(page.locator("#chat-model input")).to_have_value("gx-2.5-flash-thinking")

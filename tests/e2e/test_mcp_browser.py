@@ -52,8 +52,8 @@ def ask(page: Page, prefix: str, text: str | None, tool: str) -> None:
     if text is not None:
         page.fill(f"#{prefix}-input textarea", text)
     page.locator(f"#{prefix}-input textarea").press("Enter")
-    expect(review(page, prefix)).to_be_visible(timeout=20_000)
-    expect(page.locator(f"#{prefix}-mcp-call")).to_contain_text(tool, timeout=10_000)
+    expect(review(page, prefix)).to_be_visible(timeout=30_000)
+    expect(page.locator(f"#{prefix}-mcp-call")).to_contain_text(tool, timeout=30_000)
 
 
 @pytest.mark.parametrize(("prefix", "name"), TABS)
@@ -62,7 +62,7 @@ def test_approve_edit_and_refuse_against_the_demo_mcp_server(page: Page, prefix:
         open_tab(page, name, f"#{prefix}-input textarea")
     open_mcp_panel(page, prefix)
     page.click(f"#{prefix}-mcp-example")
-    expect(page.locator(f"#{prefix}-mcp-status")).to_contain_text("3 tools", timeout=20_000)
+    expect(page.locator(f"#{prefix}-mcp-status")).to_contain_text("3 tools", timeout=30_000)
     expect(page.locator(f"#{prefix}-mcp-schemas")).to_contain_text("convert_units")
     expect(page.locator(f"#{prefix}-input textarea")).to_have_value("What is 17*23 with the calculator?")
     bot = page.locator(f"#{prefix}-chatbot .message.bot")
@@ -70,7 +70,7 @@ def test_approve_edit_and_refuse_against_the_demo_mcp_server(page: Page, prefix:
     ask(page, prefix, None, "calculator")
     expect(page.locator(f"#{prefix}-mcp-arguments")).to_contain_text("17*23")
     page.click(f"#{prefix}-mcp-approve")
-    expect(bot.last).to_contain_text("391", timeout=20_000)
+    expect(bot.last).to_contain_text("391", timeout=30_000)
     expect(review(page, prefix)).to_be_hidden()
     expect(page.locator(f"#{prefix}-mcp-exchanges")).to_contain_text("tools/call")
 
@@ -80,10 +80,10 @@ def test_approve_edit_and_refuse_against_the_demo_mcp_server(page: Page, prefix:
     page.keyboard.press("Control+A")
     page.keyboard.type('{"value": 20, "from_unit": "km", "to_unit": "mi"}')
     page.click(f"#{prefix}-mcp-approve")
-    expect(bot.last).to_contain_text("12.42", timeout=20_000)
+    expect(bot.last).to_contain_text("12.42", timeout=30_000)
 
     ask(page, prefix, "Look up the element sodium with lookup_element", "lookup_element")
     page.click(f"#{prefix}-mcp-refuse")
-    expect(bot.last).to_contain_text("refused", timeout=20_000)
+    expect(bot.last).to_contain_text("refused", timeout=30_000)
     expect(page.locator(f"#{prefix}-mcp-status")).to_contain_text("lookup_element was refused")
     expect(page.locator(f"#{prefix}-chatbot")).not_to_contain_text("alkali metal")

@@ -15,13 +15,13 @@ def test_thoughts_then_an_image(page: Page) -> None:
     open_tab(page, "Native", "#native-input textarea")
     click_example(page, "native", 0, EXAMPLES[0])
     page.locator("#native-input textarea").press("Enter")
-    expect(page.locator("#native-chatbot")).to_contain_text("Thinking", timeout=10_000)
-    expect(page.locator("#native-metrics")).to_contain_text("finish: STOP", timeout=15_000)
+    expect(page.locator("#native-chatbot")).to_contain_text("Thinking", timeout=30_000)
+    expect(page.locator("#native-metrics")).to_contain_text("finish: STOP", timeout=30_000)
     page.locator("#native-output-images input").check()
     page.fill("#native-input textarea", "now draw a lighthouse")
     page.locator("#native-input textarea").press("Enter")
     image = page.locator("#native-chatbot img").last
-    expect(image).to_be_visible(timeout=15_000)
+    expect(image).to_be_visible(timeout=30_000)
     size = image.evaluate("img => img.decode().then(() => [img.naturalWidth, img.naturalHeight])")
     assert size == [256, 160]
 
@@ -34,5 +34,5 @@ def test_picking_an_image_model_turns_on_image_output_and_draws(page: Page) -> N
     expect(page.locator("#native-output-images input")).to_be_checked(timeout=5_000)
     page.fill("#native-input textarea", "a kite over dunes")
     page.locator("#native-input textarea").press("Enter")
-    expect(page.locator("#native-chatbot img").last).to_be_visible(timeout=15_000)
-    expect(page.locator("#native-metrics")).to_contain_text("finish: STOP", timeout=15_000)
+    expect(page.locator("#native-chatbot img").last).to_be_visible(timeout=30_000)
+    expect(page.locator("#native-metrics")).to_contain_text("finish: STOP", timeout=30_000)

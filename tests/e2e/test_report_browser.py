@@ -34,7 +34,7 @@ def test_quick_report_matrix_cell_and_html_download(page: Page, tmp_path: Path) 
     first = table.locator("td.pass[data-cell]").first
     assert "plain answer — pass" in (first.get_attribute("title") or "")
     first.click()
-    expect(page.locator("#report-cell-verdict")).to_contain_text("plain answer: pass", timeout=10_000)
+    expect(page.locator("#report-cell-verdict")).to_contain_text("plain answer: pass", timeout=30_000)
     page.click("#report-inspector")
     expect(page.locator("#report-inspector-request")).to_contain_text("/v1/chat/completions")
     page.get_by_role("tab", name="curl").click()

@@ -74,6 +74,6 @@ def test_two_quick_reports_compared_in_the_history_and_the_client_rows(own_page:
     expect(clients.locator('tr[data-client="openai"] td.ready')).to_be_visible()  # no [DONE], no usage in chat: openai reads both
 
     diff = compare_kept_reports(page, own_app[0].gateway.url, own_app[1])
-    expect(diff).to_contain_text("Broke", timeout=15_000)
+    expect(diff).to_contain_text("Broke", timeout=30_000)
     expect(diff).to_contain_text("chat completions · gpt-4o-mini · stream conformance")
     expect(diff).to_contain_text("messages · cl-sonnet-4-5-20250929 · plain answer")

@@ -70,12 +70,12 @@ def test_a_wide_matrix_scrolls_in_its_box_and_every_cell_says_why(small_page: Pa
     skipped.scroll_into_view_if_needed()
     skipped.click()
     verdict = page.locator("#report-cell-verdict")
-    expect(verdict).to_contain_text("skipped", timeout=10_000)
+    expect(verdict).to_contain_text("skipped", timeout=30_000)
     expect(verdict).to_contain_text("the reason for")
     absent = box.locator('td.absent[data-cell^="embeddings-native|"]').first
     absent.scroll_into_view_if_needed()
     absent.click()
-    expect(verdict).to_contain_text("not checked here", timeout=10_000)
+    expect(verdict).to_contain_text("not checked here", timeout=30_000)
     expect(verdict).to_contain_text("embeddings (list)")
 
 

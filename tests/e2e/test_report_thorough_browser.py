@@ -78,7 +78,7 @@ def _open_failing_cell(page: Page) -> None:
     assert "anthropic" in (cell.get_attribute("title") or ""), "the tooltip names the client the cell breaks"
     cell.scroll_into_view_if_needed()
     cell.click()
-    expect(page.locator("#report-cell-verdict")).to_contain_text("plain answer: fail", timeout=10_000)
+    expect(page.locator("#report-cell-verdict")).to_contain_text("plain answer: fail", timeout=30_000)
     expect(page.locator("#report-cell-verdict")).to_contain_text("streamed answer: usage counts zero or missing tokens")
     expect(page.locator("#report-cell-verdict")).to_contain_text("breaks anthropic")
     page.click("#report-inspector")
@@ -120,7 +120,7 @@ def _check_html_file(page: Page, folder: Path) -> None:
 
 def _compare_in_history(page: Page, older: str, newer: str) -> None:
     diff = compare_kept_reports(page, older, newer)
-    expect(diff).to_contain_text("Fixed", timeout=15_000)
+    expect(diff).to_contain_text("Fixed", timeout=30_000)
     expect(diff).to_contain_text(FAILING_NAME)
     expect(diff).not_to_contain_text("Broke")
 

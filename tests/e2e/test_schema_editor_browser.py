@@ -31,7 +31,7 @@ def add_field(page: Page, name: str, kind: str = "", enum: str = "") -> None:
         expect(picker).to_have_value(kind)  # the choice is made before Add reads it
     page.fill("#chat-schema-new-enum textarea", enum)
     page.click("#chat-schema-add")
-    expect(page.locator("#chat-schema-new-name textarea")).to_have_value("", timeout=20_000)  # added: the row's boxes are emptied
+    expect(page.locator("#chat-schema-new-name textarea")).to_have_value("", timeout=30_000)  # added: the row's boxes are emptied
 
 
 def test_a_schema_built_in_the_form_is_edited_as_json_and_the_answer_is_checked(page: Page) -> None:
@@ -57,7 +57,7 @@ def test_a_schema_built_in_the_form_is_edited_as_json_and_the_answer_is_checked(
 
     page.fill("#chat-input textarea", "Describe a cat.")
     page.keyboard.press("Enter")
-    expect(page.locator("#chat-schema-verdict")).to_contain_text("The answer matches the schema.", timeout=20_000)
+    expect(page.locator("#chat-schema-verdict")).to_contain_text("The answer matches the schema.", timeout=30_000)
     answer = json.loads(page.locator("#chat-chatbot .message.bot").last.inner_text())
     assert set(answer) == {"animal", "legs"} and isinstance(answer["legs"], int)
 

@@ -37,7 +37,7 @@ def no_error_badges(page: Page) -> None:
 def test_a_lone_surrogate_in_the_chat_prompt_gets_our_message_and_the_text_stays(page: Page) -> None:
     type_unpaired(page, "#chat-input textarea")
     page.press("#chat-input textarea", "Enter")
-    expect(page.locator("#chat-error")).to_contain_text("broken character", timeout=10_000)
+    expect(page.locator("#chat-error")).to_contain_text("broken character", timeout=30_000)
     assert still_typed(page, "#chat-input textarea")
     assert page.locator("#chat-chatbot .message").count() == 0
     no_error_badges(page)
@@ -47,7 +47,7 @@ def test_a_lone_surrogate_in_the_compare_prompt_gets_our_message(page: Page) -> 
     open_tab(page, "Compare", "#compare-message textarea")
     type_unpaired(page, "#compare-message textarea")
     page.click("#compare-send")
-    expect(page.locator("#compare-error")).to_contain_text("broken character", timeout=10_000)
+    expect(page.locator("#compare-error")).to_contain_text("broken character", timeout=30_000)
     assert still_typed(page, "#compare-message textarea")
     no_error_badges(page)
 
@@ -59,7 +59,7 @@ def test_a_text_file_named_png_on_the_compare_image_is_explained(page: Page, tmp
     page.set_input_files("#compare-image input[type=file]", str(fake))
     page.fill("#compare-message textarea", "What is in the picture?")
     page.click("#compare-send")
-    expect(page.locator("#compare-error")).to_contain_text("holiday.png is not a readable PNG, JPEG, WebP or GIF image", timeout=10_000)
+    expect(page.locator("#compare-error")).to_contain_text("holiday.png is not a readable PNG, JPEG, WebP or GIF image", timeout=30_000)
     expect(page.locator("#compare-message textarea")).to_have_value("What is in the picture?")
     no_error_badges(page)
 
@@ -70,7 +70,7 @@ def test_a_curl_import_with_a_wrong_type_is_refused_and_changes_nothing(page: Pa
     command = """curl https://gw.example/v1/chat/completions -H "Authorization: Bearer sk-never-used-5150" \\
       -d '{"model": "gx-2.5-pro", "max_tokens": "many", "messages": [{"role": "user", "content": "hi"}]}'"""
     import_curl(page, command)
-    expect(page.locator("#curl-status")).to_contain_text("max_tokens", timeout=10_000)
+    expect(page.locator("#curl-status")).to_contain_text("max_tokens", timeout=30_000)
     expect(page.locator("#curl-status")).to_contain_text("'many'")
     expect(page.locator("#curl-command textarea")).to_have_value(command)  # kept, to fix
     expect(page.locator("#chat-model input")).to_have_value("gx-2.5-flash")
@@ -88,7 +88,7 @@ def test_a_session_file_naming_a_server_file_is_refused(page: Page, tmp_path: Pa
     path.write_text(json.dumps(document))
     page.fill("#chat-system textarea", "typed before loading")
     choose_session_file(page, "chat", str(path))
-    expect(page.locator("#chat-session-status")).to_contain_text("refers to a file on the server by path", timeout=10_000)
+    expect(page.locator("#chat-session-status")).to_contain_text("refers to a file on the server by path", timeout=30_000)
     expect(page.locator("#chat-system textarea")).to_have_value("typed before loading")
     assert page.locator("#chat-chatbot .message").count() == 0
     assert "Gateway Playground" not in page.locator("#chat-chatbot").inner_text()

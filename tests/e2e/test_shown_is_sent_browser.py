@@ -26,9 +26,9 @@ def converse(page: Page, *texts: str) -> None:
     for text in texts:
         replies = page.locator(BOT).count()
         send(page, text)
-        expect(page.locator(BOT)).to_have_count(replies + 1, timeout=15_000)  # a new reply: the demo's answer, which quotes no prompt
-        expect(page.locator(BOT).last).to_contain_text("offline demo gateway", timeout=15_000)
-        expect(page.locator("#chat-metrics")).to_contain_text("finish", timeout=15_000)
+        expect(page.locator(BOT)).to_have_count(replies + 1, timeout=30_000)  # a new reply: the demo's answer, which quotes no prompt
+        expect(page.locator(BOT).last).to_contain_text("offline demo gateway", timeout=30_000)
+        expect(page.locator("#chat-metrics")).to_contain_text("finish", timeout=30_000)
 
 
 def sent_request(page: Page) -> str:
@@ -77,7 +77,7 @@ def test_responses_enter_in_an_empty_box_keeps_the_chain_and_the_screen(page: Pa
     page.locator("#responses-chain input").check()
     page.fill("#responses-input textarea", "first link")
     page.locator("#responses-input textarea").press("Enter")
-    expect(page.locator("#responses-chain-status")).to_contain_text("continues from response", timeout=15_000)
+    expect(page.locator("#responses-chain-status")).to_contain_text("continues from response", timeout=30_000)
     page.locator("#responses-input textarea").press("Enter")
     expect(page.locator("#responses-notice")).to_contain_text("Type a message")
     page.wait_for_timeout(1000)
@@ -92,7 +92,7 @@ def test_retry_with_nothing_to_retry_or_during_a_reply_is_a_calm_note(page: Page
     expect(page.locator("#chat-error")).to_be_hidden()
     send(page, "tell me a long story [[fault:stall]]")  # a reply that stops arriving after a few words: still running at Stop
     arrived = page.locator(f"{BOT}:not(.pending)").last
-    expect(arrived).to_have_text(re.compile(r"\w"), timeout=10_000)
+    expect(arrived).to_have_text(re.compile(r"\w"), timeout=30_000)
     first_words = arrived.inner_text()
     page.click("#chat-retry")
     expect(page.locator("#chat-notice")).to_contain_text("still on its way")

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 def copied(page: Page, tab: str) -> str:
     page.click(f"#{tab}-copy-link")
     box = page.locator(f"#{tab}-link textarea")
-    expect(box).not_to_have_value("", timeout=10_000)
+    expect(box).not_to_have_value("", timeout=30_000)
     return box.input_value()
 
 
@@ -36,7 +36,7 @@ def test_images_link_keeps_the_aspect_ratio(page: Page, browser: Browser) -> Non
     link = copied(page, "images")
     assert parse_qs(urlsplit(link).query)["ratio"] == ["16:9"]
     other = fresh(browser, link)
-    expect(other.locator("#images-prompt textarea")).to_have_value("A lighthouse at dusk", timeout=10_000)
+    expect(other.locator("#images-prompt textarea")).to_have_value("A lighthouse at dusk", timeout=30_000)
     expect(other.locator("#images-ratio input")).to_have_value("16:9")
     expect(other.locator("#tab-images-button")).to_have_attribute("aria-selected", "true")
     other.context.close()
@@ -53,7 +53,7 @@ def test_batch_link_holds_the_templates_and_columns(page: Page, browser: Browser
     query = parse_qs(urlsplit(link).query)
     assert query["tab"] == ["batch"] and query["model2"] == ["gx-2.5-pro"] and query["q"] == ["Capital of {{question}}?"]
     other = fresh(browser, link)
-    expect(other.locator("#batch-user textarea")).to_have_value("Capital of {{question}}?", timeout=10_000)
+    expect(other.locator("#batch-user textarea")).to_have_value("Capital of {{question}}?", timeout=30_000)
     expect(other.locator("#batch-system textarea")).to_have_value("Answer with one word.")
     for elem_id in ("batch-format-0", "batch-model-0", "batch-format-1", "batch-model-1"):
         expect(other.locator(f"#{elem_id} input")).to_have_value(page.locator(f"#{elem_id} input").input_value())
@@ -71,7 +71,7 @@ def test_report_link_holds_the_profile(page: Page, browser: Browser) -> None:
     query = parse_qs(urlsplit(link).query)
     assert query["depth"] == ["thorough"] and "," in query["formats"][0] and query["checks"][0]
     other = fresh(browser, link)
-    expect(other.locator("#tab-report-button")).to_have_attribute("aria-selected", "true", timeout=10_000)
+    expect(other.locator("#tab-report-button")).to_have_attribute("aria-selected", "true", timeout=30_000)
     expect(other.locator("#report-depth label").nth(1).locator("input")).to_be_checked()
     for elem_id in ("report-formats", "report-checks"):
         assert checked(other, elem_id) == checked(page, elem_id), elem_id
@@ -84,7 +84,7 @@ def test_embeddings_link_holds_the_texts_it_compares(page: Page, browser: Browse
     page.click("#tab-embeddings-button")
     page.click("#embeddings-example-0")  # the texts an example fills: what a newcomer would share
     texts = page.locator("#embeddings-texts textarea")
-    expect(texts).not_to_have_value("", timeout=10_000)
+    expect(texts).not_to_have_value("", timeout=30_000)
     shown = texts.input_value()
     assert "\n" in shown
     link = copied(page, "embeddings")

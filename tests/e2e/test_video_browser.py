@@ -52,7 +52,7 @@ def watch_job(page: Page, timeout_s: float = 40) -> list[tuple[str, str | None, 
 
 def assert_plays(page: Page) -> None:
     video = page.locator("#video-player video")
-    expect(video).to_be_attached(timeout=15_000)
+    expect(video).to_be_attached(timeout=30_000)
     played = video.evaluate(
         """async (v) => {
             v.muted = true;
@@ -71,7 +71,7 @@ def test_submit_progress_moves_video_plays_and_survives_reload(page: Page) -> No
     page.fill("#video-prompt textarea", "a lighthouse at dusk")
     choose(page, "video-size", "1280x720")
     page.click("#video-submit")
-    expect(page.locator(JOB)).to_have_count(1, timeout=10_000)
+    expect(page.locator(JOB)).to_have_count(1, timeout=30_000)
     task_id = page.locator(f"{JOB} .video-job-id").inner_text()
     assert task_id.startswith("video_")
     seen = watch_job(page)
@@ -92,8 +92,8 @@ def test_submit_progress_moves_video_plays_and_survives_reload(page: Page) -> No
 
     page.reload()
     open_video_tab(page)
-    expect(page.locator(f"{JOB}[data-task-id='{task_id}']")).to_have_count(1, timeout=10_000)
-    expect(page.locator(f"{JOB}[data-task-id='{task_id}']")).to_have_attribute("data-state", "succeeded", timeout=20_000)
+    expect(page.locator(f"{JOB}[data-task-id='{task_id}']")).to_have_count(1, timeout=30_000)
+    expect(page.locator(f"{JOB}[data-task-id='{task_id}']")).to_have_attribute("data-state", "succeeded", timeout=30_000)
     assert page.locator(f"{JOB} .video-job-elapsed").inner_text() == finished_in, "a finished job keeps its real time"
     assert_plays(page)
 
@@ -131,7 +131,7 @@ def test_form_follows_the_model_and_shows_vidd_flags(page: Page) -> None:
 
 def test_rejected_prompt_shows_the_failure(page: Page) -> None:
     job = submit_prompt(page, "something forbidden")
-    expect(job).to_have_attribute("data-state", "failed", timeout=20_000)
+    expect(job).to_have_attribute("data-state", "failed", timeout=30_000)
     expect(job).to_contain_text("code 1301")
 
 
@@ -140,7 +140,7 @@ def test_polling_does_not_hold_up_the_chat_tab(page: Page, app_server: RunningAp
     usual = config.video_run_seconds
     monkeypatch.setattr(config, "video_run_seconds", 120.0)  # the job renders until the chat has answered, however busy the machine
     job = submit_prompt(page, "a slow sunrise")
-    expect(job).to_have_attribute("data-state", re.compile("queued|in_progress"), timeout=10_000)
+    expect(job).to_have_attribute("data-state", re.compile("queued|in_progress"), timeout=30_000)
     open_tab(page, "Chat", "#chat-input textarea")
     page.fill("#chat-input textarea", "What is 6 times 7?")
     page.locator("#chat-input textarea").press("Enter")

@@ -46,7 +46,7 @@ def _export_links(page: Page) -> list[str]:
     open_accordion(page, "Export and session file", "#batch-export")
     page.click("#batch-export")
     links = page.locator("#batch-export-files a[href*='/gradio_api/file=']")
-    expect(links).to_have_count(5, timeout=15_000)
+    expect(links).to_have_count(5, timeout=30_000)
     return links.evaluate_all("links => links.map(link => link.href)")
 
 
@@ -55,7 +55,7 @@ def test_a_second_visitor_cannot_see_export_resume_or_vote_in_the_first_ones_run
     first = _visitor(browser, app.url, FIRST)
     first.fill("#batch-paste textarea", "What is 2 plus 2?\nWhat is 3 plus 3?")
     first.click("#batch-paste-use")
-    expect(first.locator("#batch-data-status")).to_contain_text("2 rows", timeout=10_000)
+    expect(first.locator("#batch-data-status")).to_contain_text("2 rows", timeout=30_000)
     first.click("#batch-run")
     bar = first.locator("#batch-progress .batch-progress")
     expect(bar).to_have_attribute("data-status", "finished", timeout=40_000)
@@ -78,16 +78,16 @@ def test_a_second_visitor_cannot_see_export_resume_or_vote_in_the_first_ones_run
     for shown in ("#batch-grid", "#batch-leaderboard"):
         expect(second.locator(shown)).not_to_contain_text("plus")
     second.click("#batch-resume")
-    expect(second.locator("#batch-error")).to_contain_text("Nothing to resume", timeout=10_000)
+    expect(second.locator("#batch-error")).to_contain_text("Nothing to resume", timeout=30_000)
     open_accordion(second, "Export and session file", "#batch-export")
     second.click("#batch-export")
-    expect(second.locator("#batch-session-status")).to_contain_text("Run a batch first", timeout=10_000)
+    expect(second.locator("#batch-session-status")).to_contain_text("Run a batch first", timeout=30_000)
     expect(second.locator("#batch-export-files a")).to_have_count(0)
     second.click("#batch-ab")
     second.click("#batch-ab-next")
-    expect(second.locator("#batch-ab-prompt")).to_contain_text("Run a batch first", timeout=10_000)
+    expect(second.locator("#batch-ab-prompt")).to_contain_text("Run a batch first", timeout=30_000)
     second.click("#batch-vote-a")
-    expect(second.locator("#batch-ab-status")).to_contain_text("Run a batch first", timeout=10_000)
+    expect(second.locator("#batch-ab-status")).to_contain_text("Run a batch first", timeout=30_000)
     assert snapshot(data_dir, run_id) == before  # nothing resumed, voted or written
 
     for link in links:

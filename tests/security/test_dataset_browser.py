@@ -42,7 +42,7 @@ def test_a_hostile_workbook_is_refused_in_words_within_two_seconds_while_another
     fine = tmp_path / "fine.csv"
     fine.write_text("question\nWhat is 2 plus 2?\n", encoding="utf-8")
     uploader.locator("#batch-upload input[type=file]").set_input_files(str(fine))
-    expect(uploader.locator("#batch-data-status")).to_contain_text("1 row", timeout=20_000)
+    expect(uploader.locator("#batch-data-status")).to_contain_text("1 row", timeout=30_000)
     files = [(tmp_path / "far.xlsx", far_cell(), "the sheet declares 1,048,576 rows and 16,384 columns"),
              (tmp_path / "bomb.xlsx", zip_bomb(), "unpacks to 1,010 times its packed size")]
     for turn, (path, data, words) in enumerate(files, 1):
@@ -57,4 +57,4 @@ def test_a_hostile_workbook_is_refused_in_words_within_two_seconds_while_another
         expect(uploader.locator("#batch-data-status")).to_contain_text("has at most 20,001 rows" if turn == 1 else "at most 100 times")
         expect(uploader.locator("#batch-data-status")).not_to_contain_text("PLAYGROUND_")  # a visitor reads no setting's name
         assert took < 2, f"refused after {took:.2f} s"
-        expect(chatter.locator(BOT).nth(turn - 1)).to_contain_text("offline demo gateway", timeout=20_000)
+        expect(chatter.locator(BOT).nth(turn - 1)).to_contain_text("offline demo gateway", timeout=30_000)

@@ -59,11 +59,11 @@ def page(hosted_url: str) -> Iterator[Page]:
 def test_the_page_never_receives_the_echoed_key(page: Page) -> None:
     page.fill("#chat-input textarea", "hello [[fault:echo_key]]")
     page.keyboard.press("Enter")
-    expect(page.locator("#chat-chatbot")).to_contain_text("Bearer ***", timeout=20_000)
-    expect(page.locator("#chat-chatbot")).to_contain_text("offline demo gateway", timeout=20_000)
+    expect(page.locator("#chat-chatbot")).to_contain_text("Bearer ***", timeout=30_000)
+    expect(page.locator("#chat-chatbot")).to_contain_text("offline demo gateway", timeout=30_000)
     page.fill("#chat-input textarea", "again [[fault:echo_key_error]]")
     page.keyboard.press("Enter")
-    expect(page.locator("#chat-error")).to_contain_text("Bearer ***", timeout=20_000)
+    expect(page.locator("#chat-error")).to_contain_text("Bearer ***", timeout=30_000)
     page.wait_for_timeout(500)
     received = "".join(page.evaluate("window.__received"))
     assert "Bearer ***" in received  # the tee saw the streamed updates

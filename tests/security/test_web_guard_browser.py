@@ -34,7 +34,7 @@ def test_an_unknown_language_cookie_throws_nothing_and_is_replaced(browser: Brow
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(hosted.url)
     page.wait_for_selector("#chat-input textarea")
-    page.wait_for_function(f"() => document.cookie.includes('{LANGUAGE_COOKIE}=en')", timeout=10_000)
+    page.wait_for_function(f"() => document.cookie.includes('{LANGUAGE_COOKIE}=en')", timeout=30_000)
     expect(page.get_by_role("tab", name="Chat", exact=True).first).to_be_visible()
     page.wait_for_timeout(500)
     assert errors == []
@@ -51,10 +51,10 @@ def test_the_pages_uploads_pass_and_one_too_many_is_refused_in_words(browser: Br
     page.wait_for_selector("#chat-input textarea")
     open_tab(page, "Batch", "#batch-user textarea")
     page.locator("#batch-upload input[type=file]").set_input_files(str(data))
-    expect(page.locator("#batch-data-status")).to_contain_text("2 rows", timeout=10_000)  # the page's upload passed
+    expect(page.locator("#batch-data-status")).to_contain_text("2 rows", timeout=30_000)  # the page's upload passed
     open_tab(page, "Chat", "#chat-input textarea")
     page.locator("#chat-input input[type=file]").set_input_files(str(picture))
     refused = page.get_by_text("limited to 1 a minute").first
-    expect(refused).to_be_visible(timeout=10_000)
+    expect(refused).to_be_visible(timeout=30_000)
     expect(refused).not_to_contain_text("PLAYGROUND_")  # a visitor reads no setting's name
     context.close()
