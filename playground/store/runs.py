@@ -146,9 +146,12 @@ def single_statement(work: Any) -> Any:
     return work
 
 
+_MARK_SENT = "INSERT OR IGNORE INTO sent (run_id, row, repeat, col, at) VALUES (?,?,?,?,?)"
+
+
 @single_statement
 def mark_sent(connection: sqlite3.Connection, run_id: str, row: int, repeat: int, col: int, at: float) -> None:
-    connection.execute("INSERT OR IGNORE INTO sent (run_id, row, repeat, col, at) VALUES (?,?,?,?,?)", (run_id, row, repeat, col, at))
+    connection.execute(_MARK_SENT, (run_id, row, repeat, col, at))
 
 
 CellWrite = tuple[tuple[str, int, int, int], tuple[Any, ...], list[tuple[Any, ...]], bool]
@@ -188,10 +191,14 @@ def write_cells(connection: sqlite3.Connection, writes: list[CellWrite]) -> None
         connection.executemany("INSERT INTO grades (run_id, row, repeat, col, grader, passed, score, detail) VALUES (?,?,?,?,?,?,?,?)", grades)
 
 
-def write_cells_then_mark_sent(connection: sqlite3.Connection, writes: list[CellWrite], sent: tuple[str, int, int, int, float]) -> None:
-    """The outcomes waiting to be written and the next request's `sent` mark, in one transaction."""
+SentMark = tuple[str, int, int, int, float]
+"""(run id, row, repeat, column, when): a request about to go out."""
+
+
+def write_cells_then_mark_sent(connection: sqlite3.Connection, writes: list[CellWrite], marks: list[SentMark]) -> None:
+    """The outcomes waiting to be written and the next requests' `sent` marks, in one transaction."""
     write_cells(connection, writes)
-    mark_sent(connection, *sent)
+    connection.executemany(_MARK_SENT, marks)
 
 
 def save_cell(connection: sqlite3.Connection, run_id: str, summary: dict[str, Any], detail: dict[str, Any], at: float,

@@ -3,10 +3,11 @@ leaderboard, the grid and the exports read from a run file (`store.RunFile`): th
 every cell's summary and votes in memory, a cell's request and raw events read on demand; and
 the same facts written as they happen.
 
-The runner's writes are made on its event loop's thread (`Database.run_here`), in order, one
-commit per request: a cell's outcome (`record_cell`) is encoded at once and waits in memory, and
-the next `sent` mark (`record_sent`: a request goes out only once its mark is committed) carries
-every outcome waiting with it in the same transaction. Outcomes no mark follows are written when
+The runner's writes are made on its event loop's thread (`Database.run_here`), in order, at most
+one commit per request: a cell's outcome (`record_cell`) is encoded at once and waits in memory,
+and the next `sent` mark (`record_sent`: a request goes out only once its mark is committed)
+carries every outcome waiting with it in the same transaction, with the marks of the other workers
+ready in the same turn of the loop. Outcomes no mark follows are written when
 `WAITING_LIMIT` are waiting, when a worker runs out of cells and when the run ends or stops
 (`settled`); a vote or a cell's detail read queues them first, on the store's thread. After a
 kill -9 a cell is finished, known to have been sent (then shown as interrupted and not resent: it
@@ -73,6 +74,9 @@ class StoredRun:
         self._waiting: list[stored.CellWrite] = []
         self._waiting_lock = threading.Lock()
         self._failure: BaseException | None = None
+        self._marks: list[stored.SentMark] = []
+        self._marking: asyncio.Future[None] | None = None
+        self._last_marking: asyncio.Future[None] | None = None
 
     @property
     def run_id(self) -> str:
@@ -127,7 +131,7 @@ class StoredRun:
             row, repeat, column = (int(part) for part in key.split("."))
             self.add_cell(CellRecord(row, repeat, column, error=INTERRUPTED), {})
 
-    def _sent_args(self, key: str) -> tuple[str, int, int, int, float]:
+    def _sent_args(self, key: str) -> stored.SentMark:
         row, repeat, column = (int(part) for part in key.split("."))
         return (self.run_id, row, repeat, column, time.time())
 
@@ -150,14 +154,26 @@ class StoredRun:
 
     def mark_sent(self, key: str) -> None:
         self.sent.add(key)
-        self.database.call(stored.write_cells_then_mark_sent, self._take_waiting(), self._sent_args(key))
+        self.database.call(stored.write_cells_then_mark_sent, self._take_waiting(), [self._sent_args(key)])
 
     async def record_sent(self, key: str) -> None:
         """Mark `key` sent and return once that is committed (the request may then go out), with
-        the outcomes waiting in the same transaction."""
+        the outcomes waiting in the same transaction. The marks of the workers that reach here in
+        the same turn of the event loop share one commit."""
         self._raise_failure()
         self.sent.add(key)
-        await self.database.run_here(stored.write_cells_then_mark_sent, self._take_waiting(), self._sent_args(key))
+        self._marks.append(self._sent_args(key))
+        if self._marking is None:
+            self._marking = asyncio.ensure_future(self._commit_marks())
+            self._marking.add_done_callback(self._note_failure)  # known even when every waiting worker was stopped
+            self._last_marking = self._marking
+        await asyncio.shield(self._marking)
+
+    async def _commit_marks(self) -> None:
+        await asyncio.sleep(0)  # one more turn: workers woken by the same socket events join
+        self._marking = None  # a mark made from here on goes in the next commit
+        marks, self._marks = self._marks, []
+        await self.database.run_here(stored.write_cells_then_mark_sent, self._take_waiting(), marks)
 
     def add_cell(self, record: CellRecord, detail: dict[str, Any]) -> None:
         """Keep `record` and write it with `detail` (request, exchange, grader exchanges)."""
@@ -184,12 +200,14 @@ class StoredRun:
 
     async def settled(self) -> None:
         """Return once every write so far is committed (raises the first that failed)."""
+        if self._last_marking is not None:
+            await asyncio.wait([self._last_marking])
         await self._write_waiting()
         if self._queued is not None:
             await asyncio.shield(asyncio.wrap_future(self._queued))
         self._raise_failure()
 
-    def _note_failure(self, queued: Future[None]) -> None:
+    def _note_failure(self, queued: Future[None] | asyncio.Future[None]) -> None:
         if not queued.cancelled() and queued.exception() is not None and self._failure is None:
             self._failure = queued.exception()
 

@@ -1,10 +1,12 @@
-"""How a run in the local store is written while the runner works: one commit per request, made on
-the runner's own thread (never queued behind the store's thread), carrying the outcomes finished
-before it; every outcome on disk before the next request goes out, when too many wait, when its
-detail is read, and when the run ends; two writes of one cell in one commit keep the last."""
+"""How a run in the local store is written while the runner works: at most one commit per request
+(workers ready at once share one), made on the runner's own thread (never queued behind the store's
+thread), carrying the outcomes finished before it; every outcome on disk before the next request
+goes out, when too many wait, when its detail is read, and when the run ends; two writes of one
+cell in one commit keep the last."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -20,7 +22,7 @@ from playground.client.batch.dataset import Dataset
 from playground.client.batch.graders import GraderSpec
 from playground.client.batch.plan import Plan
 from playground.client.batch.runner import Runner
-from playground.client.batch.store import CellRecord
+from playground.client.batch.store import CellRecord, cell_key
 from playground.client.batch.stored_run import WAITING_LIMIT, StoredRun
 from playground.client.gateway import GatewayClient
 from playground.client.transport import Connection
@@ -130,6 +132,28 @@ async def test_outcomes_no_request_follows_are_written_when_too_many_wait_and_wh
     await run.settled()
     assert _on_disk(database.path, "SELECT count(*) FROM cells") == WAITING_LIMIT + 6
     assert _on_disk(database.path, "SELECT count(*) FROM grades") == WAITING_LIMIT + 5  # the rewritten cell lost its old grade
+    database.close()
+
+
+async def test_workers_ready_at_once_share_one_commit_and_a_stopped_one_does_not_hold_it(tmp_path: Path) -> None:
+    database = CountingDatabase(tmp_path / FILE_NAME)
+    run = StoredRun.create(database, _plan(8, 8).to_dict())
+    await run.record_cell(CellRecord(7, 0, 1, answer="earlier", marks=[]), {})
+    marked: list[int] = []
+
+    async def worker(row: int) -> None:
+        await run.record_sent(cell_key(row, 0, 0))
+        marked.append(_on_disk(database.path, "SELECT count(*) FROM sent"))  # this worker's request would go out now
+
+    stopped = asyncio.ensure_future(worker(7))
+    workers = [asyncio.ensure_future(worker(row)) for row in range(7)]
+    await asyncio.sleep(0)
+    stopped.cancel()  # e.g. Stop while it waited for the commit
+    await asyncio.gather(*workers)
+    assert marked == [8] * 7  # every mark was on disk before any of the requests went out
+    assert database.here == 1  # one commit for the eight, with the outcome that waited
+    assert _on_disk(database.path, "SELECT count(*) FROM cells") == 1
+    assert stopped.cancelled()
     database.close()
 
 
