@@ -163,7 +163,7 @@ class StoredRun:
         self._raise_failure()
         self.sent.add(key)
         self._marks.append(self._sent_args(key))
-        if self._marking is None:
+        if self._marking is None or self._marking.get_loop() is not asyncio.get_running_loop():  # none, or one a closed loop left
             self._marking = asyncio.ensure_future(self._commit_marks())
             self._marking.add_done_callback(self._note_failure)  # known even when every waiting worker was stopped
             self._last_marking = self._marking
@@ -200,7 +200,7 @@ class StoredRun:
 
     async def settled(self) -> None:
         """Return once every write so far is committed (raises the first that failed)."""
-        if self._last_marking is not None:
+        if self._last_marking is not None and not self._last_marking.done():
             await asyncio.wait([self._last_marking])
         await self._write_waiting()
         if self._queued is not None:
