@@ -36,7 +36,7 @@ def open_accordion(page: Page, label: str, inside: str, timeout_ms: int = 60_000
     while True:
         scope.get_by_text(label, exact=True).first.click()
         try:
-            page.locator(inside).wait_for(state="visible", timeout=30_000)
+            page.locator(inside).wait_for(state="visible", timeout=10_000)
             return
         except PlaywrightTimeoutError:
             if time.monotonic() > deadline:
@@ -213,3 +213,15 @@ def compare_kept_reports(page: Page, before: str, after: str) -> Locator:
     diff = page.locator("#report-history-diff")
     expect(diff).not_to_be_empty(timeout=30_000)
     return diff
+
+
+def settled(page: Page, selector: str, quiet_ms: int = 1500, tries: int = 20) -> str:
+    """The text of `selector` once it has stayed the same for `quiet_ms` (the last update it was waiting for has arrived)."""
+    text = page.locator(selector).inner_text()
+    for _ in range(tries):
+        page.wait_for_timeout(quiet_ms)
+        now = page.locator(selector).inner_text()
+        if now == text and now:
+            return now
+        text = now
+    raise AssertionError(f"{selector} kept changing: {text!r}")

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, Request, expect
 from playground.client.batch.template import TOKEN_PATTERN
 from playground.ui.conversation.draft_keys import EMPTY_MESSAGE, variables_key_js
 from tests.e2e.conftest import RunningApp
-from tests.e2e.pages import open_tab
+from tests.e2e.pages import open_tab, settled
 
 pytestmark = pytest.mark.browser
 
@@ -49,18 +49,6 @@ def send(page: Page, prefix: str, text: str) -> None:
     box.press("Enter")
     expect(box).to_have_value("", timeout=30_000)
     expect(page.locator(f"#{prefix}-metrics")).to_contain_text("finish", timeout=30_000)
-
-
-def settled(page: Page, selector: str, quiet_ms: int = 1500, tries: int = 20) -> str:
-    """The text of `selector` once it has stayed the same for `quiet_ms` (the last keystroke's answer has arrived)."""
-    text = page.locator(selector).inner_text()
-    for _ in range(tries):
-        page.wait_for_timeout(quiet_ms)
-        now = page.locator(selector).inner_text()
-        if now == text and now:
-            return now
-        text = now
-    raise AssertionError(f"{selector} kept changing: {text!r}")
 
 
 def test_a_message_without_placeholders_typed_and_sent_asks_only_for_the_send(page: Page) -> None:

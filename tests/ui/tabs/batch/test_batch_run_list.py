@@ -16,7 +16,8 @@ from playground.ui.tabs.batch.run_list import ID_SHOWN
 from tests.ui.i18n.test_i18n_views import chinese
 from tests.ui.tabs.batch.test_batch_events import COLUMNS, FORM, USER, handlers  # noqa: F401 - the fixture
 
-TODAY = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
+def _today() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
 
 
 async def _run(handlers: BatchHandlers, rows: str, models: tuple[str, str]) -> str:  # noqa: F811
@@ -35,15 +36,17 @@ def _clicked(line: list[Any]) -> gr.SelectData:
 
 
 async def test_kept_runs_are_found_by_data_set_model_and_date_and_open(handlers: BatchHandlers) -> None:  # noqa: F811
+    started = _today()  # the runs' day in UTC (two days when they are made across midnight)
     first = await _run(handlers, "What is 2 plus 2?\nCapital of France?", ("gx-2.5-flash", "gpt-4.1"))
     second = await _run(handlers, "Name a colour", ("gx-2.5-flash", "gx-2.5-pro"))
+    ended = _today()
     batch = BatchState()
     found, value, note = handlers.on_find(batch, "", "", "", "")
     assert found is batch and batch.listed == [second, first] and "2 runs" in note
     assert value["headers"][-1] == "run" and [line[-1] for line in value["data"]] == [second[:ID_SHOWN], first[:ID_SHOWN]]
     assert value["data"][1][1:7] == ["pasted", "gx-2.5-flash, gpt-4.1", "2 × 1", "4 / 4", 0, "50%"]  # the grader: contains "4"
     assert handlers.on_find(batch, "", "GPT-4.1", "", "")[0].listed == [first]
-    assert handlers.on_find(batch, "", "pro", TODAY, TODAY)[0].listed == [second]
+    assert handlers.on_find(batch, "", "pro", started, ended)[0].listed == [second]
     assert handlers.on_find(batch, "", "", "2000-01-01", "2000-12-31")[0].listed == []
     assert handlers.on_find(batch, "no such data set", "", "", "")[2] == "No kept run matches."
     _, value, _ = handlers.on_find(batch, "", "", "", "")
