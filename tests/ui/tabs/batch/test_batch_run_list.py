@@ -16,6 +16,7 @@ from playground.ui.tabs.batch.run_list import ID_SHOWN
 from tests.ui.i18n.test_i18n_views import chinese
 from tests.ui.tabs.batch.test_batch_events import COLUMNS, FORM, USER, handlers  # noqa: F401 - the fixture
 
+
 def _today() -> str:
     return dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
 
