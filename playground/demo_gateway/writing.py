@@ -17,7 +17,9 @@ _RECIPE_CUE = re.compile(r" recipes? | how (?:do|can|should|would|could) (?:i|yo
                          r"| instructions (?:to|for) (?:make|making|cook|cooking) | how (?:is|are) (?:\S+ ){1,4}(?:made|cooked|baked) ")
 _RECIPE_CUE_ZH = Keys("怎么做|做法|食谱|菜谱|如何做|怎样做|怎么煮|怎么泡|如何泡", True)
 _POEM_CUE = Keys("poem|poetry|haiku|verse|rhyme|sonnet|limerick", False)
-_POEM_CUE_ZH = Keys("诗|诗歌|写一首", True)
+_POEM_CUE_ZH = Keys("诗|诗歌|写一首|俳句", True)
+_HAIKU_CUE = Keys("haiku", False)
+_HAIKU_CUE_ZH = Keys("俳句", True)
 _SUMMARY_CUE = re.compile(r"summari[sz]e|summary|tl;?dr|sum up|in a nutshell|key points|gist", re.IGNORECASE)
 _SUMMARY_CUE_ZH = re.compile(r"总结|概括|摘要|归纳|概述|要点")
 _TRANSLATE_CUE = re.compile(r"translat|how (?:do|would|can) (?:you|i|we) say|what(?: is|'s) .{1,40} in \w+|say .{1,40} in \w+", re.IGNORECASE)
@@ -43,11 +45,14 @@ def _material() -> dict[str, Any]:
     }
 
 
-def _curated(kind: str, prompt: str, zh: bool) -> Found | None:
+def _curated(kind: str, prompt: str, zh: bool, haiku: bool = False) -> Found | None:
+    """The curated piece on the subject asked for (a poem's haiku form when `haiku`), or what the demo keeps."""
     words = prompt[:HEAD] if zh else words_of(prompt)
     for keys, keys_zh, row in _material()[kind]:
         if (keys_zh if zh else keys).matches(words):
             title, text = (row[3], row[5]) if zh else (row[2], row[4])
+            if haiku:
+                title, text = say(zh, f"{title} (a haiku)", f"{title}（俳句）"), row[7 if zh else 6]
             tip = say(zh, "Want it shorter, longer or changed? Say how and ask again.", "想要更短、更长或换个写法？说明要求后再问一次。")
             if kind == "recipes":
                 tip = say(zh, "Tip: read the whole recipe once before you start, and set out everything you need.",
@@ -69,7 +74,9 @@ def recipe(prompt: str, zh: bool) -> Found | None:
 
 def poem(prompt: str, zh: bool) -> Found | None:
     asks = _POEM_CUE_ZH.matches(prompt[:HEAD]) if zh else _POEM_CUE.matches(words_of(prompt))
-    return _curated("poems", prompt, zh) if asks else None
+    if not asks:
+        return None
+    return _curated("poems", prompt, zh, haiku=_HAIKU_CUE_ZH.matches(prompt[:HEAD]) if zh else _HAIKU_CUE.matches(words_of(prompt)))
 
 
 def _language(text: str, zh: bool) -> str | None:

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from playground.demo_gateway.answer_kit import load
 from playground.demo_gateway.catalog import CHAT_MODELS
 from playground.demo_gateway.characters import CHARACTERS, pace
 from playground.demo_gateway.server import RunningGateway
@@ -81,6 +82,23 @@ def test_a_chinese_question_is_answered_in_chinese(http: httpx.Client, prompt: s
 def test_a_pasted_text_is_summarised_by_its_key_sentences(http: httpx.Client) -> None:
     answer = ask(http, PASTED)
     assert answer.startswith("In short: The city council met on Monday to discuss the new park.") and PASTED not in answer
+
+
+@pytest.mark.parametrize(("prompt", "first_line", "not_in_haiku"), [
+    ("Write a haiku about autumn", "Red leaves letting go;", "The trees let go of what they kept"),
+    ("写一首关于秋天的俳句", "红叶松开手，", "树放下了一整年的收藏"),
+])
+def test_a_haiku_asked_for_is_a_haiku(http: httpx.Client, prompt: str, first_line: str, not_in_haiku: str) -> None:
+    titled, terse = ask(http, prompt, model="gx-2.5-flash").split("\n\n"), ask(http, prompt, model="cl-haiku-4-5-20251001")
+    assert ("haiku" in titled[0] or "俳句" in titled[0]) and titled[1] == terse
+    assert terse.splitlines()[0] == first_line and len(terse.splitlines()) == 3 and not_in_haiku not in terse
+
+
+def test_every_curated_poem_has_a_haiku_of_three_lines_and_the_chinese_one_counts_5_7_5() -> None:
+    for row in load("writing.json")["poems"]:
+        haiku, chinese = row[6], row[7]
+        assert len(haiku.splitlines()) == 3, row[2]
+        assert [len(line.rstrip("，。；")) for line in chinese.splitlines()] == [5, 7, 5], row[3]
 
 
 @pytest.mark.parametrize(("prompt", "opening", "connect"), [
