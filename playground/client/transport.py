@@ -35,6 +35,7 @@ from playground.client.errors import (
 from playground.client.keepalive import ReuseCheckedBackend, StaleConnectionError
 from playground.client.limits import SessionQuota, UpstreamCap
 from playground.client.redirects import next_hop
+from playground.client.pool import PlacingPool
 
 HIDDEN_BODY = Text("transport.not_shown_public_app_does")
 RETRYABLE_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
@@ -168,14 +169,14 @@ def _with(error: GatewayError, exchange: Exchange) -> GatewayError:
 
 class GuardedHTTPTransport(httpx.AsyncHTTPTransport):
     """httpx's transport whose connection pool connects through the hosted-mode guard (when
-    there is one) and never starts a request on a kept-alive connection the gateway closed
-    (`keepalive`)."""
+    there is one), never starts a request on a kept-alive connection the gateway closed
+    (`keepalive`) and gives each connection to one request at a time (`pool`)."""
 
     def __init__(self, guard: EgressGuard | None, limits: httpx.Limits | None = None) -> None:
         limits = limits or httpx.Limits()
         super().__init__(limits=limits)
         backend: httpcore.AsyncNetworkBackend = httpcore.AnyIOBackend()
-        self._pool = httpcore.AsyncConnectionPool(
+        self._pool = PlacingPool(
             ssl_context=httpx.create_ssl_context(), max_connections=limits.max_connections,
             max_keepalive_connections=limits.max_keepalive_connections, keepalive_expiry=limits.keepalive_expiry,
             network_backend=ReuseCheckedBackend(GuardedBackend(backend, guard) if guard is not None else backend),
