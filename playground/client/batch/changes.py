@@ -5,7 +5,9 @@ reordered or grown data set still lines up) and columns by format, model and own
 column moved to another place still lines up). A cell's verdict is the share of its grader marks
 that passed over its repeats, an error counting as every grader failed; a cell is better or worse
 when that share rose or fell. Without graders there is no better or worse, only an answer that
-changed. Per column: pass rate, median time to first token and cost, before and after.
+changed. Per column, before and after: the pass rate as the leaderboard counts it (the cells that
+passed every grader that judged them, `stability.verdict`: a cell with an error counts in neither
+and is counted among the errors beside it), median time to first token and cost.
 
 Runs belong to the same suite when they share the prompt template, the data set and the graders
 (the columns may differ): the trend lists each column's pass rate over those runs, oldest first.
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 from playground.client.batch.cost import Price
 from playground.client.batch.plan import Plan
 from playground.client.batch.report import cell_cost
+from playground.client.batch.stability import column_stability
 from playground.client.batch.store import CellRecord, RunFile, cell_key
 from playground.client.intent import FORMAT_LABELS
 from playground.client.stats import percentile
@@ -96,16 +99,10 @@ class Figures:
 
 
 def figures(view: RunView, column: int, prices: dict[str, Price]) -> Figures:
-    """One column's pass rate (over every graded mark, errors failing), median TTFT and cost."""
+    """One column's pass rate (the leaderboard's), errors, median TTFT and cost."""
     records = [record for record in view.run.cells.values() if record.column == column]
-    graders = len(view.plan.graders)
-    passed = judged = 0
-    for record in records:
-        marks = [] if record.error else [m for m in record.marks[:graders] if m.get("passed") is not None]
-        judged += graders if record.error else len(marks)
-        passed += sum(bool(m["passed"]) for m in marks)
     costs = [cell_cost(view.plan, record, prices) for record in records if not record.error or record.usage]
-    return Figures(passed / judged if judged else None,
+    return Figures(column_stability(view.plan, view.run, column).pass_rate,
                    percentile([r.ttft for r in records if r.ttft is not None and not r.cached], 0.5),
                    sum(c for c in costs if c is not None) if costs and all(c is not None for c in costs) else None,
                    sum(1 for r in records if r.error))

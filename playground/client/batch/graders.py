@@ -151,6 +151,13 @@ class Mark:
         return {"passed": self.passed, "detail": self.detail, "score": self.score, "exchange": self.exchange}
 
 
+def brief(reason: str, limit: int = 200) -> str:
+    """A mark's reason quoting an error: up to `limit` characters, cut at a word with an ellipsis when longer."""
+    if len(reason) <= limit:
+        return reason
+    return reason[:limit].rsplit(" ", 1)[0].rstrip(" ,.;:") + "…"
+
+
 def fits_the_boxes(spec: GraderSpec) -> bool:
     """Whether the Batch tab's grader boxes (kind, value, minimum, maximum, model) can hold `spec`
     (an imported suite's thresholds, labels, prices, scales and per-row values they cannot)."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from playground.client.batch.call import exchange_dict
 from playground.client.batch.cost import PriceError, cost, table_from_csv
-from playground.client.batch.graders import GraderSpec, Mark, grade_value, row_value, tool_called
+from playground.client.batch.graders import GraderSpec, Mark, brief, grade_value, row_value, tool_called
 from playground.client.batch.model_grader import MAX_ANSWER_CHARS, model_grade
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
@@ -85,9 +85,9 @@ async def similarity(client: GatewayClient, conn: Connection, spec: GraderSpec, 
     try:
         result = await client.embeddings.embed_list(conn, [answer[:MAX_ANSWER_CHARS], reference[:MAX_ANSWER_CHARS]], spec.model.strip())
     except GatewayError as error:
-        return Mark(False, Text("graders.embedding_failed", error=error.user_message[:120]), exchange=exchange_dict(error.exchange))
+        return Mark(None, Text("graders.embedding_failed", error=brief(error.user_message)), exchange=exchange_dict(error.exchange))
     except ValueError as error:
-        return Mark(False, Text("graders.embedding_failed", error=str(error)[:120]))
+        return Mark(None, Text("graders.embedding_failed", error=brief(str(error))))
     vectors = np.asarray(result.vectors, dtype=np.float64)
     norms = np.linalg.norm(vectors, axis=1)
     kept = exchange_dict(result.exchanges[0]) if result.exchanges else None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from playground.client.batch.call import exchange_dict, run_request
-from playground.client.batch.graders import PASS_SCORE, GraderSpec, Mark
+from playground.client.batch.graders import PASS_SCORE, GraderSpec, Mark, brief
 from playground.client.chat import ChatRequest
 from playground.client.errors import GatewayError
 from playground.client.gateway import GatewayClient
@@ -69,7 +69,8 @@ def parse_label(text: str, labels: tuple[str, ...]) -> str | None:
 
 
 async def model_grade(client: GatewayClient, conn: Connection, spec: GraderSpec, question: str, answer: str) -> Mark:
-    """Score (or label) one answer (never raises a gateway error: it becomes a mark that did not pass)."""
+    """Score (or label) one answer. A gateway error never raises: the answer is not graded (a mark
+    that neither passes nor fails, counted out of the pass rate), with the error as its reason."""
     low, high, least = scale_of(spec)
     prompt = (labelling_prompt(spec.value, spec.labels, question, answer) if spec.kind == "label"
               else grading_prompt(spec.value, question, answer, low, high))
@@ -77,7 +78,7 @@ async def model_grade(client: GatewayClient, conn: Connection, spec: GraderSpec,
     try:
         result, exchange = await run_request(client, conn, "chat", request)
     except GatewayError as error:
-        return Mark(False, Text("graders.grading_model_failed", error=error.user_message[:120]), exchange=exchange_dict(error.exchange))
+        return Mark(None, Text("graders.grading_model_failed", error=brief(error.user_message)), exchange=exchange_dict(error.exchange))
     kept = exchange_dict(exchange)
     reason = " ".join(result.text.strip().splitlines()[1:2])[:160]
     if spec.kind == "label":

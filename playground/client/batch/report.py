@@ -9,6 +9,7 @@ from playground.client.texts import Text
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from playground.client.batch import bradley_terry, elo
 from playground.client.batch.cost import Price, billed_output, cost, money
@@ -259,5 +260,13 @@ def grid_keys(plan: Plan, run: RunRecord, shown: str = FILTERS[0], sort: str = "
     return pairs
 
 
+NOT_GRADED = "–"
+"""A mark that neither passed nor failed: no answer to grade, or a grading model that could not grade it."""
+
+
+def mark_sign(mark: dict[str, Any]) -> str:
+    return "✓" if mark.get("passed") else ("✗" if mark.get("passed") is False else NOT_GRADED)
+
+
 def marks_text(record: CellRecord) -> str:
-    return "".join("✓" if m.get("passed") else ("✗" if m.get("passed") is False else "·") for m in record.marks)
+    return "".join(mark_sign(mark) for mark in record.marks)

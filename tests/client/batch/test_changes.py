@@ -13,6 +13,7 @@ from playground.client.batch.cost import Price
 from playground.client.batch.dataset import Dataset
 from playground.client.batch.graders import GraderSpec
 from playground.client.batch.plan import Plan
+from playground.client.batch.report import leaderboard
 from playground.client.batch.store import CellRecord, RunFile
 
 ROWS = [{"q": "one"}, {"q": "two"}, {"q": "three"}]
@@ -43,7 +44,7 @@ def test_better_and_worse_per_row_and_per_column(tmp_path: Path) -> None:
         (0, "chat completions · m2", WORSE, 1.0, 0.0), (1, "chat completions · m1", BETTER, 0.0, 1.0),
         (2, "chat completions · m1", BETTER, 0.0, 1.0)]  # the error counted as a failure before
     first, second = result.columns
-    assert first.before is not None and first.after is not None and first.before.pass_rate == pytest.approx(1 / 3)
+    assert first.before is not None and first.after is not None and first.before.pass_rate == 0.5  # as the leaderboard: the error among the errors
     assert first.after.pass_rate == 1.0 and (first.better, first.worse) == (2, 0) and (second.better, second.worse) == (0, 1)
     assert first.before.errors == 1 and first.after.ttft_p50 == pytest.approx(0.2) and first.after.cost == pytest.approx(90 / 1e6)
 
@@ -76,3 +77,12 @@ def test_the_trend_of_a_suite_over_its_runs(tmp_path: Path) -> None:
     assert [p.pass_rates["chat completions · m1"] for p in points] == [pytest.approx(1 / 3), pytest.approx(2 / 3), 1.0]
     assert suite_key(first.plan) == suite_key(third.plan) != suite_key(other.plan)
     assert column_key(first.plan, 0) == "chat completions · m1"
+
+
+def test_a_column_that_only_errored_has_no_pass_rate_here_as_on_the_leaderboard(tmp_path: Path) -> None:
+    errored = _view(tmp_path, 1.0, ROWS, [("chat", "m1")], {(0, 0): None, (1, 0): None, (2, 0): None})
+    (column,) = diff(errored, errored, PRICES).columns
+    assert column.after is not None and (column.after.pass_rate, column.after.errors) == (None, 3)
+    assert trend([], errored, PRICES)[0].pass_rates == {"chat completions · m1": None}
+    (stats,) = leaderboard(errored.plan, errored.run, PRICES)
+    assert (stats.pass_rates, stats.errors) == ([None], 3)

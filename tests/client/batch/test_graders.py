@@ -81,6 +81,7 @@ async def test_model_graded_by_the_demo_gateway_is_deterministic_and_keeps_its_e
     assert good.exchange["response_body"]["choices"][0]["message"]["content"].startswith("SCORE: 5")
 
 
-async def test_a_failing_grading_model_is_a_mark_not_a_crash(client: GatewayClient, conn: Connection) -> None:
+async def test_a_failing_grading_model_leaves_the_answer_not_graded_with_the_reason(client: GatewayClient, conn: Connection) -> None:
     mark = await model_grade(client, conn, GraderSpec("model", "anything", model="no-such-model"), "q", "a")
-    assert mark.passed is False and "grading model failed" in mark.detail and mark.exchange["status"] == 404
+    assert mark.passed is None and mark.detail.startswith("not graded: the grading model failed: ") and mark.exchange["status"] == 404
+    assert "no-such-model" in mark.detail

@@ -57,7 +57,7 @@ async def test_similarity_embeds_through_the_gateway(client: GatewayClient, conn
     assert same.passed is True and same.detail == "cosine 1.000 (at least 0.99)"
     assert same.exchange is not None and same.exchange["url"].endswith("/v1/embeddings")
     missing = await grade_cell(client, conn, GraderSpec("similar", "x", model="no-such-embedder"), "q", "answer", {}, FACTS)
-    assert missing.passed is False and missing.detail.startswith("the embedding call failed")
+    assert missing.passed is None and missing.detail.startswith("not graded: the embedding call failed")
 
 
 async def test_model_scores_on_the_graders_scale_and_labels(client: GatewayClient, conn: Connection) -> None:

@@ -12,7 +12,7 @@ from playground.client.batch.cost import Price, money
 from playground.client.batch.dataset import Dataset
 from playground.client.batch.graders import KINDS as GRADER_KINDS, GraderSpec
 from playground.client.batch.plan import Plan
-from playground.client.batch.report import FILTERS, cell_cost, cell_tokens, column_label, grid_keys, marks_text
+from playground.client.batch.report import FILTERS, cell_cost, cell_tokens, column_label, grid_keys, mark_sign, marks_text
 from playground.client.batch.runner import Progress
 from playground.client.batch.stability import flipping_rows
 from playground.client.batch.store import RunRecord, cell_key
@@ -107,8 +107,7 @@ def cell_markdown(plan: Plan, run: RunRecord, row: int, repeat: int, column: int
     if record.answer:
         lines.append("```text\n" + record.answer.replace("```", "ʼʼʼ")[:4000] + "\n```")
     for spec, mark in zip(plan.graders, record.marks):
-        sign = "✓" if mark.get("passed") else ("✗" if mark.get("passed") is False else "·")
-        lines.append(f"- {sign} {plain(spec.label)}: {plain(str(mark.get('detail', '')))}")
+        lines.append(f"- {mark_sign(mark)} {plain(spec.label)}: {plain(str(mark.get('detail', '')))}")
     if record.usage:
         lines.append(say("bview.usage", input=record.usage.get("input"), output=record.usage.get("output"), cost=money(cell_cost(plan, record, prices))))
     return "\n\n".join(lines)
