@@ -32,7 +32,8 @@ from playground.client.batch.importers.bounds import MAX_FILES
 from playground.client.batch.importers.providers import column_of
 from playground.client.batch.plan import MAX_REPEATS, Plan
 from playground.client.batch.runner import Progress, Runner
-from playground.client.batch.store import RunRecord
+from playground.client.batch.report import column_label
+from playground.client.batch.store import CellRecord, RunRecord
 from playground.client.batch.stored_run import StoredRun
 from playground.store.database import Database
 from playground.client.gateway import GatewayClient
@@ -115,6 +116,16 @@ def pass_rate(plan: Plan, run: RunRecord) -> tuple[float | None, list[float | No
     return (sum(passed for passed, _ in counts) / total if total else None), rates
 
 
+def column_errors(plan: Plan, run: RunRecord) -> list[tuple[str, int, str]]:
+    """(column, cells with an error, the first of them in row order, up to 300 characters) for each column that had one."""
+    found: dict[int, list[CellRecord]] = {}
+    for key in sorted(run.cells, key=lambda key: tuple(int(part) for part in key.split("."))):
+        record = run.cells[key]
+        if record.error:
+            found.setdefault(record.column, []).append(record)
+    return [(str(column_label(plan, column)), len(records), records[0].error[:300]) for column, records in sorted(found.items())]
+
+
 def result_document(suite: Suite, suite_path: Path, plan: Plan, run: RunRecord, fail_under: float) -> dict[str, Any]:
     rate, rates = pass_rate(plan, run)
     cells = [run.cells[key] for key in sorted(run.cells, key=lambda key: tuple(int(part) for part in key.split(".")))]
@@ -162,11 +173,12 @@ async def run_suite(plan: Plan, conn: Connection, run: RunRecord, lines: Progres
 
 
 def gateway(settings: Settings, lines: ProgressLines) -> tuple[Connection, GatewayProcess | None]:
-    """The configured gateway, or the demo gateway in a process of its own (stopped by the caller)."""
+    """The configured gateway, or the demo gateway in a process of its own (stopped by the caller), at the
+    app's pace (`DEMO_TOKEN_DELAY`), so its times read as a run of the tab's do."""
     if settings.gateway_base_url is not None:
         return Connection(settings.gateway_base_url, settings.gateway_api_key), None
     lines.say("GATEWAY_BASE_URL is not set: running on the demo gateway")
-    demo = GatewayProcess.start(DemoConfig(api_key=settings.demo_api_key, token_delay=0.0), hosted=False)
+    demo = GatewayProcess.start(DemoConfig(api_key=settings.demo_api_key, token_delay=settings.demo_token_delay), hosted=False)
     demo.wait_ready()
     return Connection(demo.url, settings.demo_api_key), demo
 
@@ -196,6 +208,8 @@ def run_command(args: argparse.Namespace, settings: Settings, stderr: TextIO) ->
         if demo is not None:
             demo.stop()
     lines.tick(progress, force=True)
+    for label, count, first in column_errors(plan, run):
+        lines.say(f"{label}: {count} error(s), the first: {first}")
     document = result_document(suite, suite_path, plan, run, args.fail_under)
     if args.json is not None:
         args.json.write_text(json.dumps(document, ensure_ascii=False, indent=2), encoding="utf-8")

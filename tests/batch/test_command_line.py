@@ -78,6 +78,18 @@ def test_promptfoo_provider_ids_choose_the_format(tmp_path: Path, gateway: Runni
     assert all(not cell["error"] for cell in document["cells"]) and document["pass_rate"] == 0.0
 
 
+def test_a_column_whose_cells_fail_is_named_with_its_first_error_and_the_demo_keeps_the_apps_pace(tmp_path: Path) -> None:
+    out = tmp_path / "result.json"
+    done = batch(tmp_path, str(FIXTURES / "anthropic-console" / "console-export.csv"), "--models", "chat:gx-2.5-flash", "messages:gpt-4.1",
+                 "--fail-under", "0", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "C2 messages · gpt-4.1: 3 error(s), the first: not sent: " in done.stderr and "the messages format serves the `cl` family" in done.stderr
+    assert "C1 chat completions" not in done.stderr
+    run, _ = BatchRuns.at(tmp_path / "data", 100).open(json.loads(out.read_text(encoding="utf-8"))["run_id"], "")
+    rates = [cell.tokens_per_s for cell in run.cells.values() if cell.tokens_per_s is not None]
+    assert rates and max(rates) < 200  # the app's demo streams about 30 pieces a second, not thousands
+
+
 def test_a_gateway_that_answers_nothing_is_not_a_failing_suite(tmp_path: Path) -> None:
     closed = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     out = tmp_path / "result.json"

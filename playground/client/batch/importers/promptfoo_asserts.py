@@ -15,7 +15,7 @@ import regex
 
 from playground.client.batch.graders import MAX_PATTERN_CHARS
 from playground.client.batch.importers.bounds import SuiteFiles, load_json, load_yaml, scalar_text
-from playground.client.batch.importers.providers import column_of
+from playground.client.batch.importers.providers import column_of, gateway_model
 from playground.client.batch.importers.suite import DEFAULT_EMBEDDING_MODEL
 from playground.client.texts import Text
 
@@ -171,5 +171,5 @@ def _embedding_model(item: dict[str, Any]) -> str:
     provider = item.get("provider")
     provider_id = provider if isinstance(provider, str) else provider.get("id") if isinstance(provider, dict) else ""
     if isinstance(provider_id, str) and ":" in provider_id:
-        return provider_id.rsplit(":", 1)[-1] or DEFAULT_EMBEDDING_MODEL
+        return gateway_model(provider_id.rsplit(":", 1)[-1]) or DEFAULT_EMBEDDING_MODEL
     return DEFAULT_EMBEDDING_MODEL

@@ -2,7 +2,9 @@
 completions, `openai:responses:MODEL` the responses format, `anthropic:messages:MODEL` messages,
 `google:MODEL`, `vertex:MODEL` and `gemini:MODEL` the native format; the `id:` + `config:` form
 (and promptfoo's `{id: config}` map) carries temperature and the output token limit into the
-column's own settings. What a provider cannot bring (another provider kind, code, connection
+column's own settings. A model is named as the gateway names it: the spec writes a vendor's product
+word in a model id as its neutral token (`claude-sonnet-4-5-20250929` is `cl-sonnet-4-5-20250929`,
+`gemini-2.5-flash` is `gx-2.5-flash`). What a provider cannot bring (another provider kind, code, connection
 settings) is named, never guessed."""
 
 from __future__ import annotations
@@ -24,7 +26,16 @@ OPENAI_OTHER_KINDS = ("completion", "embedding", "embeddings", "assistant", "rea
 TOKEN_KEYS = ("max_tokens", "max_output_tokens", "max_completion_tokens", "maxOutputTokens")
 CONNECTION_KEYS = frozenset({"apiKey", "apiKeyEnvar", "apiBaseUrl", "apiHost", "baseUrl", "organization", "headers", "region", "projectId"})
 
+VENDOR_WORDS = {"claude": "cl", "gemini": "gx"}
+"""A model id's leading product word and the neutral token the gateway writes for it (gateway-api.md)."""
+
 Column = tuple[tuple[str, str], ColumnSettings]
+
+
+def gateway_model(model: str) -> str:
+    """`model` as the gateway names it (`claude-…` -> `cl-…`, `gemini-…` -> `gx-…`; any other as it is)."""
+    word, dash, rest = model.partition("-")
+    return f"{VENDOR_WORDS[word.lower()]}-{rest}" if dash and rest and word.lower() in VENDOR_WORDS else model
 
 
 def column_of(provider_id: str) -> tuple[str, str] | str:
@@ -34,13 +45,13 @@ def column_of(provider_id: str) -> tuple[str, str] | str:
         return Text("import.provider_code", provider=text[:80])
     parts = text.split(":")
     if len(parts) >= 3 and (parts[0], parts[1]) in FORMATS_BY_PREFIX:
-        return FORMATS_BY_PREFIX[(parts[0], parts[1])], ":".join(parts[2:]).strip()
+        return FORMATS_BY_PREFIX[(parts[0], parts[1])], gateway_model(":".join(parts[2:]).strip())
     if parts[0] == "openai" and len(parts) == 2 and parts[1] and parts[1] not in OPENAI_OTHER_KINDS:
         return "chat", parts[1].strip()
     if parts[0] in NATIVE_PREFIXES and len(parts) >= 2:
         model = parts[-1].strip()
         if model:
-            return "native", model
+            return "native", gateway_model(model)
     return Text("import.provider_unknown", provider=text[:80])
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from playground.client import catalog
 from playground.client.batch.dataset import Dataset
 from playground.client.batch.graders import GraderSpec
 from playground.client.batch.plan import ColumnSettings, Plan
@@ -29,6 +30,13 @@ class Suite:
     graders: list[GraderSpec] = field(default_factory=list)
     unmapped: Sequence[str] = field(default_factory=list)
     """What the suite holds that this playground does not run, each naming where and why."""
+
+    def unknown_models(self) -> list[str]:
+        """The models the suite names (columns, grading and embedding models) that the playground's
+        model list does not hold: a gateway may well refuse them."""
+        named = [model for _, model in self.columns] + [spec.model for spec in self.graders if spec.kind in ("model", "label", "similar")]
+        return [model for model in dict.fromkeys(named)
+                if model and catalog.find(model) is None and model not in catalog.EMBEDDING_MODELS]
 
     def plan(self, columns: list[tuple[str, str]] | None = None, repeats: int = 1, concurrency: int = 4) -> Plan:
         """The run's plan: the suite's columns (with their own settings), or `columns` instead."""

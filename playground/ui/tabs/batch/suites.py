@@ -29,6 +29,9 @@ def suite_status(suite: Suite) -> str:
         lines.append(say("bview.imported_graders", graders="; ".join(plain(word(spec.label)) for spec in suite.graders)))
     if not suite.columns:
         lines.append(say("bview.import_no_columns"))
+    unknown = suite.unknown_models()
+    if unknown:
+        lines.append(say("bview.import_models_unknown", models=", ".join(plain(model) for model in unknown)))
     if suite.unmapped:
         lines.append(say("bview.unmapped_heading") + "\n" + "\n".join(f"- {plain(word(text))}" for text in suite.unmapped))
     else:

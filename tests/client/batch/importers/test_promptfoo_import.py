@@ -29,7 +29,7 @@ def refusal(paths: list[str | Path], max_rows: int = 100) -> str:
 
 def test_claude_vs_gpt_maps_the_id_and_config_form_and_default_assertions() -> None:
     suite = imported("promptfoo/claude-vs-gpt", prices="model,input,output\ngpt-4o,2.5,10\n")
-    assert suite.columns == [("messages", "claude-3-5-sonnet-20241022"), ("chat", "gpt-4o")]
+    assert suite.columns == [("messages", "cl-3-5-sonnet-20241022"), ("chat", "gpt-4o")]  # claude-…: the gateway's neutral token
     assert suite.column_settings == [ColumnSettings(0.0, 1024, None), ColumnSettings()]
     assert [(g.kind, g.threshold) for g in suite.graders[:2]] == [("cost", 0.01), ("latency", 3000.0)]
     assert suite.graders[0].prices.startswith("model,input")
@@ -116,7 +116,8 @@ def test_files_are_bounded_before_reading(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("provider", "column"), [
     ("openai:chat:gpt-4.1", ("chat", "gpt-4.1")), ("openai:gpt-4o-mini", ("chat", "gpt-4o-mini")),
     ("openai:responses:o4-mini", ("responses", "o4-mini")), ("anthropic:messages:cl-haiku-4-5-20251001", ("messages", "cl-haiku-4-5-20251001")),
-    ("google:gx-2.5-flash", ("native", "gx-2.5-flash")), ("vertex:gemini-2.0-flash-exp", ("native", "gemini-2.0-flash-exp")),
+    ("google:gx-2.5-flash", ("native", "gx-2.5-flash")), ("vertex:gemini-2.0-flash-exp", ("native", "gx-2.0-flash-exp")),
+    ("anthropic:messages:claude-sonnet-4-5-20250929", ("messages", "cl-sonnet-4-5-20250929")), ("anthropic:messages:claude", ("messages", "claude")),
 ])
 def test_provider_ids_map_to_a_format_and_a_model(provider: str, column: tuple[str, str]) -> None:
     assert column_of(provider) == column

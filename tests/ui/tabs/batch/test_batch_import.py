@@ -73,3 +73,17 @@ async def test_a_session_of_an_imported_run_loads_its_graders_beside_the_boxes(h
     assert [spec.kind for spec in loaded_into.suite_graders] == ["model", "label", "similar"]
     again, _ = handlers.plan_of(loaded_into, tuple(form))
     assert again.graders == plan.graders
+
+
+async def test_a_vendor_model_name_becomes_the_gateways_and_a_model_off_the_list_is_named(handlers: BatchHandlers, tmp_path: Path) -> None:
+    config = tmp_path / "promptfooconfig.yaml"
+    config.write_text("prompts: ['Answer: {{question}}']\n"
+                      "providers: ['openai:chat:gpt-4.1', 'anthropic:messages:claude-sonnet-4-5-20250929']\n"
+                      "defaultTest: {options: {provider: 'openai:chat:gpt-4.1-mini'}}\n"
+                      "tests: [{vars: {question: 'Capital of France?'}, assert: [{type: llm-rubric, value: 'Names Paris'}]}]\n", encoding="utf-8")
+    batch = BatchState()
+    answer = await handlers.on_import(batch, [str(config)])
+    status, form = answer[1], list(answer[2:2 + len(FORM)])
+    assert form[2:6] == ["chat", "gpt-4.1", "messages", "cl-sonnet-4-5-20250929"]
+    assert "Not in this playground's model list, so the gateway may refuse them: gpt-4.1-mini." in status
+    assert "cl-sonnet" not in status.split("model list")[1] and batch.suite_graders[0].model == "gpt-4.1-mini"
