@@ -21,7 +21,7 @@ from playground.client.transport import Connection, url_problem
 from playground.gradio_compat import current_request
 from playground.ui.i18n import say, visitor_locale
 from playground.ui.shared.presentation import visitor_pace
-from playground.ui.shared.render import plain
+from playground.ui.shared.render import code, plain
 from playground.ui.web.visitor_identity import visitor_of
 
 
@@ -76,7 +76,7 @@ class ServerDefaults:
         demo gateway in hosted mode, whose address is the server's own and means nothing to a visitor."""
         if self.hosted and self.demo and self.is_default(url):
             return say("connection.the_demo_gateway")
-        return f"`{plain(url[:200])}`"
+        return code(url[:200])
 
     def visitor_limits(self) -> str:
         """The limits each visitor has, in words ("" when there are none)."""

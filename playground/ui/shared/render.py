@@ -92,6 +92,15 @@ def plain(text: str) -> str:
     return _MARKDOWN_SPECIALS.sub(r"\\\1", escaped)
 
 
+def code(text: str) -> str:
+    """Text shown inside Markdown as a code span, exactly as it is: nothing is escaped inside one (a
+    backslash or `&amp;` would show as typed), so its fence is longer than any run of backticks in it."""
+    flat = " ".join(text.splitlines())
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", flat)), default=0) + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
 def error_text(error: BaseException) -> str:
     """What a person reads in the error banner: our heading, then the message as plain text
     (it may quote the gateway, whose words are never rendered)."""

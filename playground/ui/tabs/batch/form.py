@@ -18,7 +18,7 @@ from playground.client.validation import MAX_DATA_DEPTH
 from playground.ui.i18n import say
 from playground.ui.i18n.client_words import word, word_list
 from playground.ui.shared.forms import optional_positive, whole
-from playground.ui.shared.render import plain
+from playground.ui.shared.render import code, plain
 from playground.ui.tabs.batch.columns import columns_with_settings, mocked_tools_of, temperature_of, with_mocked_tools
 
 GRADER_SLOTS = 6
@@ -34,7 +34,7 @@ async def load_dataset(path: str | None, paste: str, system: str, user: str, max
 
 
 def dataset_status(dataset: Dataset) -> str:
-    shown = ", ".join(f"`{plain(name)}`" for name in dataset.columns)
+    shown = ", ".join(code(name) for name in dataset.columns)
     rows = say("bview.row_one" if len(dataset.rows) == 1 else "bview.row_many")
     return say("bview.rows", count=f"{len(dataset.rows):,}", rows=rows, source=source_words(dataset.source), columns=shown)
 
