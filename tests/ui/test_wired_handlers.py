@@ -42,6 +42,8 @@ from playground.ui.conversation.prompt_handlers import PromptHandlers
 from playground.ui.session_files.panel import SessionFileBar
 from playground.ui.shared import guide, links
 from playground.ui.shared.curl_panel import CurlImporter
+from playground.ui.shared.column_picker import CUSTOM, ColumnPicker
+from playground.ui.tabs.batch.layout import PRESETS as BATCH_PRESETS
 from playground.ui.shared.links import LinkOpener
 from playground.ui.shared.presets import PresetBar
 from playground.ui.shared.prices import PriceEditor
@@ -260,3 +262,15 @@ def test_the_shared_widgets_events_run_named_handlers(page: Any) -> None:
     assert plain(handler(page, "curl-import-button", "click")) is CurlImporter.switch
     assert plain(handler(page, "curl-import-keep", "click")) is CurlImporter.keep_url
     assert sum(plain(fn.fn) is LinkOpener.on_load for fn in page.fns.values()) == 1, "one reader of the link"
+
+
+@pytest.mark.parametrize("tab", ["batch", "compare"])
+def test_the_column_pickers_however_set_show_the_preset_they_hold(page: Any, tab: str) -> None:
+    for index in (0, 1):  # a format and a model picker, of the first and second column
+        assert behind(handler(page, f"{tab}-model-{index}", "change")) is ColumnPicker.preset_of
+        assert behind(handler(page, f"{tab}-format-{index}", "change")) is ColumnPicker.preset_of
+    picker = ColumnPicker("batch", BATCH_PRESETS)
+    two = "Two models through chat completions"
+    assert picker.preset_of("chat", "gx-2.5-flash", "chat", " gpt-4.1 ", "", "") == two
+    assert picker.preset_of("chat", "gx-2.5-flash", "messages", "cl-sonnet-4-5-20250929", "", "") == CUSTOM  # an import's columns
+    assert picker.preset_of("chat", "gx-2.5-flash", "", "", "", "") == CUSTOM

@@ -86,6 +86,15 @@ class ColumnPicker:
         pairs = list(self.presets[name]) + [("", "")] * len(self.formats)
         return tuple(value for fmt, model in pairs[:len(self.formats)] for value in (fmt, model))
 
+    def preset_of(self, *values: Any) -> str:
+        """The preset whose columns the pickers hold, else "Your own choice" (an import, a session or a
+        link set them, or a person changed one)."""
+        held = chosen(values)
+        return next((name for name, pairs in self.presets.items() if list(pairs) == held), CUSTOM)
+
     def wire(self) -> None:
+        """The radio fills the pickers; the pickers, however set, show which preset they hold."""
         assert self.preset is not None
         self.preset.input(self.values_for, self.preset, self.inputs, queue=False)
+        gr.on([picker.change for picker in self.inputs], self.preset_of, self.inputs, self.preset, queue=False, show_progress="hidden",
+              trigger_mode="always_last")
