@@ -32,7 +32,7 @@ from playground.ui.tabs.messages import handlers as messages_handlers
 from playground.ui.tabs.native import handlers as native_handlers
 from playground.ui.tabs.responses import handlers as responses_handlers
 from playground.ui.tabs.batch.changes import ChangesHandlers
-from playground.ui.tabs.batch.handlers import BatchHandlers
+from playground.ui.tabs.batch.handlers import BatchHandlers, closed_cell
 from playground.ui.tabs.batch.linked import BatchLink
 from playground.ui.tabs.registry import TABS
 from playground.ui.conversation import branches, prompt_move, template_vars
@@ -274,3 +274,13 @@ def test_the_column_pickers_however_set_show_the_preset_they_hold(page: Any, tab
     assert picker.preset_of("chat", "gx-2.5-flash", "chat", " gpt-4.1 ", "", "") == two
     assert picker.preset_of("chat", "gx-2.5-flash", "messages", "cl-sonnet-4-5-20250929", "", "") == CUSTOM  # an import's columns
     assert picker.preset_of("chat", "gx-2.5-flash", "", "", "", "") == CUSTOM
+
+
+def test_starting_or_opening_another_batch_run_empties_the_cell_panel(page: Any) -> None:
+    cell = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == "batch-cell")
+    for starts in (BatchHandlers.on_run, BatchHandlers.on_open_listed):
+        parent = next(fn for fn in page.fns.values() if fn.fn is not None and behind(fn.fn) is starts)
+        after = [fn for fn in page.fns.values() if fn.trigger_after == parent._id and fn.fn is closed_cell]
+        assert len(after) == 1 and cell in after[0].outputs, starts.__name__
+    emptied = closed_cell()
+    assert emptied[0] == "" and emptied[-1]["visible"] is False

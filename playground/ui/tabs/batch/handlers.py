@@ -109,6 +109,11 @@ def exports(plan: Plan, run: RunRecord, folder: Path, prices: dict[str, Price]) 
     return [str(path) for path in write_exports(folder, plan, run, prices).values()]
 
 
+def closed_cell() -> tuple[Any, ...]:
+    """The cell panel, its inspector and its model graders' box emptied (another run is started or opened)."""
+    return ("", *Inspector.note(""), gr.update(value="", visible=False))
+
+
 @dataclass
 class BatchHandlers:
     """The handlers the tab's events run (`layout` wires these methods, the tests call them), bound
@@ -308,7 +313,7 @@ class BatchHandlers:
             run_file, plan = self.runs.open(batch.run_id, self.owner())
             row, repeat = int(evt.row_value[0]) - 1, int(evt.row_value[1]) - 1
         except (OSError, ValueError, TypeError, IndexError):
-            return ("", *Inspector.note(""), gr.update(value="", visible=False))
+            return closed_cell()
         column = column_of_grid_index(plan, evt.index[1] if isinstance(evt.index, (list, tuple)) else 0)
         if column is None:
             column = 0

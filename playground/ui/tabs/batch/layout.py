@@ -25,7 +25,7 @@ from playground.settings import Settings
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.tabs.batch.column_prompts import ColumnPrompts, PromptVersionsExample
 from playground.ui.tabs.batch.columns import ColumnSettingsInputs
-from playground.ui.tabs.batch.handlers import DEFAULT_TEMPLATE, BatchHandlers, BatchState, reworded_template
+from playground.ui.tabs.batch.handlers import DEFAULT_TEMPLATE, BatchHandlers, BatchState, closed_cell, reworded_template
 from playground.ui.tabs.batch.form import GRADER_SLOTS
 from playground.ui.tabs.batch.changes import ChangesHandlers
 from playground.ui.tabs.batch.linked import BatchLink
@@ -126,6 +126,11 @@ class BatchPage:
     def view_outputs(self) -> list[Any]:
         """What `BatchHandlers.views` fills: progress, leaderboard, grid, grid note, sort, A/B columns."""
         return [self.progress, self.board, self.table, self.grid_note, self.sort, self.left, self.right]
+
+    @property
+    def cell_outputs(self) -> list[Any]:
+        """What a grid cell opened fills (`BatchHandlers.on_select`, `closed_cell`): its text, the inspector, its model graders' box."""
+        return [self.cell, *self.inspector.components, self.grader_exchange]
 
     @property
     def data_outputs(self) -> list[Any]:
@@ -317,6 +322,7 @@ def _wire_run(ctx: TabContext, tab: BatchPage, handlers: BatchHandlers, last_run
     on_watch, on_end = handlers.on_watch, handlers.on_end  # one function each: both runs' watchers share its queue, as before
     ends, viewed = [*tab.view_outputs, tab.error], [tab.state, tab.shown, tab.sort]
     started = tab.run.click(handlers.on_run, [tab.state, *ctx.connection, *tab.form], [tab.state, tab.error, tab.notice, last_run], queue=False)
+    started.then(closed_cell, None, tab.cell_outputs, queue=False, show_progress="hidden")  # the panel showed a cell of the run before
     watching = started.then(on_watch, tab.state, tab.progress, concurrency_limit=None, show_progress="hidden")
     watching.then(on_end, viewed, ends, queue=False)
     resumed = tab.resume.click(handlers.on_resume, [tab.state, tab.rerun_errors, *ctx.connection], [tab.state, tab.error, tab.notice], queue=False)
@@ -331,7 +337,7 @@ def _wire_results(loaded: Any, tab: BatchPage, handlers: BatchHandlers, last_run
     viewed = [tab.state, tab.shown, tab.sort]
     gr.on([tab.shown.input, tab.sort.input], handlers.on_view, viewed, [tab.table, tab.grid_note], queue=False)
     loaded.then(handlers.on_restore, [tab.state, last_run], [tab.state, *tab.view_outputs, *tab.form, *tab.data_outputs], queue=False)
-    tab.table.select(handlers.on_select, tab.state, [tab.cell, *tab.inspector.components, tab.grader_exchange], queue=False)
+    tab.table.select(handlers.on_select, tab.state, tab.cell_outputs, queue=False)
     pair_outputs = [tab.state, tab.ab_prompt, tab.answer_a, tab.answer_b]
     tab.next_pair.click(handlers.on_pair, [tab.state, tab.left, tab.right], pair_outputs, queue=False)
     for button, voted in ((tab.vote_a, handlers.vote_a), (tab.vote_tie, handlers.vote_tie), (tab.vote_b, handlers.vote_b)):
@@ -340,8 +346,9 @@ def _wire_results(loaded: Any, tab: BatchPage, handlers: BatchHandlers, last_run
     filters = [tab.state, tab.runs_dataset, tab.runs_model, tab.runs_since, tab.runs_until]
     gr.on([tab.find_runs.click, *(box.submit for box in filters[1:])], handlers.on_find, filters, [tab.state, tab.runs_table, tab.runs_note],
           queue=False)
-    tab.runs_table.select(handlers.on_open_listed, tab.state, [tab.state, *tab.view_outputs, *tab.form, *tab.data_outputs, last_run, tab.runs_note],
-                          queue=False)
+    opened = tab.runs_table.select(handlers.on_open_listed, tab.state, [tab.state, *tab.view_outputs, *tab.form, *tab.data_outputs, last_run,
+                                                                         tab.runs_note], queue=False)
+    opened.then(closed_cell, None, tab.cell_outputs, queue=False, show_progress="hidden")
     tab.export.click(handlers.on_export, tab.state, [tab.files, tab.session_status], queue=False)
     tab.load_session.upload(handlers.on_load, [tab.state, tab.load_session], [tab.state, tab.session_status, *tab.form, *tab.data_outputs],
                             queue=False)
