@@ -174,7 +174,7 @@ async def run_suite(plan: Plan, conn: Connection, run: RunRecord, lines: Progres
 
 def gateway(settings: Settings, lines: ProgressLines) -> tuple[Connection, GatewayProcess | None]:
     """The configured gateway, or the demo gateway in a process of its own (stopped by the caller), at the
-    app's pace (`DEMO_TOKEN_DELAY`), so its times read as a run of the tab's do."""
+    app's pace (`DEMO_TOKEN_DELAY`), so its times compare with a run in the tab."""
     if settings.gateway_base_url is not None:
         return Connection(settings.gateway_base_url, settings.gateway_api_key), None
     lines.say("GATEWAY_BASE_URL is not set: running on the demo gateway")

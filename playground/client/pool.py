@@ -19,8 +19,9 @@ run each time a request arrives and each time a response closes. In httpcore 1.0
 tracks (given to it, or carrying its response) is spoken for, never given again or closed; idle
 connections beyond the keep-alive limit are counted as idle ones. That suits HTTP/1.1, where a
 connection carries one request at a time (what `transport.GuardedHTTPTransport` builds; with HTTP/2
-it would open a connection where one could be shared). On another httpcore version the pass is httpcore's own: it reads the pool's
-private lists (`RELIED_ON`), checked by `tests/client/test_pool.py`.
+it would open a connection where one could be shared). On another httpcore version the pass is
+httpcore's own: this one reads the pool's private lists (`RELIED_ON`), checked by
+`tests/client/test_pool.py`.
 """
 
 from __future__ import annotations
