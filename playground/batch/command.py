@@ -116,11 +116,15 @@ def pass_rate(plan: Plan, run: RunRecord) -> tuple[float | None, list[float | No
     return (sum(passed for passed, _ in counts) / total if total else None), rates
 
 
+def cells_in_order(run: RunRecord) -> list[CellRecord]:
+    """The run's cells by row, repeat and column."""
+    return [run.cells[key] for key in sorted(run.cells, key=lambda key: tuple(int(part) for part in key.split(".")))]
+
+
 def column_errors(plan: Plan, run: RunRecord) -> list[tuple[str, int, str]]:
     """(column, cells with an error, the first of them in row order, up to 300 characters) for each column that had one."""
     found: dict[int, list[CellRecord]] = {}
-    for key in sorted(run.cells, key=lambda key: tuple(int(part) for part in key.split("."))):
-        record = run.cells[key]
+    for record in cells_in_order(run):
         if record.error:
             found.setdefault(record.column, []).append(record)
     return [(str(column_label(plan, column)), len(records), records[0].error[:300]) for column, records in sorted(found.items())]
@@ -128,7 +132,7 @@ def column_errors(plan: Plan, run: RunRecord) -> list[tuple[str, int, str]]:
 
 def result_document(suite: Suite, suite_path: Path, plan: Plan, run: RunRecord, fail_under: float) -> dict[str, Any]:
     rate, rates = pass_rate(plan, run)
-    cells = [run.cells[key] for key in sorted(run.cells, key=lambda key: tuple(int(part) for part in key.split(".")))]
+    cells = cells_in_order(run)
     return {
         "kind": RESULT_KIND, "version": 1, "run_id": run.run_id,
         "suite": {"path": str(suite_path), "source": suite.source, "name": suite.name, "unmapped": [str(text) for text in suite.unmapped]},
