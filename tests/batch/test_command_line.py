@@ -60,7 +60,7 @@ def test_at_the_bar_exits_0_and_repeat_runs_every_row_k_times(tmp_path: Path, ga
 def test_a_suite_that_cannot_run_exits_2_and_says_why(tmp_path: Path, gateway: RunningGateway) -> None:
     missing = batch(tmp_path, str(FIXTURES / "promptfoo" / "configuration-guide" / "promptfooconfig.yaml"), gateway=gateway)
     assert missing.returncode == 2
-    assert "could not run: not imported: prompts[1]: file://prompt1.txt was not uploaded: add prompt1.txt to the upload" in missing.stderr
+    assert "could not run: not imported: prompts[0]: file://prompt1.txt was not uploaded: add prompt1.txt to the upload" in missing.stderr
     no_models = batch(tmp_path, str(FIXTURES / "anthropic-console" / "console-export.csv"), gateway=gateway)
     assert no_models.returncode == 2 and "the suite names no model this playground maps: give --models" in no_models.stderr
     wrong = batch(tmp_path, str(FIXTURES / "openai-evals" / "it-ticket-eval.json"), "--models", "ollama:llama3", gateway=gateway)

@@ -54,7 +54,7 @@ def import_openai_evals(files: SuiteFiles, eval_name: str, max_rows: int) -> Sui
         kind = run.get("type")
         suite.columns = [(FORMATS.get(kind, "chat") if isinstance(kind, str) else "chat", run["model"].strip())]
         suite.column_settings = [_settings(run.get("sampling_params"), unmapped)]
-    for index, criterion in enumerate(evaluation["testing_criteria"], 1):
+    for index, criterion in enumerate(evaluation["testing_criteria"]):
         name = criterion.get("name") if isinstance(criterion, dict) else None
         where = f"testing_criteria[{index}]" + (f" “{str(name)[:40]}”" if name else "")
         mapped = _criterion(criterion, where)
@@ -69,7 +69,7 @@ def _rows(files: SuiteFiles, run: dict[str, Any], max_rows: int, unmapped: list[
     source = mapping(run.get("source"))
     lines: Iterator[tuple[str, Any]]
     if source.get("type") == "file_content" and isinstance(source.get("content"), list):
-        lines = ((f"data_source.source.content[{n}]", item) for n, item in enumerate(source["content"], 1))
+        lines = ((f"data_source.source.content[{n}]", item) for n, item in enumerate(source["content"]))
     else:
         names = [name for name in files.files if name.endswith(".jsonl")]
         if not names:
@@ -133,7 +133,7 @@ def _prompt(run: dict[str, Any], columns: list[str], unmapped: list[str]) -> tup
     template = messages.get("template")
     if not isinstance(template, list):
         raise refuse(Text("import.openai_template", where="input_messages.template"))
-    for index, message in enumerate(template, 1):
+    for index, message in enumerate(template):
         text = _content(message.get("content")) if isinstance(message, dict) else None
         role = message.get("role") if isinstance(message, dict) else None
         if text is None or role not in ("system", "developer", "user"):

@@ -60,7 +60,7 @@ def import_promptfoo(files: SuiteFiles, config: str, max_rows: int, prices: str 
     suite.columns = [column for column, _ in columns]
     suite.column_settings = [settings for _, settings in columns]
     rows, row_asserts = _rows(tests, default, max_rows, ctx, unmapped)
-    default_asserts = [found for index, item in enumerate(_list(default.get("assert")), 1)
+    default_asserts = [found for index, item in enumerate(_list(default.get("assert")))
                        if (found := map_assertion(item, f"defaultTest.assert[{index}]", ctx, unmapped)) is not None]
     suite.graders = [_spec(found, found.value) for found in default_asserts]
     extra_columns, graders = _row_graders(row_asserts)
@@ -90,7 +90,7 @@ def _grading_provider(options: dict[str, Any]) -> str:
 def _prompt(files: SuiteFiles, prompts: Any, unmapped: list[str]) -> tuple[str, str]:
     """(system, user) of the first prompt; the others are named as not run."""
     found: list[tuple[str, str]] = []
-    for index, item in enumerate(_list(prompts), 1):
+    for index, item in enumerate(_list(prompts)):
         where = f"prompts[{index}]"
         raw = item.get("raw", item.get("id")) if isinstance(item, dict) else item
         if not isinstance(raw, str) or not raw.strip():
@@ -162,7 +162,7 @@ def _tests(files: SuiteFiles, tests: Any, max_rows: int) -> list[tuple[str, dict
     """(where, test) for every test, those in uploaded files read in place; more tests than rows
     a run may have are refused as they are read (every test is at least one row)."""
     found: list[tuple[str, dict[str, Any]]] = []
-    for index, item in enumerate(_list(tests), 1):
+    for index, item in enumerate(_list(tests)):
         where = f"tests[{index}]"
         if isinstance(item, str) and item.startswith("file://"):
             found += _test_file(files, files.resolve(item, where), max_rows - len(found))
@@ -199,7 +199,7 @@ def _test_file(files: SuiteFiles, name: str, room: int) -> list[tuple[str, dict[
                          for number, line in enumerate(text.splitlines(), 1) if line.strip()), room)
     if name.endswith((".yaml", ".yml", ".json")):
         document = load_json(text, name) if name.endswith(".json") else load_yaml(text, name)
-        return _bounded(((f"{name}[{index}]", _test_dict(item, f"{name}[{index}]")) for index, item in enumerate(_list(document), 1)), room)
+        return _bounded(((f"{name}[{index}]", _test_dict(item, f"{name}[{index}]")) for index, item in enumerate(_list(document))), room)
     raise refuse(Text("import.promptfoo_test_file", name=name))
 
 
@@ -240,7 +240,7 @@ def _rows(tests: list[tuple[str, dict[str, Any]]], default: dict[str, Any], max_
         if test.get("vars") is not None and not isinstance(test.get("vars"), dict):
             raise refuse(Text("import.promptfoo_vars_shape", where=where))
         merged = {**defaults, **own}
-        mapped = [found for index, item in enumerate(_list(test.get("assert")), 1)
+        mapped = [found for index, item in enumerate(_list(test.get("assert")))
                   if (found := map_assertion(item, f"{where}.assert[{index}]", ctx, unmapped)) is not None]
         for values in _expand(merged, where, ctx):
             if len(rows) >= max_rows:

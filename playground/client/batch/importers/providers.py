@@ -59,7 +59,7 @@ def columns_of(providers: Any, where: str, unmapped: list[str]) -> list[Column]:
     """Every provider that maps, in order; the others named in `unmapped`."""
     items = providers if isinstance(providers, list) else [providers] if providers is not None else []
     found: list[Column] = []
-    for index, item in enumerate(items, 1):
+    for index, item in enumerate(items):
         here = f"{where}[{index}]"
         mapped = _one(item, here, unmapped)
         if mapped is not None:

@@ -28,8 +28,8 @@ def test_the_graders_guides_criteria() -> None:
     assert "Reference: {{reference_answer}}. Model answer: (the answer below)" in score.value
     assert (label.kind, label.labels, label.passing) == ("label", ("good", "bad"), ("good",))
     assert (similar.kind, similar.value, similar.threshold, similar.model) == ("similar", "{{reference_answer}}", 0.8, "text-embedding-3-large")
-    assert "testing_criteria[5]: a python grader runs code: refused" in suite.unmapped
-    assert any(text.startswith("testing_criteria[4] “name_grader”: the fuzzy_match metric is not computed here") for text in suite.unmapped)
+    assert "testing_criteria[4]: a python grader runs code: refused" in suite.unmapped
+    assert any(text.startswith("testing_criteria[3] “name_grader”: the fuzzy_match metric is not computed here") for text in suite.unmapped)
     assert any(text.startswith("no run in the upload: the prompt is {{reference_answer}}") for text in suite.unmapped)
 
 
@@ -40,7 +40,7 @@ def test_an_eval_without_rows_and_a_prompt_that_reads_the_sample_are_refused(tmp
     run = {"data_source": {"type": "completions", "model": "gpt-4.1", "input_messages": {"type": "template", "template": [
         {"role": "user", "content": "Check {{ sample.output_text }}"}]}, "source": {"type": "file_content", "content": [{"item": {"a": "1"}}]}}}
     (tmp_path / "run.json").write_text(json.dumps(run))
-    with pytest.raises(SuiteError, match=r"input_messages.template\[1\]: the prompt uses the sample namespace"):
+    with pytest.raises(SuiteError, match=r"input_messages.template\[0\]: the prompt uses the sample namespace"):
         read_suite([evaluation, tmp_path / "run.json"], 10)
 
 
@@ -58,8 +58,8 @@ def test_inline_rows_sampling_params_and_operations(tmp_path: Path) -> None:
     assert suite.user == "City of {{country}}?" and suite.columns == [("chat", "gpt-4o-mini")]
     assert (suite.column_settings[0].temperature, suite.column_settings[0].max_tokens) == (0.2, 50)
     assert [(g.kind, g.value) for g in suite.graders] == [("regex", "Paris")]
-    assert "testing_criteria[2] “ne”: the ne operation has no grader here (eq, like and ilike map)" in suite.unmapped
-    assert "testing_criteria[3] “json”: grades something other than the answer's text (sample.output_text)" in suite.unmapped
+    assert "testing_criteria[1] “ne”: the ne operation has no grader here (eq, like and ilike map)" in suite.unmapped
+    assert "testing_criteria[2] “json”: grades something other than the answer's text (sample.output_text)" in suite.unmapped
     assert "sampling_params seed not sent" in suite.unmapped
 
 

@@ -36,8 +36,8 @@ def test_claude_vs_gpt_maps_the_id_and_config_form_and_default_assertions() -> N
     assert [g.kind for g in suite.graders[2:]] == ["contains", "model", "regex"]
     assert len(suite.dataset.rows) == 15 and suite.dataset.rows[4]["__regex"] == "(?i)(?:fire|flame)"
     assert suite.dataset.rows[13]["__regex"] == "David" and suite.dataset.rows[12]["__contains"] == ""
-    assert "defaultTest.assert[3]: a javascript assertion runs code: refused" in suite.unmapped
-    assert "providers[1]: config cache_control not sent (a Batch column sends temperature and max tokens)" in suite.unmapped
+    assert "defaultTest.assert[2]: a javascript assertion runs code: refused" in suite.unmapped
+    assert "providers[0]: config cache_control not sent (a Batch column sends temperature and max tokens)" in suite.unmapped
 
 
 def test_simple_test_reads_its_prompt_file_and_keeps_yes_as_text() -> None:
@@ -46,8 +46,8 @@ def test_simple_test_reads_its_prompt_file_and_keeps_yes_as_text() -> None:
     assert suite.dataset.rows[0]["body"] == "Yes"  # YAML 1.2, as promptfoo reads it: not True
     assert suite.dataset.rows[4]["__contains"] == "arrr"  # the $ref to assertionTemplates, resolved
     assert any("prompt 2" in text and "is not run" in text for text in suite.unmapped)
-    assert "tests[4].assert[1]: a javascript assertion runs code: refused" in suite.unmapped
-    assert "tests[4].assert[2]: a python assertion runs code: refused" in suite.unmapped
+    assert "tests[3].assert[0]: a javascript assertion runs code: refused" in suite.unmapped
+    assert "tests[3].assert[1]: a python assertion runs code: refused" in suite.unmapped
     assert suite.plan([("chat", "gpt-4.1")]).problems(100, 8) == ([], [])  # the __ columns are graders', not unused variables
 
 
@@ -55,20 +55,20 @@ def test_json_output_schema_per_row_and_transforms_refused() -> None:
     suite = imported("promptfoo/json-output")
     assert [g.kind for g in suite.graders] == ["json", "schema"]
     assert '"required": ["color", "countries"]' in suite.dataset.rows[1]["__schema"] and suite.dataset.rows[0]["__schema"] == ""
-    assert "tests[2].assert[3]: the contains-any assertion transforms the output with JavaScript: refused" in suite.unmapped
-    assert "tests[2]: options not imported" in suite.unmapped
+    assert "tests[1].assert[2]: the contains-any assertion transforms the output with JavaScript: refused" in suite.unmapped
+    assert "tests[1]: options not imported" in suite.unmapped
 
 
 def test_a_file_reference_that_was_not_uploaded_is_named() -> None:
     problem = refusal(list((FIXTURES / "promptfoo" / "configuration-guide").iterdir()))
-    assert problem == "prompts[1]: file://prompt1.txt was not uploaded: add prompt1.txt to the upload"
+    assert problem == "prompts[0]: file://prompt1.txt was not uploaded: add prompt1.txt to the upload"
 
 
 @pytest.mark.parametrize("reference", ["file:///etc/passwd", "file://../secrets.txt", "file://prompts/*.txt", "file://~/.ssh/id_rsa"])
 def test_file_references_never_reach_the_servers_disk(tmp_path: Path, reference: str) -> None:
     (tmp_path.parent / "secrets.txt").write_text("secret {{x}}")
     problem = refusal(write(tmp_path, f"prompts: ['{reference}']\nproviders: [openai:chat:gpt-4.1]\ntests: [{{vars: {{x: 1}}}}]\n"))
-    assert problem.startswith(f"prompts[1]: {reference} points outside the uploaded files")
+    assert problem.startswith(f"prompts[0]: {reference} points outside the uploaded files")
 
 
 def test_a_file_of_the_upload_is_read_by_name(tmp_path: Path) -> None:
