@@ -46,7 +46,7 @@ async def test_a_refused_suite_changes_nothing_and_says_what_and_where(handlers:
     batch = BatchState()
     refused = await handlers.on_import(batch, [str(path) for path in upload("promptfoo/configuration-guide")])
     assert refused[1] == ("⚠ **Not imported** (nothing on the page changed):\n"
-                          "- prompts\\[1\\]: file://prompt1.txt was not uploaded: add prompt1.txt to the upload")  # as Markdown shows it
+                          "- prompts\\[0\\]: file://prompt1.txt was not uploaded: add prompt1.txt to the upload")  # as Markdown shows it
     assert all(skipped(value) for value in refused[2:]) and batch.dataset is None
 
 
@@ -54,7 +54,7 @@ async def test_what_could_not_be_mapped_is_said_in_chinese(handlers: BatchHandle
     with chinese():
         answer = await handlers.on_import(BatchState(), [str(path) for path in upload("promptfoo/simple-test")])
     assert "已导入 promptfoo 配置" in answer[1] and "**未映射**（不参与运行）：" in answer[1]
-    assert "tests\\[4\\].assert\\[1\\]：javascript 断言会运行代码：已拒绝" in answer[1]
+    assert "tests\\[3\\].assert\\[0\\]：javascript 断言会运行代码：已拒绝" in answer[1]
 
 
 async def test_a_session_of_an_imported_run_loads_its_graders_beside_the_boxes(handlers: BatchHandlers, tmp_path: Path) -> None:
