@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
 
-from tests.client.batch.importers.fixtures import FIXTURES
+from tests.client.batch.importers.fixtures import FIXTURES, upload
 from tests.e2e.batch_page import batch_app, open_batch
 
 __all__ = ["batch_app"]
@@ -24,6 +24,9 @@ def test_import_a_promptfoo_config_and_run_it(browser: Browser, batch_app: str) 
     expect(page.locator("#batch-data-status")).to_contain_text("2 rows")
     expect(page.locator("#batch-model-1 input")).to_have_value("o4-mini")  # the config's providers are the columns
     expect(page.locator("#batch-model-0 input")).to_have_value("gpt-4.1")
+    expect(page.locator("#batch-suite-graders")).to_contain_text("Graders from the suite")  # in the Graders panel, beside the empty boxes
+    expect(page.locator("#batch-suite-graders")).to_contain_text("matches the regex")
+    expect(page.locator("#batch-suite-model")).to_be_hidden()  # none of them asks a model
     page.click("#batch-run")
     bar = page.locator("#batch-progress .batch-progress")
     expect(bar).to_have_attribute("data-status", "finished", timeout=60_000)
@@ -33,3 +36,16 @@ def test_import_a_promptfoo_config_and_run_it(browser: Browser, batch_app: str) 
     expect(board).to_contain_text("o4-mini")
     expect(board).to_contain_text("pass: matches the regex")  # the suite's per-row regex, named as the graders are
     expect(page.locator("#batch-grid")).to_contain_text("Where is the library?")  # the suite's rows
+
+
+def test_an_imported_suites_grading_model_is_changed_in_the_graders_panel(browser: Browser, batch_app: str) -> None:
+    page = open_batch(browser, batch_app)
+    page.locator("#batch-import input[type=file]").set_input_files([str(path) for path in upload("openai-graders")])
+    expect(page.locator("#batch-import-status")).to_contain_text("Imported", timeout=30_000)
+    line, picker = page.locator("#batch-suite-graders"), page.locator("#batch-suite-model input")
+    expect(line).to_contain_text("graded by o4-mini-2025-04-16", timeout=10_000)
+    expect(picker).to_have_value("o4-mini-2025-04-16")
+    picker.fill("gx-2.5-flash")
+    picker.press("Enter")
+    expect(line).to_contain_text("graded by gx-2.5-flash", timeout=10_000)
+    page.context.close()

@@ -87,18 +87,20 @@ class PromptVersionsExample:
 
     library: PromptLibrary
     load: Callable[..., Awaitable[tuple[Any, ...]]]
-    """The tab's paste handler: (state, pasted, system, user) -> (state, data status, preview, check)."""
+    """The tab's paste handler: (state, pasted, system, user) -> (state, what the page shows of the data set)."""
     pickers: int
     """How many format and model pickers the form has (two per column slot)."""
+    shown: int
+    """How many values the paste handler gives after the state (what the page shows of a data set)."""
 
     async def fill(self, batch: Any) -> tuple[Any, ...]:
-        """(state, data status, preview, check, paste box, system, user, every column picker, every column's prompt picker)."""
+        """(state, what the page shows of the data set (`data_shown`), paste box, system, user, every column picker, every column's prompt picker)."""
         try:
             await self.library.ensure_example("chat")
         except (PromptError, NoOwner) as error:
             problem = getattr(error, "problems", [str(error)])[0]
             return (batch, say("batch_col.say.prompt_refused", number=1, problem=str(problem)),
-                    *(gr.skip(),) * (2 + 3 + self.pickers + self.pickers // 2))
+                    *(gr.skip(),) * (self.shown - 1 + 3 + self.pickers + self.pickers // 2))
         name = example_name("chat")
         loaded = await self.load(batch, EXAMPLE_TOPICS, "", EXAMPLE_USER)
         pickers = ["chat", EXAMPLE_MODEL, "chat", EXAMPLE_MODEL] + [""] * (self.pickers - 4)

@@ -19,6 +19,8 @@ from playground.ui.i18n import say
 from playground.ui.i18n.client_words import word, word_list
 from playground.ui.shared.forms import optional_positive, whole
 from playground.ui.shared.render import code, plain
+from playground.ui.tabs.batch.suites import suite_graders_shown
+from playground.ui.tabs.batch.views import preview_rows
 from playground.ui.tabs.batch.columns import columns_with_settings, mocked_tools_of, temperature_of, with_mocked_tools
 
 GRADER_SLOTS = 6
@@ -37,6 +39,16 @@ def dataset_status(dataset: Dataset) -> str:
     shown = ", ".join(code(name) for name in dataset.columns)
     rows = say("bview.row_one" if len(dataset.rows) == 1 else "bview.row_many")
     return say("bview.rows", count=f"{len(dataset.rows):,}", rows=rows, source=source_words(dataset.source), columns=shown)
+
+
+DATA_OUTPUTS = 5
+"""How many values `data_shown` gives."""
+
+
+def data_shown(dataset: Dataset, system: str, user: str, suite_graders: list[GraderSpec] | None = None) -> list[Any]:
+    """What the page shows of a data set and of the graders that came with it (the tab's `data_outputs`):
+    its status, preview and template check, then the suite's graders in the Graders panel."""
+    return [dataset_status(dataset), preview_rows(dataset), template_check(system, user, dataset), *suite_graders_shown(suite_graders or [])]
 
 
 def source_words(source: str) -> str:

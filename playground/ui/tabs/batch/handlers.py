@@ -16,7 +16,7 @@ import gradio as gr
 from playground.client.batch.cost import Price
 from playground.client.batch.dataset import Dataset, DatasetError
 from playground.client.batch.exports import write_exports
-from playground.client.batch.graders import GraderSpec, fits_the_boxes
+from playground.client.batch.graders import GraderError, GraderSpec, fits_the_boxes
 from playground.client.batch.importers import SuiteError
 from playground.client.batch.plan import MAX_COLUMNS, Plan, PlanError
 from playground.client.batch.report import FILTERS, leaderboard, leaderboard_markdown
@@ -28,7 +28,7 @@ from playground.gradio_compat import current_request
 from playground.ui.tabs.batch.runs import (BatchRuns, cell_exchange, not_blind, progress_of, resume, rng_for, run_problem, start, vote,
                                           watch)
 from playground.ui.tabs.batch.changes import linked_form, linked_run
-from playground.ui.tabs.batch.suites import import_suite, refusal_status, suite_status
+from playground.ui.tabs.batch.suites import graders_line, import_suite, refusal_status, regraded, suite_status
 from playground.ui.tabs.batch.run_list import find, picked
 from playground.client.tools.mock import EXAMPLE, mock_tools_text
 from playground.ui.conversation.prompt_library import PromptLibrary
@@ -38,7 +38,7 @@ from playground.ui.tabs.batch.sample import sample_suite
 from playground.ui.tabs.batch.slots import columns_in_use, graders_in_use, one_more, shown
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
                                             pass_headings, preview_rows, progress_html, sort_choices, tool_calls_markdown)
-from playground.ui.tabs.batch.form import (GRADER_SLOTS, dataset_status, load_dataset, plan_from_form, read_session,
+from playground.ui.tabs.batch.form import (DATA_OUTPUTS, GRADER_SLOTS, data_shown, load_dataset, plan_from_form, read_session,
                                            session_values, template_check)
 from playground.ui.tabs.context import TabContext
 from playground.ui.i18n.client_words import message_of, word, word_list
@@ -193,9 +193,9 @@ class BatchHandlers:
         try:
             dataset = await load_dataset(path, pasted, system_text, user_text, self.ctx.settings.batch_max_rows)
         except (DatasetError, TemplateError, OSError) as problem:
-            return batch, say("bview.not_loaded", problem=plain(word(message_of(problem)))), gr.skip(), gr.skip()
+            return batch, say("bview.not_loaded", problem=plain(word(message_of(problem)))), *(gr.skip(),) * (DATA_OUTPUTS - 1)
         batch.dataset, batch.suite_graders = dataset, []
-        return batch, dataset_status(dataset), preview_rows(dataset), template_check(system_text, user_text, dataset)
+        return batch, *data_shown(dataset, system_text, user_text)
 
     async def on_paste(self, batch: BatchState, pasted: str, system_text: str, user_text: str) -> tuple[Any, ...]:
         return await self.on_data(batch, None, pasted, system_text, user_text)
@@ -203,7 +203,7 @@ class BatchHandlers:
     def on_receive(self, batch: BatchState, system_text: str, user_text: str, dataset: Any) -> tuple[Any, ...]:
         """A prompt sent from a text tab ("Send to Batch"): state, templates, status, preview, check."""
         batch.dataset, batch.suite_graders = dataset, []
-        return (batch, system_text, user_text, dataset_status(dataset), preview_rows(dataset), template_check(system_text, user_text, dataset))
+        return (batch, system_text, user_text, *data_shown(dataset, system_text, user_text))
 
     def on_template(self, batch: BatchState, system_text: str, user_text: str) -> str:
         return template_check(system_text, user_text, batch.dataset)
@@ -230,8 +230,8 @@ class BatchHandlers:
         prompt, rows = sample_suite()
         dataset = await load_dataset(None, rows, "", prompt, self.ctx.settings.batch_max_rows)
         batch.dataset, batch.suite_graders = dataset, []
-        return (batch, prompt, rows, dataset_status(dataset) + " " + say("batch.sample.loaded"), preview_rows(dataset),
-                template_check("", prompt, dataset))
+        status, *shown = data_shown(dataset, "", prompt)
+        return (batch, prompt, rows, status + " " + say("batch.sample.loaded"), *shown)
 
     async def on_run(self, batch: BatchState, url: str, key: str, *values: Any) -> tuple[Any, ...]:
         """Start a run of the form's plan: state, error banner, notice banner, the browser's last-run store."""
@@ -290,7 +290,7 @@ class BatchHandlers:
         state, the views, every form box, data status, preview, template check."""
         remembered = stored.get("run_id", "") if isinstance(stored, dict) and not linked_form() else ""  # a link's form is kept as linked
         run_id = linked_run() or remembered  # a page link's run first
-        kept = (batch, *(gr.skip(),) * (VIEW_OUTPUTS + self.form_size + 3))
+        kept = (batch, *(gr.skip(),) * (VIEW_OUTPUTS + self.form_size + DATA_OUTPUTS))
         if not isinstance(run_id, str) or not RUN_ID.match(run_id):
             return kept
         try:  # the browser's store is written by the browser: a run that is not this visitor's is not adopted
@@ -305,7 +305,7 @@ class BatchHandlers:
         (an imported suite's) stay with the data set."""
         boxes = [spec for spec in plan.graders if fits_the_boxes(spec)][:GRADER_SLOTS]
         batch.dataset, batch.suite_graders = plan.dataset, [spec for spec in plan.graders if spec not in boxes]
-        return self.form_of(replace(plan, graders=boxes))
+        return self.form_of(replace(plan, graders=boxes), suite_graders=batch.suite_graders)
 
     def on_select(self, batch: BatchState, evt: gr.SelectData) -> tuple[Any, ...]:
         """A grid cell opened: its text, its request in the inspector, its model graders' exchanges (hidden when none)."""
@@ -335,7 +335,7 @@ class BatchHandlers:
         try:
             _, plan = self.runs.open(run_id, self.owner())
         except (OSError, ValueError):
-            return (batch, *(gr.skip(),) * (VIEW_OUTPUTS + self.form_size + 3), gr.skip(), say("bview.runs_open_failed"))
+            return (batch, *(gr.skip(),) * (VIEW_OUTPUTS + self.form_size + DATA_OUTPUTS), gr.skip(), say("bview.runs_open_failed"))
         batch.run_id, batch.pair = run_id, None
         return (batch, *self.views(batch), *self.form_of_run(batch, plan), {"run_id": run_id}, gr.skip())
 
@@ -393,20 +393,20 @@ class BatchHandlers:
             plan = read_session(path, settings.batch_max_rows)
         except (PlanError, OSError) as problem:
             message = word_list(problem.problems) if isinstance(problem, PlanError) else word(str(problem))
-            return (batch, say("bview.not_loaded", problem=plain(message)), *(gr.skip(),) * (self.form_size + 3))
+            return (batch, say("bview.not_loaded", problem=plain(message)), *(gr.skip(),) * (self.form_size + DATA_OUTPUTS))
         return (batch, say("bview.loaded", rows=f"{len(plan.dataset.rows):,}", columns=len(plan.columns), graders=len(plan.graders)),
                 *self.form_of_run(batch, plan))
 
-    def form_of(self, plan: Plan, keep_columns: bool = False) -> tuple[Any, ...]:
-        """Every form box for `plan` (as `form_size` orders them), then data status, preview and template
-        check; `keep_columns` leaves the column pickers and their own boxes as they are."""
+    def form_of(self, plan: Plan, keep_columns: bool = False, suite_graders: list[GraderSpec] | None = None) -> tuple[Any, ...]:
+        """Every form box for `plan` (as `form_size` orders them), then what the page shows of its data set (`data_shown`,
+        with the suite's graders); `keep_columns` leaves the column pickers and their own boxes as they are."""
         values, n_cols = session_values(plan, MAX_COLUMNS), self.columns
         pickers = [gr.skip()] * n_cols if keep_columns else values[:n_cols]
         own = [gr.skip()] * self.own if keep_columns else session_setting_values(plan, MAX_COLUMNS)
         offers = [] if not self.offers else [gr.skip()] * (self.offers + 1) if keep_columns else session_offers(plan, self.offers)
         return (plan.system, plan.user, *pickers, plan.repeats, min(plan.concurrency, self.ctx.settings.batch_concurrency),
                 "" if plan.temperature is None else repr(plan.temperature), plan.max_tokens or 0, plan.stream, plan.cache, *values[n_cols:],
-                *own, *offers, dataset_status(plan.dataset), preview_rows(plan.dataset), template_check(plan.system, plan.user, plan.dataset))
+                *own, *offers, *data_shown(plan.dataset, plan.system, plan.user, suite_graders))
 
     async def on_import(self, batch: BatchState, paths: list[str] | None) -> tuple[Any, ...]:
         """An imported suite (promptfoo, OpenAI Evals, Console CSV): state, status, every form box, data
@@ -415,7 +415,16 @@ class BatchHandlers:
             suite = await import_suite(paths, self.ctx.settings.batch_max_rows, self.ctx.prices.current())
         except (SuiteError, OSError) as problem:
             refused = problem if isinstance(problem, SuiteError) else SuiteError([str(problem)])
-            return (batch, refusal_status(refused), *(gr.skip(),) * (self.form_size + 3))
+            return (batch, refusal_status(refused), *(gr.skip(),) * (self.form_size + DATA_OUTPUTS))
         plan = suite.plan()
         batch.dataset, batch.suite_graders = suite.dataset, list(suite.graders)
-        return (batch, suite_status(suite), *self.form_of(replace(plan, graders=[]), keep_columns=not suite.columns))
+        return (batch, suite_status(suite), *self.form_of(replace(plan, graders=[]), keep_columns=not suite.columns,
+                                                          suite_graders=batch.suite_graders))
+
+    def on_suite_model(self, batch: BatchState, model: Any) -> tuple[Any, ...]:
+        """Another grading model for the imported suite's model-graded graders: state, the Graders panel's line for them."""
+        try:
+            batch.suite_graders = regraded(batch.suite_graders, model)
+        except GraderError as problem:
+            return batch, f"⚠ {plain(word(str(problem)))}\n\n{graders_line(batch.suite_graders)}"
+        return batch, graders_line(batch.suite_graders)

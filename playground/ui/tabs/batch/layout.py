@@ -134,7 +134,8 @@ class BatchPage:
 
     @property
     def data_outputs(self) -> list[Any]:
-        return [self.data_status, self.preview, self.check]
+        """The data set's status, preview and template check, and the graders an imported suite brought with it."""
+        return [self.data_status, self.preview, self.check, self.suite_graders, self.suite_model]
 
     @property
     def example_fields(self) -> dict[str, Any]:
@@ -204,6 +205,10 @@ class BatchPage:
             self.grader_rows: list[gr.Row] = []
             self.graders_added = gr.State(0)
             """How many grader rows "Add a grader" asked for (those with a kind are shown anyway)."""
+            with gr.Row():
+                self.suite_graders = gr.Markdown(elem_id="batch-suite-graders", scale=4)
+                self.suite_model = gr.Dropdown(model_ids(), value=None, allow_custom_value=True, label=t("batch.suite_grading_model"),
+                                               visible=False, elem_id="batch-suite-model", scale=2)
             for slot in range(GRADER_SLOTS):
                 with gr.Row(visible=slot == 0) as row:
                     self.grader_rows.append(row)
@@ -288,7 +293,7 @@ def _wire_inputs(ctx: TabContext, tab: BatchPage, handlers: BatchHandlers) -> No
     column_prompts = ColumnPrompts(PromptLibrary.of(ctx.settings))
     for prompt in tab.own.prompts:  # the library's versions, read when the picker opens (another tab may have saved one)
         prompt.focus(column_prompts.choices, prompt, prompt, concurrency_limit=None, show_progress="hidden")
-    example = PromptVersionsExample(column_prompts.library, handlers.on_paste, len(tab.picker.inputs))
+    example = PromptVersionsExample(column_prompts.library, handlers.on_paste, len(tab.picker.inputs), len(tab.data_outputs))
     tab.prompt_example.click(example.fill, tab.state, [tab.state, *tab.data_outputs, tab.paste, tab.system, tab.user, *tab.picker.inputs,
                                                        *tab.own.prompts], concurrency_limit=None)
     gr.on([c.change for c in shown_settings], handlers.on_settings, shown_settings, tab.used, queue=False, show_progress="hidden")
@@ -298,6 +303,7 @@ def _wire_inputs(ctx: TabContext, tab: BatchPage, handlers: BatchHandlers) -> No
     tab.suite_upload.upload(handlers.on_import, [tab.state, tab.suite_upload], [tab.state, tab.suite_status, *tab.form, *tab.data_outputs],
                             queue=False)
     tab.mock_example.click(handlers.on_mock_example, None, tab.mock_tools, queue=False)
+    tab.suite_model.input(handlers.on_suite_model, [tab.state, tab.suite_model], [tab.state, tab.suite_graders], queue=False)
     tab.use_paste.click(handlers.on_paste, [tab.state, tab.paste, tab.system, tab.user], [tab.state, *tab.data_outputs], queue=False)
     gr.on([tab.system.change, tab.user.change], handlers.on_template, [tab.state, tab.system, tab.user], tab.check, queue=False)
 

@@ -35,8 +35,7 @@ from playground.ui.shared.links import MAX_TEXT
 from playground.ui.shared.render import plain
 from playground.ui.shared.widgets import banner_update
 from playground.ui.tabs.batch.changes import link_parameter, linked_form
-from playground.ui.tabs.batch.form import GRADER_SLOTS, dataset_status, grader_boxes, graders_from, template_check
-from playground.ui.tabs.batch.views import preview_rows
+from playground.ui.tabs.batch.form import DATA_OUTPUTS, GRADER_SLOTS, data_shown, grader_boxes, graders_from
 from playground.ui.tabs.context import TabContext
 
 DATA, GRADERS, SUITE = "data", "graders", "suite"
@@ -253,11 +252,9 @@ class BatchLink:
                 suite = None
                 refused.append(say("blink.suite_refused", reason=say("blink.suite_without_data")))
         notice = banner_update(say("blink.refused", parts=" ".join(refused)) if refused else "")
-        shown: list[Any] = [gr.skip()] * 3
+        shown: list[Any] = [gr.skip()] * DATA_OUTPUTS
         if dataset is not None:
-            batch.dataset, batch.suite_graders = dataset, []
+            batch.dataset, batch.suite_graders = dataset, suite or []
             system_text, user_text = link_parameter("system") or self.first_templates[0], link_parameter("q") or self.first_templates[1]
-            shown = [dataset_status(dataset), preview_rows(dataset), template_check(system_text, user_text, dataset)]
-        if suite is not None:
-            batch.suite_graders = suite
+            shown = data_shown(dataset, system_text, user_text, batch.suite_graders)
         return (batch, *shown, *(boxes if boxes is not None else [gr.skip()] * (GRADER_SLOTS * 5)), notice)

@@ -24,7 +24,7 @@ from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.tabs.batch.column_prompts import ColumnPrompts, PromptVersionsExample
 from playground.ui.tabs.batch.columns import PER_COLUMN, PROMPT_AT
-from playground.ui.tabs.batch.form import GRADER_SLOTS
+from playground.ui.tabs.batch.form import DATA_OUTPUTS, GRADER_SLOTS
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.runs import BatchRuns
 from playground.ui.tabs.context import TabContext
@@ -93,11 +93,12 @@ def test_a_column_prompt_in_a_file_is_checked() -> None:
 
 async def test_the_example_runs_two_versions_of_one_prompt_side_by_side(handlers: BatchHandlers) -> None:
     library = PromptLibrary(handlers.ctx.settings.data_dir)
-    example = PromptVersionsExample(library, handlers.on_paste, len(COLUMNS))
+    example = PromptVersionsExample(library, handlers.on_paste, len(COLUMNS), DATA_OUTPUTS)
     batch = BatchState()
     filled = await example.fill(batch)
-    state, status, _, _, pasted, system, user = filled[:7]
-    pickers, prompts = filled[7:7 + len(COLUMNS)], filled[7 + len(COLUMNS):]
+    state, status = filled[:2]
+    pasted, system, user = filled[1 + DATA_OUTPUTS:4 + DATA_OUTPUTS]
+    pickers, prompts = filled[4 + DATA_OUTPUTS:4 + DATA_OUTPUTS + len(COLUMNS)], filled[4 + DATA_OUTPUTS + len(COLUMNS):]
     assert state is batch and "3 rows" in status and pasted.count("\n") == 2 and system == ""
     assert list(pickers[:4]) == ["chat", "gx-2.5-flash", "chat", "gx-2.5-flash"] and len(prompts) == MAX_COLUMNS
     assert prompts[:2] == ("Explain like I'm five (chat) @ v1", "Explain like I'm five (chat) @ v2")

@@ -20,7 +20,7 @@ from playground.settings import Settings
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.columns import PER_COLUMN
-from playground.ui.tabs.batch.form import GRADER_SLOTS
+from playground.ui.tabs.batch.form import DATA_OUTPUTS, GRADER_SLOTS
 from playground.ui.tabs.batch.runs import BatchRuns
 from playground.ui.tabs.context import TabContext
 
@@ -83,9 +83,9 @@ async def test_a_session_file_fills_every_box_of_the_form_in_the_pages_order(han
     path = tmp_path / "batch-session.json"
     path.write_text(json.dumps(plan.to_dict()), encoding="utf-8")
     loaded = handlers.on_load(BatchState(), str(path))
-    assert len(loaded) == 2 + handlers.form_size + 3 == 2 + len(FORM) + 3
+    assert len(loaded) == 2 + handlers.form_size + DATA_OUTPUTS == 2 + len(FORM) + DATA_OUTPUTS
     form = list(loaded[2:2 + len(FORM)])
     assert form[:2 + len(COLUMNS)] == FORM[:2 + len(COLUMNS)] and form[-len(OWN):] == OWN
-    assert "**1 row**" in loaded[-3] and loaded[0].dataset is not None
+    assert "**1 row**" in loaded[-DATA_OUTPUTS] and loaded[0].dataset is not None
     refused = handlers.on_load(BatchState(), None)
     assert len(refused) == len(loaded) and all(skipped(value) for value in refused[2:])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from playground.ui.tabs.batch.form import DATA_OUTPUTS
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from tests.client.batch.importers.fixtures import upload
 from tests.ui.i18n.test_i18n_views import chinese
@@ -18,21 +19,24 @@ __all__ = ["handlers"]
 async def test_a_promptfoo_suite_fills_the_form_and_its_graders_run(handlers: BatchHandlers) -> None:
     batch = BatchState()
     answer = await handlers.on_import(batch, [str(path) for path in upload("promptfoo/getting-started")])
-    assert len(answer) == 2 + handlers.form_size + 3
+    assert len(answer) == 2 + handlers.form_size + DATA_OUTPUTS
     status, form = answer[1], list(answer[2:2 + len(FORM)])
     assert status.startswith("✓ Imported promptfoo config **Getting started**: 2 rows, 2 column(s), 2 grader(s).")
     assert "**Not mapped** (left out of the run):\n- prompt 2 (“Translate to {{language}}: {{input}}”) is not run" in status
     assert form[:6] == ["", "Convert this English to {{language}}: {{input}}", "chat", "gpt-4.1", "chat", "o4-mini"]
     assert [kind for kind in form[2 + len(COLUMNS) + 6::5]][:1] == [""]  # the grader boxes are cleared: the suite's graders run beside them
     assert [spec.kind for spec in batch.suite_graders] == ["regex", "contains"] and batch.dataset is not None
+    suite_line, suite_model = answer[-2:]
+    assert suite_line.startswith("Graders from the suite") and "matches the regex" in suite_line, "named in the Graders panel, not \"(none)\""
+    assert suite_model["visible"] is False, "no grader of this suite asks a model"
     form_now = [*form[:2 + len(COLUMNS) + 6], *form[2 + len(COLUMNS) + 6:-len(OWN)], *[""] * len(OWN)]
     plan, warnings = handlers.plan_of(batch, tuple(form_now))
     assert [spec.kind for spec in plan.graders] == ["regex", "contains"] and warnings == []
     started = await handlers.on_run(batch, "", "", *form_now)
     assert batch.run_id and started[1]["value"] == ""
     assert [html async for html in handlers.on_watch(batch)][-1].count('data-status="finished"') == 1
-    await handlers.on_paste(batch, "another question", "", "{{question}}")
-    assert batch.suite_graders == []  # the graders belonged to the imported data set
+    pasted = await handlers.on_paste(batch, "another question", "", "{{question}}")
+    assert batch.suite_graders == [] and pasted[-2] == ""  # the graders belonged to the imported data set
 
 
 async def test_a_suite_without_a_mapped_model_keeps_the_columns_chosen(handlers: BatchHandlers) -> None:
@@ -87,3 +91,18 @@ async def test_a_vendor_model_name_becomes_the_gateways_and_a_model_off_the_list
     assert form[2:6] == ["chat", "gpt-4.1", "messages", "cl-sonnet-4-5-20250929"]
     assert "Not in this playground's model list, so the gateway may refuse them: gpt-4.1-mini." in status
     assert "cl-sonnet" not in status.split("model list")[1] and batch.suite_graders[0].model == "gpt-4.1-mini"
+    assert answer[-1]["visible"] is True and answer[-1]["value"] == "gpt-4.1-mini", "the grading model is shown where it can be changed"
+
+
+async def test_the_suites_grading_model_is_changed_in_the_graders_panel_and_a_bad_name_changes_nothing(handlers: BatchHandlers) -> None:
+    batch = BatchState()
+    await handlers.on_import(batch, [str(path) for path in upload("openai-graders")])
+    similar = next(spec for spec in batch.suite_graders if spec.kind == "similar")
+    state, line = handlers.on_suite_model(batch, " gx-2.5-flash ")
+    assert state is batch and {spec.model for spec in batch.suite_graders if spec.kind in ("model", "label")} == {"gx-2.5-flash"}
+    assert similar in batch.suite_graders, "a similarity grader keeps its embedding model"
+    assert "graded by gx-2.5-flash" in line
+    before = list(batch.suite_graders)
+    for bad in ("", "   ", "m" * 201, None):
+        _, refused = handlers.on_suite_model(batch, bad)
+        assert refused.startswith("⚠ The suite's grading model was not changed") and batch.suite_graders == before

@@ -27,7 +27,7 @@ from playground.ui.i18n import CATALOGUE
 from playground.ui.shared.connection import ServerDefaults
 from playground.ui.shared.link_packing import PackedError, pack, unpack
 from playground.ui.shared.links import MAX_TEXT
-from playground.ui.tabs.batch.form import GRADER_SLOTS, dataset_status
+from playground.ui.tabs.batch.form import DATA_OUTPUTS, GRADER_SLOTS, dataset_status
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.linked import MAX_DATA_BYTES, MAX_DATA_CHARS, BatchLink
 from playground.ui.tabs.batch.runs import BatchRuns
@@ -39,7 +39,9 @@ DATA = Dataset(["question", "expected"], [{"question": "Capital of France, \"in 
 GRADERS = ["contains", "{{expected}}", 0, 0, "gx-2.5-flash", "length", "", 0, 40, "gx-2.5-flash",
            "model", "Says \"Paris\"", 0, 0, "gpt-4.1"] + ["", "", 0, 0, "gx-2.5-flash"] * (GRADER_SLOTS - 3)
 MAX_ROWS = 5
-OUTPUTS = 1 + 3 + GRADER_SLOTS * 5 + 1
+BOXES = 1 + DATA_OUTPUTS
+"""Where the grader boxes start in `on_open`'s outputs."""
+OUTPUTS = BOXES + GRADER_SLOTS * 5 + 1
 """state, data status, preview, check, the grader boxes, the notice."""
 
 
@@ -105,7 +107,7 @@ async def test_the_data_set_and_graders_go_through_a_link_unchanged(link: BatchL
     assert len(outputs) == OUTPUTS and outputs[0] is page and notice(outputs) == ""
     assert page.dataset == DATA, "the same name, columns and rows"
     assert "2 rows" in outputs[1] and "from CSV" in outputs[1] and "{{question}}" in outputs[3] and "⚠" not in outputs[3]
-    assert _boxes(list(outputs[4:-1])) == _boxes(GRADERS)
+    assert _boxes(list(outputs[BOXES:-1])) == _boxes(GRADERS)
 
 
 async def test_the_sample_data_set_goes_through_a_link(client: GatewayClient, conn: Connection, tmp_path: Path) -> None:
@@ -201,8 +203,8 @@ async def test_a_data_set_a_link_cannot_give_is_refused_whole_and_named(link: Ba
         outputs = await link.on_open(page)
     said = notice(outputs)
     assert "Part of this link was not opened" in said and "The data set:" in said and reason in said, said
-    assert page.dataset is before and all(skipped(value) for value in outputs[1:4]), "nothing of the data set reached the page"
-    assert _boxes(list(outputs[4:-1])) == _boxes(GRADERS), "the graders still open"
+    assert page.dataset is before and all(skipped(value) for value in outputs[1:BOXES]), "nothing of the data set reached the page"
+    assert _boxes(list(outputs[BOXES:-1])) == _boxes(GRADERS), "the graders still open"
 
 
 def test_the_bomb_is_stopped_at_the_cap_not_inflated() -> None:
@@ -233,7 +235,7 @@ async def test_graders_a_link_cannot_give_are_refused_whole_and_the_data_set_sti
         outputs = await link.on_open(page)
     said = notice(outputs)
     assert "The graders:" in said and reason in said and "The data set:" not in said, said
-    assert all(skipped(value) for value in outputs[4:-1]), "no grader box changed"
+    assert all(skipped(value) for value in outputs[BOXES:-1]), "no grader box changed"
     assert page.dataset == DATA
 
 

@@ -13,7 +13,7 @@ from playground.client.batch.graders import GraderSpec, fits_the_boxes
 from playground.client.batch.importers import Suite, read_suite
 from playground.client.batch.plan import MAX_GRADERS
 from playground.ui.i18n import CATALOGUE
-from playground.ui.tabs.batch.form import GRADER_SLOTS
+from playground.ui.tabs.batch.form import DATA_OUTPUTS, GRADER_SLOTS
 from playground.ui.tabs.batch.handlers import BatchState
 from playground.ui.tabs.batch.linked import BatchLink
 from tests.client.batch.importers.fixtures import upload
@@ -22,6 +22,8 @@ from tests.ui.tabs.batch.test_batch_link import BAD_GRADERS, DATA, GRADERS, LARG
 __all__ = ["link"]  # the fixture the tests take
 
 NO_BOXES = ["", "", 0, 0, ""] * GRADER_SLOTS
+BOXES = 1 + DATA_OUTPUTS
+"""Where the grader boxes start in `on_open`'s outputs."""
 
 
 def imported() -> Suite:
@@ -46,7 +48,7 @@ async def test_an_imported_suites_graders_go_through_a_link_with_its_data_set(li
         outputs = await link.on_open(page)
     assert notice(outputs) == "" and page.dataset == suite.dataset
     assert page.suite_graders == list(suite.graders), "the suite's graders are kept with its data set, as an import keeps them"
-    assert all(skipped(value) for value in outputs[4:-1]), "the grader boxes are the link's own (none here)"
+    assert all(skipped(value) for value in outputs[BOXES:-1]), "the grader boxes are the link's own (none here)"
 
 
 async def test_the_suites_graders_and_the_boxes_graders_both_open(link: BatchLink) -> None:
@@ -55,7 +57,7 @@ async def test_the_suites_graders_and_the_boxes_graders_both_open(link: BatchLin
     page = BatchState()
     with opened_from({"tab": "batch", "data": data, "graders": graders, "suite": packed}):
         outputs = await link.on_open(page)
-    assert notice(outputs) == "" and page.suite_graders == list(suite.graders) and list(outputs[4:6]) == GRADERS[:2]
+    assert notice(outputs) == "" and page.suite_graders == list(suite.graders) and list(outputs[BOXES:BOXES + 2]) == GRADERS[:2]
 
 
 def _many(count: int, seed: int = 40) -> list[GraderSpec]:

@@ -14,7 +14,7 @@ from gradio.context import LocalContext
 from playground.client.batch.plan import MAX_COLUMNS
 from playground.client.batch.report import leaderboard
 from playground.ui.shared.examples import example_values
-from playground.ui.tabs.batch.form import GRADER_SLOTS
+from playground.ui.tabs.batch.form import DATA_OUTPUTS, GRADER_SLOTS
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
 from playground.ui.tabs.batch.sample import EXAMPLES, SAMPLE_COLUMNS, SAMPLE_GRADERS
 from tests.ui.i18n.test_i18n_views import chinese
@@ -109,14 +109,15 @@ async def test_a_reloaded_page_shows_the_last_run_with_the_form_it_ran_or_nothin
     restored = handlers.on_restore(BatchState(), {"run_id": ran.run_id})
     batch, views, boxes = restored[0], restored[1:8], restored[8:]
     assert batch.run_id == ran.run_id and batch.dataset == ran.dataset and "Leaderboard" in views[1]
-    assert len(boxes) == handlers.form_size + 3 and list(boxes[:2]) == form[:2], "the prompt it ran"
+    assert len(boxes) == handlers.form_size + DATA_OUTPUTS and list(boxes[:2]) == form[:2], "the prompt it ran"
     assert list(boxes[2:2 + 2 * MAX_COLUMNS]) == form[2:2 + 2 * MAX_COLUMNS], "its columns"
     graders = boxes[8 + 2 * MAX_COLUMNS:8 + 2 * MAX_COLUMNS + 5 * GRADER_SLOTS]
     assert graders[0:2] == ("contains", "{{expected}}") and graders[5] == "length" and graders[10] == ""
-    status, preview = boxes[-3], boxes[-2]
+    status, preview, _, suite_line, suite_model = boxes[-DATA_OUTPUTS:]
     assert "**8 rows**" in status and preview["headers"] == ["question", "expected"] and "(no data set)" not in str(preview)
+    assert suite_line == "" and suite_model["visible"] is False, "the sample's graders are all in the boxes"
     nothing = handlers.on_restore(BatchState(), {"run_id": "0" * 32})
-    assert nothing[0].run_id == "" and len(nothing) == 1 + 7 + handlers.form_size + 3 and all(skipped(value) for value in nothing[1:])
+    assert nothing[0].run_id == "" and len(nothing) == 1 + 7 + handlers.form_size + DATA_OUTPUTS and all(skipped(value) for value in nothing[1:])
     assert FORM[1] != form[1]
 
 
