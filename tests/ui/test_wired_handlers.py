@@ -32,6 +32,7 @@ from playground.ui.tabs.messages import handlers as messages_handlers
 from playground.ui.tabs.native import handlers as native_handlers
 from playground.ui.tabs.responses import handlers as responses_handlers
 from playground.ui.tabs.batch.changes import ChangesHandlers
+from playground.ui.tabs.batch.form import DATA_OUTPUTS
 from playground.ui.tabs.batch.handlers import BatchHandlers, closed_cell
 from playground.ui.tabs.batch.linked import BatchLink
 from playground.ui.tabs.registry import TABS
@@ -204,7 +205,7 @@ BATCH_EVENTS = (("batch-upload", "upload", "on_data"), ("batch-paste-use", "clic
                 ("batch-resume", "click", "on_resume"), ("batch-stop", "click", "on_stop"), ("batch-filter", "input", "on_view"),
                 ("batch-sort", "input", "on_view"), ("batch-grid", "select", "on_select"), ("batch-ab-next", "click", "on_pair"),
                 ("batch-vote-a", "click", "vote_a"), ("batch-vote-tie", "click", "vote_tie"), ("batch-vote-b", "click", "vote_b"),
-                ("batch-export", "click", "on_export"), ("batch-session-load", "upload", "on_load"))
+                ("batch-export", "click", "on_export"), ("batch-session-load", "upload", "on_load"), ("batch-suite-model", "input", "on_suite_model"))
 
 
 def test_the_batch_tabs_events_run_its_handlers(page: Any) -> None:
@@ -219,7 +220,7 @@ def test_the_batch_tabs_events_run_its_handlers(page: Any) -> None:
     assert watchers[0].concurrency_id == watchers[1].concurrency_id and watchers[0].concurrency_limit is None, "one queue, no limit"
     events = {fn.name: fn for fn in page.fns.values() if getattr(fn.fn, "__self__", None) is tab}
     assert len(events["on_run"].inputs) == 3 + tab.form_size, "state, URL, key, then the form as BatchHandlers reads it"
-    assert len(events["on_load"].outputs) == 2 + tab.form_size + 3, "state, status, the form, data status, preview, check"
+    assert len(events["on_load"].outputs) == 2 + tab.form_size + DATA_OUTPUTS, "state, status, the form, what the page shows of the data set"
 
 
 def test_the_batch_tabs_what_changed_events_run_its_handlers(page: Any) -> None:

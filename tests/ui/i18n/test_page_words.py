@@ -80,9 +80,9 @@ def test_the_switch_is_followed_by_the_badge_and_the_batch_tabs_own_words(page: 
     badge = next(fn for fn in following if getattr(fn.fn, "__func__", None) is ConnectionEvents.badge)
     assert [block.elem_id for block in badge.outputs] == ["gateway-badge"]
     batch = next(fn for fn in following if getattr(fn.fn, "__func__", None) is BatchHandlers.on_language)
-    assert [block.elem_id for block in batch.outputs] == ["batch-columns-used", "batch-preview"]
+    assert [block.elem_id for block in batch.outputs] == ["batch-columns-used", "batch-preview", "batch-grid", "batch-runs-list"]
     on_load = next(fn for fn in page.fns.values() if fn.targets[0][1] == "load" and getattr(fn.fn, "__func__", None) is BatchHandlers.on_page_load)
-    assert [block.elem_id for block in on_load.outputs] == ["batch-columns-used", "batch-preview"], \
+    assert [block.elem_id for block in on_load.outputs] == ["batch-columns-used", "batch-preview", "batch-grid", "batch-runs-list"], \
         "and on load, in the visitor's language (the layout writes no English of its own there)"
     assert not on_load.inputs, "the load reads nothing from the page (issue 41: each input keeps a loading status in the page)"
     state, *boxes = batch.inputs

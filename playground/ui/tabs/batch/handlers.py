@@ -29,14 +29,14 @@ from playground.ui.tabs.batch.runs import (BatchRuns, cell_exchange, not_blind, 
                                           watch)
 from playground.ui.tabs.batch.changes import linked_form, linked_run
 from playground.ui.tabs.batch.suites import graders_line, import_suite, refusal_status, regraded, suite_status
-from playground.ui.tabs.batch.run_list import find, picked
+from playground.ui.tabs.batch.run_list import find, picked, table as runs_table
 from playground.client.tools.mock import EXAMPLE, mock_tools_text
 from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.tabs.batch.column_prompts import ColumnPrompts
 from playground.ui.tabs.batch.columns import PER_COLUMN, PROMPT_AT, session_offers, session_setting_values, used_text
 from playground.ui.tabs.batch.sample import sample_suite
 from playground.ui.tabs.batch.slots import columns_in_use, graders_in_use, one_more, shown
-from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, grader_exchanges_json, grid, pick_pair,
+from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, empty_grid, grader_exchanges_json, grid, pick_pair,
                                             pass_headings, preview_rows, progress_html, sort_choices, tool_calls_markdown)
 from playground.ui.tabs.batch.form import (DATA_OUTPUTS, GRADER_SLOTS, data_shown, load_dataset, plan_from_form, read_session,
                                            session_values, template_check)
@@ -176,12 +176,13 @@ class BatchHandlers:
         """The "columns used" line for the shared settings, the pickers and the columns' own boxes."""
         return used_text(list(values[:self.columns]), list(values[self.columns:]), temp, tokens, streamed)
 
-    def on_language(self, batch: BatchState, temp: Any, tokens: Any, streamed: Any, *values: Any) -> tuple[str, Any]:
+    def on_language(self, batch: BatchState, temp: Any, tokens: Any, streamed: Any, *values: Any) -> tuple[Any, ...]:
         """On load and after the header's switch: the texts the tab writes itself (the columns-used
-        line, the data set's preview), in the visitor's language."""
-        return self.on_settings(temp, tokens, streamed, *values), preview_rows(batch.dataset)
+        line, the data set's preview, the results grid and the kept-runs list while empty), in the visitor's language."""
+        return (self.on_settings(temp, tokens, streamed, *values), preview_rows(batch.dataset),
+                gr.skip() if batch.run_id else empty_grid(), gr.skip() if batch.listed else runs_table([]))
 
-    def on_page_load(self) -> tuple[str, Any]:
+    def on_page_load(self) -> tuple[Any, ...]:
         """On page load: `on_language` for the form as a loaded page holds it (`first_form`, a fresh state), reading
         nothing from the page. Gradio's page keeps a loading status for every input of every event it has run and walks its
         whole component tree for each of them on every later status message: the 52 Batch boxes this event read made each

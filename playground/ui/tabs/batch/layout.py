@@ -79,7 +79,8 @@ def build_batch_tab(ctx: TabContext) -> TabParts:
     _wire_inputs(ctx, tab, handlers)
     _wire_slots(tab, handlers)
     _wire_run(ctx, tab, handlers, last_run)
-    worded_on_load = page.load(handlers.on_page_load, None, [tab.used, tab.preview], queue=False)  # reads nothing: see on_page_load
+    own_words = [tab.used, tab.preview, tab.table, tab.runs_table]
+    worded_on_load = page.load(handlers.on_page_load, None, own_words, queue=False)  # reads nothing: see on_page_load
     worded_on_load.then(None, tab.user, tab.user, js=first_default_js(DEFAULT_TEMPLATE), queue=False)  # in the page, while untouched
     _wire_results(worded_on_load, tab, handlers, last_run)  # the last run and its form after the load's preview, never under it
     _wire_changes(tab, ChangesHandlers(ctx, runs))
@@ -87,12 +88,12 @@ def build_batch_tab(ctx: TabContext) -> TabParts:
     opened = worded_on_load.then(link.on_open, [tab.state], [tab.state, *tab.data_outputs, *tab.grader_inputs, tab.link_notice],
                                  queue=False)
     opened.then(None, None, None, js=shown_into_view_js(tab.link_notice.elem_id), queue=False)
-    return TabParts(after_language=partial(_reword_after, handlers, worded, [tab.used, tab.preview], tab),
+    return TabParts(after_language=partial(_reword_after, handlers, worded, own_words, tab),
                     link=LinkWriter(link.on_copy, [tab.state, tab.mock_tools, *tab.grader_inputs]))
 
 
 def _reword_after(handlers: BatchHandlers, inputs: list[Any], outputs: list[Any], tab: BatchPage, switched: Any) -> None:
-    """The language switch: the columns-used line and the empty preview again, in the new language, the
+    """The language switch: the columns-used line, the empty preview, grid and runs list again, in the new language, the
     default template if untouched, and the price table's headings."""
     switched.then(handlers.on_language, inputs, outputs, queue=False)
     switched.then(reworded_template, tab.user, tab.user, queue=False)

@@ -49,6 +49,11 @@ def preview_rows(dataset: Dataset | None) -> dict[str, Any]:
     return {"headers": dataset.columns, "data": [[value[:200] for value in row] for row in dataset.preview(10)] or [[""] * len(dataset.columns)]}
 
 
+def empty_grid() -> dict[str, Any]:
+    """The results grid before a run: its first headings and a line saying where the answers will be (not Gradio's "1 2 3")."""
+    return {"headers": [say("bview.grid.row"), say("bview.grid.repeat"), say("bview.grid.answers")], "data": [["", "", say("bview.grid.empty")]]}
+
+
 def sort_choices(plan: Plan | None) -> list[tuple[str, str]]:
     """(label in the visitor's language, value the grid sorts by) for each order the grid offers."""
     choices = [(say("bview.sort.row"), "row")]

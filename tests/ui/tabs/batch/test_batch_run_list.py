@@ -68,3 +68,15 @@ async def test_a_run_file_the_store_refused_is_named_under_the_list(handlers: Ba
     handlers.runs.database.call(stored.record_import, "f" * 32 + ".jsonl", 10, 1.0, "", "not a run file that can be read: an empty run file", 1.0)
     note = handlers.on_find(BatchState(), "", "", "", "")[2]
     assert "Run files not imported: " + "f" * 32 + ".jsonl (not a run file that can be read: an empty run file)" in note
+
+
+def test_the_empty_grid_and_runs_list_have_headings_in_the_pages_language_and_a_shown_run_is_kept(handlers: BatchHandlers) -> None:  # noqa: F811
+    """They showed Gradio's "1 | 2 | 3" until a run filled them."""
+    _, _, grid, runs = handlers.on_language(BatchState(), 0.7, 0, True)
+    assert grid["headers"] == ["row", "repeat", "answers"] and grid["data"] == [["", "", "The answers appear here after Run."]]
+    assert runs["headers"][0] == "started (UTC)" and runs["headers"][-1] == "run" and runs["data"] == [[""] * len(runs["headers"])]
+    with chinese():
+        _, _, grid, runs = handlers.on_language(BatchState(), 0.7, 0, True)
+    assert grid["headers"][2] == "回答" and runs["headers"][0] == "开始时间（UTC）"
+    shown = handlers.on_language(BatchState(run_id="0" * 32, listed=["0" * 32]), 0.7, 0, True)
+    assert shown[2] == gr.skip() and shown[3] == gr.skip(), "the switch leaves a run's grid and a found list as they are"
