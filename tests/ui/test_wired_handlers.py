@@ -277,6 +277,21 @@ def test_the_column_pickers_however_set_show_the_preset_they_hold(page: Any, tab
     assert picker.preset_of("chat", "gx-2.5-flash", "", "", "", "") == CUSTOM
 
 
+@pytest.mark.parametrize(("tab", "shown"), [("batch", 2), ("compare", 4)])
+def test_only_the_columns_in_use_are_on_screen_with_add_a_column_for_more(page: Any, tab: str, shown: int) -> None:
+    """Compare's three-model preset showed an empty fourth column."""
+    behind_add = handler(page, f"{tab}-add-column", "click")
+    picker = behind_add.__self__
+    model = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == f"{tab}-model-3")
+    on_change = {plain(fn.fn) for fn in page.fns.values() if (model._id, "change") in fn.targets}
+    assert plain(behind_add) is ColumnPicker.slot_added and ColumnPicker.slots_shown in on_change, "a preset, an import or a link shows its columns"
+    assert [box.visible for box in picker.boxes].count(True) == shown, "the first preset's columns when the page opens"
+    if tab == "compare":
+        three = picker.values_for("Three models through chat completions")
+        assert [update["visible"] for update in picker.slots_shown(0, *three)] == [True, True, True, False, True]
+        assert [update["visible"] for update in picker.slot_added(0, *three)[1:]] == [True] * 4 + [False], "Add shows the fourth"
+
+
 def test_starting_or_opening_another_batch_run_empties_the_cell_panel(page: Any) -> None:
     cell = next(block for block in page.blocks.values() if getattr(block, "elem_id", None) == "batch-cell")
     for starts in (BatchHandlers.on_run, BatchHandlers.on_open_listed):

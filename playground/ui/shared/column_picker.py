@@ -1,5 +1,6 @@
 """The (format, model) column choice Compare and Batch share: a preset radio, one format and one
-model picker per column, the column list from their values, and presets filling the pickers."""
+model picker per column, the column list from their values, presets filling the pickers, and the
+column slots on screen (those in use, and those "Add a column" asked for)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from playground.ui.i18n import choices, t, t_client
 from playground.client import catalog
 from playground.client.intent import FORMATS
 from playground.client.report.model import FORMAT_LABELS
+from playground.ui.shared.slots import one_more, shown, shown_count
 
 CUSTOM = "Your own choice"
 FORMAT_CHOICES = [(t("columns.no_format"), "")] + [(t_client(FORMAT_LABELS[f]), f) for f in FORMATS]
@@ -34,6 +36,12 @@ def chosen(values: tuple[Any, ...] | list[Any]) -> list[tuple[str, str]]:
     return [(fmt, model.strip()) for fmt, model in slots(values) if fmt and model and model.strip()]
 
 
+def columns_in_use(picker_values: tuple[Any, ...] | list[Any]) -> int:
+    """How many column slots up to the last one that names a format and a model."""
+    used = [index for index, (fmt, model) in enumerate(slots(list(picker_values))) if fmt and str(model).strip()]
+    return used[-1] + 1 if used else 0
+
+
 @dataclass
 class ColumnPicker:
     prefix: str
@@ -42,7 +50,7 @@ class ColumnPicker:
     formats: list[gr.Dropdown] = field(default_factory=list)
     models: list[gr.Dropdown] = field(default_factory=list)
     boxes: list[gr.Column] = field(default_factory=list)
-    """Each column's box, when `build` laid them out (a tab may show and hide them)."""
+    """Each column's box (`build` lays them out; a tab that lays out its own adds them), shown by `wire_slots`."""
 
     @classmethod
     def start(cls, prefix: str, presets: Presets) -> ColumnPicker:
@@ -91,6 +99,26 @@ class ColumnPicker:
         link set them, or a person changed one)."""
         held = chosen(values)
         return next((name for name, pairs in self.presets.items() if list(pairs) == held), CUSTOM)
+
+    def slots_shown(self, added: Any, *values: Any) -> tuple[Any, ...]:
+        """Each column box's visibility (those in use, or asked for by "Add a column"), then the button's."""
+        return shown(added, columns_in_use(values), len(self.formats))
+
+    def slot_added(self, added: Any, *values: Any) -> tuple[Any, ...]:
+        """"Add a column": the count asked for, each column box's visibility, the button's."""
+        return one_more(added, columns_in_use(values), len(self.formats))
+
+    def wire_slots(self, add: gr.Button) -> None:
+        """Only the columns in use on screen, at first and whenever the pickers change (a preset, an import, a
+        link), and one more each time `add` is pressed."""
+        count = shown_count(0, columns_in_use([component.value for component in self.inputs]), len(self.formats))
+        for index, box in enumerate(self.boxes):
+            box.visible = index < count
+        add.visible = count < len(self.formats)
+        added = gr.State(0)
+        gr.on([picker.change for picker in self.inputs], self.slots_shown, [added, *self.inputs], [*self.boxes, add], queue=False,
+              show_progress="hidden")
+        add.click(self.slot_added, [added, *self.inputs], [added, *self.boxes, add], queue=False)
 
     def wire(self) -> None:
         """The radio fills the pickers; the pickers, however set, show which preset they hold."""

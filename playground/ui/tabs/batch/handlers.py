@@ -35,7 +35,7 @@ from playground.ui.conversation.prompt_library import PromptLibrary
 from playground.ui.tabs.batch.column_prompts import ColumnPrompts
 from playground.ui.tabs.batch.columns import PER_COLUMN, PROMPT_AT, session_offers, session_setting_values, used_text
 from playground.ui.tabs.batch.sample import sample_suite
-from playground.ui.tabs.batch.slots import columns_in_use, graders_in_use, one_more, shown
+from playground.ui.shared.slots import graders_in_use, one_more, shown
 from playground.ui.tabs.batch.views import (cell_markdown, column_of_grid_index, empty_grid, grader_exchanges_json, grid, pick_pair,
                                             pass_headings, preview_rows, progress_html, sort_choices, tool_calls_markdown)
 from playground.ui.tabs.batch.form import (DATA_OUTPUTS, GRADER_SLOTS, data_shown, load_dataset, plan_from_form, read_session,
@@ -208,14 +208,6 @@ class BatchHandlers:
 
     def on_template(self, batch: BatchState, system_text: str, user_text: str) -> str:
         return template_check(system_text, user_text, batch.dataset)
-
-    def on_columns_shown(self, added: Any, *pickers: Any) -> tuple[Any, ...]:
-        """The column slots on screen (those in use, or asked for by "Add a column"), then the button."""
-        return shown(added, columns_in_use(pickers), MAX_COLUMNS)
-
-    def on_add_column(self, added: Any, *pickers: Any) -> tuple[Any, ...]:
-        """"Add a column": the count asked for, the column slots on screen, the button."""
-        return one_more(added, columns_in_use(pickers), MAX_COLUMNS)
 
     def on_graders_shown(self, added: Any, *kinds: Any) -> tuple[Any, ...]:
         """The grader rows on screen (those with a kind, or asked for by "Add a grader"), then the button."""

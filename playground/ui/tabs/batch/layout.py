@@ -31,7 +31,6 @@ from playground.ui.tabs.batch.changes import ChangesHandlers
 from playground.ui.tabs.batch.linked import BatchLink
 from playground.ui.tabs.batch.runs import BatchRuns
 from playground.ui.tabs.batch.sample import EXAMPLES
-from playground.ui.tabs.batch.slots import columns_in_use, shown_count
 from playground.ui.tabs.batch.views import preview_rows
 from playground.ui.shared.column_picker import ColumnPicker, model_ids
 from playground.ui.tabs.context import TabContext, TabParts
@@ -179,11 +178,6 @@ class BatchPage:
     def _columns_and_settings(self, settings: Settings) -> None:
         self.own = ColumnSettingsInputs("batch")
         self.picker = ColumnPicker.build("batch", PRESETS, MAX_COLUMNS, extra=self.own.add)
-        self.columns_added = gr.State(0)
-        """How many column slots "Add a column" asked for (those in use are shown anyway)."""
-        shown = shown_count(0, columns_in_use([component.value for component in self.picker.inputs]), MAX_COLUMNS)
-        for index, box in enumerate(self.picker.boxes):
-            box.visible = index < shown
         self.add_column = gr.Button(t("batch.add_column"), size="sm", elem_id="batch-add-column")
         with gr.Row():
             self.repeats = gr.Number(1, minimum=1, maximum=MAX_REPEATS, label=t("batch.repeat_each_row_n"), elem_id="batch-repeats")
@@ -312,10 +306,9 @@ def _wire_inputs(ctx: TabContext, tab: BatchPage, handlers: BatchHandlers) -> No
 def _wire_slots(tab: BatchPage, handlers: BatchHandlers) -> None:
     """The column and grader slots on screen (those in use, plus those "Add" asked for), and the sample example: its
     columns and graders filled in the browser, then its prompt and rows loaded as the data set."""
-    pickers, kinds = tab.picker.inputs, tab.grader_inputs[::5]
-    column_slots, grader_slots = [*tab.picker.boxes, tab.add_column], [*tab.grader_rows, tab.add_grader]
-    gr.on([c.change for c in pickers], handlers.on_columns_shown, [tab.columns_added, *pickers], column_slots, queue=False, show_progress="hidden")
-    tab.add_column.click(handlers.on_add_column, [tab.columns_added, *pickers], [tab.columns_added, *column_slots], queue=False)
+    kinds = tab.grader_inputs[::5]
+    grader_slots = [*tab.grader_rows, tab.add_grader]
+    tab.picker.wire_slots(tab.add_column)
     gr.on([kind.change for kind in kinds], handlers.on_graders_shown, [tab.graders_added, *kinds], grader_slots, queue=False,
           show_progress="hidden")
     tab.add_grader.click(handlers.on_add_grader, [tab.graders_added, *kinds], [tab.graders_added, *grader_slots], queue=False)

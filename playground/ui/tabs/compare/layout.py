@@ -65,12 +65,14 @@ def build_compare_tab(ctx: TabContext) -> TabParts:
     chats, lines, offers = [], [], []
     with gr.Row():
         for index in range(COLUMNS):
-            with gr.Column(min_width=220):
+            with gr.Column(min_width=220, elem_id=f"compare-column-{index}") as box:
+                picker.boxes.append(box)
                 picker.column(index)
                 offers.append(gr.Checkbox(False, label=t("batch_col.mocked_tools"), elem_id=f"compare-col-tools-{index}"))
                 chats.append(Chatbot(height=None, min_height=240, max_height=720, elem_id=f"compare-chat-{index}",
                                      label=t("conversation.chatbot"), show_label=False))  # grows with the answer: the question above it stays in view
                 lines.append(gr.Markdown(elem_id=f"compare-metrics-{index}", elem_classes=["metrics-line"]))
+    add_column = gr.Button(t("batch.add_column"), size="sm", elem_id="compare-add-column")
     with gr.Row():
         send = gr.Button(t("compare.send_to_every_column"), variant="primary", elem_id="compare-send")
         stop = gr.Button(t("compare.stop_all"), variant="stop", elem_id="compare-stop")
@@ -104,6 +106,7 @@ def build_compare_tab(ctx: TabContext) -> TabParts:
     gr.on([left.change, right.change], wired.diff_picked, [state, left, right, *slots_in], diff, queue=False)
 
     picker.wire()
+    picker.wire_slots(add_column)
     columns = {f"{kind}_{index}": component for index, pair in enumerate(zip(picker.formats, picker.models))
                for kind, component in zip(("format", "model"), pair)}
     examples.wire({"system": system, "user": user, "image": image, "temperature": temperature, "max_tokens": max_tokens,

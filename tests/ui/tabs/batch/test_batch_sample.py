@@ -13,9 +13,11 @@ from gradio.context import LocalContext
 
 from playground.client.batch.plan import MAX_COLUMNS
 from playground.client.batch.report import leaderboard
+from playground.ui.shared.column_picker import ColumnPicker
 from playground.ui.shared.examples import example_values
 from playground.ui.tabs.batch.form import DATA_OUTPUTS, GRADER_SLOTS
 from playground.ui.tabs.batch.handlers import BatchHandlers, BatchState
+from playground.ui.tabs.batch.layout import PRESETS
 from playground.ui.tabs.batch.sample import EXAMPLES, SAMPLE_COLUMNS, SAMPLE_GRADERS
 from tests.ui.i18n.test_i18n_views import chinese
 from tests.ui.tabs.batch.test_batch_changes import LinkRequest
@@ -80,15 +82,17 @@ def test_the_example_fills_the_sample_and_resets_every_other_slot() -> None:
 
 
 def test_only_the_slots_in_use_and_those_asked_for_are_shown(handlers: BatchHandlers) -> None:  # noqa: F811
+    with gr.Blocks():
+        picker = ColumnPicker.build("batch", PRESETS, MAX_COLUMNS)
     two = ["chat", "gx-2.5-flash", "chat", "gpt-4.1"] + ["", ""] * (MAX_COLUMNS - 2)
-    assert _visible(handlers.on_columns_shown(0, *two)) == [True, True] + [False] * 6 + [True]  # eight slots, then "Add a column"
-    added = handlers.on_add_column(0, *two)
+    assert _visible(picker.slots_shown(0, *two)) == [True, True] + [False] * 6 + [True]  # eight slots, then "Add a column"
+    added = picker.slot_added(0, *two)
     assert added[0] == 3 and _visible(added[1:]) == [True] * 3 + [False] * 5 + [True]
     fifth = list(two)
     fifth[8:10] = ["messages", "cl-haiku-4-5-20251001"]
-    assert _visible(handlers.on_columns_shown(0, *fifth))[:MAX_COLUMNS] == [True] * 5 + [False] * 3, "up to the last column in use"
-    assert _visible(handlers.on_columns_shown(0, *[""] * 2 * MAX_COLUMNS))[:MAX_COLUMNS] == [True] + [False] * 7, "always one"
-    full = handlers.on_add_column(MAX_COLUMNS - 1, *two)
+    assert _visible(picker.slots_shown(0, *fifth))[:MAX_COLUMNS] == [True] * 5 + [False] * 3, "up to the last column in use"
+    assert _visible(picker.slots_shown(0, *[""] * 2 * MAX_COLUMNS))[:MAX_COLUMNS] == [True] + [False] * 7, "always one"
+    full = picker.slot_added(MAX_COLUMNS - 1, *two)
     assert full[0] == MAX_COLUMNS and _visible(full[1:]) == [True] * MAX_COLUMNS + [False], "no Add once all are shown"
     assert _visible(handlers.on_graders_shown(0, *[""] * GRADER_SLOTS)) == [True] + [False] * 5 + [True]
     assert _visible(handlers.on_graders_shown(0, "contains", "length", "", "", "", "")) == [True, True] + [False] * 4 + [True]

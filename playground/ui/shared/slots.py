@@ -1,7 +1,7 @@
-"""Which of the Batch form's pre-built column and grader slots are on screen: the ones in use
-(a column with a format and a model, a grader with a kind), at least one, and as many more as
-"Add a column" / "Add a grader" asked for. Gradio cannot add components cheaply at run time, so
-every slot is built once and shown or hidden by these counts. Plain functions, no events."""
+"""Which of a form's pre-built slots are on screen (Compare's and Batch's columns, Batch's graders):
+the ones in use (a column with a format and a model, a grader with a kind), at least one, and as many
+more as "Add a column" / "Add a grader" asked for. Gradio cannot add components cheaply at run time,
+so every slot is built once and shown or hidden by these counts. Plain functions, no events."""
 
 from __future__ import annotations
 
@@ -9,13 +9,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import gradio as gr
-
-from playground.ui.shared.column_picker import slots
-
-def columns_in_use(picker_values: Sequence[Any]) -> int:
-    """How many column slots up to the last one that names a format and a model."""
-    used = [index for index, (fmt, model) in enumerate(slots(list(picker_values))) if fmt and str(model).strip()]
-    return used[-1] + 1 if used else 0
 
 
 def graders_in_use(kinds: Sequence[Any]) -> int:
