@@ -30,6 +30,7 @@ from playground.ui.web.long_links import LongLinks
 from playground.ui.web.owned_files import OwnedFiles
 from playground.ui.web.visitor_identity import ignore_server_proxy_headers
 from playground.ui.web.visitors import PageGuard, VisitorRules
+from playground.ui.web import browser_stores
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 QUEUE_MAX_SIZE = 256
@@ -104,6 +105,7 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
     gradio_compat.apply()
     gradio_compat.first_paint_in_language(chosen_js(languages()))  # a zh-SG browser's page starts in Chinese, not English
     client = client or make_client(settings, defaults)
+    browser_stores.use_data_dir(settings.data_dir)  # what browsers kept is read again after a restart
     if defaults.hosted and defaults.demo:
         own_addresses.keep_private(defaults.base_url, "connection.the_demo_gateway")
     if defaults.hosted and defaults.mcp_demo and defaults.mcp_url:

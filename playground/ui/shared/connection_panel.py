@@ -15,6 +15,7 @@ from playground.client.gateway import GatewayClient
 from playground.ui.i18n import t
 from playground.ui.shared.connection import ServerDefaults, badge_text, test_connection
 from playground.ui.shared.render import error_text
+from playground.ui.web.browser_stores import kept_in_browser
 
 BROWSER_STORAGE_KEY = "gateway-playground-connection"
 
@@ -76,7 +77,7 @@ class ConnectionPanel:
                                        info=t("connection.remember_info"))
                 test = gr.Button(t("connection.test"), elem_id="connection-test", size="sm")
             status = gr.Markdown(elem_id="connection-status")
-        saved = gr.BrowserState({"url": "", "key": "", "remember": False}, storage_key=BROWSER_STORAGE_KEY)
+        saved = kept_in_browser({"url": "", "key": "", "remember": False}, BROWSER_STORAGE_KEY)
         return cls(url_box, key_box, remember, test, status, saved)
 
     def wire(self, blocks: gr.Blocks, badge: gr.Markdown, events: ConnectionEvents, pickers: list[gr.Dropdown]) -> Any:

@@ -13,6 +13,7 @@ from typing import Any
 import gradio as gr
 
 from playground.ui.i18n import t, say
+from playground.ui.web.browser_stores import kept_in_browser
 
 STORAGE_KEY = "gateway-playground-presets"
 MAX_PRESETS_PER_TAB = 30
@@ -22,7 +23,7 @@ PLAIN = (str, int, float, bool, type(None))
 
 def presets_state() -> gr.BrowserState:
     """Create it outside the tabs (a tab's content mounts only when first opened)."""
-    return gr.BrowserState({"tabs": {}}, storage_key=STORAGE_KEY)
+    return kept_in_browser({"tabs": {}}, STORAGE_KEY)
 
 
 def _plain(value: Any) -> bool:

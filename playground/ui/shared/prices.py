@@ -22,6 +22,7 @@ from playground.client.batch.cost import COLUMNS, Price, PriceError, cost, forma
 from playground.client.results import TextResult
 from playground.client.transport import Exchange
 from playground.ui.shared.render import plain
+from playground.ui.web.browser_stores import kept_in_browser
 
 STORAGE_KEY = "gateway-playground-prices"
 MAX_CSV_BYTES = 200_000
@@ -96,7 +97,7 @@ class PriceEditor:
     @staticmethod
     def store() -> gr.BrowserState:
         """The browser's copy of the table (create it outside any tab, so it is read on page load)."""
-        return gr.BrowserState({"rows": []}, storage_key=STORAGE_KEY)
+        return kept_in_browser({"rows": []}, STORAGE_KEY)
 
     @classmethod
     def build(cls, prefix: str, saved: gr.BrowserState, prices: SessionPrices) -> PriceEditor:

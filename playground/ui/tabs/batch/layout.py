@@ -41,6 +41,7 @@ from playground.ui.shared.scrolling import into_view_js, shown_into_view_js
 from playground.ui.shared.worded_defaults import first_default_js
 from playground.ui.conversation.prompt_move import BatchTarget
 from playground.ui.shared.widgets import Inspector, error_banner, notice_banner
+from playground.ui.web.browser_stores import kept_in_browser
 
 KIND_CHOICES = [(t("bgrader.none"), "")] + [(t_client(GRADER_KINDS[kind]), kind) for kind in FORM_KINDS]
 """The client's grader kinds the boxes offer, named through the catalogue; the values the handlers read are the kinds
@@ -59,7 +60,7 @@ def batch_stores() -> tuple[gr.BrowserState, gr.BrowserState, gr.State]:
     the tabs, they shifted Gradio's tab indexes (after opening Batch, its button took the Video tab's
     place). The state, which the last run's restore reads on load, sits near the top of the page's tree:
     Gradio's page walks its tree to a completed event's inputs on every later status message (issue 41)."""
-    return gr.BrowserState({"run_id": ""}, storage_key=LAST_RUN_KEY), PriceEditor.store(), gr.State(BatchState())
+    return kept_in_browser({"run_id": ""}, LAST_RUN_KEY), PriceEditor.store(), gr.State(BatchState())
 
 
 def build_batch_tab(ctx: TabContext) -> TabParts:

@@ -39,6 +39,7 @@ from playground.ui.tabs.video.handlers import (
 )
 from playground.ui.shared.widgets import Inspector, error_banner
 from playground.ui.shared.scrolling import bring_into_view
+from playground.ui.web.browser_stores import kept_in_browser
 
 EXAMPLES = [
     Example(t("video.a_4_second_video"), t("video.a_short_text_to"),
@@ -59,7 +60,7 @@ def video_stores() -> tuple[gr.BrowserState, gr.State]:
     restores the jobs; and the board, which that event and the job watcher read, near the top of the
     page's tree (Gradio's page walks its tree to a completed event's inputs on every later status
     message: issue 41)."""
-    return gr.BrowserState({"jobs": []}, storage_key=JOBS_STORAGE_KEY), gr.State(VideoBoard())
+    return kept_in_browser({"jobs": []}, JOBS_STORAGE_KEY), gr.State(VideoBoard())
 
 
 @dataclass
