@@ -133,7 +133,10 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                     parts.append(tab.build(ctx) or TabParts())
                     if tab.link is not None:
                         copy_links.append(CopyLink(tab.id, tab.link.written))
-        curl_import.wire(ctx.imports, defaults, tabs, connection.url_box, connection.key_box, client)
+        imported = curl_import.wire(ctx.imports, defaults, tabs, connection.url_box, connection.key_box, client)
+        for part in parts:
+            if part.kept is not None:
+                part.kept.wire(blocks, imported)
         ctx.prompts.wire(tabs)
         opener = LinkOpener(blocks, tabs, links(), ctx.presets, link_notice)
         opener.wire(blocks)

@@ -108,12 +108,13 @@ class BranchBar:
         choices = branch_choices(session)
         return gr.update(choices=choices, value=session.branch if choices else None, visible=len(choices) > 1)
 
-    def wire(self, chatbot: gr.Chatbot, state: gr.State, notice: gr.Markdown, error: gr.Markdown, banner: Any) -> None:
+    def wire(self, chatbot: gr.Chatbot, state: gr.State, notice: gr.Markdown, error: gr.Markdown, banner: Any) -> list[Any]:
+        """The bar's events; returns those that change the conversation."""
         self.banner = banner
         chatbot.select(picked_message, None, self.picked, queue=False)
         outputs = [chatbot, state, self.picker, notice, error]
-        self.button.click(self.branch, [state, self.picked], outputs, queue=False)
-        self.picker.input(self.switch, [state, self.picker], outputs, queue=False)
+        return [self.button.click(self.branch, [state, self.picked], outputs, queue=False),
+                self.picker.input(self.switch, [state, self.picker], outputs, queue=False)]
 
     def branch(self, session: Session, index: int | None) -> tuple[Any, ...]:
         """"Branch from here" on message `index`: the outputs of `shown`."""

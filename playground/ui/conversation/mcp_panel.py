@@ -77,8 +77,9 @@ class McpPanel:
         conversation.tool_label.change(handlers.review, [conversation.session, self.state], [self.review, self.review_label, self.arguments],
                                        queue=False)
         answered = [*conversation.action_outputs, self.review, self.review_label, self.arguments, self.status, self.exchanges]
-        self.approve.click(handlers.approve, [self.arguments, self.state, conversation.session, *conversation.action_inputs], answered,
-                           concurrency_limit=None, show_progress="hidden")
-        self.refuse.click(handlers.refuse, [self.state, conversation.session, *conversation.action_inputs], answered,
-                          concurrency_limit=None, show_progress="hidden")
+        conversation.changed += [
+            self.approve.click(handlers.approve, [self.arguments, self.state, conversation.session, *conversation.action_inputs], answered,
+                               concurrency_limit=None, show_progress="hidden"),
+            self.refuse.click(handlers.refuse, [self.state, conversation.session, *conversation.action_inputs], answered,
+                              concurrency_limit=None, show_progress="hidden")]
         return handlers

@@ -64,6 +64,7 @@ class MockPanel:
         self.remove.click(handlers.remove, [self.name, self.state, tools_box], written, queue=False)
         self.declared.input(handlers.pick, [self.declared, self.state], form, queue=False)
         self.example.click(handlers.example, [self.state, tools_box], [*form, *written, conversation.draft], queue=False)
-        conversation.tool_label.change(handlers.auto, [self.state, conversation.session, *conversation.action_inputs],
-                                       [*conversation.action_outputs, self.status, self.log], concurrency_limit=None, show_progress="hidden")
+        conversation.changed.append(conversation.tool_label.change(handlers.auto, [self.state, conversation.session, *conversation.action_inputs],
+                                                                   [*conversation.action_outputs, self.status, self.log],
+                                                                   concurrency_limit=None, show_progress="hidden"))
         return handlers

@@ -60,6 +60,9 @@ class ConversationPanel:
     """What an action reads after its own value and the session: the form, the Variables table, base URL and key."""
     action_outputs: list[Any] = field(default_factory=list)
     """What an action writes: the chatbot, `BEGIN_OUTPUTS`, the inspector and the tab's extras."""
+    changed: list[Any] = field(default_factory=list)
+    """The events after which the conversation may differ (this panel's, its branch bar's, and those the tab's
+    tool panels, session file and curl import add): what the browser keeps is written again after each."""
 
     @property
     def imported(self) -> list[Any]:
@@ -114,7 +117,7 @@ class ConversationPanel:
         values to the Batch tab. One event per action instead of three saves two requests and
         two rounds of input processing per send (issue 25)."""
         extra_outputs = extra_outputs or []
-        self.branches.wire(self.chatbot, self.session, self.notice, self.error, banner_update)
+        self.changed += self.branches.wire(self.chatbot, self.session, self.notice, self.error, banner_update)
         assert self.variables is not None
         self.variables.watch(self.draft, system, self.session)
         if prompts is not None and system is not None and self.to_batch is not None:
@@ -131,7 +134,7 @@ class ConversationPanel:
             (self.retry.click, handlers.retry, [self.session, *tail], None),
             (self.chatbot.edit, handlers.edit, [self.session, *tail], None),
         ):  # "multiple": a second send while a reply streams is answered with a note, not ignored
-            trigger(handler, inputs, outputs, concurrency_limit=None, show_progress="hidden", trigger_mode="multiple", js=js)
+            self.changed.append(trigger(handler, inputs, outputs, concurrency_limit=None, show_progress="hidden", trigger_mode="multiple", js=js))
         self.stop.click(handlers.stop, [self.session], [*(getattr(self, name) for name in STOP_OUTPUTS), *inspector.components], queue=False)
-        self.clear.click(handlers.clear, None, outputs, queue=False)
-        self.chatbot.clear(handlers.chatbot_cleared, None, outputs[1:], queue=False)
+        self.changed += [self.clear.click(handlers.clear, None, outputs, queue=False),
+                         self.chatbot.clear(handlers.chatbot_cleared, None, outputs[1:], queue=False)]

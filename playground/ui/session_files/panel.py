@@ -58,10 +58,10 @@ class SessionFileBar:
         return cls(tab, save, download, load, status)
 
     def wire(self, fields: dict[str, Any], chatbot: gr.Chatbot | None = None, session: gr.State | None = None,
-             arrival: Arrival | None = None, check: RequestCheck | None = None) -> None:
+             arrival: Arrival | None = None, check: RequestCheck | None = None) -> Any:
         """A tab with a conversation passes its chatbot and session; a form-only tab does not.
         A tab whose fields depend on one another (Video) passes how a loaded form arrives; `check`
-        is the tab's request check (the values must build the request a send would build)."""
+        is the tab's request check (the values must build the request a send would build). Returns the load event."""
         self.fields, self.arrival, self.check = fields, arrival, check
         conversation = [chatbot, session] if chatbot is not None and session is not None else []
         self.conversation = bool(conversation)
@@ -69,7 +69,7 @@ class SessionFileBar:
         components = list(fields.values())
         self.skipped = len(components) + len(conversation) + len(marker)
         self.save.click(self.on_save, [*conversation, *components], [self.download, self.status], queue=False)
-        self.load.upload(self.on_load, [self.load, *components], [self.status, *conversation, *components, *marker], queue=False)
+        return self.load.upload(self.on_load, [self.load, *components], [self.status, *conversation, *components, *marker], queue=False)
 
     def on_save(self, *values: Any) -> tuple[Any, ...]:
         """(the file to download, the status) for the conversation (when the tab has one) and the form's `values`."""

@@ -129,13 +129,13 @@ class CurlImport:
         return cls(command, run, keep, status)
 
     def wire(self, registry: ImportRegistry, defaults: ServerDefaults, tabs: gr.Tabs, url_box: gr.Textbox, key_box: gr.Textbox,
-             client: GatewayClient) -> None:
-        """Call after every tab registered its `FormImport`."""
+             client: GatewayClient) -> list[Any]:
+        """Call after every tab registered its `FormImport`; returns the two import events (each may fill a conversation)."""
         importer = CurlImporter(registry, defaults, client)
         components = [component for form in registry.forms for component in form.components]
         outputs = [tabs, self.command, self.status, url_box, key_box, *components]
-        self.run.click(importer.switch, [self.command, url_box], outputs, queue=False)
-        self.keep.click(importer.keep_url, [self.command, url_box], outputs, queue=False)
+        return [self.run.click(importer.switch, [self.command, url_box], outputs, queue=False),
+                self.keep.click(importer.keep_url, [self.command, url_box], outputs, queue=False)]
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from playground.ui.shared.curl_panel import ImportRegistry
 from playground.ui.shared.links import LinkWriter
 from playground.ui.shared.prices import SessionPrices
 from playground.ui.conversation.prompt_move import PromptRegistry
+from playground.ui.session_files.kept import KeptConversation
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,8 @@ class TabParts:
     visitor's language (texts Gradio cannot translate in the browser: values built at run time)."""
     link: LinkWriter | None = None
     """What the tab's server writes into its Copy link (the parameters its `TabLink.written` names)."""
+    kept: KeptConversation | None = None
+    """A conversation tab's conversation kept in the browser, wired once the page's every event exists."""
 
 
 def each(hooks: tuple[Callable[[Any], Any], ...], event: Any) -> None:

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from playground.client.batch.plan import MAX_COLUMNS
+from playground.ui.session_files import kept
 from playground.ui.shared.links import TabLink
 from playground.ui.tabs.batch.layout import batch_stores, build_batch_tab
 from playground.ui.tabs.batch.linked import DATA, GRADERS, SUITE
@@ -64,7 +66,7 @@ REPORT_SETTINGS = (("depth", "report-depth"), ("formats", "report-formats"), ("m
 
 
 def _conversation(tab: str, build: Callable[[TabContext], TabParts | None]) -> Tab:
-    return Tab(tab, build, TabLink(f"{tab}-model", f"{tab}-input", True, f"{tab}-preset-pick"), f"{tab}-input")
+    return Tab(tab, build, TabLink(f"{tab}-model", f"{tab}-input", True, f"{tab}-preset-pick"), f"{tab}-input", partial(kept.store, tab))
 
 
 TABS: tuple[Tab, ...] = (

@@ -1,5 +1,6 @@
 """The property behind "what is shown is what is sent": over random sequences of send, edit,
-delete, retry, Stop, empty send, tool result, clear, load a saved session and example clicks,
+delete, retry, Stop, empty send, tool result, clear, load a saved session, example clicks and a
+reload (the conversation the browser kept, read back into a fresh page session),
 the chatbot and the request the next send would build hold the same turns after every step.
 
 A seeded random walk drives each conversation tab's real wired handlers (through `PageModel`,
@@ -9,6 +10,7 @@ slowly enough for Stop to land mid-reply. A failure prints the seed and the step
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import random
 from collections.abc import Iterator
@@ -132,7 +134,7 @@ class Walk:
         self.log: list[str] = []
         self.chatbot = page.component(f"{tab}-chatbot")
         self.draft = page.component(f"{tab}-input")
-        self.session_state = page.dependency(self.draft, "submit").inputs[2]
+        self.session_state = next(c for c in page.dependency(self.draft, "submit").inputs if isinstance(c, gr.State))
 
     def history(self) -> list[dict[str, Any]]:
         return self.page.get(self.chatbot) or []
@@ -148,7 +150,7 @@ class Walk:
         rng, history = self.rng, self.history()
         word = rng.choice(WORDS) + str(rng.randint(0, 99))
         action = rng.choice(["send", "send", "send_stop", "edit", "delete", "retry", "retry_stop", "stop", "empty",
-                             "tool", "clear", "trash", "save", "load", "example", "example_send"])
+                             "tool", "clear", "trash", "save", "load", "example", "example_send", "reload"])
         self.log.append(action)
         if action == "send":
             await self.send(f"{word} please" if rng.random() < 0.7 else f"tell me a long story about {word}")
@@ -182,11 +184,23 @@ class Walk:
         elif action == "load" and self.saved:
             self.page.set(self.page.component(f"{self.tab}-session-load"), rng.choice(self.saved))
             await self.page.run(self.page.dependency(self.page.component(f"{self.tab}-session-load"), "upload"))
+        elif action == "reload":
+            await self.reload()
         elif action in ("example", "example_send"):
             count = sum(1 for elem_id in self.page.blocks if elem_id.startswith(f"{self.tab}-example-") and elem_id[-1].isdigit())
             await self.page.click(f"{self.tab}-example-{rng.randrange(count)}")
             if action == "example_send":
                 await self.page.run(self.page.dependency(self.draft, "submit"))
+
+    async def reload(self) -> None:
+        """A reload: a fresh page session (empty chat and session) reading what the browser kept on load."""
+        keeper = next(fn for fn in self.page.app.fns.values() if fn.name == "restore" and getattr(fn.fn, "__self__", None) is not None
+                      and getattr(fn.fn.__self__, "tab", None) == self.tab)
+        kept = json.loads(json.dumps(self.page.get(keeper.inputs[0])))  # as the browser's storage holds it
+        self.page.set(self.chatbot, [])
+        self.page.set(self.session_state, Session())
+        self.page.set(keeper.inputs[0], kept)
+        await self.page.run(keeper)
 
     def check(self) -> None:
         shown = shown_turns(self.history())
