@@ -7,7 +7,7 @@ after every event that can change the conversation (`ConversationPanel.changed`)
 state, so what comes back is what the next request would have sent. On the page's load it is read back
 as a session file is (`read_session`: checked whole, attachments made into new files), and a document
 that does not read is left alone. A conversation longer than `MAX_KEPT_CHARS` is not kept (the browser's
-storage is small and shared by the tabs): the chat says so once, and the session file still saves it."""
+storage is small and shared by the tabs): the chat says so, and the session file still saves it."""
 
 from __future__ import annotations
 
@@ -46,7 +46,10 @@ class KeptConversation:
 
     def kept(self, session: Session) -> tuple[Any, Any]:
         """(the document to keep, the notice): the conversation as the server holds it, or `EMPTY` when there is
-        none or it is too long to keep (then the notice says so)."""
+        none or it is too long to keep (then the notice says so); nothing while a reply arrives (a second send, answered
+        with a note at once, ends before the reply it waits for: the reply's own end keeps the conversation)."""
+        if session.replying:
+            return gr.skip(), gr.skip()
         if not session.shown and not session.branches:
             return EMPTY, gr.skip()
         document = session_document(self.tab, {}, session.shown, session)

@@ -116,3 +116,12 @@ async def test_a_conversation_too_long_to_keep_is_said_once_it_is_and_keeps_noth
     await _send(page, "chat", "Tell me about " + "the sea " * 300)
     assert page.get(_store(page, "chat")) == EMPTY
     assert "too long to keep in this browser" in json.dumps(page.get(page.component("chat-notice")))
+
+
+async def test_nothing_is_kept_while_a_reply_arrives(gateway: RunningGateway, tmp_path: Path) -> None:
+    """A second send while a reply streams is answered with a note at once; the conversation is kept when the reply ends."""
+    page = _page(gateway, tmp_path)
+    keeper = _kept_of(page, "chat")
+    assert keeper.kept(Session(shown=[{"role": "user", "content": "hi"}], replying=True)) == (gr.skip(), gr.skip())
+    document, _ = keeper.kept(Session(shown=[{"role": "user", "content": "hi"}]))
+    assert document["conversation"]["shown"] == [{"role": "user", "content": "hi"}]

@@ -223,8 +223,8 @@ class BatchHandlers:
         prompt, rows = sample_suite()
         dataset = await load_dataset(None, rows, "", prompt, self.ctx.settings.batch_max_rows)
         batch.dataset, batch.suite_graders = dataset, []
-        status, *shown = data_shown(dataset, "", prompt)
-        return (batch, prompt, rows, status + " " + say("batch.sample.loaded"), *shown)
+        status, *rest = data_shown(dataset, "", prompt)
+        return (batch, prompt, rows, status + " " + say("batch.sample.loaded"), *rest)
 
     async def on_run(self, batch: BatchState, url: str, key: str, *values: Any) -> tuple[Any, ...]:
         """Start a run of the form's plan: state, error banner, notice banner, the browser's last-run store."""
