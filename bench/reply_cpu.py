@@ -104,11 +104,20 @@ async def change_events(http: httpx.AsyncClient, url: str, config: dict[str, Any
     return len(events)
 
 
+async def followers(http: httpx.AsyncClient, url: str, config: dict[str, Any], send: int, session: str) -> None:
+    """The events the page runs once the send ends (its `.then` steps that skip the queue: keeping the conversation in
+    the browser), each reading the session's server-side state."""
+    for dependency in config["dependencies"]:
+        if dependency.get("trigger_after") == send and dependency.get("backend_fn", True) and not dependency.get("queue", True):
+            await run_direct(http, url, dependency["id"], [None] * len(dependency["inputs"]), session)
+
+
 async def one_send(http: httpx.AsyncClient, url: str, config: dict[str, Any], send: int, token: str, session: str) -> tuple[bool, int]:
-    """A send as Chromium makes it: the typed message's change, the send, the cleared box's change."""
+    """A send as Chromium makes it: the typed message's change, the send and what follows it, the cleared box's change."""
     text = f"Please repeat {token}"
     changes = await change_events(http, url, config, {"text": text, "files": []}, session)
     reply = await chat_chain(http, url, send, text, session)
+    await followers(http, url, config, send, session)
     changes += await change_events(http, url, config, {"text": "", "files": []}, session)
     return reply.ttft is not None and token in reply.text, changes
 
