@@ -23,6 +23,7 @@ MAX_MODEL_CHARS = 200
 GRADING_KINDS = frozenset({"model", "label"})
 """The graders that ask a chat model (a similarity grader asks an embedding model: not this picker's list)."""
 
+
 async def import_suite(paths: list[str] | None, max_rows: int, prices: dict[str, Price]) -> Suite:
     """The suite of an upload (raises `SuiteError`)."""
     if not paths:
