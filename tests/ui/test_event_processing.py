@@ -37,7 +37,10 @@ async def test_a_send_is_one_event_that_ends_with_the_metrics_and_the_inspector(
     finally:
         app.stop()
     send = next(d for d in config["dependencies"] if d["id"] == events.send)
-    assert not [d for d in config["dependencies"] if d.get("trigger_after") == events.send], "a send starts follow-up events"
+    following = [d for d in config["dependencies"] if d.get("trigger_after") == events.send]
+    by_id = {c["id"]: c for c in config["components"]}
+    assert [(d["queue"], [by_id[i]["type"] for i in d["inputs"]]) for d in following] == [(False, ["state"])], \
+        "a send starts one follow-up, keeping the conversation in the browser: queue-free, reading only the session"
     shown = {c["id"]: c.get("props", {}).get("elem_id") for c in config["components"]}
     final = dict(zip((shown[i] for i in send["outputs"]), reply.outputs or []))
     assert "tokone" in json.dumps(final["chat-chatbot"])

@@ -226,8 +226,8 @@ class BatchLink:
     async def on_open(self, batch: Any) -> tuple[Any, ...]:
         """After the page's load, a link to the tab with its own form (`linked_form`): its data set, graders and an
         imported suite's graders (kept with the data set in `batch`, so opened only with it), each read whole first:
-        state, data status, preview, template check, the grader boxes, the tab's notice."""
-        untouched = (batch, gr.skip(), gr.skip(), gr.skip(), *(gr.skip(),) * (GRADER_SLOTS * 5), gr.skip())
+        state, what the page shows of the data set (`data_shown`), the grader boxes, the tab's notice."""
+        untouched = (batch, *(gr.skip(),) * (DATA_OUTPUTS + GRADER_SLOTS * 5 + 1))
         data_text, graders_text, suite_text = link_parameter(DATA), link_parameter(GRADERS), link_parameter(SUITE)
         if not linked_form() or not (data_text or graders_text or suite_text):
             return untouched
