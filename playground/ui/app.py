@@ -31,6 +31,7 @@ from playground.ui.web.owned_files import OwnedFiles
 from playground.ui.web.visitor_identity import ignore_server_proxy_headers
 from playground.ui.web.visitors import PageGuard, VisitorRules
 from playground.ui.web import browser_stores
+from playground.ui.session_files.kept import KeptConversation
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 QUEUE_MAX_SIZE = 256
@@ -134,9 +135,9 @@ def build_app(settings: Settings, defaults: ServerDefaults, client: GatewayClien
                     if tab.link is not None:
                         copy_links.append(CopyLink(tab.id, tab.link.written))
         imported = curl_import.wire(ctx.imports, defaults, tabs, connection.url_box, connection.key_box, client)
-        for part in parts:
-            if part.kept is not None:
-                part.kept.wire(blocks, imported)
+        for tab, part in zip(TABS, parts):
+            if part.conversation is not None:
+                KeptConversation(tab.id, part.conversation, ctx.stores[tab.id]).wire(blocks, imported)
         ctx.prompts.wire(tabs)
         opener = LinkOpener(blocks, tabs, links(), ctx.presets, link_notice)
         opener.wire(blocks)

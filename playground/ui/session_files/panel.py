@@ -14,6 +14,7 @@ from typing import Any
 import gradio as gr
 
 from playground.client.errors import GatewayError, RequestValidationError
+from playground.ui.conversation.panel import ConversationPanel
 from playground.ui.i18n.client_words import word
 from playground.ui.shared.form_check import RequestCheck, check_whole, unchanged_problems, values_problems
 from playground.ui.i18n import t, say
@@ -57,19 +58,21 @@ class SessionFileBar:
             status = gr.Markdown(elem_id=f"{tab}-session-status")
         return cls(tab, save, download, load, status)
 
-    def wire(self, fields: dict[str, Any], chatbot: gr.Chatbot | None = None, session: gr.State | None = None,
-             arrival: Arrival | None = None, check: RequestCheck | None = None) -> Any:
-        """A tab with a conversation passes its chatbot and session; a form-only tab does not.
-        A tab whose fields depend on one another (Video) passes how a loaded form arrives; `check`
-        is the tab's request check (the values must build the request a send would build). Returns the load event."""
+    def wire(self, fields: dict[str, Any], panel: ConversationPanel | None = None,
+             arrival: Arrival | None = None, check: RequestCheck | None = None) -> None:
+        """A tab with a conversation passes its panel (a loaded file fills its chat and session, and is one of the
+        panel's `changed` events); a form-only tab does not. A tab whose fields depend on one another (Video) passes
+        how a loaded form arrives; `check` is the tab's request check (the values must build the request a send would build)."""
         self.fields, self.arrival, self.check = fields, arrival, check
-        conversation = [chatbot, session] if chatbot is not None and session is not None else []
+        conversation = [panel.chatbot, panel.session] if panel is not None else []
         self.conversation = bool(conversation)
         marker = list(arrival.outputs) if arrival is not None else []
         components = list(fields.values())
         self.skipped = len(components) + len(conversation) + len(marker)
         self.save.click(self.on_save, [*conversation, *components], [self.download, self.status], queue=False)
-        return self.load.upload(self.on_load, [self.load, *components], [self.status, *conversation, *components, *marker], queue=False)
+        loaded = self.load.upload(self.on_load, [self.load, *components], [self.status, *conversation, *components, *marker], queue=False)
+        if panel is not None:
+            panel.changed.append(loaded)
 
     def on_save(self, *values: Any) -> tuple[Any, ...]:
         """(the file to download, the status) for the conversation (when the tab has one) and the form's `values`."""

@@ -17,7 +17,7 @@ from playground.ui.shared.curl_panel import ImportRegistry
 from playground.ui.shared.links import LinkWriter
 from playground.ui.shared.prices import SessionPrices
 from playground.ui.conversation.prompt_move import PromptRegistry
-from playground.ui.session_files.kept import KeptConversation
+from playground.ui.conversation.panel import ConversationPanel
 
 
 @dataclass(frozen=True)
@@ -58,8 +58,8 @@ class TabParts:
     visitor's language (texts Gradio cannot translate in the browser: values built at run time)."""
     link: LinkWriter | None = None
     """What the tab's server writes into its Copy link (the parameters its `TabLink.written` names)."""
-    kept: KeptConversation | None = None
-    """A conversation tab's conversation kept in the browser, wired once the page's every event exists."""
+    conversation: ConversationPanel | None = None
+    """A text tab's conversation, which the page keeps in the browser (`session_files.kept`) once every event exists."""
 
 
 def each(hooks: tuple[Callable[[Any], Any], ...], event: Any) -> None:

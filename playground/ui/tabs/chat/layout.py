@@ -26,7 +26,6 @@ from playground.ui.shared.presets import PresetBar
 from playground.ui.shared.schema_editor import SchemaEditor
 from playground.ui.shared.schema_form import example_json
 from playground.ui.session_files.panel import SessionFileBar
-from playground.ui.session_files.kept import KeptConversation
 from playground.ui.shared.widgets import Inspector
 
 TOOLS_EXAMPLE = """[
@@ -100,11 +99,11 @@ def build_chat_tab(ctx: TabContext) -> TabParts:
     fields = named_fields(ChatForm, form_inputs)
     check = turn_check(partial(handlers.chat_adapter_of, ctx.client))
     library.wire(fields, panel, PromptLibrary.of(ctx.settings), check)
-    panel.changed.append(session_file.wire(fields, panel.chatbot, panel.session, check=check))
+    session_file.wire(fields, panel, check=check)
 
     ctx.imports.register(FormImport("chat", "Chat", ("chat",), [*form_inputs, *panel.imported], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
     example_tools.click(lambda: TOOLS_EXAMPLE, None, tools, queue=False)
     assert panel.variables is not None
     return TabParts(models=model, after_load=editor.after, after_language=partial(each, (editor.after, panel.variables.reword)),
-                    kept=KeptConversation("chat", panel, ctx.stores["chat"]))
+                    conversation=panel)

@@ -25,7 +25,6 @@ from playground.ui.shared.forms import named_fields
 from playground.ui.i18n import t
 from playground.ui.shared.presets import PresetBar
 from playground.ui.session_files.panel import SessionFileBar
-from playground.ui.session_files.kept import KeptConversation
 from playground.ui.tabs.messages import handlers
 from playground.ui.tabs.messages.handlers import MessagesForm
 from playground.ui.shared.widgets import Inspector
@@ -114,7 +113,7 @@ def build_messages_tab(ctx: TabContext) -> TabParts:
     fields = named_fields(MessagesForm, form_inputs)
     check = turn_check(partial(handlers.messages_adapter_of, ctx.client))
     library.wire(fields, panel, PromptLibrary.of(ctx.settings), check)
-    panel.changed.append(session_file.wire(fields, panel.chatbot, panel.session, check=check))
+    session_file.wire(fields, panel, check=check)
 
     ctx.imports.register(FormImport("messages", "Messages", ("messages", "count_tokens"),
                                     [*form_inputs, *panel.imported], handlers.form_from_curl,
@@ -133,4 +132,4 @@ def build_messages_tab(ctx: TabContext) -> TabParts:
     gr.on(triggers, counting.count_tokens, count_inputs, token_count, trigger_mode="always_last", concurrency_limit=None, show_progress="hidden")
     fill.click(lambda: (LONG_DOCUMENT, True), None, [system, cache_system], queue=False)
     return TabParts(after_language=panel.variables.reword,  # the Variables table's headings in the new language
-                    kept=KeptConversation("messages", panel, ctx.stores["messages"]))
+                    conversation=panel)

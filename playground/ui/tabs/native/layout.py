@@ -33,7 +33,6 @@ from playground.ui.shared.presets import PresetBar
 from playground.ui.shared.schema_editor import SchemaEditor
 from playground.ui.shared.schema_form import example_json
 from playground.ui.session_files.panel import SessionFileBar
-from playground.ui.session_files.kept import KeptConversation
 from playground.ui.shared.widgets import Inspector
 
 DEFAULT_MODEL = "gx-2.5-flash"
@@ -124,10 +123,10 @@ def build_native_tab(ctx: TabContext) -> TabParts:
         presets.wire(ctx.presets, fields)
     check = turn_check(partial(handlers.native_adapter_of, ctx.client))
     library.wire(fields, panel, PromptLibrary.of(ctx.settings), check)
-    panel.changed.append(session_file.wire(fields, panel.chatbot, panel.session, check=check))
+    session_file.wire(fields, panel, check=check)
 
     ctx.imports.register(FormImport("native", "Native", ("native",), [*form_inputs, *panel.imported], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
     assert panel.variables is not None
     return TabParts(after_load=editor.after, after_language=partial(each, (editor.after, panel.variables.reword)),
-                    kept=KeptConversation("native", panel, ctx.stores["native"]))
+                    conversation=panel)

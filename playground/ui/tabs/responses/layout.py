@@ -27,7 +27,6 @@ from playground.ui.shared.schema_form import example_json
 from playground.ui.tabs.responses import handlers
 from playground.ui.tabs.responses.handlers import TOOL_FORMATS, ResponsesForm
 from playground.ui.session_files.panel import SessionFileBar
-from playground.ui.session_files.kept import KeptConversation
 from playground.ui.shared.widgets import Inspector
 
 DEFAULT_MODEL = "o4-mini"
@@ -109,11 +108,11 @@ def build_responses_tab(ctx: TabContext) -> TabParts:
         presets.wire(ctx.presets, fields)
     check = turn_check(partial(handlers.responses_adapter_of, ctx.client))
     library.wire(fields, panel, PromptLibrary.of(ctx.settings), check)
-    panel.changed.append(session_file.wire(fields, panel.chatbot, panel.session, check=check))
+    session_file.wire(fields, panel, check=check)
 
     ctx.imports.register(FormImport("responses", "Responses", ("responses",), [*form_inputs, *panel.imported], handlers.form_from_curl,
                                     tuple(fields), check, sent_before))
     chain.change(handlers.chain_changed, [chain, panel.session], status, queue=False)
     assert panel.variables is not None
     return TabParts(after_load=editor.after, after_language=partial(each, (editor.after, panel.variables.reword)),
-                    kept=KeptConversation("responses", panel, ctx.stores["responses"]))
+                    conversation=panel)
