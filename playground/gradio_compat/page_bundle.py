@@ -1,5 +1,6 @@
 """The page's bundle served with two per-node searches of Gradio 6.31's frontend answered from an
-index (patch `indexed_page_tree`, issue 41): the same page, built in about half the time.
+index, and its loading-status pass limited to what changed (patch `indexed_page_tree`, issue 41): the
+same page, built in about half the time, and idle while a Batch run streams its progress.
 
 Profiled in Chromium (a CDP CPU profile of the page's load, `bench.startup`'s app at 1366x850),
 two passes over the page's ~1,550 components made 1.7 of the 3.2 s to a usable page:
@@ -10,6 +11,27 @@ two passes over the page's ~1,550 components made 1.7 of the 3.2 s to a usable p
 - `DependencyManager.reload` calls `set_event_args` for every target of every event; each call
   first looks its component up by a depth-first search from the tree's root (`get_state`), then
   does nothing when the event has no event arguments, as no event of this app has: 0.5 s.
+
+A third pass ran on every status message of every event (its dispatch, queue estimate, start, each
+streamed update, completion): `DependencyManager.update_loading_stati_state` hands *every* entry of
+the page's loading-status store to `update_state`, which finds the component by a depth-first search
+of the tree. The store only grows (each completed event's inputs join it), so once Batch's Run (its
+whole form, at tree places 1,100-1,250) had completed, each status message walked about 60,000 nodes:
+a Batch run's progress, streamed every 0.4 s, held the page's main thread at 100% of a core, and a
+starved browser missed clicks for tens of seconds. The rewrite hands on only the entries whose status
+differs from the one it last handed on (compared as JSON); a status written to a component by any
+other call of the same callback (a validation error, the end of an event) forgets what was handed
+on for that component, so the next pass writes the store's status again, as Gradio's does.
+
+A deferred event ran again for ever. An event whose trigger mode is `always_last` (every `change`
+listener's) that is triggered while it runs is deferred, and run again once it completes; Gradio runs
+it again by dispatching the *trigger* again, which runs every listener of that trigger, not only the
+deferred one. With two or more listeners on one trigger (Batch's and Compare's column pickers have
+three: the preset's name, the slots on screen, the columns-used line), each one's completion reran
+the others while they ran, which deferred them again: after Batch's sample filled its columns, the
+page sent about five requests a second and used a whole core until it was closed. The two places
+that run a deferred event again now dispatch that event's own function, with the same trigger and
+event data, as Gradio dispatches a chained function.
 
 The rewrites keep what each function answers: the events attached to a node are, in the page's
 event order, the first event name each event gives for that node (its `targets` searched in order,
@@ -50,6 +72,9 @@ class Rewrite:
     new: str
 
 
+RUN_ONLY_THIS = "{type:`fn`,fn_index:r.id,event_data:e.event_data??null,target_id:e.target_id??null}"
+"""The deferred event's own function, with the trigger and its data, as the dispatch of one function is written."""
+
 REWRITES = (
     Rewrite(
         "find_attached_events",
@@ -65,6 +90,20 @@ REWRITES = (
         "async set_event_args(e,t){let n={},r=await this.get_state_cb?.(e);",
         "async set_event_args(e,t){if(t&&Object.keys(t).length===0)return()=>{};let n={},r=await this.get_state_cb?.(e);",
     ),
+    Rewrite(
+        "update_loading_stati_state",
+        "async update_loading_stati_state(){await Promise.all(Object.entries(this.loading_stati.current).map(([e,t])=>"
+        "this.update_state_cb(Number(e),{loading_status:t},!1)))}",
+        "async update_loading_stati_state(){let c=this.__playgroundPushed;if(!c||c.cb!==this.update_state_cb){let r=this.update_state_cb,"
+        "m=new Map;c=this.__playgroundPushed={raw:r,m,cb:(i,s,f)=>(s&&typeof s===`object`&&`loading_status`in s&&m.delete(Number(i)),"
+        "r(i,s,f))};this.update_state_cb=c.cb}await Promise.all(Object.entries(this.loading_stati.current).map(([e,t])=>{let i=Number(e),"
+        "k=JSON.stringify(t);if(c.m.get(i)===k)return;c.m.set(i,k);return c.raw(i,{loading_status:t},!1)}))}",
+    ),
+    *(Rewrite(
+        f"deferred_run_{where}",
+        f"this.clear_submission(r.id,t.data),this.queue.has(r.id)&&(this.queue.delete(r.id),this.dispatch(e)){end}",
+        f"this.clear_submission(r.id,t.data),this.queue.has(r.id)&&(this.queue.delete(r.id),this.dispatch({RUN_ONLY_THIS})){end}",
+    ) for where, end in (("at_completion", ";return}"), ("after_the_stream", "}}catch{"))),
 )
 """Each rewrite's text in Gradio 6.31's minified frontend, and what stands in its place."""
 
@@ -111,9 +150,14 @@ def _serving_rewritten(original: Callable[..., Any]) -> Callable[..., Any]:
     return mark(file_response, PATCH, original)
 
 
+def serve_files(files: dict[str, bytes]) -> None:
+    """Serve these files (by name) in place of Gradio's, and no other (`bench.batch_page_cpu` serves none for its baseline)."""
+    _served.clear()
+    _served.update(files)
+
+
 def index_page_tree() -> None:
     """Serve the rewritten files in place of Gradio's (idempotent)."""
-    _served.clear()
-    _served.update(rewritten_files())
+    serve_files(rewritten_files())
     if patch_of(gradio.routes.file_response) != PATCH:
         gradio.routes.file_response = _serving_rewritten(gradio.routes.file_response)

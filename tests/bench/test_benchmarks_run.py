@@ -26,6 +26,7 @@ SMALLEST = {
     "redaction": ["--events", "200", "--runs", "1"],
     "batch": ["--rows", "20", "--runs", "1"],
     "batch_store": ["--cells", "40", "--runs", "1"],
+    "batch_page_cpu": ["--rounds", "1", "--window-s", "1"],
     "chat_history": ["--messages", "10,40", "--updates", "3"],
     "browser_trace": ["--turns", "1", "--video-job"],
     "skipped_outputs": ["--updates", "20", "--runs", "1"],
