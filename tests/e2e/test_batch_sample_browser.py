@@ -1,7 +1,7 @@
 """Batch's sample in Chromium at 1280x720, in English and in Chinese: the tab opens with only the
 columns and the grader row in use and no model grader's box; one click on the sample fills three
 columns, two graders and eight questions in the page's language; Run gives a graded leaderboard
-whose models differ; a cell opened without a model grader shows no model grader's box; "Add a
+whose models differ, each named on at most two lines; a cell opened without a model grader shows no model grader's box; "Add a
 column" shows one more; and a reload shows the run together with the prompt and data set it ran."""
 
 from __future__ import annotations
@@ -42,6 +42,13 @@ def _pass_rates(page: Page) -> list[list[str]]:
     return [[lines.nth(index).locator("td").nth(cell).inner_text().replace("★", "").strip() for cell in (3, 4)] for index in range(lines.count())]
 
 
+def _first_cell_lines(page: Page) -> list[int]:
+    """How many lines each leaderboard line's first cell (the column's format and model) is drawn on."""
+    return page.locator("#batch-leaderboard table tbody td:first-child").evaluate_all(
+        """cells => cells.map(cell => { const range = document.createRange(); range.selectNodeContents(cell);
+               return new Set(Array.from(range.getClientRects(), rect => Math.round(rect.top))).size; })""")
+
+
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_the_sample_runs_to_a_leaderboard_with_differences_and_a_reload_keeps_it_whole(browser: Browser, batch_app: str,
                                                                                         language: str) -> None:
@@ -71,6 +78,7 @@ def test_the_sample_runs_to_a_leaderboard_with_differences_and_a_reload_keeps_it
     expect(board).to_contain_text(words["board"], timeout=30_000)
     expect(board).to_contain_text(words["passed"])
     assert _pass_rates(page) == [["100%", "100%"], ["62%", "100%"], ["100%", "0%" if language == "en" else "62%"]], "models that differ"
+    assert max(_first_cell_lines(page)) <= 2, "the leaderboard's first column is squeezed into a narrow strip"
 
     page.locator("#batch-grid").get_by_text(words["answer"]).filter(visible=True).first.click()
     expect(page.locator("#batch-cell")).to_contain_text(words["answer"], timeout=30_000)
@@ -89,4 +97,22 @@ def test_the_sample_runs_to_a_leaderboard_with_differences_and_a_reload_keeps_it
     expect(page.locator("#batch-format-2")).to_be_visible(timeout=30_000)  # the columns come back in a later step than the board
     expect(page.locator("#batch-grader-kind-1")).to_be_visible()
     assert _columns(page) == [True] * 3 + [False] * 5 and _graders(page) == [True] * 2 + [False] * 4
+    page.context.close()
+
+
+def test_the_filled_sample_leaves_the_page_quiet(browser: Browser, batch_app: str) -> None:
+    """Filling the sample's columns changes each column picker once; the events that follow those changes run
+    and end (Gradio ran a deferred `change` listener again through its trigger, which ran the trigger's other
+    listeners too and deferred them again: about five calls a second, a whole core, until the page closed)."""
+    page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    page.goto(batch_app)
+    open_tab(page, "Batch", "#batch-user textarea")
+    page.click("#batch-example-0")
+    expect(page.locator("#batch-data-status")).to_contain_text("8 rows", timeout=30_000)
+    expect(page.locator("#batch-format-2")).to_be_visible()
+    page.wait_for_timeout(2000)  # what the filling started ends
+    calls: list[str] = []
+    page.on("request", lambda request: calls.append(request.url) if "/gradio_api/" in request.url else None)
+    page.wait_for_timeout(3000)
+    assert calls == [], f"{len(calls)} calls in 3 s of a page nobody touches"
     page.context.close()
