@@ -1,7 +1,8 @@
 """Layout checks at a desktop width and at a phone width (issue 21 items 8 and 17): table headers
 keep their words whole, the embeddings model name and the message box placeholder fit, the
 Compare upload label does not cover its drop text, Compare columns keep the question in view,
-and the footer offers no empty API page."""
+a chat's copy and clear buttons do not cover its messages at rest, and the footer offers no empty
+API page."""
 
 from __future__ import annotations
 
@@ -97,6 +98,17 @@ def test_embeddings_model_name_and_message_placeholder_fit(page: Page) -> None:
     name = page.locator("#embeddings-list-model input")
     expect(name).to_have_value("text-embedding-3-small")
     assert name.evaluate(fits), "the model name is cut"
+
+
+def test_the_chat_buttons_over_the_conversation_show_only_while_the_pointer_is_on_the_chat(page: Page) -> None:
+    page.fill("#chat-input textarea", "Tell me a riddle. " * 12)  # a question long enough to reach the corner the buttons float in
+    page.press("#chat-input textarea", "Enter")
+    expect(page.locator("#chat-chatbot .message.bot").last).to_be_visible(timeout=30_000)
+    buttons = page.locator("#chat-chatbot .top-panel")
+    page.mouse.move(1, 1)
+    expect(buttons).to_have_css("opacity", "0")  # over the message's end, at rest: not drawn
+    page.locator("#chat-chatbot").hover()
+    expect(buttons).to_have_css("opacity", "1")
 
 
 def test_the_footer_offers_no_empty_api_page(page: Page) -> None:
