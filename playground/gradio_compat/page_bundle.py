@@ -17,8 +17,8 @@ streamed update, completion): `DependencyManager.update_loading_stati_state` han
 the page's loading-status store to `update_state`, which finds the component by a depth-first search
 of the tree. The store only grows (each completed event's inputs join it), so once Batch's Run (its
 whole form, at tree places 1,100-1,250) had completed, each status message walked about 60,000 nodes:
-a Batch run's progress, streamed every 0.4 s, held the page's main thread at 100% of a core, and a
-starved browser missed clicks for tens of seconds. The rewrite hands on only the entries whose status
+a Batch run's progress, streamed every 0.4 s, held the renderer at about half a core (`bench.batch_page_cpu`),
+and a starved browser missed clicks for tens of seconds. The rewrite hands on only the entries whose status
 differs from the one it last handed on (compared as JSON); a status written to a component by any
 other call of the same callback (a validation error, the end of an event) forgets what was handed
 on for that component, so the next pass writes the store's status again, as Gradio's does.
