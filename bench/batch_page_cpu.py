@@ -123,7 +123,7 @@ def main() -> None:
     port = free_port()
     blocks.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **launch_options(settings))
     url = f"http://127.0.0.1:{port}"
-    rewritten = dict(page_bundle.rewritten_files())
+    rewritten = page_bundle.rewritten_files()
     results: dict[tuple[str, str], list[tuple[float, int]]] = {}
     try:
         with sync_playwright() as playwright:

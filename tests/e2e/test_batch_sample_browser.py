@@ -1,8 +1,9 @@
 """Batch's sample in Chromium at 1280x720, in English and in Chinese: the tab opens with only the
 columns and the grader row in use and no model grader's box; one click on the sample fills three
 columns, two graders and eight questions in the page's language; Run gives a graded leaderboard
-whose models differ, each named on at most two lines; a cell opened without a model grader shows no model grader's box; "Add a
-column" shows one more; and a reload shows the run together with the prompt and data set it ran."""
+whose models differ, each named on at most two lines; a cell opened without a model grader shows no
+model grader's box; "Add a column" shows one more; a reload shows the run together with the prompt
+and data set it ran; and the filled sample leaves the page quiet."""
 
 from __future__ import annotations
 
